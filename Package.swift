@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+    name: "Tabula",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tabulad", targets: ["tabulad"]),
+        .executable(name: "tabula", targets: ["tabula"]),
+        .executable(name: "tabula-bench", targets: ["tabula-bench"]),
+        .executable(name: "tabula-fuzz", targets: ["tabula-fuzz"]),
+    ],
+    targets: [
+        .target(name: "CLinuxShims"),
+        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "TabulaProtocol", swiftSettings: strict),
+        .target(name: "TabulaModel", dependencies: ["TabulaProtocol"], swiftSettings: strict),
+        .target(name: "TabulaStorage", dependencies: ["TabulaModel", "CSQLite3"], swiftSettings: strict),
+        .target(
+            name: "TabulaServer",
+            dependencies: ["TabulaProtocol", "TabulaModel", "TabulaStorage", "CLinuxShims"],
+            swiftSettings: strict),
+        .target(name: "TabulaClient", dependencies: ["TabulaProtocol", "TabulaModel"], swiftSettings: strict),
+        .executableTarget(name: "tabulad", dependencies: ["TabulaServer"], swiftSettings: strict),
+        .executableTarget(name: "tabula", dependencies: ["TabulaClient", "CReadline"], swiftSettings: strict),
+        .executableTarget(name: "tabula-bench", dependencies: ["TabulaClient", "CLinuxShims"], swiftSettings: strict),
+        .executableTarget(name: "tabula-fuzz", dependencies: ["TabulaProtocol"], swiftSettings: strict),
+        .testTarget(name: "TabulaProtocolTests", dependencies: ["TabulaProtocol"]),
+        .testTarget(name: "TabulaModelTests", dependencies: ["TabulaModel"]),
+        .testTarget(name: "TabulaStorageTests", dependencies: ["TabulaStorage"]),
+        .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

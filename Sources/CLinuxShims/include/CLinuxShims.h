@@ -1,0 +1,41 @@
+#ifndef TABULA_CLINUXSHIMS_H
+#define TABULA_CLINUXSHIMS_H
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+/// Event bits, re-exported so Swift sees plain integers.
+extern const uint32_t tabula_EPOLLIN;
+extern const uint32_t tabula_EPOLLOUT;
+extern const uint32_t tabula_EPOLLERR;
+extern const uint32_t tabula_EPOLLHUP;
+extern const uint32_t tabula_EPOLLRDHUP;
+
+typedef struct {
+    uint32_t events;
+    uint64_t data;
+} tabula_epoll_event;
+
+int tabula_epoll_create(void);
+int tabula_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+int tabula_epoll_add(int epfd, int fd, uint32_t events, uint64_t data);
+int tabula_epoll_mod(int epfd, int fd, uint32_t events, uint64_t data);
+int tabula_epoll_del(int epfd, int fd);
+int tabula_epoll_wait(int epfd, tabula_epoll_event *events, int maxevents, int timeout);
+
+int tabula_eventfd(void);
+int tabula_eventfd_signal(int fd);
+int tabula_eventfd_drain(int fd);
+
+/// Sets O_NONBLOCK and FD_CLOEXEC.
+int tabula_set_nonblocking(int fd);
+int tabula_set_nodelay(int fd);
+int tabula_set_reuseaddr(int fd);
+ssize_t tabula_send(int fd, const void *buf, size_t len);
+ssize_t tabula_writev(int fd, const struct iovec *iov, int iovcnt);
+int tabula_accept(int fd);
+void tabula_ignore_sigpipe(void);
+int tabula_errno(void);
+/// Blocks SIGINT and SIGTERM in the calling thread (and threads it starts) and returns a signalfd for them.
+int tabula_signalfd_termination(void);
+#endif

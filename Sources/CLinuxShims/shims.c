@@ -1,0 +1,94 @@
+#define _GNU_SOURCE
+#include "CLinuxShims.h"
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/signalfd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
+#include <string.h>
+
+const uint32_t tabula_EPOLLIN = EPOLLIN;
+const uint32_t tabula_EPOLLOUT = EPOLLOUT;
+const uint32_t tabula_EPOLLERR = EPOLLERR;
+const uint32_t tabula_EPOLLHUP = EPOLLHUP;
+const uint32_t tabula_EPOLLRDHUP = EPOLLRDHUP;
+
+int tabula_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int tabula_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = events;
+    ev.data.u64 = data;
+    return epoll_ctl(epfd, op, fd, &ev);
+}
+int tabula_epoll_add(int epfd, int fd, uint32_t events, uint64_t data) { return tabula_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, events, data); }
+int tabula_epoll_mod(int epfd, int fd, uint32_t events, uint64_t data) { return tabula_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, events, data); }
+int tabula_epoll_del(int epfd, int fd) { return tabula_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, 0); }
+
+int tabula_epoll_wait(int epfd, tabula_epoll_event *out, int maxevents, int timeout) {
+    struct epoll_event evs[256];
+    if (maxevents > 256) maxevents = 256;
+    int n;
+    do { n = epoll_wait(epfd, evs, maxevents, timeout); } while (n < 0 && errno == EINTR);
+    for (int i = 0; i < n; i++) { out[i].events = evs[i].events; out[i].data = evs[i].data.u64; }
+    return n;
+}
+
+int tabula_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+int tabula_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t r;
+    do { r = write(fd, &one, sizeof one); } while (r < 0 && errno == EINTR);
+    return r == sizeof one || errno == EAGAIN ? 0 : -1;
+}
+int tabula_eventfd_drain(int fd) {
+    uint64_t v;
+    ssize_t r;
+    do { r = read(fd, &v, sizeof v); } while (r < 0 && errno == EINTR);
+    return r == sizeof v ? 0 : -1;
+}
+
+int tabula_set_nonblocking(int fd) {
+    int fl = fcntl(fd, F_GETFL, 0);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) return -1;
+    int fdfl = fcntl(fd, F_GETFD, 0);
+    if (fdfl < 0) return -1;
+    return fcntl(fd, F_SETFD, fdfl | FD_CLOEXEC);
+}
+int tabula_set_nodelay(int fd) { int one = 1; return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); }
+int tabula_set_reuseaddr(int fd) { int one = 1; return setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one); }
+ssize_t tabula_send(int fd, const void *buf, size_t len) {
+    ssize_t r;
+    do { r = send(fd, buf, len, MSG_NOSIGNAL); } while (r < 0 && errno == EINTR);
+    return r;
+}
+ssize_t tabula_writev(int fd, const struct iovec *iov, int iovcnt) {
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = (struct iovec *)iov;
+    msg.msg_iovlen = iovcnt;
+    ssize_t r;
+    do { r = sendmsg(fd, &msg, MSG_NOSIGNAL); } while (r < 0 && errno == EINTR);
+    return r;
+}
+int tabula_accept(int fd) {
+    int r;
+    do { r = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); } while (r < 0 && errno == EINTR);
+    return r;
+}
+void tabula_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+int tabula_errno(void) { return errno; }
+int tabula_signalfd_termination(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}

@@ -1,0 +1,319 @@
+import TabulaProtocol
+
+/// One item of the item store (seed 002): name, value in dollars, serial, date, favourite.
+public struct Item: Sendable, Equatable {
+    /// Stable id, its path name under `/items`.
+    public var id: Int
+    /// Name, e.g. "Rusty Spork".
+    public var name: String
+    /// Value in whole dollars.
+    public var value: Int
+    /// Short serial number.
+    public var serial: String
+    /// Creation time, Unix seconds.
+    public var created: Double
+    /// Favourite flag.
+    public var favorite: Bool
+    /// Global ordering key: a section lists its items by increasing `ord`.
+    public var ord: Double
+
+    /// Makes an item.
+    public init(id: Int, name: String, value: Int, serial: String, created: Double, favorite: Bool = false, ord: Double = 0) {
+        self.id = id
+        self.name = name
+        self.value = value
+        self.serial = serial
+        self.created = created
+        self.favorite = favorite
+        self.ord = ord
+    }
+}
+
+/// A price band: the section of items whose value is at least `lower` (and below the next band's).
+public struct Band: Sendable, Equatable {
+    /// Section header, e.g. "Cheap Items".
+    public var title: String
+    /// Path name of the section.
+    public var slug: String
+    /// Lowest value in the band, in dollars.
+    public var lower: Int
+
+    /// Makes a band.
+    public init(title: String, lower: Int) {
+        self.title = title
+        self.slug = Slug.make(title)
+        self.lower = lower
+    }
+
+    /// The default split of seed 002: under $50 and $50 or more.
+    public static let defaults = [Band(title: "Cheap Items", lower: 0), Band(title: "Expensive Items", lower: 50)]
+
+    /// Parses `title bound title bound … title`, or says why it is wrong.
+    public static func parse(_ args: [String]) -> Result<[Band], TabulaError> {
+        guard args.count % 2 == 1 else {
+            return .failure(TabulaError(.syntax, "BANDS alternates titles and bounds and ends with a title, e.g. BANDS Cheap 20 Mid 80 Pricey"))
+        }
+        var bands: [Band] = []
+        var lower = 0
+        for (i, a) in args.enumerated() {
+            if i % 2 == 0 {
+                let b = Band(title: a, lower: lower)
+                if Int(a) != nil { return .failure(TabulaError(.syntax, "'\(a)' stands where a section title belongs; BANDS Cheap 50 Expensive")) }
+                if bands.contains(where: { $0.slug == b.slug }) { return .failure(TabulaError(.exists, "two bands are both named \(b.slug)")) }
+                bands.append(b)
+            } else {
+                guard let v = Int(a.hasPrefix("$") ? String(a.dropFirst()) : a), v > lower else {
+                    return .failure(TabulaError(.syntax, "bound '\(a)' must be a whole number of dollars above \(lower)"))
+                }
+                lower = v
+            }
+        }
+        return .success(bands)
+    }
+}
+
+/// All items in one container, shown in sections by price band (seed 002, done for real:
+/// one store, any number of bands, O(log n) per item operation).
+public struct ItemStore: Sendable {
+    private var slots: [Item?] = []
+    private var handles: [ListHandle] = []
+    private var sectionOf: [Int8] = []
+    private var lists: [OrderedList]
+    /// The bands in order of price.
+    public private(set) var bands: [Band]
+    /// The number of items.
+    public private(set) var count = 0
+    private var favoriteCount = 0
+    private var maxOrd: Double = 0
+
+    /// An empty store with the given bands.
+    public init(bands: [Band] = Band.defaults) {
+        self.bands = bands
+        self.lists = bands.map { _ in OrderedList() }
+    }
+
+    /// The id the next new item gets.
+    public var nextId: Int { max(1, slots.count) }
+    /// Whether any item is a favourite.
+    public var hasFavorites: Bool { favoriteCount > 0 }
+
+    /// The item with `id`.
+    public func item(_ id: Int) -> Item? { id >= 0 && id < slots.count ? slots[id] : nil }
+
+    /// The section index for a value.
+    public func sectionIndex(forValue v: Int) -> Int {
+        var lo = 0, hi = bands.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if bands[mid].lower <= v { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// The section index of item `id`.
+    public func section(of id: Int) -> Int { Int(sectionOf[id]) }
+    /// The number of items in section `s`, optionally favourites only.
+    public func count(section s: Int, favoritesOnly: Bool = false) -> Int { favoritesOnly ? lists[s].flaggedCount : lists[s].count }
+    /// The 0-based position of item `id` in its section (or among its section's favourites).
+    public func position(of id: Int, favoritesOnly: Bool = false) -> Int {
+        let l = lists[Int(sectionOf[id])]
+        return favoritesOnly ? l.flaggedBefore(handles[id]) : l.position(handles[id])
+    }
+
+    /// Up to `limit` items of section `s` from 0-based `position`.
+    public func page(section s: Int, from position: Int, limit: Int, favoritesOnly: Bool) -> [Item] {
+        lists[s].page(from: position, limit: limit, flaggedOnly: favoritesOnly).compactMap { slots[lists[s].id($0)] }
+    }
+
+    private mutating func place(_ item: Item, at position: Int?) {
+        while slots.count <= item.id {
+            slots.append(nil)
+            handles.append(-1)
+            sectionOf.append(0)
+        }
+        let s = sectionIndex(forValue: item.value)
+        slots[item.id] = item
+        sectionOf[item.id] = Int8(s)
+        let pos = position ?? lists[s].count
+        handles[item.id] = lists[s].insert(item.id, at: pos, flagged: item.favorite)
+        count += 1
+        if item.favorite { favoriteCount += 1 }
+        maxOrd = max(maxOrd, item.ord)
+    }
+
+    /// Adds a new item at the end of its price section; fills in `id` and `ord`.
+    public mutating func add(name: String, value: Int, serial: String, created: Double) -> Item {
+        let item = Item(id: nextId, name: name, value: value, serial: serial, created: created, favorite: false, ord: maxOrd + 1)
+        place(item, at: nil)
+        return item
+    }
+
+    /// Makes sure new items get ids from `next` on, so ids are never reused.
+    public mutating func reserveIds(upTo next: Int) {
+        while slots.count < next {
+            slots.append(nil)
+            handles.append(-1)
+            sectionOf.append(0)
+        }
+    }
+
+    /// Loads stored items (any order); each section is ordered by `ord`.
+    public mutating func load(_ items: [Item]) {
+        for item in items.sorted(by: { $0.ord < $1.ord }) { place(item, at: nil) }
+    }
+
+    /// Removes item `id`, returning it.
+    @discardableResult
+    public mutating func remove(_ id: Int) -> Item? {
+        guard let item = item(id) else { return nil }
+        lists[Int(sectionOf[id])].remove(handles[id])
+        slots[id] = nil
+        handles[id] = -1
+        count -= 1
+        if item.favorite { favoriteCount -= 1 }
+        return item
+    }
+
+    /// Renames item `id`.
+    public mutating func rename(_ id: Int, to name: String) -> Item? {
+        guard item(id) != nil else { return nil }
+        slots[id]?.name = name
+        return slots[id]
+    }
+
+    /// Changes item `id`'s value; a new band moves it to the end of that section.
+    public mutating func reprice(_ id: Int, to value: Int) -> Item? {
+        guard var item = item(id) else { return nil }
+        let oldSection = Int(sectionOf[id])
+        item.value = value
+        if sectionIndex(forValue: value) == oldSection {
+            slots[id] = item
+            return item
+        }
+        remove(id)
+        item.ord = maxOrd + 1
+        place(item, at: nil)
+        return item
+    }
+
+    /// Sets item `id`'s favourite flag.
+    public mutating func setFavorite(_ id: Int, _ on: Bool) -> Item? {
+        guard let item = item(id) else { return nil }
+        if item.favorite != on {
+            favoriteCount += on ? 1 : -1
+            slots[id]?.favorite = on
+            lists[Int(sectionOf[id])].setFlag(handles[id], on)
+        }
+        return slots[id]
+    }
+
+    /// Moves item `id` to 0-based `position` in its section. Returns every item whose stored
+    /// fields changed: the moved one, or all of them on the rare renumbering of `ord`.
+    public mutating func move(_ id: Int, to position: Int) -> [Item] {
+        guard item(id) != nil else { return [] }
+        let s = Int(sectionOf[id])
+        var list = lists[s]
+        let h = list.move(handles[id], to: position)
+        handles[id] = h
+        let p = list.position(h)
+        let before = p > 0 ? list.handle(at: p - 1).flatMap { slots[list.id($0)]?.ord } : nil
+        let after = list.handle(at: p + 1).flatMap { slots[list.id($0)]?.ord }
+        lists[s] = list
+        let ord: Double
+        switch (before, after) {
+        case (nil, nil): ord = maxOrd + 1
+        case (let b?, nil): ord = b + 1
+        case (nil, let a?): ord = a - 1
+        case (let b?, let a?): ord = b + (a - b) / 2
+        }
+        if let b = before, let a = after, !(ord > b && ord < a) {
+            return renumber()
+        }
+        slots[id]?.ord = ord
+        maxOrd = max(maxOrd, ord)
+        return slots[id].map { [$0] } ?? []
+    }
+
+    /// Gives every item a fresh integer `ord` in the current order (section by section).
+    private mutating func renumber() -> [Item] {
+        var changed: [Item] = []
+        var next = 1.0
+        for l in lists {
+            for h in l.allHandles {
+                let id = l.id(h)
+                slots[id]?.ord = next
+                next += 1
+                if let it = slots[id] { changed.append(it) }
+            }
+        }
+        maxOrd = next
+        return changed
+    }
+
+    /// Replaces the bands and re-sections every item, keeping their relative order.
+    public mutating func setBands(_ newBands: [Band]) {
+        let all = slots.compactMap { $0 }
+        bands = newBands
+        lists = newBands.map { _ in OrderedList() }
+        slots = []
+        handles = []
+        sectionOf = []
+        count = 0
+        favoriteCount = 0
+        maxOrd = 0
+        load(all)
+    }
+
+    /// The item as JSON.
+    public func json(_ item: Item) -> JSONValue {
+        .object([
+            ("type", .string("item")), ("id", .int(Int64(item.id))), ("name", .string(item.name)), ("value", .int(Int64(item.value))),
+            ("serial", .string(item.serial)), ("created", .string(Display.timestamp(item.created))),
+            ("favorite", .bool(item.favorite)), ("section", .string(bands[sectionIndex(forValue: item.value)].slug)),
+        ])
+    }
+
+    /// The item's one-line text row.
+    public func row(_ item: Item) -> String {
+        "\(item.id)  \(item.name)  \(Display.dollars(item.value))  serial=\(item.serial)\(item.favorite ? "  ★" : "")"
+    }
+
+    /// A band's range in words: "< $50", "$50 – $99", "≥ $100".
+    public func rangeText(_ s: Int) -> String {
+        let lo = bands[s].lower
+        if bands.count == 1 { return "any price" }
+        if s == 0 { return "< \(Display.dollars(bands[1].lower))" }
+        if s == bands.count - 1 { return "≥ \(Display.dollars(lo))" }
+        return "\(Display.dollars(lo)) – \(Display.dollars(bands[s + 1].lower - 1))"
+    }
+}
+
+/// Random items as in the book's `Item(random:)`: adjective + noun, value 0–99, short serial.
+public enum RandomItem {
+    static let adjectives = ["Fluffy", "Rusty", "Shiny"]
+    static let nouns = ["Bear", "Spork", "Mac"]
+
+    /// A random name, value and serial.
+    public static func make(using rng: inout some RandomNumberGenerator) -> (name: String, value: Int, serial: String) {
+        let name = "\(adjectives.randomElement(using: &rng) ?? "Shiny") \(nouns.randomElement(using: &rng) ?? "Mac")"
+        let value = Int.random(in: 0..<100, using: &rng)
+        let hex = String(UInt32.random(in: 0...UInt32.max, using: &rng), radix: 16, uppercase: true)
+        let serial = String(repeating: "0", count: 8 - hex.count) + hex
+        return (name, value, serial)
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64).
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    /// Seeds the generator.
+    public init(seed: UInt64) { state = seed }
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

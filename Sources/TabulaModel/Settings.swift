@@ -1,0 +1,83 @@
+import TabulaProtocol
+
+/// The type of a setting's options; each formats its values in its own way.
+public enum OptionType: String, Sendable, CaseIterable {
+    case text, int, decimal, bool
+
+    /// Parses a typed value into its canonical form, or says why it does not fit.
+    public func canonical(_ raw: String) -> Result<String, TabulaError> {
+        switch self {
+        case .text:
+            return raw.isEmpty ? .failure(TabulaError(.invalid, "a text option cannot be empty")) : .success(raw)
+        case .int:
+            guard let v = Int64(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) else {
+                return .failure(TabulaError(.invalid, "'\(raw)' is not a whole number; int options take values like 16 or -3"))
+            }
+            return .success(String(v))
+        case .decimal:
+            guard let v = Double(raw), v.isFinite else {
+                return .failure(TabulaError(.invalid, "'\(raw)' is not a decimal number; decimal options take values like 1.5"))
+            }
+            return .success(OptionType.formatDecimal(v))
+        case .bool:
+            switch raw.lowercased() {
+            case "on", "true", "yes", "1": return .success("on")
+            case "off", "false", "no", "0": return .success("off")
+            default: return .failure(TabulaError(.invalid, "'\(raw)' is not on or off"))
+            }
+        }
+    }
+
+    /// The JSON form of a canonical value.
+    public func json(_ canonical: String) -> JSONValue {
+        switch self {
+        case .text: return .string(canonical)
+        case .int: return Int64(canonical).map { .int($0) } ?? .string(canonical)
+        case .decimal: return Double(canonical).map { .double($0) } ?? .string(canonical)
+        case .bool: return .bool(canonical == "on")
+        }
+    }
+
+    static func formatDecimal(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) + ".0" }
+        return String(v)
+    }
+}
+
+/// One detail of the master/detail settings list: a title, typed options and a selection.
+public struct Setting: Sendable, Equatable {
+    /// Path name.
+    public var slug: String
+    /// Shown title, e.g. "My Int".
+    public var title: String
+    /// The options' type.
+    public var type: OptionType
+    /// Canonical option values, in order.
+    public var options: [String]
+    /// Index of the selected option.
+    public var selected: Int
+
+    /// The selected option's value, formatted.
+    public var selectedValue: String { options.indices.contains(selected) ? options[selected] : "" }
+    /// The master row: "My Int: 16".
+    public var masterRow: String { "\(title): \(selectedValue)" }
+
+    /// The path name of option `i`.
+    public func optionSlug(_ i: Int) -> String { Slug.make(options[i]) }
+
+    /// The index of the option named by value or path name.
+    public func optionIndex(named name: String) -> Int? {
+        if let c = try? type.canonical(name).get(), let i = options.firstIndex(of: c) { return i }
+        if let i = options.firstIndex(where: { $0.lowercased() == name.lowercased() }) { return i }
+        return options.indices.first { optionSlug($0) == name.lowercased() }
+    }
+
+    /// The setting as JSON.
+    public var json: JSONValue {
+        .object([
+            ("name", .string(slug)), ("title", .string(title)), ("type", .string(type.rawValue)),
+            ("options", .array(options.map { type.json($0) })), ("selected", .int(Int64(selected + 1))),
+            ("value", type.json(selectedValue)), ("row", .string(masterRow)),
+        ])
+    }
+}

@@ -1,0 +1,55 @@
+/// Path-segment names made from titles: lower case, words joined by `-`, so that no path
+/// ever needs quoting ("My Int" → `my-int`).
+public enum Slug {
+    /// The slug of `title`; never empty.
+    public static func make(_ title: String) -> String {
+        var out = ""
+        var pendingDash = false
+        for ch in title.lowercased().unicodeScalars {
+            let keep = ch.properties.isAlphabetic || ("0"..."9").contains(ch) || ch == "." || ch == "_"
+            if keep {
+                if pendingDash && !out.isEmpty { out.append("-") }
+                pendingDash = false
+                out.unicodeScalars.append(ch)
+            } else {
+                pendingDash = true
+            }
+        }
+        while out.hasPrefix(".") { out.removeFirst() }
+        return out.isEmpty ? "x" : out
+    }
+
+    /// `make(title)`, with `-2`, `-3`… added until `taken` says it is free.
+    public static func unique(_ title: String, taken: (String) -> Bool) -> String {
+        let base = make(title)
+        if !taken(base) { return base }
+        var n = 2
+        while taken("\(base)-\(n)") { n += 1 }
+        return "\(base)-\(n)"
+    }
+}
+
+/// Formatting of money and times, shared by rows and events.
+public enum Display {
+    /// Whole dollars, as `$12`.
+    public static func dollars(_ v: Int) -> String { v < 0 ? "-$\(-v)" : "$\(v)" }
+
+    /// An ISO 8601 UTC timestamp (seconds) from Unix seconds.
+    public static func timestamp(_ t: Double) -> String {
+        let secs = Int64(t.rounded(.down))
+        let days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
+        let rem = secs - days * 86400
+        // Civil-from-days (H. Hinnant).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(two(m))-\(two(d))T\(two(rem / 3600)):\(two(rem / 60 % 60)):\(two(rem % 60))Z"
+    }
+}

@@ -1,0 +1,80 @@
+/// How an option is named in `SELECT`: by its value or by its 1-based position.
+public enum OptionRef: Sendable, Equatable {
+    case value(String)
+    case index(Int)
+}
+
+/// What `FAV` does to the flag.
+public enum FavAction: String, Sendable, Equatable {
+    case toggle, on, off
+}
+
+/// The per-connection item filter.
+public enum ItemFilter: String, Sendable, Equatable {
+    case all, favorites
+}
+
+/// The per-connection wire format.
+public enum WireFormat: String, Sendable, Equatable {
+    case text, json
+}
+
+/// One `field=value` pair of `SET`.
+public struct FieldAssignment: Sendable, Equatable {
+    /// The field name, lower-cased.
+    public var field: String
+    /// The new value, as typed.
+    public var value: String
+    /// Makes a pair.
+    public init(_ field: String, _ value: String) {
+        self.field = field
+        self.value = value
+    }
+}
+
+/// A request as a typed value.
+public enum Command: Sendable, Equatable {
+    case help(verb: String?)
+    case ping(String?)
+    case quit
+    case ls(path: String?, limit: Int?, after: String?)
+    case show(path: String?)
+    case cd(path: String?)
+    case pwd
+    case select(path: String, option: OptionRef)
+    case add(path: String, args: [String])
+    case set(path: String, fields: [FieldAssignment])
+    case rm(path: String)
+    case mv(path: String, position: Int)
+    case fav(path: String, action: FavAction)
+    case filter(ItemFilter?)
+    case bands([String])
+    case order(path: String)
+    case watch(prefix: String?, from: UInt64?)
+    case unwatch(prefix: String?)
+    case format(WireFormat?)
+    case stats
+    case complete(String)
+
+    /// Whether the command changes the shared state (and so needs durability before its reply).
+    public var isWrite: Bool {
+        switch self {
+        case .select, .add, .set, .rm, .mv, .fav, .order: return true
+        case .bands(let args): return !args.isEmpty
+        default: return false
+        }
+    }
+}
+
+/// A parsed request: an optional tag and a command.
+public struct Request: Sendable, Equatable {
+    /// The `#tag` without its `#`, repeated on the final line of the reply.
+    public var tag: String?
+    /// What to do.
+    public var command: Command
+    /// Makes a request.
+    public init(tag: String? = nil, command: Command) {
+        self.tag = tag
+        self.command = command
+    }
+}

@@ -1,0 +1,100 @@
+/// A JSON value, used for the JSON wire format and for event payloads.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// Looks a key up in an object; nil for anything else.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let pairs) = self { return pairs.first { $0.0 == key }?.1 }
+        return nil
+    }
+
+    /// The string, if this is one.
+    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    /// The integer, if this is one.
+    public var intValue: Int64? {
+        switch self {
+        case .int(let i): return i
+        case .double(let d) where d == d.rounded() && abs(d) < 9e15: return Int64(d)
+        default: return nil
+        }
+    }
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    /// The boolean, if this is one.
+    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+
+    /// Appends the compact JSON text of this value to `out`.
+    public func write(to out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d):
+            if d.isFinite { out.append(contentsOf: String(d).utf8) } else { out.append(contentsOf: "null".utf8) }
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let pairs):
+            out.append(UInt8(ascii: "{"))
+            for (i, (k, v)) in pairs.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(k, to: &out)
+                out.append(UInt8(ascii: ":"))
+                v.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The compact JSON text.
+    public var jsonText: String {
+        var out: [UInt8] = []
+        write(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `s` as a JSON string literal with the escapes JSON requires.
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+            case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 9: out.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<32, 127:
+                out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,162 @@
+/// One data line of a reply: its text for people and its JSON for scripts.
+public struct Row: Sendable, Equatable {
+    /// The text after the `- ` marker; one line, no line breaks.
+    public var text: String
+    /// The same row as a JSON value.
+    public var json: JSONValue
+    /// Makes a row.
+    public init(text: String, json: JSONValue) {
+        self.text = text
+        self.json = json
+    }
+}
+
+/// A whole reply: data rows, then success with a short message, or an error.
+public struct Reply: Sendable, Equatable {
+    /// Data rows, in order.
+    public var rows: [Row]
+    /// The text after `OK` (may be empty), when the request succeeded.
+    public var message: String
+    /// The error, when it failed.
+    public var error: TabulaError?
+
+    /// A successful reply.
+    public init(rows: [Row] = [], message: String = "") {
+        self.rows = rows
+        self.message = message
+        self.error = nil
+    }
+
+    /// A failed reply.
+    public init(error: TabulaError) {
+        self.rows = []
+        self.message = ""
+        self.error = error
+    }
+}
+
+/// A push: a line the server sends between replies, starting with `*`.
+public enum Push: Sendable, Equatable {
+    /// The greeting on connect.
+    case hello(protocolVersion: Int, server: String, rev: UInt64)
+    /// A change under a watched prefix.
+    case event(Event)
+    /// The server is closing this connection, and why.
+    case bye(reason: String)
+}
+
+/// A change to the shared state, as watchers receive it.
+public struct Event: Sendable, Equatable {
+    /// The global revision this change made.
+    public var rev: UInt64
+    /// What happened: `add`, `set`, `select`, `rm`, `mv`, `fav`, `order`, `clear`, `bands`.
+    public var kind: String
+    /// The path of the thing that changed.
+    public var path: String
+    /// A one-line text summary (for text clients).
+    public var summary: String
+    /// The new value (null for removals).
+    public var value: JSONValue
+
+    /// Makes an event.
+    public init(rev: UInt64, kind: String, path: String, summary: String, value: JSONValue) {
+        self.rev = rev
+        self.kind = kind
+        self.path = path
+        self.summary = summary
+        self.value = value
+    }
+}
+
+/// Encodes replies and pushes as bytes, in text or JSON.
+public enum WireEncoder {
+    /// The protocol version named in the greeting.
+    public static let protocolVersion = 1
+
+    /// Appends the encoded reply to `out`.
+    public static func encode(_ reply: Reply, tag: String?, format: WireFormat, into out: inout [UInt8]) {
+        switch format {
+        case .text:
+            for row in reply.rows {
+                out.append(UInt8(ascii: "-"))
+                out.append(UInt8(ascii: " "))
+                appendOneLine(row.text, to: &out)
+                out.append(10)
+            }
+            if let e = reply.error {
+                out.append(contentsOf: "ERR".utf8)
+                if let tag { out.append(contentsOf: " #\(tag)".utf8) }
+                out.append(UInt8(ascii: " "))
+                out.append(contentsOf: e.code.rawValue.utf8)
+                out.append(UInt8(ascii: " "))
+                appendOneLine(e.message, to: &out)
+            } else {
+                out.append(contentsOf: "OK".utf8)
+                if let tag { out.append(contentsOf: " #\(tag)".utf8) }
+                if !reply.message.isEmpty {
+                    out.append(UInt8(ascii: " "))
+                    appendOneLine(reply.message, to: &out)
+                }
+            }
+            out.append(10)
+        case .json:
+            var pairs: [(String, JSONValue)] = [("ok", .bool(reply.error == nil))]
+            if let tag { pairs.append(("tag", .string(tag))) }
+            if let e = reply.error {
+                pairs.append(("code", .string(e.code.rawValue)))
+                pairs.append(("message", .string(e.message)))
+            } else {
+                pairs.append(("message", .string(reply.message)))
+                pairs.append(("data", .array(reply.rows.map(\.json))))
+            }
+            JSONValue.object(pairs).write(to: &out)
+            out.append(10)
+        }
+    }
+
+    /// The encoded reply.
+    public static func encode(_ reply: Reply, tag: String?, format: WireFormat) -> [UInt8] {
+        var out: [UInt8] = []
+        encode(reply, tag: tag, format: format, into: &out)
+        return out
+    }
+
+    /// The encoded push line.
+    public static func encode(_ push: Push, format: WireFormat) -> [UInt8] {
+        var out: [UInt8] = []
+        switch (push, format) {
+        case (.hello(let v, let server, let rev), .text):
+            out.append(contentsOf: "* HELLO tabula \(v) rev=\(rev) server=\(server)".utf8)
+        case (.hello(let v, let server, let rev), .json):
+            JSONValue.object([("push", .string("hello")), ("protocol", .int(Int64(v))), ("rev", .int(Int64(rev))), ("server", .string(server))]).write(to: &out)
+        case (.event(let e), .text):
+            out.append(contentsOf: "* EVENT \(e.rev) \(e.kind) ".utf8)
+            appendOneLine(e.path, to: &out)
+            if !e.summary.isEmpty {
+                out.append(UInt8(ascii: " "))
+                appendOneLine(e.summary, to: &out)
+            }
+        case (.event(let e), .json):
+            JSONValue.object([("push", .string("event")), ("rev", .int(Int64(e.rev))), ("kind", .string(e.kind)), ("path", .string(e.path)), ("value", e.value)]).write(to: &out)
+        case (.bye(let reason), .text):
+            out.append(contentsOf: "* BYE ".utf8)
+            appendOneLine(reason, to: &out)
+        case (.bye(let reason), .json):
+            JSONValue.object([("push", .string("bye")), ("reason", .string(reason))]).write(to: &out)
+        }
+        out.append(10)
+        return out
+    }
+
+    /// Appends text with any line break or control byte made visible, so one value stays one line.
+    static func appendOneLine(_ s: String, to out: inout [UInt8]) {
+        for b in s.utf8 {
+            switch b {
+            case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0..<32 where b != 9, 127: out.append(UInt8(ascii: "?"))
+            default: out.append(b)
+            }
+        }
+    }
+}

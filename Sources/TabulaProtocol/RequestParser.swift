@@ -1,0 +1,194 @@
+/// Turns one request line into a `Request`, or an error that says what was wrong.
+public enum RequestParser {
+    /// The longest LS page.
+    public static let maxLimit = 10_000
+
+    /// Parses a line (without its line ending). Returns nil for a blank line, which is ignored.
+    /// On failure the tag, if one could be read, comes back with the error.
+    public static func parse<C: Collection>(_ line: C) -> Result<Request, ParseFailure>?
+    where C.Element == UInt8, C.Index == Int {
+        // COMPLETE takes the rest of the line raw (it may hold an open quote), so look for it first.
+        let (tag, rest) = splitTag(line)
+        if let raw = rawComplete(rest) { return .success(Request(tag: tag, command: .complete(raw))) }
+        let tokens: [String]
+        switch Tokenizer.tokenize(rest) {
+        case .failure(let e): return .failure(ParseFailure(tag: tag, error: e))
+        case .success(let t): tokens = t
+        }
+        if tokens.isEmpty {
+            if tag != nil { return .failure(ParseFailure(tag: tag, error: TabulaError(.syntax, "a tag must be followed by a verb, e.g. #t1 PING"))) }
+            return nil
+        }
+        switch parse(tokens: tokens) {
+        case .success(let c): return .success(Request(tag: tag, command: c))
+        case .failure(let e): return .failure(ParseFailure(tag: tag, error: e))
+        }
+    }
+
+    /// A failed parse: the error and the tag to repeat, if any.
+    public struct ParseFailure: Error, Equatable, Sendable {
+        /// The tag read from the line, if any.
+        public var tag: String?
+        /// What was wrong.
+        public var error: TabulaError
+    }
+
+    static func splitTag<C: Collection>(_ line: C) -> (String?, C.SubSequence) where C.Element == UInt8, C.Index == Int {
+        var i = line.startIndex
+        while i < line.endIndex && (line[i] == 32 || line[i] == 9) { i += 1 }
+        guard i < line.endIndex, line[i] == UInt8(ascii: "#") else { return (nil, line[i...]) }
+        var j = i + 1
+        while j < line.endIndex && isTagByte(line[j]) { j += 1 }
+        guard j > i + 1, j - i <= 65, j == line.endIndex || line[j] == 32 || line[j] == 9 else { return (nil, line[i...]) }
+        return (String(decoding: line[(i + 1)..<j], as: UTF8.self), line[j...])
+    }
+
+    static func isTagByte(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95 || b == 46 || b == 58
+    }
+
+    /// The text after `COMPLETE ` if the line starts with that verb.
+    static func rawComplete<C: Collection>(_ line: C) -> String? where C.Element == UInt8, C.Index == Int {
+        var i = line.startIndex
+        while i < line.endIndex && (line[i] == 32 || line[i] == 9) { i += 1 }
+        let word = Array("COMPLETE".utf8)
+        var k = 0
+        while k < word.count {
+            guard i + k < line.endIndex, line[i + k] & 0xDF == word[k] else { return nil }
+            k += 1
+        }
+        let after = i + k
+        if after == line.endIndex { return "" }
+        guard line[after] == 32 || line[after] == 9 else { return nil }
+        return String(validating: line[(after + 1)...], as: UTF8.self)
+    }
+
+    /// Parses already-split arguments; the first is the verb.
+    public static func parse(tokens: [String]) -> Result<Command, TabulaError> {
+        guard let word = tokens.first else { return .failure(TabulaError(.syntax, "empty request")) }
+        guard let verb = Verb.named(word) else {
+            if let s = Verb.suggestion(for: word) {
+                return .failure(TabulaError(.unknown, "unknown verb '\(word)'; did you mean \(s.rawValue)? (HELP lists all verbs)"))
+            }
+            return .failure(TabulaError(.unknown, "unknown verb '\(word)'; HELP lists all verbs"))
+        }
+        let args = Array(tokens.dropFirst())
+        guard verb.arity.contains(args.count) else {
+            let n = args.count
+            let what = n < verb.arity.lowerBound ? "too few arguments" : "too many arguments"
+            return .failure(TabulaError(.syntax, "\(what) for \(verb.rawValue) (got \(n)); usage: \(verb.usage)"))
+        }
+        do {
+            return .success(try build(verb, args))
+        } catch let e as TabulaError {
+            return .failure(e)
+        } catch {
+            return .failure(TabulaError(.syntax, "\(error)"))
+        }
+    }
+
+    static func build(_ verb: Verb, _ a: [String]) throws -> Command {
+        switch verb {
+        case .help: return .help(verb: a.first)
+        case .ping: return .ping(a.first)
+        case .quit: return .quit
+        case .pwd: return .pwd
+        case .stats: return .stats
+        case .show: return .show(path: a.first)
+        case .cd: return .cd(path: a.first)
+        case .ls: return try parseLs(a)
+        case .select:
+            if a[1].hasPrefix("#"), a[1].count > 1 {
+                guard let n = Int(a[1].dropFirst()), n >= 1 else {
+                    throw TabulaError(.syntax, "bad option index '\(a[1])'; write #1 for the first option")
+                }
+                return .select(path: a[0], option: .index(n))
+            }
+            return .select(path: a[0], option: .value(a[1]))
+        case .add: return .add(path: a[0], args: Array(a.dropFirst()))
+        case .set:
+            var fields: [FieldAssignment] = []
+            for f in a.dropFirst() {
+                guard let eq = f.firstIndex(of: "="), eq != f.startIndex else {
+                    throw TabulaError(.syntax, "'\(f)' is not field=value; e.g. SET /items/3 name=\"Red Chair\" value=42")
+                }
+                fields.append(FieldAssignment(f[..<eq].lowercased(), String(f[f.index(after: eq)...])))
+            }
+            return .set(path: a[0], fields: fields)
+        case .rm: return .rm(path: a[0])
+        case .mv:
+            guard let n = Int(a[1]), n >= 1 else {
+                throw TabulaError(.syntax, "bad position '\(a[1])'; positions are whole numbers from 1")
+            }
+            return .mv(path: a[0], position: n)
+        case .fav:
+            guard a.count == 2 else { return .fav(path: a[0], action: .toggle) }
+            guard let act = FavAction(rawValue: a[1].lowercased()), act != .toggle else {
+                throw TabulaError(.syntax, "FAV takes on or off, not '\(a[1])'; leave it out to toggle")
+            }
+            return .fav(path: a[0], action: act)
+        case .filter:
+            guard let w = a.first else { return .filter(nil) }
+            switch w.lowercased() {
+            case "favorites", "favourites", "fav": return .filter(.favorites)
+            case "all": return .filter(.all)
+            default: throw TabulaError(.syntax, "FILTER takes favorites or all, not '\(w)'")
+            }
+        case .bands: return .bands(a)
+        case .order: return .order(path: a[0])
+        case .watch:
+            var prefix: String?
+            var from: UInt64?
+            var i = 0
+            while i < a.count {
+                if a[i].uppercased() == "FROM" {
+                    guard i + 1 < a.count, let r = UInt64(a[i + 1]) else {
+                        throw TabulaError(.syntax, "FROM takes a revision number, e.g. WATCH /items FROM 120")
+                    }
+                    from = r
+                    i += 2
+                } else if prefix == nil && i == 0 {
+                    prefix = a[i]
+                    i += 1
+                } else {
+                    throw TabulaError(.syntax, "unexpected '\(a[i])'; usage: \(verb.usage)")
+                }
+            }
+            return .watch(prefix: prefix, from: from)
+        case .unwatch: return .unwatch(prefix: a.first)
+        case .format:
+            guard let w = a.first else { return .format(nil) }
+            guard let f = WireFormat(rawValue: w.lowercased()) else {
+                throw TabulaError(.syntax, "FORMAT takes text or json, not '\(w)'")
+            }
+            return .format(f)
+        case .complete: return .complete(a.joined(separator: " "))
+        }
+    }
+
+    static func parseLs(_ a: [String]) throws -> Command {
+        var path: String?
+        var limit: Int?
+        var after: String?
+        var i = 0
+        while i < a.count {
+            switch a[i].uppercased() {
+            case "LIMIT":
+                guard i + 1 < a.count, let n = Int(a[i + 1]), n >= 1, n <= maxLimit else {
+                    throw TabulaError(.syntax, "LIMIT takes a number from 1 to \(maxLimit)")
+                }
+                limit = n
+                i += 2
+            case "AFTER":
+                guard i + 1 < a.count else { throw TabulaError(.syntax, "AFTER takes the name of the last row of the previous page") }
+                after = a[i + 1]
+                i += 2
+            default:
+                guard path == nil, i == 0 else { throw TabulaError(.syntax, "unexpected '\(a[i])'; usage: \(Verb.ls.usage)") }
+                path = a[i]
+                i += 1
+            }
+        }
+        return .ls(path: path, limit: limit, after: after)
+    }
+}

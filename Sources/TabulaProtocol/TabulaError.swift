@@ -1,0 +1,42 @@
+/// A stable error code, the second word of every `ERR` line.
+public enum ErrorCode: String, Sendable, CaseIterable {
+    /// The line could not be read as a request: quoting, arity, a bad number or keyword.
+    case syntax = "SYNTAX"
+    /// The verb is not one the server knows.
+    case unknown = "UNKNOWN"
+    /// The line was longer than the server's line limit.
+    case tooLong = "TOOLONG"
+    /// The line was not valid UTF-8 or held a control character.
+    case encoding = "ENCODING"
+    /// The path names nothing.
+    case notFound = "NOTFOUND"
+    /// Something with that name already exists.
+    case exists = "EXISTS"
+    /// The verb does not apply to that path, or a value is wrong for its field.
+    case invalid = "INVALID"
+    /// A rule of the model refuses the change (cross-section move, filter without favourites…).
+    case conflict = "CONFLICT"
+    /// `WATCH … FROM rev` asked for history older than the server keeps.
+    case expired = "EXPIRED"
+    /// The change could not be made durable; nothing was changed.
+    case storage = "STORAGE"
+    /// A server limit was reached.
+    case limit = "LIMIT"
+}
+
+/// A user-facing error: a stable code and a message a person can act on.
+public struct TabulaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stable code.
+    public var code: ErrorCode
+    /// What was wrong and what to do.
+    public var message: String
+
+    /// Makes an error from a code and a message.
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `CODE message`, as on the wire.
+    public var description: String { "\(code.rawValue) \(message)" }
+}

@@ -1,0 +1,118 @@
+/// Splits a request line into arguments: spaces separate, `"…"` takes backslash escapes,
+/// `'…'` is literal. Works on the line's bytes; validates UTF-8 and refuses control bytes.
+public enum Tokenizer {
+    /// Splits `line` into arguments, or says exactly what is wrong with it.
+    public static func tokenize<C: Collection>(_ line: C) -> Result<[String], TabulaError>
+    where C.Element == UInt8, C.Index == Int {
+        var tokens: [String] = []
+        var current: [UInt8] = []
+        var inToken = false
+        var i = line.startIndex
+        let end = line.endIndex
+        while i < end {
+            let b = line[i]
+            if b == 0 { return .failure(TabulaError(.encoding, "NUL byte at column \(i - line.startIndex + 1); lines are UTF-8 text")) }
+            if b < 32 && b != 9 || b == 127 {
+                return .failure(TabulaError(.encoding, "control character 0x\(String(b, radix: 16)) at column \(i - line.startIndex + 1); quote text with \"…\" and write \\n or \\t for line breaks and tabs"))
+            }
+            switch b {
+            case 32, 9:
+                if inToken {
+                    guard let s = String(validating: current, as: UTF8.self) else { return .failure(invalidUTF8) }
+                    tokens.append(s)
+                    current.removeAll(keepingCapacity: true)
+                    inToken = false
+                }
+                i += 1
+            case UInt8(ascii: "'"):
+                inToken = true
+                i += 1
+                let open = i
+                while i < end && line[i] != UInt8(ascii: "'") {
+                    if line[i] < 32 || line[i] == 127 { return .failure(TabulaError(.encoding, "control character inside '…' at column \(i - line.startIndex + 1)")) }
+                    current.append(line[i])
+                    i += 1
+                }
+                if i >= end { return .failure(TabulaError(.syntax, "unterminated '…' quote starting at column \(open - line.startIndex); close it with '")) }
+                i += 1
+            case UInt8(ascii: "\""):
+                inToken = true
+                let open = i - line.startIndex + 1
+                i += 1
+                var closed = false
+                while i < end {
+                    let c = line[i]
+                    if c == UInt8(ascii: "\"") { closed = true; i += 1; break }
+                    if c < 32 && c != 9 || c == 127 { return .failure(TabulaError(.encoding, "control character inside \"…\" at column \(i - line.startIndex + 1)")) }
+                    if c == UInt8(ascii: "\\") {
+                        i += 1
+                        guard i < end else { break }
+                        switch line[i] {
+                        case UInt8(ascii: "n"): current.append(10)
+                        case UInt8(ascii: "t"): current.append(9)
+                        case UInt8(ascii: "r"): current.append(13)
+                        case UInt8(ascii: "\\"): current.append(92)
+                        case UInt8(ascii: "\""): current.append(34)
+                        case UInt8(ascii: "'"): current.append(39)
+                        case UInt8(ascii: "u"):
+                            guard i + 4 < end, let v = UInt32(String(decoding: line[(i + 1)...(i + 4)], as: UTF8.self), radix: 16),
+                                v != 0, let scalar = Unicode.Scalar(v)
+                            else { return .failure(TabulaError(.syntax, "bad \\u escape at column \(i - line.startIndex); write \\u followed by four hex digits, e.g. \\u00e9")) }
+                            current.append(contentsOf: Array(String(Character(scalar)).utf8))
+                            i += 4
+                        default:
+                            let shown = String(decoding: [line[i]], as: UTF8.self)
+                            return .failure(TabulaError(.syntax, "unknown escape \\\(shown) at column \(i - line.startIndex); known escapes are \\n \\t \\r \\\\ \\\" \\' \\uXXXX"))
+                        }
+                        i += 1
+                        continue
+                    }
+                    current.append(c)
+                    i += 1
+                }
+                if !closed { return .failure(TabulaError(.syntax, "unterminated \"…\" quote starting at column \(open); close it with \"")) }
+            default:
+                inToken = true
+                current.append(b)
+                i += 1
+            }
+        }
+        if inToken {
+            guard let s = String(validating: current, as: UTF8.self) else { return .failure(invalidUTF8) }
+            tokens.append(s)
+        }
+        return .success(tokens)
+    }
+
+    static let invalidUTF8 = TabulaError(.encoding, "the line is not valid UTF-8; send text in UTF-8")
+}
+
+/// Quoting of values for text output, so that any value can be typed back in.
+public enum Quoting {
+    /// `s` as one argument: bare when it is a plain word, otherwise in `"…"` with escapes.
+    public static func quote(_ s: String) -> String {
+        if !s.isEmpty && s.utf8.allSatisfy({ isBare($0) }) { return s }
+        var out = "\""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if ch.value < 32 || ch.value == 127 {
+                    let h = String(ch.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(ch)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func isBare(_ b: UInt8) -> Bool {
+        b > 32 && b != 127 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "'") && b != UInt8(ascii: "\\")
+    }
+}

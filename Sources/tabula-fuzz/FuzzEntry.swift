@@ -1,0 +1,36 @@
+import TabulaProtocol
+
+/// libFuzzer entry: feeds arbitrary bytes through the line decoder and the request parser,
+/// then encodes whatever comes out, in both formats.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    var decoder = LineDecoder(maxLine: 256)
+    let half = size / 2
+    decoder.append(UnsafeRawBufferPointer(rebasing: bytes[0..<half]))
+    drain(&decoder)
+    decoder.append(UnsafeRawBufferPointer(rebasing: bytes[half..<size]))
+    drain(&decoder)
+    return 0
+}
+
+func drain(_ decoder: inout LineDecoder) {
+    while let unit = decoder.next() {
+        guard case .line(let line) = unit else { continue }
+        precondition(line.count <= 256, "decoder yielded a line over its cap")
+        precondition(!line.contains(10), "decoder yielded a line holding a newline")
+        switch RequestParser.parse(line) {
+        case .success(let request)?:
+            let reply = Reply(rows: [Row(text: "\(request.command)", json: .string("\(request.command)"))], message: "ok")
+            let text = WireEncoder.encode(reply, tag: request.tag, format: .text)
+            precondition(text.last == 10 && text.dropLast().filter { $0 == 10 }.count == 1, "a one-row reply must be exactly two lines")
+            _ = WireEncoder.encode(reply, tag: request.tag, format: .json)
+        case .failure(let f)?:
+            let out = WireEncoder.encode(Reply(error: f.error), tag: f.tag, format: .text)
+            precondition(out.starts(with: Array("ERR".utf8)), "an error reply must start with ERR")
+            precondition(out.filter { $0 == 10 }.count == 1, "an error reply must be one line")
+        case nil:
+            break
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TabulaProtocol
+
+func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
+
+@Suite struct WireEncoderTests {
+    let reply = Reply(rows: [Row(text: "my-int/  My Int: 16", json: .object([("name", .string("my-int"))]))], message: "1 of 2")
+
+    @Test func textRepliesMarkDataLinesAndEndWithOK() {
+        #expect(text(WireEncoder.encode(reply, tag: nil, format: .text)) == "- my-int/  My Int: 16\nOK 1 of 2\n")
+    }
+    @Test func theTagFollowsOKOrERR() {
+        #expect(text(WireEncoder.encode(Reply(), tag: "t9", format: .text)) == "OK #t9\n")
+        #expect(text(WireEncoder.encode(Reply(error: TabulaError(.notFound, "no /x")), tag: "t9", format: .text)) == "ERR #t9 NOTFOUND no /x\n")
+    }
+    @Test func noDataLineCanLookLikeAFinalLineOrAPush() {
+        let r = Reply(rows: [Row(text: "OK fake\n* EVENT", json: .null)], message: "")
+        let lines = text(WireEncoder.encode(r, tag: nil, format: .text)).split(separator: "\n")
+        #expect(lines == ["- OK fake\\n* EVENT", "OK"])
+    }
+    @Test func jsonRepliesAreOneObjectPerLineThatParses() throws {
+        let bytes = WireEncoder.encode(reply, tag: "a", format: .json)
+        #expect(bytes.filter { $0 == 10 }.count == 1)
+        let obj = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        #expect(obj?["ok"] as? Bool == true)
+        #expect(obj?["tag"] as? String == "a")
+        #expect((obj?["data"] as? [[String: Any]])?.first?["name"] as? String == "my-int")
+    }
+    @Test func jsonErrorsCarryTheCode() throws {
+        let bytes = WireEncoder.encode(Reply(error: TabulaError(.conflict, "no")), tag: nil, format: .json)
+        let obj = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        #expect(obj?["ok"] as? Bool == false)
+        #expect(obj?["code"] as? String == "CONFLICT")
+    }
+    @Test func jsonStringsEscapeEverythingJSONRequires() throws {
+        let tricky = "q\"b\\n\n\t\u{1}é☃"
+        var out: [UInt8] = []
+        JSONValue.array([.string(tricky)]).write(to: &out)
+        let back = try JSONSerialization.jsonObject(with: Data(out)) as? [String]
+        #expect(back == [tricky])
+    }
+    @Test func eventsEncodeInBothFormats() throws {
+        let e = Event(rev: 43, kind: "select", path: "/settings/my-int", summary: "My Int: 32", value: .object([("value", .int(32))]))
+        #expect(text(WireEncoder.encode(.event(e), format: .text)) == "* EVENT 43 select /settings/my-int My Int: 32\n")
+        let obj = try JSONSerialization.jsonObject(with: Data(WireEncoder.encode(.event(e), format: .json))) as? [String: Any]
+        #expect(obj?["rev"] as? Int == 43)
+        #expect(obj?["push"] as? String == "event")
+    }
+    @Test func helloAndByeArePushes() {
+        #expect(text(WireEncoder.encode(.hello(protocolVersion: 1, server: "tabulad/1", rev: 5), format: .text)) == "* HELLO tabula 1 rev=5 server=tabulad/1\n")
+        #expect(text(WireEncoder.encode(.bye(reason: "shutting down"), format: .text)) == "* BYE shutting down\n")
+    }
+    @Test func everyVerbHasUsageAndSummary() {
+        for v in Verb.allCases {
+            #expect(v.usage.uppercased().hasPrefix(v.rawValue))
+            #expect(!v.summary.isEmpty)
+        }
+    }
+}
