@@ -25,6 +25,16 @@ public enum CatalogView: Sendable, Equatable {
 
 /// One node of the drill-down catalog tree.
 public struct CatalogNode: Sendable, Equatable {
+    /// Makes one.
+    public init(id: Int, parent: Int, slug: String, title: String, view: CatalogView, children: [Int]) {
+        self.id = id
+        self.parent = parent
+        self.slug = slug
+        self.title = title
+        self.view = view
+        self.children = children
+    }
+
     /// Stable id (0 is the root).
     public var id: Int
     /// Parent id (the root's is itself).

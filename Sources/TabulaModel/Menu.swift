@@ -2,6 +2,12 @@ import TabulaProtocol
 
 /// One entry of the static menu.
 public struct MenuEntry: Sendable, Equatable {
+    /// Makes one.
+    public init(slug: String, title: String) {
+        self.slug = slug
+        self.title = title
+    }
+
     /// Path name.
     public var slug: String
     /// Shown title, e.g. "Margherita".
@@ -10,6 +16,13 @@ public struct MenuEntry: Sendable, Equatable {
 
 /// One section of the menu, e.g. "Pizza".
 public struct MenuSection: Sendable, Equatable {
+    /// Makes one.
+    public init(slug: String, title: String, entries: [MenuEntry]) {
+        self.slug = slug
+        self.title = title
+        self.entries = entries
+    }
+
     /// Path name.
     public var slug: String
     /// Shown title.

@@ -46,6 +46,15 @@ public enum OptionType: String, Sendable, CaseIterable {
 
 /// One detail of the master/detail settings list: a title, typed options and a selection.
 public struct Setting: Sendable, Equatable {
+    /// Makes one.
+    public init(slug: String, title: String, type: OptionType, options: [String], selected: Int) {
+        self.slug = slug
+        self.title = title
+        self.type = type
+        self.options = options
+        self.selected = selected
+    }
+
     /// Path name.
     public var slug: String
     /// Shown title, e.g. "My Int".

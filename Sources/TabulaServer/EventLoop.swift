@@ -1,0 +1,313 @@
+import CLinuxShims
+import Glibc
+import Synchronization
+import TabulaProtocol
+
+/// One I/O thread: an epoll set with the listening socket, an eventfd for wake-ups and its
+/// connections. Reads and decodes lines, answers `PING` and malformed lines itself when
+/// nothing is pending, hands everything else to the engine, and writes what comes back.
+final class EventLoop: @unchecked Sendable {
+    struct Inbox {
+        var messages: [LoopMessage] = []
+        var sleeping = false
+    }
+
+    let index: Int
+    private let epfd: Int32
+    private let wakeFD: Int32
+    private let listenFD: Int32
+    private let inbox = Mutex(Inbox())
+    private let engine: Engine
+    private let config: ServerConfig
+    private let stats: ServerStats
+    private let log: Log
+    /// Set when the loop has closed everything and returned.
+    let finished = Atomic<Bool>(false)
+
+    // Loop-thread state.
+    private var conns: [UInt64: Connection] = [:]
+    private var serial: UInt64 = 0
+    private var dirty: [Connection] = []
+    private var toEngine: [EngineInput] = []
+    private var shuttingDown = false
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    private static let listenToken: UInt64 = 0
+    private static let wakeToken: UInt64 = 1
+    private static let pauseAbove = 4096
+    private static let resumeBelow = 1024
+
+    init(index: Int, listenFD: Int32, engine: Engine, config: ServerConfig, stats: ServerStats, log: Log) {
+        self.index = index
+        self.listenFD = listenFD
+        self.engine = engine
+        self.config = config
+        self.stats = stats
+        self.log = log
+        epfd = tabula_epoll_create()
+        wakeFD = tabula_eventfd()
+        _ = tabula_epoll_add(epfd, wakeFD, tabula_EPOLLIN, EventLoop.wakeToken)
+        _ = tabula_epoll_add(epfd, listenFD, tabula_EPOLLIN, EventLoop.listenToken)
+    }
+
+    /// Hands messages to this loop (any thread).
+    func post(_ messages: [LoopMessage]) {
+        let wake = inbox.withLock { box -> Bool in
+            box.messages += messages
+            if box.sleeping {
+                box.sleeping = false
+                return true
+            }
+            return false
+        }
+        if wake { _ = tabula_eventfd_signal(wakeFD) }
+    }
+
+    /// The loop thread's body; returns once shut down and every connection is closed.
+    func run() {
+        var events = [tabula_epoll_event](repeating: tabula_epoll_event(), count: 256)
+        var deadline: ContinuousClock.Instant?
+        while true {
+            drainInbox()
+            flushDirty()
+            if shuttingDown {
+                if conns.isEmpty { break }
+                if let d = deadline, ContinuousClock.now > d {
+                    log.log(.warn, "loop \(index): closing \(conns.count) connections that did not drain in time")
+                    for c in Array(conns.values) { closeConnection(c) }
+                    break
+                }
+                if deadline == nil { deadline = ContinuousClock.now + .seconds(3) }
+            }
+            let sleep = inbox.withLock { box -> Bool in
+                if box.messages.isEmpty {
+                    box.sleeping = true
+                    return true
+                }
+                return false
+            }
+            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : -1) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
+            inbox.withLock { $0.sleeping = false }
+            if n <= 0 { continue }
+            for i in 0..<Int(n) {
+                let ev = events[i]
+                switch ev.data {
+                case EventLoop.wakeToken: _ = tabula_eventfd_drain(wakeFD)
+                case EventLoop.listenToken: acceptAll()
+                default:
+                    guard let c = conns[ev.data] else { continue }
+                    if ev.events & (tabula_EPOLLHUP | tabula_EPOLLERR) != 0 && (c.readClosed || c.readPaused) {
+                        closeConnection(c)  // the peer is gone both ways: nothing more can be delivered
+                        continue
+                    }
+                    if ev.events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 { readFrom(c) }
+                    if ev.events & tabula_EPOLLOUT != 0, conns[ev.data] != nil { markDirty(c) }
+                }
+            }
+            engine.submit(toEngine)
+            toEngine.removeAll(keepingCapacity: true)
+        }
+        finished.store(true, ordering: .releasing)
+    }
+
+    // MARK: - Accepting
+
+    private func acceptAll() {
+        while !shuttingDown {
+            let fd = tabula_accept(listenFD)
+            if fd < 0 {
+                let e = tabula_errno()
+                if e != EAGAIN && e != EWOULDBLOCK && e != ECONNABORTED {
+                    log.log(.warn, "accept: \(String(cString: strerror(e)))")
+                }
+                return
+            }
+            let now = stats.connections.wrappingAdd(1, ordering: .relaxed).newValue
+            if now > config.maxConnections {
+                stats.connections.wrappingSubtract(1, ordering: .relaxed)
+                stats.add(stats.rejectedConnections, 1)
+                let bye = WireEncoder.encode(.bye(reason: "too many connections (limit \(config.maxConnections)); try again later"), format: .text)
+                _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+                close(fd)
+                log.log(.info, "refused a connection: limit of \(config.maxConnections) reached")
+                continue
+            }
+            _ = tabula_set_nodelay(fd)
+            stats.add(stats.totalConnections, 1)
+            serial += 1
+            let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, maxLine: config.maxLine)
+            conns[c.id.raw] = c
+            _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
+            c.interest = tabula_EPOLLIN
+            toEngine.append(.opened(c.id))
+            log.log(.debug, "connection \(c.id.raw) opened")
+        }
+    }
+
+    // MARK: - Reading
+
+    private func readFrom(_ c: Connection) {
+        guard !c.readClosed, !c.readPaused else { return }
+        let n = readBuffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            let e = errno
+            if e == EAGAIN || e == EWOULDBLOCK || e == EINTR { return }
+            closeConnection(c)
+            return
+        }
+        if n == 0 {
+            // Half-close: answer what was asked, then close.
+            c.readClosed = true
+            updateInterest(c)
+            closeIfDone(c)
+            return
+        }
+        stats.add(stats.bytesIn, n)
+        readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        while let unit = c.decoder.next() {
+            switch unit {
+            case .tooLong:
+                answerLocallyOrForward(c, tag: nil, error: TabulaError(.tooLong, "line longer than \(config.maxLine) bytes; the rest of it was skipped"))
+            case .line(let bytes):
+                switch RequestParser.parse(bytes) {
+                case nil: continue
+                case .failure(let f)?:
+                    answerLocallyOrForward(c, tag: f.tag, error: f.error)
+                case .success(let r)?:
+                    if c.pending == 0, case .ping(let text) = r.command {
+                        stats.add(stats.requests, 1)
+                        c.output.append(WireEncoder.encode(Reply(message: text ?? "PONG"), tag: r.tag, format: c.format))
+                        markDirty(c)
+                    } else {
+                        c.pending += 1
+                        toEngine.append(.request(c.id, r))
+                    }
+                }
+            }
+        }
+        if c.pending > EventLoop.pauseAbove {
+            c.readPaused = true
+            updateInterest(c)
+        }
+    }
+
+    private func answerLocallyOrForward(_ c: Connection, tag: String?, error: TabulaError) {
+        if c.pending == 0 {
+            c.output.append(WireEncoder.encode(Reply(error: error), tag: tag, format: c.format))
+            markDirty(c)
+        } else {
+            c.pending += 1
+            toEngine.append(.failure(c.id, tag: tag, error))
+        }
+    }
+
+    // MARK: - Messages from the engine
+
+    private func drainInbox() {
+        let messages = inbox.withLock { box -> [LoopMessage] in
+            let m = box.messages
+            box.messages.removeAll(keepingCapacity: true)
+            return m
+        }
+        for m in messages {
+            switch m {
+            case .send(let id, let bytes, let completes, let format):
+                guard let c = conns[id.raw] else { continue }
+                c.output.append(bytes)
+                c.pending -= completes
+                c.format = format
+                if c.readPaused && c.pending < EventLoop.resumeBelow {
+                    c.readPaused = false
+                    updateInterest(c)
+                }
+                markDirty(c)
+            case .close(let id):
+                guard let c = conns[id.raw] else { continue }
+                c.closeWhenFlushed = true
+                markDirty(c)
+            case .shutdown:
+                shuttingDown = true
+                _ = tabula_epoll_del(epfd, listenFD)
+                for c in conns.values where !c.readClosed {
+                    c.readClosed = true
+                    updateInterest(c)
+                }
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    private func markDirty(_ c: Connection) {
+        if !c.dirty {
+            c.dirty = true
+            dirty.append(c)
+        }
+    }
+
+    private func flushDirty() {
+        let list = dirty
+        dirty.removeAll(keepingCapacity: true)
+        for c in list {
+            c.dirty = false
+            guard conns[c.id.raw] != nil else { continue }
+            flush(c)
+        }
+    }
+
+    private func flush(_ c: Connection) {
+        if c.output.count > config.outputLimit {
+            dropSlowConsumer(c)
+            return
+        }
+        if !c.output.isEmpty {
+            let (result, written) = c.output.flush(fd: c.fd)
+            stats.add(stats.bytesOut, written)
+            if case .failed = result {
+                closeConnection(c)
+                return
+            }
+        }
+        updateInterest(c)
+        closeIfDone(c)
+    }
+
+    private func closeIfDone(_ c: Connection) {
+        guard c.output.isEmpty else { return }
+        if c.closeWhenFlushed || (c.readClosed && c.pending == 0 && !shuttingDown) {
+            closeConnection(c)
+        }
+    }
+
+    private func dropSlowConsumer(_ c: Connection) {
+        stats.add(stats.slowConsumersDropped, 1)
+        log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count) bytes unread, over the output limit of \(config.outputLimit)")
+        if c.output.atLineBoundary {
+            let bye = WireEncoder.encode(.bye(reason: "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less"), format: c.format)
+            _ = bye.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
+        }
+        closeConnection(c)
+    }
+
+    private func updateInterest(_ c: Connection) {
+        guard conns[c.id.raw] != nil else { return }
+        var ev: UInt32 = 0
+        if !c.readClosed && !c.readPaused { ev |= tabula_EPOLLIN }
+        if !c.output.isEmpty { ev |= tabula_EPOLLOUT }
+        guard ev != c.interest else { return }
+        _ = tabula_epoll_mod(epfd, c.fd, ev, c.id.raw)
+        c.interest = ev
+    }
+
+    private func closeConnection(_ c: Connection) {
+        guard conns.removeValue(forKey: c.id.raw) != nil else { return }
+        _ = tabula_epoll_del(epfd, c.fd)
+        close(c.fd)
+        c.output.removeAll()
+        stats.connections.wrappingSubtract(1, ordering: .relaxed)
+        toEngine.append(.closed(c.id))
+        engine.submit(toEngine)
+        toEngine.removeAll(keepingCapacity: true)
+        log.log(.debug, "connection \(c.id.raw) closed")
+    }
+}

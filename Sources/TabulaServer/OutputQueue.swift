@@ -1,0 +1,86 @@
+import CLinuxShims
+import Glibc
+
+/// Bytes waiting to be written to one socket: whole lines in chunks, flushed with `writev`.
+struct OutputQueue {
+    private var chunks: [[UInt8]] = []
+    private var head = 0
+    private var offset = 0
+    /// Bytes queued and not yet written.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+    /// Whether the next byte to go out starts a line (nothing half-written).
+    var atLineBoundary: Bool { offset == 0 }
+
+    mutating func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        chunks.append(bytes)
+        count += bytes.count
+    }
+
+    mutating func removeAll() {
+        chunks.removeAll()
+        head = 0
+        offset = 0
+        count = 0
+    }
+
+    enum FlushResult { case done, wouldBlock, failed(Int32) }
+
+    /// Writes as much as the socket takes.
+    mutating func flush(fd: Int32) -> (FlushResult, Int) {
+        var written = 0
+        while count > 0 {
+            let n = min(chunks.count - head, 64)
+            let r: Int = withIOVecs(n) { iov in tabula_writev(fd, iov, Int32(n)) }
+            if r < 0 {
+                let e = tabula_errno()
+                if e == EAGAIN || e == EWOULDBLOCK { return (.wouldBlock, written) }
+                return (.failed(e), written)
+            }
+            written += r
+            consume(r)
+        }
+        return (.done, written)
+    }
+
+    /// Calls `body` with iovecs pointing straight into the first `n` chunks (no copies).
+    private func withIOVecs<R>(_ n: Int, _ body: (UnsafePointer<iovec>) -> R) -> R {
+        var iovs = [iovec](repeating: iovec(), count: n)
+        func gather(_ i: Int) -> R {
+            if i == n { return iovs.withUnsafeBufferPointer { body($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) } }
+            return chunks[head + i].withUnsafeBytes { raw in
+                let start = i == 0 ? offset : 0
+                if let base = raw.baseAddress {
+                    iovs[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + start), iov_len: raw.count - start)
+                }
+                return gather(i + 1)
+            }
+        }
+        return gather(0)
+    }
+
+    private mutating func consume(_ n: Int) {
+        var left = n
+        count -= n
+        while left > 0 {
+            let avail = chunks[head].count - offset
+            if left >= avail {
+                left -= avail
+                head += 1
+                offset = 0
+            } else {
+                offset += left
+                left = 0
+            }
+        }
+        if head == chunks.count {
+            chunks.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64 {
+            chunks.removeFirst(head)
+            head = 0
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import CLinuxShims
+import Foundation
+import Glibc
+import TabulaModel
+import TabulaStorage
+
+/// A running `tabulad`: the engine thread and the I/O loop threads around one listening socket.
+public final class Server: @unchecked Sendable {
+    /// The port actually listened on (useful with port 0).
+    public let port: Int
+    let engine: Engine
+    let loops: [EventLoop]
+    let listenFD: Int32
+    let log: Log
+    private var threads: [Thread] = []
+
+    /// Loads (or seeds) the model from `store` and opens the socket; `start()` begins serving.
+    public init(config: ServerConfig, store: StateStore) throws {
+        tabula_ignore_sigpipe()
+        log = Log(level: config.logLevel)
+        let model: Model
+        if let snap = try store.load() {
+            model = Model(snapshot: snap)
+        } else {
+            model = SeedData.model(now: Date().timeIntervalSince1970)
+            try store.seed(model.snapshot)
+        }
+        let (fd, port) = try Listener.open(host: config.bind, port: config.port)
+        listenFD = fd
+        self.port = port
+        let stats = ServerStats()
+        let log = self.log
+        let engine = Engine(model: model, store: store, config: config, stats: stats, log: log)
+        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFD: fd, engine: engine, config: config, stats: stats, log: log) }
+        engine.loops = loops
+        self.engine = engine
+        self.loops = loops
+        log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port), store \(store.describe), revision \(model.revision), \(loops.count) I/O threads")
+    }
+
+    /// Starts the engine and loop threads.
+    public func start() {
+        let e = engine
+        let t = Thread { e.run() }
+        t.name = "tabulad-engine"
+        t.start()
+        threads.append(t)
+        for loop in loops {
+            let lt = Thread { loop.run() }
+            lt.name = "tabulad-io-\(loop.index)"
+            lt.start()
+            threads.append(lt)
+        }
+    }
+
+    /// Graceful stop: no new connections, requests in flight answered, a goodbye to each
+    /// client, then every socket closed. Returns when done (or after a few seconds).
+    public func stop() {
+        log.log(.info, "shutting down")
+        for loop in loops { loop.post([.shutdown]) }
+        engine.submit([.shutdown])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) && ContinuousClock.now < deadline {
+            usleep(5000)
+        }
+        close(listenFD)
+        log.log(.info, "stopped")
+    }
+}

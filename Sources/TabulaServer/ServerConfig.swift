@@ -1,0 +1,24 @@
+/// Everything `tabulad` can be told on its command line.
+public struct ServerConfig: Sendable {
+    /// Address to listen on.
+    public var bind = "127.0.0.1"
+    /// Port; 0 picks a free one.
+    public var port: Int = 8228
+    /// Most clients connected at once.
+    public var maxConnections = 10_000
+    /// Longest request line in bytes.
+    public var maxLine = 64 * 1024
+    /// Most bytes queued for one client before it is dropped as a slow consumer.
+    public var outputLimit = 8 * 1024 * 1024
+    /// Number of I/O loop threads.
+    public var ioThreads = 2
+    /// Events kept in memory for `WATCH … FROM`.
+    public var historyInMemory = 100_000
+    /// Log verbosity.
+    public var logLevel = LogLevel.info
+    /// Version string in the greeting and `--version`.
+    public static let version = "0.1.0"
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,16 @@
+import Synchronization
+
+/// Counters shared by the I/O loops and the engine.
+final class ServerStats: Sendable {
+    let connections = Atomic<Int>(0)
+    let totalConnections = Atomic<Int>(0)
+    let rejectedConnections = Atomic<Int>(0)
+    let slowConsumersDropped = Atomic<Int>(0)
+    let bytesIn = Atomic<Int>(0)
+    let bytesOut = Atomic<Int>(0)
+    let requests = Atomic<Int>(0)
+    let eventsDelivered = Atomic<Int>(0)
+    let started = ContinuousClock.now
+
+    func add(_ a: borrowing Atomic<Int>, _ n: Int) { a.wrappingAdd(n, ordering: .relaxed) }
+}

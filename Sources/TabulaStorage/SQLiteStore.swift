@@ -1,0 +1,277 @@
+import CSQLite3
+import Foundation
+import Glibc
+import TabulaModel
+import TabulaProtocol
+
+/// The embedded default store: one SQLite file in WAL mode, a table per store plus the
+/// change history, readable with the `sqlite3` shell.
+///
+/// One `tabulad` owns the file: it holds an exclusive `flock` on it for its lifetime, so a
+/// second server refuses to start instead of sharing it.
+public final class SQLiteStore: StateStore, @unchecked Sendable {
+    /// The schema version this build writes; older files are migrated, newer ones refused.
+    public static let schemaVersion = 1
+    /// `PRAGMA application_id`: "TABL".
+    public static let applicationID: Int32 = 0x5441_424C
+
+    let db: SQLiteDatabase
+    let path: String
+    let historyLimit: Int
+    private let lockFD: Int32
+    private var commitsSincePrune = 0
+
+    /// Opens (or creates) the store at `path`.
+    /// - Parameters:
+    ///   - syncFull: fsync on every commit (`--sync full`), or only at WAL checkpoints.
+    ///   - historyLimit: how many of the newest changes the history keeps.
+    ///   - maxBytes: a cap on the file size; writes past it fail as if the disk were full.
+    public init(path: String, syncFull: Bool = true, historyLimit: Int = 1_000_000, maxBytes: Int? = nil) throws {
+        self.path = path
+        self.historyLimit = max(1, historyLimit)
+        try SQLiteStore.checkHeader(path)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let e = errno
+            throw StorageError("cannot open \(path): \(String(cString: strerror(e)))\(e == EACCES || e == EROFS ? "; the path is not writable, pick another --data path" : e == ENOENT ? "; its directory does not exist" : "")")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw StorageError("\(path) is in use by another tabulad; stop that one, or give this one another --data path")
+        }
+        lockFD = fd
+        do {
+            db = try SQLiteDatabase(path: path)
+            try prepareSchema()
+            try db.exec("PRAGMA journal_mode=WAL")
+            try db.exec("PRAGMA synchronous=\(syncFull ? "FULL" : "NORMAL")")
+            if let maxBytes {
+                let pages = max(8, maxBytes / 4096)
+                try db.exec("PRAGMA max_page_count=\(pages)")
+            }
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit { close(lockFD) }
+
+    /// The file path.
+    public var describe: String { path }
+
+    /// Refuses files that are not SQLite before SQLite touches them.
+    static func checkHeader(_ path: String) throws {
+        guard let h = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? h.close() }
+        let head = (try? h.read(upToCount: 16)) ?? Data()
+        if head.isEmpty { return }
+        guard head == Data("SQLite format 3\0".utf8) else {
+            throw StorageError("\(path) is not a Tabula database (it is not an SQLite file); move it away or pick another --data path")
+        }
+    }
+
+    private func prepareSchema() throws {
+        let appID = try db.scalarInt("PRAGMA application_id") ?? 0
+        let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+        let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table'") ?? 0
+        if tables > 0 && appID != Int64(SQLiteStore.applicationID) {
+            throw StorageError("\(path) is an SQLite database but not a Tabula one; pick another --data path")
+        }
+        if version > SQLiteStore.schemaVersion {
+            throw StorageError("\(path) has schema version \(version), newer than this tabulad understands (\(SQLiteStore.schemaVersion)); run a newer tabulad")
+        }
+        if version == SQLiteStore.schemaVersion { return }
+        try db.exec("BEGIN IMMEDIATE")
+        do {
+            for v in (version + 1)...SQLiteStore.schemaVersion {
+                try db.exec(SQLiteStore.migrations[v - 1])
+            }
+            try db.exec("PRAGMA application_id=\(SQLiteStore.applicationID)")
+            try db.exec("PRAGMA user_version=\(SQLiteStore.schemaVersion)")
+            try db.exec("COMMIT")
+        } catch {
+            try? db.exec("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Migration `i` brings the schema from version `i` to `i + 1`.
+    static let migrations = [
+        """
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        CREATE TABLE settings(slug TEXT PRIMARY KEY, position INTEGER NOT NULL, title TEXT NOT NULL,
+            type TEXT NOT NULL, options TEXT NOT NULL, selected INTEGER NOT NULL);
+        CREATE TABLE catalog(id INTEGER PRIMARY KEY, parent INTEGER NOT NULL, position INTEGER NOT NULL,
+            slug TEXT NOT NULL, title TEXT NOT NULL, view TEXT NOT NULL, detail TEXT NOT NULL);
+        CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL, value INTEGER NOT NULL, serial TEXT NOT NULL,
+            created REAL NOT NULL, favorite INTEGER NOT NULL, ord REAL NOT NULL);
+        CREATE TABLE bands(position INTEGER PRIMARY KEY, title TEXT NOT NULL, lower INTEGER NOT NULL);
+        CREATE TABLE menu_sections(position INTEGER PRIMARY KEY, slug TEXT NOT NULL, title TEXT NOT NULL);
+        CREATE TABLE menu_entries(section INTEGER NOT NULL, position INTEGER NOT NULL, slug TEXT NOT NULL,
+            title TEXT NOT NULL, PRIMARY KEY(section, position));
+        CREATE TABLE orders(id INTEGER PRIMARY KEY, entry TEXT NOT NULL, title TEXT NOT NULL, created REAL NOT NULL);
+        CREATE TABLE history(rev INTEGER PRIMARY KEY, time REAL NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL,
+            summary TEXT NOT NULL, payload TEXT NOT NULL);
+        """
+    ]
+
+    // MARK: - Loading
+
+    public func load() throws -> ModelSnapshot? {
+        guard let rev = try meta("revision") else { return nil }
+        var settings: [Setting] = []
+        try db.query("SELECT slug, title, type, options, selected FROM settings ORDER BY position") { r in
+            let options = JSONParser.parse(r.text(3))?.arrayValue?.compactMap(\.stringValue) ?? []
+            settings.append(Setting(slug: r.text(0), title: r.text(1), type: OptionType(rawValue: r.text(2)) ?? .text, options: options, selected: Int(r.int(4))))
+        }
+        var catalog: [(CatalogNode, Int)] = []
+        try db.query("SELECT id, parent, position, slug, title, view, detail FROM catalog ORDER BY parent, position") { r in
+            let detail = JSONParser.parse(r.text(6))
+            let view: CatalogView
+            switch r.text(5) {
+            case "tabs": view = .tabs(detail?.arrayValue?.compactMap(\.stringValue) ?? [])
+            case "image": view = .image(detail?.stringValue ?? "")
+            case "text": view = .text(detail?.stringValue ?? "")
+            default: view = .branch
+            }
+            catalog.append((CatalogNode(id: Int(r.int(0)), parent: Int(r.int(1)), slug: r.text(3), title: r.text(4), view: view, children: []), Int(r.int(2))))
+        }
+        var items: [Item] = []
+        try db.query("SELECT id, name, value, serial, created, favorite, ord FROM items") { r in
+            items.append(Item(id: Int(r.int(0)), name: r.text(1), value: Int(r.int(2)), serial: r.text(3), created: r.double(4), favorite: r.int(5) != 0, ord: r.double(6)))
+        }
+        var bands: [Band] = []
+        try db.query("SELECT title, lower FROM bands ORDER BY position") { r in bands.append(Band(title: r.text(0), lower: Int(r.int(1)))) }
+        var menu: [MenuSection] = []
+        try db.query("SELECT slug, title FROM menu_sections ORDER BY position") { r in menu.append(MenuSection(slug: r.text(0), title: r.text(1), entries: [])) }
+        try db.query("SELECT section, slug, title FROM menu_entries ORDER BY section, position") { r in
+            let s = Int(r.int(0))
+            if menu.indices.contains(s) { menu[s].entries.append(MenuEntry(slug: r.text(1), title: r.text(2))) }
+        }
+        var orders: [Order] = []
+        try db.query("SELECT id, entry, title, created FROM orders ORDER BY id") { r in
+            orders.append(Order(id: Int(r.int(0)), entry: r.text(1), title: r.text(2), created: r.double(3)))
+        }
+        return ModelSnapshot(revision: UInt64(rev), settings: settings, catalog: catalog, items: items, bands: bands, menu: menu, orders: orders, nextItemId: Int(try meta("next_item_id") ?? 1), nextOrderId: Int(try meta("next_order_id") ?? 1))
+    }
+
+    private func meta(_ key: String) throws -> Int64? {
+        var v: Int64?
+        try db.query("SELECT value FROM meta WHERE key = ?", [.text(key)]) { v = $0.int(0) }
+        return v
+    }
+
+    // MARK: - Writing
+
+    public func seed(_ s: ModelSnapshot) throws {
+        var muts: [Mutation] = s.settings.enumerated().map { .putSetting($0.element, position: $0.offset) }
+        muts += s.catalog.map { .putCatalogNode($0.0, position: $0.1) }
+        muts += s.items.map { .putItem($0) }
+        muts += [.bands(s.bands), .menu(s.menu)]
+        muts += s.orders.map { .putOrder($0) }
+        try transaction {
+            for m in muts { try write(m) }
+            try setMeta("revision", Int64(s.revision))
+            try setMeta("next_item_id", Int64(s.nextItemId))
+            try setMeta("next_order_id", Int64(s.nextOrderId))
+        }
+    }
+
+    public func commit(_ batch: CommitBatch) throws {
+        let now = Date().timeIntervalSince1970
+        try transaction {
+            for m in batch.mutations { try write(m) }
+            for e in batch.events {
+                var payload: [UInt8] = []
+                e.value.write(to: &payload)
+                try db.run("INSERT INTO history(rev, time, path, kind, summary, payload) VALUES (?, ?, ?, ?, ?, ?)",
+                    [.int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .text(String(decoding: payload, as: UTF8.self))])
+            }
+            try setMeta("revision", Int64(batch.revision))
+            commitsSincePrune += 1
+            if commitsSincePrune >= 1000, batch.revision > UInt64(historyLimit) {
+                commitsSincePrune = 0
+                try db.run("DELETE FROM history WHERE rev <= ?", [.int(Int64(batch.revision) - Int64(historyLimit))])
+            }
+        }
+    }
+
+    private func transaction(_ body: () throws -> Void) throws {
+        try db.exec("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try db.exec("COMMIT")
+        } catch {
+            try? db.exec("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func setMeta(_ key: String, _ value: Int64) throws {
+        try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(key), .int(value)])
+    }
+
+    private func write(_ m: Mutation) throws {
+        switch m {
+        case .putSetting(let s, let position):
+            var options: [UInt8] = []
+            JSONValue.array(s.options.map { .string($0) }).write(to: &options)
+            try db.run("INSERT OR REPLACE INTO settings(slug, position, title, type, options, selected) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(s.slug), .int(Int64(position)), .text(s.title), .text(s.type.rawValue), .text(String(decoding: options, as: UTF8.self)), .int(Int64(s.selected))])
+        case .deleteSetting(let slug):
+            try db.run("DELETE FROM settings WHERE slug = ?", [.text(slug)])
+        case .putCatalogNode(let n, let position):
+            let detail: JSONValue
+            switch n.view {
+            case .branch: detail = .null
+            case .tabs(let t): detail = .array(t.map { .string($0) })
+            case .image(let i): detail = .string(i)
+            case .text(let t): detail = .string(t)
+            }
+            try db.run("INSERT OR REPLACE INTO catalog(id, parent, position, slug, title, view, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.int(Int64(n.id)), .int(Int64(n.parent)), .int(Int64(position)), .text(n.slug), .text(n.title), .text(n.view.kind), .text(detail.jsonText)])
+        case .deleteCatalogNodes(let ids):
+            for id in ids { try db.run("DELETE FROM catalog WHERE id = ?", [.int(Int64(id))]) }
+        case .putItem(let it):
+            try db.run("INSERT OR REPLACE INTO items(id, name, value, serial, created, favorite, ord) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.int(Int64(it.id)), .text(it.name), .int(Int64(it.value)), .text(it.serial), .double(it.created), .int(it.favorite ? 1 : 0), .double(it.ord)])
+            try db.run("INSERT INTO meta(key, value) VALUES ('next_item_id', ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)", [.int(Int64(it.id + 1))])
+        case .deleteItem(let id):
+            try db.run("DELETE FROM items WHERE id = ?", [.int(Int64(id))])
+        case .bands(let bands):
+            try db.run("DELETE FROM bands")
+            for (i, b) in bands.enumerated() { try db.run("INSERT INTO bands(position, title, lower) VALUES (?, ?, ?)", [.int(Int64(i)), .text(b.title), .int(Int64(b.lower))]) }
+        case .menu(let sections):
+            try db.run("DELETE FROM menu_sections")
+            try db.run("DELETE FROM menu_entries")
+            for (i, s) in sections.enumerated() {
+                try db.run("INSERT INTO menu_sections(position, slug, title) VALUES (?, ?, ?)", [.int(Int64(i)), .text(s.slug), .text(s.title)])
+                for (j, e) in s.entries.enumerated() {
+                    try db.run("INSERT INTO menu_entries(section, position, slug, title) VALUES (?, ?, ?, ?)", [.int(Int64(i)), .int(Int64(j)), .text(e.slug), .text(e.title)])
+                }
+            }
+        case .putOrder(let o):
+            try db.run("INSERT OR REPLACE INTO orders(id, entry, title, created) VALUES (?, ?, ?, ?)", [.int(Int64(o.id)), .text(o.entry), .text(o.title), .double(o.created)])
+            try db.run("INSERT INTO meta(key, value) VALUES ('next_order_id', ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)", [.int(Int64(o.id + 1))])
+        case .deleteOrder(let id):
+            try db.run("DELETE FROM orders WHERE id = ?", [.int(Int64(id))])
+        case .clearOrders:
+            try db.run("DELETE FROM orders")
+        }
+    }
+
+    // MARK: - History
+
+    public func events(after rev: UInt64, limit: Int) throws -> [Event] {
+        var out: [Event] = []
+        try db.query("SELECT rev, kind, path, summary, payload FROM history WHERE rev > ? ORDER BY rev LIMIT ?", [.int(Int64(rev)), .int(Int64(limit))]) { r in
+            out.append(Event(rev: UInt64(r.int(0)), kind: r.text(1), path: r.text(2), summary: r.text(3), value: JSONParser.parse(r.text(4)) ?? .null))
+        }
+        return out
+    }
+
+    public func oldestRevision() throws -> UInt64 {
+        UInt64(try db.scalarInt("SELECT min(rev) FROM history") ?? 0)
+    }
+}

@@ -1,0 +1,66 @@
+import TabulaModel
+import TabulaProtocol
+
+/// One group commit: the changes of several requests, written in one transaction.
+public struct CommitBatch: Sendable {
+    /// What to write, in order.
+    public var mutations: [Mutation]
+    /// The events these mutations made, in revision order (for the durable history).
+    public var events: [Event]
+    /// The revision after the batch.
+    public var revision: UInt64
+
+    /// Makes a batch.
+    public init(mutations: [Mutation], events: [Event], revision: UInt64) {
+        self.mutations = mutations
+        self.events = events
+        self.revision = revision
+    }
+}
+
+/// Durable state behind the server: load at start, commit batches, replay history.
+///
+/// `commit` returns only once the batch is as durable as the store promises (for SQLite with
+/// `sync full`: on disk). A throwing `commit` means nothing of the batch was stored.
+public protocol StateStore: AnyObject, Sendable {
+    /// The stored model, or nil for a new, empty store (the caller then seeds it).
+    func load() throws -> ModelSnapshot?
+    /// Stores a whole model (used once, to seed a new store).
+    func seed(_ snapshot: ModelSnapshot) throws
+    /// Writes a batch atomically.
+    func commit(_ batch: CommitBatch) throws
+    /// Stored events with revision greater than `rev`, oldest first, at most `limit`.
+    func events(after rev: UInt64, limit: Int) throws -> [Event]
+    /// The oldest revision still in the history (0 when the history is empty).
+    func oldestRevision() throws -> UInt64
+    /// A short description for logs: "memory" or the file path.
+    var describe: String { get }
+}
+
+/// A store that keeps nothing: `--memory`. Its history is only what the server holds in memory.
+public final class MemoryStore: StateStore, @unchecked Sendable {
+    /// Makes one.
+    public init() {}
+    /// Always empty: the server seeds.
+    public func load() throws -> ModelSnapshot? { nil }
+    /// Keeps nothing.
+    public func seed(_ snapshot: ModelSnapshot) throws {}
+    /// Keeps nothing.
+    public func commit(_ batch: CommitBatch) throws {}
+    /// No durable history.
+    public func events(after rev: UInt64, limit: Int) throws -> [Event] { [] }
+    /// No durable history.
+    public func oldestRevision() throws -> UInt64 { 0 }
+    /// "memory".
+    public var describe: String { "memory (nothing is kept after exit)" }
+}
+
+/// Why a store could not be opened or written; the message says what to do.
+public struct StorageError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong and what to do.
+    public var message: String
+    /// Makes one.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}
