@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "TabulaProtocolTests", dependencies: ["TabulaProtocol"]),
         .testTarget(name: "TabulaModelTests", dependencies: ["TabulaModel"]),
         .testTarget(name: "TabulaStorageTests", dependencies: ["TabulaStorage"]),
-        .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient"]),
+        .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient", "TabulaStorage"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,149 @@
+import Foundation
+import Glibc
+import TabulaProtocol
+
+/// Why the client could not talk to the server.
+public enum ClientError: Error, CustomStringConvertible, Equatable {
+    /// Could not connect; the message says to what and why.
+    case connectFailed(String)
+    /// The server closed the connection (or it broke).
+    case closed(String)
+    /// Nothing arrived in time.
+    case timeout(String)
+
+    public var description: String {
+        switch self {
+        case .connectFailed(let m): return m
+        case .closed(let m): return m
+        case .timeout(let m): return m
+        }
+    }
+}
+
+/// A TCP connection that reads and writes lines, with deadlines. No threads: `poll`.
+public final class LineConnection {
+    /// The socket, for callers that poll it with other descriptors.
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+    private var scanned = 0
+    private var eof = false
+
+    /// Connects to `host:port`, giving up after `timeout` seconds.
+    public init(host: String, port: Int, timeout: Double = 5) throws {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var res: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &res)
+        guard rc == 0, let first = res else {
+            throw ClientError.connectFailed("cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+        }
+        defer { freeaddrinfo(res) }
+        var lastError = "no address"
+        var ai: UnsafeMutablePointer<addrinfo>? = first
+        while let a = ai {
+            let s = socket(a.pointee.ai_family, a.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), a.pointee.ai_protocol)
+            if s >= 0 {
+                _ = fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK)
+                var r = connect(s, a.pointee.ai_addr, a.pointee.ai_addrlen)
+                if r != 0 && errno == EINPROGRESS {
+                    var p = pollfd(fd: s, events: Int16(POLLOUT), revents: 0)
+                    if poll(&p, 1, Int32(timeout * 1000)) == 1 {
+                        var err: Int32 = 0
+                        var len = socklen_t(4)
+                        getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len)
+                        r = err == 0 ? 0 : -1
+                        errno = err
+                    } else {
+                        errno = ETIMEDOUT
+                    }
+                }
+                if r == 0 {
+                    var one: Int32 = 1
+                    setsockopt(s, Int32(IPPROTO_TCP), TCP_NODELAY, &one, 4)
+                    fd = s
+                    return
+                }
+                lastError = String(cString: strerror(errno))
+                close(s)
+            }
+            ai = a.pointee.ai_next
+        }
+        throw ClientError.connectFailed("cannot connect to \(host):\(port): \(lastError); is tabulad running there? (Scripts/run starts it)")
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one line (a newline is added).
+    public func send(_ line: String) throws {
+        try sendRaw(Array((line + "\n").utf8))
+    }
+
+    /// Sends bytes as they are.
+    public func sendRaw(_ bytes: [UInt8]) throws {
+        var off = 0
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 {
+                off += n
+            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                if poll(&p, 1, 10_000) == 0 { throw ClientError.timeout("the server is not reading our requests") }
+            } else {
+                throw ClientError.closed("connection lost while sending: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Shuts down the sending side (the server answers what it has, then closes).
+    public func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// The next complete line without its line ending, if one is already buffered.
+    public func bufferedLine() -> String? {
+        if let nl = buffer[scanned...].firstIndex(of: 10) {
+            var end = nl
+            if end > 0 && buffer[end - 1] == 13 { end -= 1 }
+            let line = String(decoding: buffer[0..<end], as: UTF8.self)
+            buffer.removeSubrange(0...nl)
+            scanned = 0
+            return line
+        }
+        scanned = buffer.count
+        return nil
+    }
+
+    /// Reads what the socket has without blocking; false once the server has closed.
+    @discardableResult
+    public func readAvailable() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                buffer += chunk[0..<n]
+                if n < chunk.count { return true }
+            } else if n == 0 {
+                eof = true
+                return false
+            } else {
+                if errno == EINTR { continue }
+                if errno == EAGAIN { return !eof }
+                eof = true
+                return false
+            }
+        }
+    }
+
+    /// The next line, waiting up to `timeout` seconds; nil on timeout. Throws once the server closed.
+    public func readLine(timeout: Double) throws -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let l = bufferedLine() { return l }
+            if eof { throw ClientError.closed("the server closed the connection") }
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return nil }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, Int32(min(left, 3600) * 1000) + 1)
+            if r > 0 { readAvailable() }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Glibc
+import Testing
+import TabulaClient
+import TabulaServer
+import TabulaStorage
+
+@Suite struct ServerTests {
+    @Test func greetsWithTheProtocolVersionAndRevision() throws {
+        try withServer { s in
+            let c = try connect(s)
+            #expect(c.hello == "* HELLO tabula 1 rev=0 server=tabulad/\(ServerConfig.version)")
+        }
+    }
+
+    @Test func twoHundredClientsAtOnceAreAllServed() throws {
+        try withServer { s in
+            let clients = try (0..<200).map { _ in try connect(s) }
+            for (i, c) in clients.enumerated() { try c.line.send("#c\(i) LS /settings") }
+            for (i, c) in clients.enumerated() {
+                let r = try c.readReply()
+                #expect(r.final == "OK #c\(i) 2 of 2")
+                #expect(r.data.count == 2)
+            }
+            #expect(try stat(clients[0], "connections") == 200)
+        }
+    }
+
+    @Test func repliesComeInRequestOrderWithTheirTags() throws {
+        try withServer { s in
+            let c = try connect(s)
+            var batch = ""
+            for i in 0..<500 { batch += i % 3 == 0 ? "#p\(i) PING\n" : i % 3 == 1 ? "#p\(i) SHOW /items/1\n" : "#p\(i) NOPE\n" }
+            try c.line.sendRaw(Array(batch.utf8))
+            for i in 0..<500 {
+                let r = try c.readReply()
+                #expect(r.final.hasPrefix(i % 3 == 2 ? "ERR #p\(i) UNKNOWN" : "OK #p\(i)"))
+            }
+        }
+    }
+
+    @Test func watchersOnDifferentPrefixesGetExactlyTheirEventsInRevisionOrderUnderConcurrentWriters() throws {
+        try withServer { s in
+            let prefixes = ["/settings", "/items", "/orders"]
+            let watchers = try prefixes.map { p -> TabulaConnection in
+                let w = try connect(s)
+                #expect(try w.request("WATCH \(p)").isOK)
+                return w
+            }
+            let perWriter = 30
+            let group = DispatchGroup()
+            let port = s.port
+            for wi in 0..<10 {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    guard let c = try? TabulaConnection(host: "127.0.0.1", port: port) else { return }
+                    for k in 0..<perWriter {
+                        let line: String
+                        switch (wi + k) % 3 {
+                        case 0: line = "SELECT /settings/my-int #\(k % 4 + 1)"
+                        case 1: line = "ADD /items w\(wi)k\(k) \(k)"
+                        default: line = "ORDER pesto"
+                        }
+                        _ = try? c.request(line)
+                    }
+                }.start()
+            }
+            group.wait()
+            let total = 10 * perWriter
+            var all: [UInt64] = []
+            for (i, w) in watchers.enumerated() {
+                var got: [String] = []
+                let c = try connect(s)
+                let rev = try stat(c, "revision")
+                #expect(rev == total)
+                // Each watcher must now have every event for its prefix; read until the last revision expected for it.
+                while let p = try w.waitPush(timeout: 0.5, where: { _ in true }) { got.append(p) }
+                #expect(got.allSatisfy { $0.split(separator: " ")[4].hasPrefix(prefixes[i]) })
+                let revs = got.compactMap { TabulaConnection.revision(of: $0) }
+                #expect(revs == revs.sorted())
+                #expect(Set(revs).count == revs.count)
+                all += revs
+            }
+            #expect(all.sorted() == Array(1...UInt64(total)))
+        }
+    }
+
+    @Test func watchFromAfterADisconnectResumesWithNoGapAndNoDuplicate() throws {
+        try withServer { s in
+            let writer = try connect(s)
+            var w = try connect(s)
+            #expect(try w.request("WATCH /items").isOK)
+            for i in 0..<5 { _ = try writer.request("ADD /items a\(i) 1") }
+            var seen: [UInt64] = []
+            while seen.count < 5, let p = try w.waitPush(timeout: 5, where: { _ in true }) { seen.append(TabulaConnection.revision(of: p) ?? 0) }
+            let last = w.lastRevision
+            w = try connect(s)  // the old connection is dropped
+            for i in 0..<5 { _ = try writer.request("ADD /items b\(i) 1") }
+            let r = try w.request("WATCH /items FROM \(last)")
+            #expect(r.final.hasSuffix("replaying 5 events"))
+            for i in 0..<3 { _ = try writer.request("ADD /items c\(i) 1") }
+            while seen.count < 13, let p = try w.waitPush(timeout: 5, where: { _ in true }) { seen.append(TabulaConnection.revision(of: p) ?? 0) }
+            #expect(seen == Array(1...13))
+            #expect(try w.waitPush(timeout: 0.2, where: { _ in true }) == nil)
+        }
+    }
+
+    @Test func watchFromARevisionOlderThanTheHistoryNamesTheOldestHeld() throws {
+        try withServer({ $0.historyInMemory = 3 }) { s in
+            let c = try connect(s)
+            for _ in 0..<6 { _ = try c.request("ORDER pesto") }
+            let r = try c.request("WATCH /orders FROM 1")
+            #expect(r.final.hasPrefix("ERR EXPIRED revision 1 is older than the history kept; the oldest revision held is 4"))
+            #expect(try c.request("WATCH /orders FROM 3").final == "OK watching /orders at rev 6; replaying 3 events")
+        }
+    }
+
+    @Test func aWatcherSeesItsOwnChangesAfterTheOK() throws {
+        try withServer { s in
+            let c = try connect(s)
+            _ = try c.request("WATCH /settings")
+            let r = try c.request("SELECT /settings/my-int 64")
+            #expect(r.final == "OK My Int: 64")
+            #expect(try c.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") } == "* EVENT 1 select /settings/my-int My Int: 64")
+        }
+    }
+
+    @Test func watchingBothAPrefixAndItsParentDeliversEachEventOnce() throws {
+        try withServer { s in
+            let c = try connect(s)
+            _ = try c.request("WATCH /")
+            _ = try c.request("WATCH /items")
+            _ = try c.request("FAV /items/1")
+            _ = try c.request("PING")
+            #expect(c.takePushes().count == 1)
+        }
+    }
+
+    @Test func jsonConnectionsGetJSONEvents() throws {
+        try withServer { s in
+            let c = try connect(s)
+            _ = try c.request("FORMAT json")
+            _ = try c.request("WATCH /orders")
+            _ = try c.request("ORDER margherita")
+            let p = try c.waitPush(timeout: 5) { _ in true }
+            #expect(p?.hasPrefix(#"{"push":"event","rev":1,"kind":"order","path":"/orders/1""#) == true)
+        }
+    }
+
+    @Test func unwatchStopsEvents() throws {
+        try withServer { s in
+            let c = try connect(s)
+            _ = try c.request("WATCH /items")
+            #expect(try c.request("UNWATCH /items").final == "OK 1 removed")
+            _ = try c.request("FAV /items/1")
+            _ = try c.request("PING")
+            #expect(c.takePushes().isEmpty)
+            #expect(try c.request("UNWATCH /menu").final.hasPrefix("ERR NOTFOUND"))
+        }
+    }
+
+    @Test func sessionsHaveTheirOwnPathAndFilter() throws {
+        try withServer { s in
+            let a = try connect(s), b = try connect(s)
+            _ = try a.request("CD /items")
+            #expect(try a.request("PWD").final == "OK /items")
+            #expect(try b.request("PWD").final == "OK /")
+            _ = try a.request("FILTER favorites")
+            #expect(try a.request("LS").data.count == 4)
+            #expect(try b.request("LS /items").data.count == 6)
+        }
+    }
+}
