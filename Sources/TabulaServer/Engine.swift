@@ -86,7 +86,12 @@ final class Engine: @unchecked Sendable {
             }
             process(batch)
         }
+        store.close()
+        finished.store(true, ordering: .releasing)
     }
+
+    /// Set once the engine has stopped and released the store.
+    let finished = Atomic<Bool>(false)
 
     // MARK: - Batches
 

@@ -60,7 +60,7 @@ public final class Server: @unchecked Sendable {
         for loop in loops { loop.post([.shutdown]) }
         engine.submit([.shutdown])
         let deadline = ContinuousClock.now + .seconds(5)
-        while loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) && ContinuousClock.now < deadline {
+        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {
             usleep(5000)
         }
         close(listenFD)

@@ -23,7 +23,14 @@ final class SQLiteDatabase {
         sqlite3_extended_result_codes(db, 1)
     }
 
-    deinit {
+    private var closed = false
+
+    deinit { close() }
+
+    /// Finalizes every statement and closes the connection (checkpointing the WAL).
+    func close() {
+        guard !closed else { return }
+        closed = true
         cache.removeAll()
         sqlite3_close_v2(handle)
     }

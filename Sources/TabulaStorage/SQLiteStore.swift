@@ -36,7 +36,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
             throw StorageError("cannot open \(path): \(String(cString: strerror(e)))\(e == EACCES || e == EROFS ? "; the path is not writable, pick another --data path" : e == ENOENT ? "; its directory does not exist" : "")")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
+            Glibc.close(fd)
             throw StorageError("\(path) is in use by another tabulad; stop that one, or give this one another --data path")
         }
         lockFD = fd
@@ -50,12 +50,22 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
                 try db.exec("PRAGMA max_page_count=\(pages)")
             }
         } catch {
-            close(fd)
+            Glibc.close(fd)
             throw error
         }
     }
 
-    deinit { close(lockFD) }
+    private var isClosed = false
+
+    deinit { close() }
+
+    /// Closes the database and releases the lock, so another server may open the file.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        db.close()
+        Glibc.close(lockFD)
+    }
 
     /// The file path.
     public var describe: String { path }

@@ -35,6 +35,8 @@ public protocol StateStore: AnyObject, Sendable {
     func oldestRevision() throws -> UInt64
     /// A short description for logs: "memory" or the file path.
     var describe: String { get }
+    /// Releases the store (its file and lock); nothing may be called after.
+    func close()
 }
 
 /// A store that keeps nothing: `--memory`. Its history is only what the server holds in memory.
@@ -51,6 +53,8 @@ public final class MemoryStore: StateStore, @unchecked Sendable {
     public func events(after rev: UInt64, limit: Int) throws -> [Event] { [] }
     /// No durable history.
     public func oldestRevision() throws -> UInt64 { 0 }
+    /// Nothing to release.
+    public func close() {}
     /// "memory".
     public var describe: String { "memory (nothing is kept after exit)" }
 }

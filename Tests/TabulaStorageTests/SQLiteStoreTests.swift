@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TabulaModel
+import TabulaProtocol
+import TabulaStorage
+
+func tempPath(_ name: String = "t.sqlite") -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tabula-test-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.appendingPathComponent(name).path
+}
+
+/// Applies request lines to a model and commits each change, as the engine does.
+func applyAndCommit(_ lines: [String], model: inout Model, store: SQLiteStore) throws {
+    var viewer = Viewer()
+    var rng = SplitMix64(seed: 9)
+    for l in lines {
+        guard case .success(let r)? = RequestParser.parse(Array(l.utf8)) else { Issue.record("bad line \(l)"); continue }
+        let o = model.apply(r.command, viewer: &viewer, now: 1_700_000_000, rng: &rng)
+        guard let e = o.event else { Issue.record("no change from \(l): \(o.reply.error?.description ?? "")"); continue }
+        try store.commit(CommitBatch(mutations: o.mutations, events: [e], revision: model.revision))
+    }
+}
+
+func listing(_ m: Model) -> [String] {
+    var model = m
+    var viewer = Viewer()
+    var rng = SplitMix64(seed: 1)
+    var out: [String] = []
+    for p in ["/settings", "/settings/my-int", "/catalog", "/catalog/item-1", "/items", "/menu", "/menu/pizza", "/orders"] {
+        out += model.apply(.ls(path: p, limit: 1000, after: nil), viewer: &viewer, now: 0, rng: &rng).reply.rows.map(\.text)
+    }
+    return out
+}
+
+@Suite struct SQLiteStoreTests {
+    @Test func aNewFileLoadsAsEmptySoTheServerSeedsIt() throws {
+        let store = try SQLiteStore(path: tempPath())
+        #expect(try store.load() == nil)
+    }
+
+    @Test func stateAndRevisionComeBackExactlyAfterReopening() throws {
+        let path = tempPath()
+        var model = SeedData.model(now: 1_700_000_000)
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.seed(model.snapshot)
+            try applyAndCommit([
+                "SELECT /settings/my-int 64", #"ADD /items "Red Chair" 70"#, "MV /items/5 1", "FAV /items/5", "BANDS Low 30 High",
+                "ADD /catalog/item-1 Deep tabs A B", "RM /catalog/item-2", "ADD /menu Drinks", "ADD /menu/drinks Cola", "ORDER cola", "ORDER pesto", "RM /orders/1",
+                #"ADD /settings "Mode" bool on off"#, "RM /items/2",
+            ], model: &model, store: store)
+        }
+        let reopened = try SQLiteStore(path: path)
+        let snap = try #require(try reopened.load())
+        let back = Model(snapshot: snap)
+        #expect(back.revision == model.revision)
+        #expect(listing(back) == listing(model))
+        #expect(snap.nextItemId == 6)
+    }
+
+    @Test func removedIdsAreNeverReusedAfterARestart() throws {
+        let path = tempPath()
+        var model = SeedData.model(now: 0)
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.seed(model.snapshot)
+            try applyAndCommit(["ADD /items x 1", "RM /items/5", "ORDER pesto", "RM /orders"], model: &model, store: store)
+        }
+        var back = Model(snapshot: try #require(try SQLiteStore(path: path).load()))
+        var v = Viewer()
+        var rng = SplitMix64(seed: 2)
+        #expect(back.apply(.add(path: "/items", args: ["y", "2"]), viewer: &v, now: 0, rng: &rng).event?.path == "/items/6")
+        #expect(back.apply(.order(path: "pesto"), viewer: &v, now: 0, rng: &rng).event?.path == "/orders/2")
+    }
+
+    @Test func theHistoryReplaysEventsAfterARevision() throws {
+        let path = tempPath()
+        var model = SeedData.model(now: 0)
+        let store = try SQLiteStore(path: path)
+        try store.seed(model.snapshot)
+        try applyAndCommit(["ORDER pesto", "ORDER gelato", "SELECT /settings/my-string Red"], model: &model, store: store)
+        let events = try store.events(after: 1, limit: 10)
+        #expect(events.map(\.rev) == [2, 3])
+        #expect(events.last?.value["value"] == .string("Red"))
+        #expect(try store.oldestRevision() == 1)
+    }
+
+    @Test func historyRetentionIsBounded() throws {
+        let path = tempPath()
+        var model = SeedData.model(now: 0)
+        let store = try SQLiteStore(path: path, syncFull: false, historyLimit: 10)
+        try store.seed(model.snapshot)
+        try applyAndCommit(Array(repeating: "ORDER pesto", count: 1005), model: &model, store: store)
+        #expect(try store.oldestRevision() == 991)
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedUntouched() throws {
+        let path = tempPath()
+        let junk = Data("hello, this is my diary\n".utf8)
+        try junk.write(to: URL(fileURLWithPath: path))
+        #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("is not a Tabula database") }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == junk)
+    }
+
+    @Test func anotherApplicationsSQLiteFileIsRefused() throws {
+        let path = tempPath()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["sqlite3", path, "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);"]
+        try p.run()
+        p.waitUntilExit()
+        #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("is an SQLite database but not a Tabula one") }
+    }
+
+    @Test func aNewerSchemaVersionIsRefused() throws {
+        let path = tempPath()
+        _ = try SQLiteStore(path: path)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["sqlite3", path, "PRAGMA user_version=99;"]
+        try p.run()
+        p.waitUntilExit()
+        #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("has schema version 99, newer than this tabulad understands (1)") }
+    }
+
+    @Test func aFileAnotherServerHasOpenIsRefused() throws {
+        let path = tempPath()
+        let first = try SQLiteStore(path: path)
+        #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("is in use by another tabulad") }
+        _ = first
+    }
+
+    @Test func anUnwritablePathIsRefusedWithAClearMessage() throws {
+        #expect { _ = try SQLiteStore(path: "/nonexistent-dir/t.sqlite") } throws: { "\($0)".contains("its directory does not exist") }
+        #expect { _ = try SQLiteStore(path: "/proc/tabula.sqlite") } throws: { "\($0)".contains("cannot open /proc/tabula.sqlite") }
+    }
+
+    @Test func aFullDiskFailsTheWholeBatchAndKeepsThePreviousState() throws {
+        let path = tempPath()
+        var model = SeedData.model(now: 0)
+        let store = try SQLiteStore(path: path, maxBytes: 64 * 1024)
+        try store.seed(model.snapshot)
+        var failed = false
+        var lastGood: UInt64 = 0
+        for i in 0..<2000 {
+            let big = String(repeating: "x", count: 400)
+            do {
+                try applyAndCommit(["ADD /items \(big)\(i) 5"], model: &model, store: store)
+                lastGood = model.revision
+            } catch {
+                #expect("\(error)".contains("disk full"))
+                failed = true
+                break
+            }
+        }
+        #expect(failed)
+        let back = try #require(try store.load())
+        #expect(back.revision == lastGood)
+    }
+}
