@@ -25,7 +25,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "TabulaClient", dependencies: ["TabulaProtocol", "TabulaModel"], swiftSettings: strict),
         .executableTarget(name: "tabulad", dependencies: ["TabulaServer"], swiftSettings: strict),
-        .executableTarget(name: "tabula", dependencies: ["TabulaClient", "CReadline"], swiftSettings: strict),
+        .executableTarget(name: "tabula", dependencies: ["TabulaClient", "CReadline", "CLinuxShims"], swiftSettings: strict),
         .executableTarget(name: "tabula-bench", dependencies: ["TabulaClient", "CLinuxShims"], swiftSettings: strict),
         .executableTarget(name: "tabula-fuzz", dependencies: ["TabulaProtocol"], swiftSettings: strict),
         .testTarget(name: "TabulaProtocolTests", dependencies: ["TabulaProtocol"]),

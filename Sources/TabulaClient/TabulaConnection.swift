@@ -21,7 +21,8 @@ public final class TabulaConnection {
     public private(set) var hello = ""
     /// Pushes received and not yet taken, oldest first.
     public private(set) var pushes: [String] = []
-    /// The highest revision seen in the greeting or an event.
+    /// The revision up to which this connection's watches have seen every change: the
+    /// highest of the events received and the "at rev N" of WATCH replies. Resume from here.
     public private(set) var lastRevision: UInt64 = 0
 
     /// Connects and reads the greeting.
@@ -33,7 +34,6 @@ public final class TabulaConnection {
             throw ClientError.connectFailed("\(host):\(port) does not speak the Tabula protocol (it said: \(h.prefix(60)))")
         }
         hello = h
-        note(h)
     }
 
     /// Sends one request line and reads its whole reply; pushes that arrive meanwhile are queued.
@@ -62,7 +62,9 @@ public final class TabulaConnection {
             } else if l.hasPrefix("{") && !l.hasPrefix("{\"ok\"") {
                 data.append(l)
             } else {
-                return ServerReply(data: data, final: l, lines: lines)
+                let reply = ServerReply(data: data, final: l, lines: lines)
+                if reply.isOK, let r = SessionTracker.watchRevision(reply), r > lastRevision { lastRevision = r }
+                return reply
             }
         }
     }
@@ -118,6 +120,10 @@ public final class TabulaConnection {
     }
 
     private func note(_ l: String) {
+        guard !l.hasPrefix("* HELLO") else { return }
         if let r = TabulaConnection.revision(of: l), r > lastRevision { lastRevision = r }
     }
+
+    /// Sets the resume point (after a reconnect the new connection continues the old one's).
+    public func resume(from revision: UInt64) { lastRevision = max(lastRevision, revision) }
 }

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# tabula in batch mode against the real tabulad: every exit code from a real situation,
+# stop vs continue, \wait on a push caused by another client, and import of a seed plist.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+work="$(mktemp -d)"
+trap 'stop_server; rm -rf "$work"' EXIT
+T="$BIN/tabula"
+
+expect_exit() {  # expect_exit CODE DESCRIPTION -- command…
+    local want="$1" what="$2"; shift 3
+    local got=0
+    "$@" >"$work/out" 2>"$work/err" || got=$?
+    [[ $got -eq $want ]] || { cat "$work/out" "$work/err"; fail "$what: exit $got, expected $want"; }
+    pass "$what → exit $want"
+}
+
+expect_exit 1 "a bad flag" -- "$T" --bogus
+grep -q "unknown option '--bogus'" "$work/err" || fail "bad flag message"
+
+# A port nothing listens on.
+expect_exit 2 "server down" -- "$T" -p 1 -c PING
+grep -q "cannot connect to 127.0.0.1:1" "$work/err" || fail "connection failure message"
+
+start_server --memory
+export TABULA_PORT="$PORT"
+
+expect_exit 0 "a passing script" -- "$T" -c 'SELECT /settings/my-int 32' -c '\expect My Int: 32' -c 'LS /settings'
+grep -qx -- '- my-int/  My Int: 32' "$work/out" || fail "reply lines on stdout"
+
+cat >"$work/fail.tab" <<'TAB'
+# a comment
+PING
+\expect PONG
+SHOW /items/999
+\echo not reached
+TAB
+expect_exit 3 "an ERR stops the script (default --on-error stop)" -- "$T" -f "$work/fail.tab"
+grep -q "fail.tab:4: ERR NOTFOUND" "$work/err" || { cat "$work/err"; fail "error names file and line"; }
+! grep -q "not reached" "$work/out" || fail "stop did not stop"
+
+expect_exit 3 "--on-error continue runs every line but still fails" -- "$T" --on-error continue -f "$work/fail.tab"
+grep -q "not reached" "$work/out" || fail "continue did not continue"
+
+expect_exit 3 "a failing \\expect" -- "$T" -c 'LS /settings' -c '\expect My Int: 4096'
+grep -q "expect /My Int: 4096/ did not match" "$work/err" || fail "expect message"
+
+expect_exit 3 "\\wait timing out" -- "$T" -c 'WATCH /orders' -c '\wait order 0.3'
+grep -q "no push matching /order/ within 0.3 seconds" "$work/err" || fail "wait message"
+
+# \wait sees a push caused by another client.
+( rc=0; "$T" -c 'WATCH /orders' -c '\wait "order /orders/[0-9]+ .*Tiramisu" 10' -c '\echo saw it' >"$work/waiter.out" 2>&1 || rc=$?; echo $rc >"$work/waiter.rc" ) &
+wait_for "$work/waiter.out" "^OK watching /orders" 10 || fail "waiter did not start watching"
+"$T" -c 'ORDER tiramisu' >/dev/null
+wait_for "$work/waiter.rc" "." 10 || fail "waiter did not finish"
+[[ "$(cat "$work/waiter.rc")" == 0 ]] || { cat "$work/waiter.out"; fail "\\wait did not see the other client's order"; }
+grep -q "saw it" "$work/waiter.out" || fail "waiter output"
+pass "\\wait sees a push caused by another client"
+
+# Includes, and stdin when it is not a terminal.
+printf 'PING\n' >"$work/inc.tab"
+printf '\\i inc.tab\n\\expect PONG\n' >"$work/main.tab"
+expect_exit 0 "\\i includes a file relative to the script" -- "$T" -f "$work/main.tab"
+echo 'PWD' | "$T" >"$work/out" && grep -qx "OK /" "$work/out" || fail "stdin batch"
+pass "stdin that is not a terminal runs as a script"
+
+# --json passes the server's JSON through.
+"$T" --json -c 'SHOW /settings/my-int' >"$work/out"
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$work/out" || fail "--json output is not JSON lines"
+pass "--json prints one JSON object per line"
+
+# import of a property list in seed 001's shape.
+cat >"$work/seed.plist" <<'PLIST'
+<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict><key>Rows</key><array>
+  <dict><key>Title</key><string>Fruit</string><key>Children</key><array>
+    <dict><key>Title</key><string>Apple</string><key>Children</key><array>
+      <dict><key>Title</key><string>Gala</string><key>View</key><integer>2</integer></dict>
+    </array></dict>
+    <dict><key>Title</key><string>Pear</string><key>View</key><integer>1</integer></dict>
+  </array></dict>
+  <dict><key>Title</key><string>About</string><key>View</key><integer>3</integer></dict>
+</array></dict>
+</plist>
+PLIST
+"$T" import "$work/seed.plist" --into /catalog >"$work/out" || fail "import"
+grep -qx "imported 5 nodes from $work/seed.plist into /catalog" "$work/out" || { cat "$work/out"; fail "import count"; }
+"$T" -c 'LS /catalog/fruit/apple' -c '\expect gala  Gala  \[image: Image.jpg\]' -c 'SHOW /catalog/fruit/pear' -c '\expect tabs: View One, View Two' -c 'SHOW /catalog/about' -c '\expect view: text' >/dev/null \
+    || fail "imported tree is not as in the plist"
+pass "import builds the plist's tree through ordinary ADDs"
+
+# The server killed in the middle of a script: exit 2.
+{ echo 'WATCH /items'; echo '\wait never-happens 30'; } >"$work/long.tab"
+( rc=0; "$T" -f "$work/long.tab" >"$work/killed.out" 2>"$work/killed.err" || rc=$?; echo $rc >"$work/killed.rc" ) &
+wait_for "$work/killed.out" "^OK watching" 10 || fail "long script did not start"
+kill -9 "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
+wait_for "$work/killed.rc" "." 10 || { cat "$work/killed.out" "$work/killed.err"; ps aux | grep -c "[t]abulad"; fail "client did not notice the server died"; }
+[[ "$(cat "$work/killed.rc")" == 2 ]] || { cat "$work/killed.err"; fail "server killed mid-script: exit $(cat "$work/killed.rc"), expected 2"; }
+pass "server killed mid-script → exit 2"

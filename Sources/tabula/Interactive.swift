@@ -1,0 +1,213 @@
+@preconcurrency import CReadline
+import CLinuxShims
+import Foundation
+import Glibc
+import TabulaClient
+import TabulaProtocol
+
+/// The one interactive session; readline's C callbacks reach it through this.
+nonisolated(unsafe) var current: Interactive?
+nonisolated(unsafe) var completionCandidates: [String] = []
+nonisolated(unsafe) var completionIndex = 0
+
+/// The interactive client: readline's callback interface, with the terminal, the socket and
+/// signals watched together by one `poll`, so pushes show up while a line is half typed.
+final class Interactive {
+    let options: Options
+    let renderer: Renderer
+    var connection: TabulaConnection?
+    var session = SessionTracker()
+    var resumeRevision: UInt64 = 0
+    var done = false
+    var nextAttempt = Date()
+    var backoff = 0.1
+    let historyPath: String
+    var signalFD: Int32 = -1
+
+    init(options: Options, renderer: Renderer) {
+        self.options = options
+        self.renderer = renderer
+        historyPath = ProcessInfo.processInfo.environment["TABULA_HISTFILE"] ?? (NSHomeDirectory() + "/.tabula_history")
+    }
+
+    var prompt: String {
+        let server = options.host == "127.0.0.1" && options.port == 8228 ? "" : "\(options.host):\(options.port) "
+        let state = connection == nil ? "(disconnected) " : ""
+        return "tabula \(server)\(state)\(session.cwd)> "
+    }
+
+    func run() -> Int32 {
+        do {
+            connection = try TabulaConnection(host: options.host, port: options.port)
+        } catch {
+            FileHandle.standardError.write(Data("tabula: \(error)\n".utf8))
+            return ExitCode.connection
+        }
+        if options.json { _ = try? connection?.request("FORMAT json") }
+        print("connected to \(options.host):\(options.port) — \(connection?.hello.dropFirst(2) ?? ""); HELP lists verbs, Tab completes, \\q leaves")
+        current = self
+        signalFD = tabula_signalfd_termination()
+        setUpReadline()
+        while !done {
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+            if let c = connection { fds.append(pollfd(fd: c.line.fd, events: Int16(POLLIN), revents: 0)) }
+            let timeout: Int32 = connection == nil ? Int32(max(0, nextAttempt.timeIntervalSinceNow) * 1000) + 1 : -1
+            let n = poll(&fds, nfds_t(fds.count), timeout)
+            if n < 0 { continue }
+            if fds[1].revents != 0 { handleSignal() }
+            if fds.count > 2 && fds[2].revents != 0 { drainSocket() }
+            if fds[0].revents & Int16(POLLIN | POLLHUP) != 0 { rl_callback_read_char() }
+            if connection == nil && Date() >= nextAttempt { reconnect() }
+        }
+        rl_callback_handler_remove()
+        _ = history_truncate_file(historyPath, 1000)
+        return ExitCode.ok
+    }
+
+    func setUpReadline() {
+        rl_readline_name = UnsafePointer(strdup("tabula"))
+        rl_catch_signals = 0
+        rl_completer_word_break_characters = UnsafePointer(strdup(" \t"))
+        rl_attempted_completion_function = { text, start, end in
+            current?.complete(text: text, end: Int(end))
+        }
+        using_history()
+        stifle_history(1000)
+        if !FileManager.default.fileExists(atPath: historyPath) {
+            _ = FileManager.default.createFile(atPath: historyPath, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        read_history(historyPath)
+        rl_callback_handler_install(prompt, { line in current?.accept(line) })
+    }
+
+    // MARK: - Lines
+
+    func accept(_ raw: UnsafeMutablePointer<CChar>?) {
+        guard let raw else {
+            print("")
+            done = true
+            return
+        }
+        let line = String(cString: raw)
+        free(raw)
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return }
+        add_history(line)
+        _ = append_history(1, historyPath)  // written at once: survives a crash of the client
+        if ["quit", "exit", "\\q"].contains(trimmed.lowercased()) {
+            done = true
+            return
+        }
+        if trimmed == "\\?" || trimmed.lowercased() == "\\help" {
+            print(help, terminator: "")
+            return
+        }
+        guard let c = connection else {
+            print(renderer.paint("not connected; retrying \(options.host):\(options.port) (the line was not sent)", "33"))
+            return
+        }
+        do {
+            let reply = try c.request(trimmed)
+            printPushes(c.takePushes(), redraw: false)
+            for l in renderer.render(reply) { print(l) }
+            session.observe(request: trimmed, reply: reply)
+            resumeRevision = max(resumeRevision, c.lastRevision)
+        } catch {
+            lost("\(error)")
+        }
+        rl_set_prompt(prompt)
+    }
+
+    // MARK: - Pushes and the connection
+
+    func drainSocket() {
+        guard let c = connection else { return }
+        let pushes = c.pollPushes()
+        resumeRevision = max(resumeRevision, c.lastRevision)
+        printPushes(pushes, redraw: true)
+        var probe = pollfd(fd: c.line.fd, events: Int16(POLLIN), revents: 0)
+        if poll(&probe, 1, 0) > 0 && probe.revents & Int16(POLLHUP | POLLERR) != 0 || !c.line.readAvailable() {
+            lost("the server closed the connection")
+        }
+    }
+
+    /// Prints pushes above the prompt; the half-typed line and cursor are redrawn intact.
+    func printPushes(_ pushes: [String], redraw: Bool) {
+        guard !pushes.isEmpty else { return }
+        if redraw { rl_clear_visible_line() }
+        for p in pushes { print(renderer.renderPush(p)) }
+        fflush(stdout)
+        if redraw { rl_forced_update_display() }
+    }
+
+    func lost(_ why: String) {
+        if let c = connection { resumeRevision = max(resumeRevision, c.lastRevision) }
+        connection = nil
+        backoff = 0.1
+        nextAttempt = Date().addingTimeInterval(backoff)
+        rl_clear_visible_line()
+        print(renderer.paint("connection lost (\(why)); reconnecting…", "33"))
+        rl_set_prompt(prompt)
+        rl_forced_update_display()
+    }
+
+    func reconnect() {
+        do {
+            let c = try TabulaConnection(host: options.host, port: options.port, timeout: 2)
+            c.resume(from: resumeRevision)
+            var restored: [String] = []
+            for r in session.restoreRequests(after: resumeRevision) {
+                let reply = try c.request(r)
+                if !reply.isOK { restored.append("\(r): \(reply.final)") }
+            }
+            connection = c
+            rl_clear_visible_line()
+            let watches = session.watches.isEmpty ? "" : "; watches resumed after rev \(resumeRevision)"
+            print(renderer.paint("reconnected to \(options.host):\(options.port)\(watches)", "32"))
+            for r in restored { print(renderer.paint("could not restore \(r)", "31")) }
+            printPushes(c.takePushes(), redraw: false)
+            resumeRevision = max(resumeRevision, c.lastRevision)
+            rl_set_prompt(prompt)
+            rl_forced_update_display()
+        } catch {
+            backoff = min(backoff * 2, 5)
+            nextAttempt = Date().addingTimeInterval(backoff)
+        }
+    }
+
+    func handleSignal() {
+        var info = [UInt8](repeating: 0, count: 128)
+        guard read(signalFD, &info, 128) == 128 else { return }
+        let signo = info.withUnsafeBytes { $0.load(as: UInt32.self) }
+        if signo == UInt32(SIGINT) {
+            // Ctrl-C: drop the half-typed line and start a fresh one, as psql and bash do.
+            rl_free_line_state()
+            rl_callback_sigcleanup()
+            rl_replace_line("", 0)
+            print("^C")
+            rl_on_new_line()
+            rl_redisplay()
+        } else {
+            done = true
+        }
+    }
+
+    // MARK: - Completion
+
+    func complete(text: UnsafePointer<CChar>?, end: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        rl_attempted_completion_over = 1
+        guard let c = connection, let buffer = rl_line_buffer else { return nil }
+        let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: end), as: UTF8.self)
+        guard let reply = try? c.request("COMPLETE \(line)"), reply.isOK else { return nil }
+        completionCandidates = reply.data
+        completionIndex = 0
+        if completionCandidates.count == 1, completionCandidates[0].hasSuffix("/") { rl_completion_suppress_append = 1 }
+        guard let text else { return nil }
+        return rl_completion_matches(text, { _, state in
+            if state == 0 { completionIndex = 0 }
+            guard completionIndex < completionCandidates.count else { return nil }
+            defer { completionIndex += 1 }
+            return strdup(completionCandidates[completionIndex])
+        })
+    }
+}
