@@ -110,6 +110,8 @@ final class Interactive {
             let reply = try c.request(trimmed)
             printPushes(c.takePushes(), redraw: false)
             for l in renderer.render(reply) { print(l) }
+            // Pushes that came in the same read as the reply are buffered already: poll would not report them.
+            printPushes(c.pollPushes(), redraw: false)
             session.observe(request: trimmed, reply: reply)
             resumeRevision = max(resumeRevision, c.lastRevision)
         } catch {
@@ -165,7 +167,7 @@ final class Interactive {
             let watches = session.watches.isEmpty ? "" : "; watches resumed after rev \(resumeRevision)"
             print(renderer.paint("reconnected to \(options.host):\(options.port)\(watches)", "32"))
             for r in restored { print(renderer.paint("could not restore \(r)", "31")) }
-            printPushes(c.takePushes(), redraw: false)
+            printPushes(c.takePushes() + c.pollPushes(), redraw: false)
             resumeRevision = max(resumeRevision, c.lastRevision)
             rl_set_prompt(prompt)
             rl_forced_update_display()

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The interactive client under tmux against a real tabulad: editing, history across runs,
+# Tab completion, a push arriving while a line is half typed, Ctrl-C, and reconnecting
+# after the server restarts.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+need tmux tmux
+work="$(mktemp -d)"
+sock="tabula-e2e-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; stop_server; rm -rf "$work"' EXIT
+start_server --data "$work/db.sqlite"
+export TABULA_HISTFILE="$work/history"
+
+tm() { tmux -L "$sock" "$@"; }
+pane() { tm capture-pane -t t -p -J | sed -e 's/[[:space:]]*$//' -e '/^$/d'; }  # trailing blanks dropped
+wait_pane() {  # wait_pane REGEX [SECONDS]
+    local deadline=$(( $(date +%s%N) + ${2:-5} * 1000000000 ))
+    while (( $(date +%s%N) < deadline )); do
+        pane | grep -qE -- "$1" && return 0
+        sleep 0.05
+    done
+    pane >&2
+    return 1
+}
+last_line() { pane | tail -n 1; }
+start_client() {
+    tm new-session -d -s t -x 150 -y 50 "env NO_COLOR=1 TABULA_HISTFILE=$TABULA_HISTFILE $BIN/tabula -p $PORT; sleep 30"
+    wait_pane "^tabula 127.0.0.1:$PORT />$" || fail "no prompt"
+}
+P="tabula 127.0.0.1:$PORT"
+
+start_client
+
+# Editing: move, insert, delete.
+tm send-keys -t t 'PNG' Left Left 'I' End 'XY' BSpace BSpace
+wait_pane "^$P /> PING$" || fail "editing: the line is not PING"
+tm send-keys -t t Enter
+wait_pane "^\(PONG\)$" || fail "editing: PING did not run"
+tm send-keys -t t 'SHOW /settings/my-intt' BSpace C-a '#e1 ' Enter
+wait_pane "^\(My Int: 16\)$" || fail "editing: Home, insert and delete"
+pass "editing: cursor movement, insertion, deletion"
+
+# Tab completion: a verb, a SELECT option, a nested path.
+tm send-keys -t t 'sel' Tab
+wait_pane "^$P /> select$" || fail "Tab did not complete the verb"
+tm send-keys -t t '/settings/my-s' Tab
+wait_pane "^$P /> select /settings/my-string/$" || fail "Tab did not complete the setting"
+tm send-keys -t t ' Gr' Tab
+wait_pane "^$P /> select /settings/my-string/ Green$" || fail "Tab did not complete the option"
+tm send-keys -t t Enter
+wait_pane "^\(My String: Green\)$" || fail "completed SELECT did not run"
+tm send-keys -t t 'show /catalog/item-2/item-2.1/' Tab
+wait_pane "^$P /> show /catalog/item-2/item-2.1/item-2.1.1$" || fail "Tab did not complete the nested path"
+tm send-keys -t t Enter
+wait_pane "^  view: image$" || fail "completed SHOW did not run"
+pass "Tab completes a verb, a setting's option and a nested path"
+
+# A push while a line is half typed.
+tm send-keys -t t 'WATCH /orders' Enter
+wait_pane "^\(watching /orders at rev" || fail "WATCH"
+tm send-keys -t t 'PI'
+wait_pane "^$P /> PI$" || fail "half-typed line"
+"$BIN/tabula" -p "$PORT" -c 'ORDER tiramisu' >/dev/null
+wait_pane "^\* EVENT [0-9]+ order /orders/1 1  Tiramisu" || fail "the push did not show"
+[[ "$(last_line)" == "$P /> PI" ]] || fail "the half-typed line was not redrawn: '$(last_line)'"
+tm send-keys -t t 'NG' Enter
+wait_pane "^\(PONG\)$" || fail "the half-typed line did not run after the push"
+n=$(pane | grep -c '^(PONG)$'); [[ $n -eq 2 ]] || fail "expected 2 PONGs, saw $n"
+pass "a push shows above a half-typed line, which survives and runs"
+
+# Ctrl-C clears the line.
+tm send-keys -t t 'garbage here' C-c
+wait_pane "^$P />$" || fail "Ctrl-C did not give a fresh prompt"
+tm send-keys -t t 'PWD' Enter
+wait_pane "^\(/\)$" || fail "after Ctrl-C"
+! pane | grep -q "unknown verb 'garbage'" || fail "Ctrl-C sent the line"
+pass "Ctrl-C drops the half-typed line"
+
+# Reconnect after the server restarts, watches resumed without losing an event.
+kill -TERM "$SERVER_PID"; wait "$SERVER_PID" || true; SERVER_PID=""
+wait_pane "connection lost" || fail "the client did not notice the server went away"
+"$BIN/tabulad" --port "$PORT" --data "$work/db.sqlite" --log-level warn >/dev/null 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 200); do "$BIN/tabula" -p "$PORT" -c 'ORDER gelato' >/dev/null 2>&1 && break; sleep 0.02; done
+wait_pane "^reconnected to 127.0.0.1:$PORT; watches resumed" 10 || fail "no reconnect"
+wait_pane "^\* EVENT [0-9]+ order /orders/2 2  Gelato" 5 || fail "the order made during the reconnect was lost"
+"$BIN/tabula" -p "$PORT" -c 'ORDER pesto' >/dev/null
+wait_pane "^\* EVENT [0-9]+ order /orders/3 3  Pesto" || fail "no live push after reconnect"
+n=$(pane | grep -c 'order /orders/2 '); [[ $n -eq 1 ]] || fail "the replayed event showed $n times"
+pass "reconnects after a server restart; the watch resumes with no lost or repeated event"
+
+# History survives into the next run: Up recalls the previous run's last line.
+tm send-keys -t t C-d
+sleep 0.2
+tm kill-server
+start_client
+tm send-keys -t t Up
+wait_pane "^$P /> PWD$" || fail "Up did not recall the previous run's line"
+tm send-keys -t t Up
+wait_pane "^$P /> PING$" || fail "Up did not go further back (the ^C line must not be in history)"
+pass "history is kept across runs"
