@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
@@ -10,7 +11,6 @@ let package = Package(
         .executable(name: "tabulad", targets: ["tabulad"]),
         .executable(name: "tabula", targets: ["tabula"]),
         .executable(name: "tabula-bench", targets: ["tabula-bench"]),
-        .executable(name: "tabula-fuzz", targets: ["tabula-fuzz"]),
     ],
     targets: [
         .target(name: "CLinuxShims"),
@@ -27,7 +27,6 @@ let package = Package(
         .executableTarget(name: "tabulad", dependencies: ["TabulaServer"], swiftSettings: strict),
         .executableTarget(name: "tabula", dependencies: ["TabulaClient", "CReadline", "CLinuxShims"], swiftSettings: strict),
         .executableTarget(name: "tabula-bench", dependencies: ["TabulaClient", "CLinuxShims"], swiftSettings: strict),
-        .executableTarget(name: "tabula-fuzz", dependencies: ["TabulaProtocol"], swiftSettings: strict),
         .testTarget(name: "TabulaProtocolTests", dependencies: ["TabulaProtocol"]),
         .testTarget(name: "TabulaModelTests", dependencies: ["TabulaModel"]),
         .testTarget(name: "TabulaStorageTests", dependencies: ["TabulaStorage"]),
@@ -35,3 +34,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer target exists only when asked for, since libFuzzer supplies its own main:
+//   TABULA_FUZZ=1 swift build --scratch-path .build-fuzz --product tabula-fuzz --sanitize fuzzer
+if ProcessInfo.processInfo.environment["TABULA_FUZZ"] != nil {
+    package.products.append(.executable(name: "tabula-fuzz", targets: ["tabula-fuzz"]))
+    package.targets.append(.executableTarget(name: "tabula-fuzz", dependencies: ["TabulaProtocol"], swiftSettings: strict))
+}

@@ -524,7 +524,8 @@ public struct Model: Sendable {
         case .orders:
             let n = orders.count
             orders.clear()
-            return Outcome(Reply(message: "cleared \(n) orders"), event: Event(rev: 0, kind: "clear", path: p, summary: "\(n) orders cleared", value: .null), mutations: [.clearOrders])
+            let what = n == 1 ? "1 order" : "\(n) orders"
+            return Outcome(Reply(message: "cleared \(what)"), event: Event(rev: 0, kind: "clear", path: p, summary: "\(what) cleared", value: .null), mutations: [.clearOrders])
         default:
             throw TabulaError(.invalid, "\(p) cannot be removed" + (t == .root || p.split(separator: "/").count == 1 ? "; the five top-level lists always exist" : ""))
         }

@@ -160,7 +160,7 @@ extension Model {
                 break
             }
         }
-        var message = "\(shown) \(favs ? "favourites" : "items")"
+        var message = "\(shown) \(favs ? "favourite" : "item")\(shown == 1 ? "" : "s")"
         if more, let l = lastId { message += "; more: LS \(path(of: t)) LIMIT \(limit) AFTER \(l)" }
         return Reply(rows: rows, message: message)
     }

@@ -1,1 +1,351 @@
-print("todo")
+import CLinuxShims
+import Foundation
+import Glibc
+import Synchronization
+
+let usage = """
+    tabula-bench — load generator for tabulad, in the manner of redis-benchmark
+
+    USAGE: tabula-bench [options]
+
+    OPTIONS:
+      -h HOST          server address (default 127.0.0.1)
+      -p PORT          server port (default 8228)
+      -c CLIENTS       connections sending requests (default 50)
+      -n REQUESTS      requests per test, over all connections (default 100000)
+      -P PIPELINE      requests in flight per connection (default 1)
+      -t TESTS         comma-separated: ping,show,ls,select,add,fav,order,fanout
+                       (default ping,show,ls,select,add,fav,order)
+      --watchers N     fanout: N connections WATCH /items while the clients ADD items
+                       stamped with the wall clock; reports deliveries per second and
+                       change-to-delivery latency (default 100)
+      --threads N      client threads (default 1)
+      -T SECONDS       hard time limit per test (default 60): a run never goes unbounded
+      --csv            print CSV: test,requests_per_sec,p50_ms,p90_ms,p99_ms,max_ms,errors,
+                       deliveries_per_sec,delivery_p50_ms,delivery_p99_ms
+      -q               quiet: only the result lines
+      --help           this help
+
+    The tests: ping = PING; show = SHOW /items/1; ls = LS /items/cheap-items LIMIT 10;
+    select = SELECT /settings/my-int #k; add = ADD /items bench-k k%100; fav = FAV /items/1;
+    order = ORDER pesto; fanout = ADD with N watchers.
+    Latency runs from the write that carried a request to the read that completed its reply.
+
+    """
+
+struct Options {
+    var host = "127.0.0.1"
+    var port = 8228
+    var clients = 50
+    var requests = 100_000
+    var pipeline = 1
+    var tests = ["ping", "show", "ls", "select", "add", "fav", "order"]
+    var watchers = 100
+    var threads = 1
+    var seconds = 60.0
+    var csv = false
+    var quiet = false
+}
+
+func die(_ m: String) -> Never {
+    FileHandle.standardError.write(Data("tabula-bench: \(m)\n".utf8))
+    exit(1)
+}
+
+func parse() -> Options {
+    var o = Options()
+    var a = CommandLine.arguments.dropFirst()
+    func str(_ f: String) -> String {
+        guard let v = a.popFirst() else { die("\(f) takes a value") }
+        return v
+    }
+    func int(_ f: String) -> Int {
+        guard let v = a.popFirst(), let n = Int(v), n >= 0 else { die("\(f) takes a whole number") }
+        return n
+    }
+    while let x = a.popFirst() {
+        switch x {
+        case "--help": print(usage, terminator: ""); exit(0)
+        case "-h": o.host = str(x)
+        case "-p": o.port = int(x)
+        case "-c": o.clients = max(1, int(x))
+        case "-n": o.requests = max(1, int(x))
+        case "-P": o.pipeline = max(1, int(x))
+        case "-t": o.tests = str(x).split(separator: ",").map(String.init)
+        case "--watchers": o.watchers = int(x)
+        case "--threads": o.threads = max(1, int(x))
+        case "-T": o.seconds = Double(int(x))
+        case "--csv": o.csv = true
+        case "-q": o.quiet = true
+        default: die("unknown option '\(x)'; see tabula-bench --help")
+        }
+    }
+    let known = Set(["ping", "show", "ls", "select", "add", "fav", "order", "fanout"])
+    for t in o.tests where !known.contains(t) { die("unknown test '\(t)'; known: \(known.sorted().joined(separator: ","))") }
+    return o
+}
+
+func nowNanos() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+func wallMicros() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+}
+
+func connectTo(_ host: String, _ port: Int) -> Int32 {
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(port).bigEndian)
+    guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else { die("-h takes an IPv4 address, not '\(host)'") }
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    guard r == 0 else { die("cannot connect to \(host):\(port): \(String(cString: strerror(errno))); start tabulad first") }
+    _ = tabula_set_nodelay(fd)
+    return fd
+}
+
+/// Reads lines from a blocking socket until one satisfies `done` (used only for set-up).
+func readUntil(_ fd: Int32, _ done: (String) -> Bool) {
+    var line: [UInt8] = []
+    var b: UInt8 = 0
+    while read(fd, &b, 1) == 1 {
+        if b == 10 {
+            if done(String(decoding: line, as: UTF8.self)) { return }
+            line.removeAll()
+        } else {
+            line.append(b)
+        }
+    }
+    die("the server closed the connection during set-up")
+}
+
+/// One benchmark connection's state, driven by its thread's epoll loop.
+final class BenchConnection {
+    let fd: Int32
+    let watcher: Bool
+    var sendTimes: [UInt64] = []
+    var sendHead = 0
+    var inbuf: [UInt8] = []
+    var outbuf: [UInt8] = []
+    init(fd: Int32, watcher: Bool) {
+        self.fd = fd
+        self.watcher = watcher
+    }
+}
+
+final class Shared: @unchecked Sendable {
+    let remaining: Atomic<Int>
+    let completed = Atomic<Int>(0)
+    let deadline: UInt64
+    let requestFor: @Sendable (Int) -> [UInt8]
+    init(total: Int, deadline: UInt64, requestFor: @escaping @Sendable (Int) -> [UInt8]) {
+        remaining = Atomic(total)
+        self.deadline = deadline
+        self.requestFor = requestFor
+    }
+}
+
+struct ThreadResult: Sendable {
+    var latencies: [UInt64] = []
+    var errors = 0
+    var deliveries = 0
+    var deliveryLatencies: [UInt64] = []
+    var lastReply: UInt64 = 0
+    var lastDelivery: UInt64 = 0
+}
+
+/// Runs one thread's connections until every request is answered (or the deadline passes).
+func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDeliveries: Int, shared: Shared) -> ThreadResult {
+    var result = ThreadResult()
+    let ep = tabula_epoll_create()
+    for (i, c) in conns.enumerated() {
+        _ = tabula_set_nonblocking(c.fd)
+        _ = tabula_epoll_add(ep, c.fd, tabula_EPOLLIN, UInt64(i))
+    }
+    func claim() -> Int? {
+        let r = shared.remaining.wrappingSubtract(1, ordering: .relaxed).newValue
+        return r >= 0 ? total - r - 1 : nil
+    }
+    func send(_ c: BenchConnection, count: Int) {
+        var now = nowNanos()
+        for _ in 0..<count {
+            guard let k = claim() else { break }
+            c.outbuf += shared.requestFor(k)
+            c.sendTimes.append(now)
+        }
+        guard !c.outbuf.isEmpty else { return }
+        let n = c.outbuf.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
+        if n > 0 { c.outbuf.removeFirst(n) }
+        now = nowNanos()
+        _ = now
+        if !c.outbuf.isEmpty { _ = tabula_epoll_mod(ep, c.fd, tabula_EPOLLIN | tabula_EPOLLOUT, UInt64(conns.firstIndex { $0 === c } ?? 0)) }
+    }
+    for c in conns where !c.watcher { send(c, count: pipeline) }
+    var events = [tabula_epoll_event](repeating: tabula_epoll_event(), count: 256)
+    var buf = [UInt8](repeating: 0, count: 256 * 1024)
+    let wantReplies = conns.contains { !$0.watcher }
+    while true {
+        let done = shared.completed.load(ordering: .relaxed) >= total
+        if done && (result.deliveries >= expectedDeliveries || !conns.contains { $0.watcher }) { break }
+        if nowNanos() > shared.deadline { break }
+        if !wantReplies && result.deliveries >= expectedDeliveries { break }
+        let n = tabula_epoll_wait(ep, &events, 256, 50)
+        for i in 0..<Int(max(0, n)) {
+            let c = conns[Int(events[i].data)]
+            if events[i].events & tabula_EPOLLOUT != 0 && !c.outbuf.isEmpty {
+                let w = c.outbuf.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
+                if w > 0 { c.outbuf.removeFirst(w) }
+                if c.outbuf.isEmpty { _ = tabula_epoll_mod(ep, c.fd, tabula_EPOLLIN, events[i].data) }
+            }
+            guard events[i].events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 else { continue }
+            let r = buf.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
+            if r <= 0 {
+                if r == 0 || (errno != EAGAIN && errno != EINTR) { die("the server closed a connection mid-run") }
+                continue
+            }
+            let now = nowNanos()
+            c.inbuf += buf[0..<r]
+            var start = 0
+            var finished = 0
+            c.inbuf.withUnsafeBufferPointer { p in
+                var i = 0
+                while i < p.count {
+                    if p[i] == 10 {
+                        let first = p[start]
+                        if first == UInt8(ascii: "*") {
+                            if c.watcher {
+                                result.deliveries += 1
+                                result.lastDelivery = now
+                                // The stamp: the first run of 16 digits after "bench-s".
+                                var j = start
+                                while j + 16 < i {
+                                    if p[j] == UInt8(ascii: "s") && p[j + 1] >= 48 && p[j + 1] <= 57 {
+                                        var v: UInt64 = 0
+                                        var k = j + 1
+                                        while k < i && p[k] >= 48 && p[k] <= 57 { v = v * 10 + UInt64(p[k] - 48); k += 1 }
+                                        if k - j - 1 == 16 {
+                                            let w = wallMicros()
+                                            result.deliveryLatencies.append(w > v ? (w - v) * 1000 : 0)
+                                        }
+                                        break
+                                    }
+                                    j += 1
+                                }
+                            }
+                        } else if first == UInt8(ascii: "O") || first == UInt8(ascii: "E") {
+                            if !c.watcher {
+                                if first == UInt8(ascii: "E") { result.errors += 1 }
+                                result.latencies.append(now - c.sendTimes[c.sendHead])
+                                c.sendHead += 1
+                                finished += 1
+                            }
+                        }
+                        start = i + 1
+                    }
+                    i += 1
+                }
+            }
+            c.inbuf.removeFirst(start)
+            if c.sendHead > 4096 {
+                c.sendTimes.removeFirst(c.sendHead)
+                c.sendHead = 0
+            }
+            if finished > 0 {
+                result.lastReply = now
+                shared.completed.wrappingAdd(finished, ordering: .relaxed)
+                send(c, count: finished)
+            }
+        }
+    }
+    close(ep)
+    return result
+}
+
+func percentile(_ sorted: [UInt64], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let i = min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)
+    return Double(sorted[max(0, i)]) / 1e6
+}
+
+let o = parse()
+if o.csv { print("test,requests_per_sec,p50_ms,p90_ms,p99_ms,max_ms,errors,deliveries_per_sec,delivery_p50_ms,delivery_p99_ms") }
+
+for test in o.tests {
+    let requestFor: @Sendable (Int) -> [UInt8]
+    switch test {
+    case "ping": requestFor = { _ in Array("PING\n".utf8) }
+    case "show": requestFor = { _ in Array("SHOW /items/1\n".utf8) }
+    case "ls": requestFor = { _ in Array("LS /items/cheap-items LIMIT 10\n".utf8) }
+    case "select": requestFor = { k in Array("SELECT /settings/my-int #\(k % 4 + 1)\n".utf8) }
+    case "add": requestFor = { k in Array("ADD /items bench-\(k) \(k % 100)\n".utf8) }
+    case "fav": requestFor = { _ in Array("FAV /items/1\n".utf8) }
+    case "order": requestFor = { _ in Array("ORDER pesto\n".utf8) }
+    default:
+        requestFor = { _ in
+            let stamp = String(wallMicros())
+            return Array("ADD /items bench-s\(String(repeating: "0", count: max(0, 16 - stamp.count)) + stamp) 1\n".utf8)
+        }
+    }
+    let watcherCount = test == "fanout" ? o.watchers : 0
+    var conns: [BenchConnection] = []
+    for _ in 0..<watcherCount {
+        let fd = connectTo(o.host, o.port)
+        let w = Array("WATCH /items\n".utf8)
+        _ = w.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+        readUntil(fd) { $0.hasPrefix("OK") || $0.hasPrefix("ERR") }
+        conns.append(BenchConnection(fd: fd, watcher: true))
+    }
+    for _ in 0..<o.clients {
+        let fd = connectTo(o.host, o.port)
+        readUntil(fd) { $0.hasPrefix("* HELLO") }
+        conns.append(BenchConnection(fd: fd, watcher: false))
+    }
+    let start = nowNanos()
+    let shared = Shared(total: o.requests, deadline: start + UInt64(o.seconds * 1e9), requestFor: requestFor)
+    // Deal connections out to threads round-robin.
+    var groups = Array(repeating: [BenchConnection](), count: o.threads)
+    for (i, c) in conns.enumerated() { groups[i % o.threads].append(c) }
+    let results = Mutex([ThreadResult]())
+    let group = DispatchGroup()
+    for g in groups where !g.isEmpty {
+        let expected = g.filter(\.watcher).count * o.requests
+        group.enter()
+        let conns = g
+        let (pipeline, total) = (o.pipeline, o.requests)
+        nonisolated(unsafe) let unsafeConns = conns
+        Thread {
+            let r = runThread(unsafeConns, pipeline: pipeline, total: total, expectedDeliveries: expected, shared: shared)
+            results.withLock { $0.append(r) }
+            group.leave()
+        }.start()
+    }
+    group.wait()
+    for c in conns { close(c.fd) }
+    let all = results.withLock { $0 }
+    let lat = all.flatMap(\.latencies).sorted()
+    let dl = all.flatMap(\.deliveryLatencies).sorted()
+    let end = all.map(\.lastReply).max() ?? nowNanos()
+    let secs = Double(max(1, end - start)) / 1e9
+    let rps = Double(lat.count) / secs
+    let deliveries = all.map(\.deliveries).reduce(0, +)
+    let dEnd = all.map(\.lastDelivery).max() ?? end
+    let dps = deliveries > 0 ? Double(deliveries) / (Double(max(1, dEnd - start)) / 1e9) : 0
+    let errors = all.map(\.errors).reduce(0, +)
+    if lat.count < o.requests { FileHandle.standardError.write(Data("tabula-bench: \(test): only \(lat.count) of \(o.requests) replies within \(o.seconds)s\n".utf8)) }
+    if o.csv {
+        print(String(format: "%@,%.0f,%.3f,%.3f,%.3f,%.3f,%d,%.0f,%.3f,%.3f", test, rps, percentile(lat, 0.5), percentile(lat, 0.9), percentile(lat, 0.99), percentile(lat, 1), errors, dps, percentile(dl, 0.5), percentile(dl, 0.99)))
+    } else {
+        var line = String(format: "%-7@ %10.0f req/s   p50 %.3f  p90 %.3f  p99 %.3f  max %.3f ms", test, rps, percentile(lat, 0.5), percentile(lat, 0.9), percentile(lat, 0.99), percentile(lat, 1))
+        if errors > 0 { line += "   \(errors) errors" }
+        if watcherCount > 0 {
+            line += String(format: "\n        %10.0f deliveries/s to %d watchers   p50 %.3f  p99 %.3f ms", dps, watcherCount, percentile(dl, 0.5), percentile(dl, 0.99))
+        }
+        if !o.quiet { print("== \(test): \(o.requests) requests, \(o.clients) clients, pipeline \(o.pipeline)") }
+        print(line)
+    }
+}
