@@ -125,7 +125,7 @@ public struct Model: Sendable {
 
     /// The child named `name` of `t`.
     func child(of t: Target, named name: String) -> Target? {
-        let lower = name.lowercased()
+        let lower = name.utf8.contains { $0 >= 65 && $0 <= 90 } ? name.lowercased() : name
         switch t {
         case .root:
             switch lower {
@@ -178,39 +178,52 @@ public struct Model: Sendable {
 
     // MARK: - Applying commands
 
-    /// Applies one model command for `viewer`. Reads and writes alike; only successful writes
-    /// bump the revision and return an event and mutations.
-    public mutating func apply(_ command: Command, viewer: inout Viewer, now: Double, rng: inout some RandomNumberGenerator) -> Outcome {
+    /// Answers a command that changes nothing shared (LS, SHOW, CD, PWD, FILTER, BANDS
+    /// without arguments, COMPLETE); `viewer` may change. Nil for a write or a verb the model
+    /// does not handle.
+    public func read(_ command: Command, viewer: inout Viewer) -> Reply? {
         do {
             switch command {
             case .ls(let path, let limit, let after):
-                return Outcome(try list(path, limit: limit, after: after, viewer: viewer))
+                return try list(path, limit: limit, after: after, viewer: viewer)
             case .show(let path):
-                return Outcome(try show(try resolve(path, viewer: viewer).get(), viewer: viewer))
+                return try show(try resolve(path, viewer: viewer).get(), viewer: viewer)
             case .cd(let path):
                 let t = try resolve(path ?? "/", viewer: viewer).get()
                 guard t.isList else { throw TabulaError(.invalid, "\(self.path(of: t)) is not a list; SHOW it instead") }
                 viewer.cwd = self.path(of: t)
-                return Outcome(Reply(message: viewer.cwd))
+                return Reply(message: viewer.cwd)
             case .pwd:
                 // The current path may have been removed by someone else; fall back to its nearest ancestor.
                 while case .failure = resolve(viewer.cwd, viewer: Viewer()) { viewer.cwd = ModelPath.join(ModelPath.segments("..", cwd: viewer.cwd)) }
-                return Outcome(Reply(message: viewer.cwd))
+                return Reply(message: viewer.cwd)
             case .filter(let f):
-                return Outcome(try filter(f, viewer: &viewer))
+                return try filter(f, viewer: &viewer)
             case .bands(let args) where args.isEmpty:
-                return Outcome(Reply(rows: items.bands.indices.map { bandRow($0) }, message: "\(items.bands.count) bands"))
+                return Reply(rows: items.bands.indices.map { bandRow($0) }, message: "\(items.bands.count) bands")
             case .complete(let line):
                 let c = Completer.complete(line, model: self, viewer: viewer)
-                return Outcome(Reply(rows: c.map { Row(text: $0, json: .string($0)) }, message: "\(c.count) candidates"))
-            case .select, .add, .set, .rm, .mv, .fav, .order, .bands:
-                var out = try write(command, viewer: viewer, now: now, rng: &rng)
-                revision += 1
-                out.event?.rev = revision
-                return out
+                return Reply(rows: c.map { Row(text: $0, json: .string($0)) }, message: "\(c.count) candidates")
             default:
-                throw TabulaError(.invalid, "the model does not handle this verb")
+                return nil
             }
+        } catch let e as TabulaError {
+            return Reply(error: e)
+        } catch {
+            return Reply(error: TabulaError(.invalid, "\(error)"))
+        }
+    }
+
+    /// Applies one model command for `viewer`: reads as `read`; a successful write bumps the
+    /// revision and returns its event and mutations.
+    public mutating func apply(_ command: Command, viewer: inout Viewer, now: Double, rng: inout some RandomNumberGenerator) -> Outcome {
+        if let reply = read(command, viewer: &viewer) { return Outcome(reply) }
+        guard command.isWrite else { return .fail(TabulaError(.invalid, "the model does not handle this verb")) }
+        do {
+            var out = try write(command, viewer: viewer, now: now, rng: &rng)
+            revision += 1
+            out.event?.rev = revision
+            return out
         } catch let e as TabulaError {
             return .fail(e)
         } catch {

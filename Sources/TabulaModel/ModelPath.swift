@@ -6,17 +6,34 @@ public enum ModelPath {
     public static func segments(_ path: String?, cwd: String) -> [String] {
         var segs: [String] = []
         let p = path ?? "."
-        if !p.hasPrefix("/") {
-            segs = cwd.split(separator: "/").map(String.init)
-        }
-        for part in p.split(separator: "/", omittingEmptySubsequences: true) {
-            switch part {
-            case ".": continue
-            case "..": if !segs.isEmpty { segs.removeLast() }
-            default: segs.append(String(part))
-            }
-        }
+        if p.utf8.first != UInt8(ascii: "/") { add(cwd, to: &segs) }
+        add(p, to: &segs)
         return segs
+    }
+
+    /// Appends the segments of `p` to `segs`, applying `.` and `..`; scans bytes once.
+    private static func add(_ p: String, to segs: inout [String]) {
+        let u = p.utf8
+        var start = u.startIndex
+        var i = start
+        func flush(_ from: String.UTF8View.Index, _ to: String.UTF8View.Index) {
+            let n = u.distance(from: from, to: to)
+            if n == 0 { return }
+            if n == 1 && u[from] == UInt8(ascii: ".") { return }
+            if n == 2 && u[from] == UInt8(ascii: ".") && u[u.index(after: from)] == UInt8(ascii: ".") {
+                if !segs.isEmpty { segs.removeLast() }
+                return
+            }
+            segs.append(String(p[from..<to]))
+        }
+        while i < u.endIndex {
+            if u[i] == UInt8(ascii: "/") {
+                flush(start, i)
+                start = u.index(after: i)
+            }
+            i = u.index(after: i)
+        }
+        flush(start, u.endIndex)
     }
 
     /// `/a/b` from segments.

@@ -72,9 +72,15 @@ public enum Tokenizer {
                 }
                 if !closed { return .failure(TabulaError(.syntax, "unterminated \"…\" quote starting at column \(open); close it with \"")) }
             default:
+                // A plain run of bytes: take it whole (the common case: no copying byte by byte).
                 inToken = true
-                current.append(b)
-                i += 1
+                let start = i
+                while i < end {
+                    let c = line[i]
+                    if c == 32 || c == 9 || c == 34 || c == 39 || c < 32 || c == 127 { break }
+                    i += 1
+                }
+                current.append(contentsOf: line[start..<i])
             }
         }
         if inToken {

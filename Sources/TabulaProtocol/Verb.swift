@@ -86,9 +86,26 @@ public enum Verb: String, Sendable, CaseIterable {
         }
     }
 
-    /// The verb named `word`, case-insensitively.
+    /// The verb named `word`, case-insensitively (no allocation: ASCII folded into a key).
     public static func named<S: StringProtocol>(_ word: S) -> Verb? {
-        Verb(rawValue: word.uppercased())
+        guard let key = key(word.utf8) else { return nil }
+        return byKey[key]
+    }
+
+    private static let byKey: [UInt64: Verb] = {
+        var d: [UInt64: Verb] = [:]
+        for v in Verb.allCases { if let k = key(v.rawValue.utf8) { d[k] = v } }
+        return d
+    }()
+
+    private static func key<U: Collection>(_ bytes: U) -> UInt64? where U.Element == UInt8 {
+        guard bytes.count <= 8 else { return nil }
+        var k: UInt64 = 0
+        for b in bytes {
+            guard b < 128 else { return nil }
+            k = k << 8 | UInt64(b >= 97 && b <= 122 ? b - 32 : b)
+        }
+        return k
     }
 
     /// The closest verb to a misspelt word, if one is close enough to suggest.

@@ -6,10 +6,12 @@ final class Connection {
     let fd: Int32
     var decoder: LineDecoder
     var output = OutputQueue()
-    /// Requests (and the greeting) handed to the engine and not yet answered.
-    var pending = 1
-    /// The wire format, as of the last answered request (for answers given on the loop).
-    var format = WireFormat.text
+    /// Requests handed to the engine and not yet answered.
+    var pending = 0
+    /// Current path, filter and format, as of the last answered request.
+    var session = Session()
+    /// Something was ever handed to the engine (so it must hear of the close).
+    var forwarded = false
     /// The peer shut down its sending side: answer what was asked, then close.
     var readClosed = false
     /// Reading is paused because too much is pending.

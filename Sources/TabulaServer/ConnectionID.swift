@@ -1,3 +1,5 @@
+import TabulaProtocol
+
 /// Names a connection across threads: which I/O loop owns it, and a serial number.
 struct ConnectionID: Hashable, Sendable {
     let raw: UInt64
@@ -9,24 +11,24 @@ struct ConnectionID: Hashable, Sendable {
     var loop: Int { Int(raw & 0xFF) }
 }
 
-/// What an I/O loop hands the engine.
+/// What an I/O loop hands the engine. `session` is the loop's copy of the connection's
+/// session when nothing else of that connection was pending (it is authoritative then).
 enum EngineInput: Sendable {
-    case opened(ConnectionID)
-    case request(ConnectionID, Request)
-    case failure(ConnectionID, tag: String?, TabulaError)
+    case request(ConnectionID, Request, session: Session?)
+    case failure(ConnectionID, tag: String?, TabulaError, session: Session?)
     case closed(ConnectionID)
     case shutdown
 }
 
-/// What the engine hands an I/O loop.
+/// What the engine (or another loop, for events) hands an I/O loop.
 enum LoopMessage: Sendable {
-    /// Bytes for a connection; `completes` requests (or the greeting) are answered by them;
-    /// `format` is the connection's wire format from now on.
-    case send(ConnectionID, [UInt8], completes: Int, format: WireFormat)
+    /// Bytes for a connection; `completes` requests are answered by them, after which the
+    /// connection's session is `session`.
+    case send(ConnectionID, [UInt8], completes: Int, session: Session?)
     /// Close the connection once its queued output is written.
     case close(ConnectionID)
-    /// Stop accepting and reading; the engine will close every connection.
-    case shutdown
+    /// Stop accepting and reading (shutdown has begun).
+    case stopReading
+    /// Say goodbye to every connection and close them (the engine has answered everything).
+    case goodbye
 }
-
-import TabulaProtocol

@@ -4,8 +4,10 @@ import Synchronization
 import TabulaProtocol
 
 /// One I/O thread: an epoll set with the listening socket, an eventfd for wake-ups and its
-/// connections. Reads and decodes lines, answers `PING` and malformed lines itself when
-/// nothing is pending, hands everything else to the engine, and writes what comes back.
+/// connections. Reads and decodes lines and answers every request it may answer itself
+/// (reads, under the shared read lock; writes too when the store keeps nothing); the rest,
+/// and anything a connection sends while it has something at the engine, goes to the engine
+/// in order. Writes what comes back with `writev`.
 final class EventLoop: @unchecked Sendable {
     struct Inbox {
         var messages: [LoopMessage] = []
@@ -18,11 +20,14 @@ final class EventLoop: @unchecked Sendable {
     private let listenFD: Int32
     private let inbox = Mutex(Inbox())
     private let engine: Engine
+    private let executor: RequestExecutor
     private let config: ServerConfig
     private let stats: ServerStats
     private let log: Log
     /// Set when the loop has closed everything and returned.
     let finished = Atomic<Bool>(false)
+    /// Set once the loop has stopped accepting and reading (shutdown).
+    let readingStopped = Atomic<Bool>(false)
 
     // Loop-thread state.
     private var conns: [UInt64: Connection] = [:]
@@ -30,17 +35,20 @@ final class EventLoop: @unchecked Sendable {
     private var dirty: [Connection] = []
     private var toEngine: [EngineInput] = []
     private var shuttingDown = false
+    private var saidGoodbye = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private var units: [LineUnit] = []
 
     private static let listenToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
     private static let pauseAbove = 4096
     private static let resumeBelow = 1024
 
-    init(index: Int, listenFD: Int32, engine: Engine, config: ServerConfig, stats: ServerStats, log: Log) {
+    init(index: Int, listenFD: Int32, engine: Engine, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
         self.index = index
         self.listenFD = listenFD
         self.engine = engine
+        self.executor = executor
         self.config = config
         self.stats = stats
         self.log = log
@@ -71,7 +79,7 @@ final class EventLoop: @unchecked Sendable {
             drainInbox()
             flushDirty()
             if shuttingDown {
-                if conns.isEmpty { break }
+                if conns.isEmpty && saidGoodbye { break }
                 if let d = deadline, ContinuousClock.now > d {
                     log.log(.warn, "loop \(index): closing \(conns.count) connections that did not drain in time")
                     for c in Array(conns.values) { closeConnection(c) }
@@ -139,7 +147,9 @@ final class EventLoop: @unchecked Sendable {
             conns[c.id.raw] = c
             _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
             c.interest = tabula_EPOLLIN
-            toEngine.append(.opened(c.id))
+            let rev = executor.state.publishedRevision.load(ordering: .acquiring)
+            c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev), format: .text))
+            markDirty(c)
             log.log(.debug, "connection \(c.id.raw) opened")
         }
     }
@@ -164,26 +174,33 @@ final class EventLoop: @unchecked Sendable {
         }
         stats.add(stats.bytesIn, n)
         readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        units.removeAll(keepingCapacity: true)
         while let unit = c.decoder.next() {
             switch unit {
             case .tooLong:
-                answerLocallyOrForward(c, tag: nil, error: TabulaError(.tooLong, "line longer than \(config.maxLine) bytes; the rest of it was skipped"))
+                units.append(.failure(tag: nil, TabulaError(.tooLong, "line longer than \(config.maxLine) bytes; the rest of it was skipped")))
             case .line(let bytes):
                 switch RequestParser.parse(bytes) {
                 case nil: continue
-                case .failure(let f)?:
-                    answerLocallyOrForward(c, tag: f.tag, error: f.error)
-                case .success(let r)?:
-                    if c.pending == 0, case .ping(let text) = r.command {
-                        stats.add(stats.requests, 1)
-                        c.output.append(WireEncoder.encode(Reply(message: text ?? "PONG"), tag: r.tag, format: c.format))
-                        markDirty(c)
-                    } else {
-                        c.pending += 1
-                        toEngine.append(.request(c.id, r))
-                    }
+                case .failure(let f)?: units.append(.failure(tag: f.tag, f.error))
+                case .success(let r)?: units.append(.request(r))
                 }
             }
+        }
+        var i = 0
+        while i < units.count && !c.closeWhenFlushed {
+            if c.pending == 0 {
+                let answered = executor.runOnLoop(units[i...], conn: c.id, session: &c.session)
+                for a in answered {
+                    c.output.append(a.bytes)
+                    if a.close { c.closeWhenFlushed = true }
+                }
+                if !answered.isEmpty { markDirty(c) }
+                i += answered.count
+                if c.closeWhenFlushed || i == units.count { break }
+            }
+            forward(c, units[i])
+            i += 1
         }
         if c.pending > EventLoop.pauseAbove {
             c.readPaused = true
@@ -191,14 +208,16 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func answerLocallyOrForward(_ c: Connection, tag: String?, error: TabulaError) {
-        if c.pending == 0 {
-            c.output.append(WireEncoder.encode(Reply(error: error), tag: tag, format: c.format))
-            markDirty(c)
-        } else {
-            c.pending += 1
-            toEngine.append(.failure(c.id, tag: tag, error))
+    /// Hands one line to the engine; the loop's session goes with it when nothing else of
+    /// this connection is pending there (the loop's copy is the true one then).
+    private func forward(_ c: Connection, _ unit: LineUnit) {
+        let session = c.pending == 0 ? c.session : nil
+        switch unit {
+        case .request(let r): toEngine.append(.request(c.id, r, session: session))
+        case .failure(let tag, let error): toEngine.append(.failure(c.id, tag: tag, error, session: session))
         }
+        c.pending += 1
+        c.forwarded = true
     }
 
     // MARK: - Messages from the engine
@@ -211,11 +230,11 @@ final class EventLoop: @unchecked Sendable {
         }
         for m in messages {
             switch m {
-            case .send(let id, let bytes, let completes, let format):
+            case .send(let id, let bytes, let completes, let session):
                 guard let c = conns[id.raw] else { continue }
                 c.output.append(bytes)
                 c.pending -= completes
-                c.format = format
+                if let session { c.session = session }
                 if c.readPaused && c.pending < EventLoop.resumeBelow {
                     c.readPaused = false
                     updateInterest(c)
@@ -225,12 +244,23 @@ final class EventLoop: @unchecked Sendable {
                 guard let c = conns[id.raw] else { continue }
                 c.closeWhenFlushed = true
                 markDirty(c)
-            case .shutdown:
+            case .stopReading:
                 shuttingDown = true
                 _ = tabula_epoll_del(epfd, listenFD)
                 for c in conns.values where !c.readClosed {
                     c.readClosed = true
                     updateInterest(c)
+                }
+                // Lines already read are handed over before the engine is told to stop.
+                engine.submit(toEngine)
+                toEngine.removeAll(keepingCapacity: true)
+                readingStopped.store(true, ordering: .releasing)
+            case .goodbye:
+                saidGoodbye = true
+                for c in conns.values {
+                    c.output.append(WireEncoder.encode(.bye(reason: "server shutting down"), format: c.session.format))
+                    c.closeWhenFlushed = true
+                    markDirty(c)
                 }
             }
         }
@@ -283,7 +313,7 @@ final class EventLoop: @unchecked Sendable {
         stats.add(stats.slowConsumersDropped, 1)
         log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count) bytes unread, over the output limit of \(config.outputLimit)")
         if c.output.atLineBoundary {
-            let bye = WireEncoder.encode(.bye(reason: "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less"), format: c.format)
+            let bye = WireEncoder.encode(.bye(reason: "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less"), format: c.session.format)
             _ = bye.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
         }
         closeConnection(c)
@@ -305,9 +335,12 @@ final class EventLoop: @unchecked Sendable {
         close(c.fd)
         c.output.removeAll()
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
-        toEngine.append(.closed(c.id))
-        engine.submit(toEngine)
-        toEngine.removeAll(keepingCapacity: true)
+        executor.state.hub.withLock { _ = $0.remove(c.id, nil) }
+        if c.forwarded {
+            toEngine.append(.closed(c.id))
+            engine.submit(toEngine)
+            toEngine.removeAll(keepingCapacity: true)
+        }
         log.log(.debug, "connection \(c.id.raw) closed")
     }
 }

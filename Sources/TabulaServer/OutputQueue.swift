@@ -15,8 +15,14 @@ struct OutputQueue {
 
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        chunks.append(bytes)
         count += bytes.count
+        // Small pieces join the last chunk (when it has not started going out), so that a
+        // burst of short replies leaves in one iovec rather than one each.
+        if bytes.count <= 512, head < chunks.count, chunks.count - 1 > head || offset == 0, chunks[chunks.count - 1].count < 16 * 1024 {
+            chunks[chunks.count - 1].append(contentsOf: bytes)
+            return
+        }
+        chunks.append(bytes)
     }
 
     mutating func removeAll() {

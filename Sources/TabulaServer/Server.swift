@@ -30,9 +30,11 @@ public final class Server: @unchecked Sendable {
         self.port = port
         let stats = ServerStats()
         let log = self.log
-        let engine = Engine(model: model, store: store, config: config, stats: stats, log: log)
-        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFD: fd, engine: engine, config: config, stats: stats, log: log) }
-        engine.loops = loops
+        let state = SharedState(model: model, historyCapacity: config.historyInMemory)
+        let executor = RequestExecutor(state: state, store: store, stats: stats, config: config, inlineWrites: store is MemoryStore)
+        let engine = Engine(state: state, executor: executor, store: store, log: log)
+        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFD: fd, engine: engine, executor: executor, config: config, stats: stats, log: log) }
+        state.loops = loops
         self.engine = engine
         self.loops = loops
         log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port), store \(store.describe), revision \(model.revision), \(loops.count) I/O threads")
@@ -57,9 +59,12 @@ public final class Server: @unchecked Sendable {
     /// client, then every socket closed. Returns when done (or after a few seconds).
     public func stop() {
         log.log(.info, "shutting down")
-        for loop in loops { loop.post([.shutdown]) }
-        engine.submit([.shutdown])
+        for loop in loops { loop.post([.stopReading]) }
         let deadline = ContinuousClock.now + .seconds(5)
+        while loops.contains(where: { !$0.readingStopped.load(ordering: .acquiring) }) && ContinuousClock.now < deadline {
+            usleep(1000)
+        }
+        engine.submit([.shutdown])
         while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {
             usleep(5000)
         }

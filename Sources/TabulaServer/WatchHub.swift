@@ -1,14 +1,21 @@
 import TabulaModel
 
-/// Who watches what: prefixes to connections, for fan-out.
+import TabulaProtocol
+
+/// Who watches what: prefixes to connections (with the format each wants), for fan-out.
 struct WatchHub {
     private var byPrefix: [String: Set<ConnectionID>] = [:]
+    private var formats: [ConnectionID: WireFormat] = [:]
     private var byConnection: [ConnectionID: Set<String>] = [:]
+
+    /// Whether nobody watches anything.
+    var isEmpty: Bool { byPrefix.isEmpty }
 
     /// The number of (connection, prefix) watches.
     var count: Int { byConnection.values.reduce(0) { $0 + $1.count } }
 
-    mutating func add(_ c: ConnectionID, _ prefix: String) {
+    mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat) {
+        formats[c] = format
         byPrefix[prefix, default: []].insert(c)
         byConnection[c, default: []].insert(prefix)
     }
@@ -23,15 +30,23 @@ struct WatchHub {
             byPrefix[p]?.remove(c)
             if byPrefix[p]?.isEmpty == true { byPrefix[p] = nil }
         }
-        if byConnection[c]?.isEmpty == true { byConnection[c] = nil }
+        if byConnection[c]?.isEmpty == true {
+            byConnection[c] = nil
+            formats[c] = nil
+        }
         return n
     }
 
     /// The prefixes `c` watches.
     func prefixes(of c: ConnectionID) -> Set<String> { byConnection[c] ?? [] }
 
-    /// Every connection watching a prefix of `path`, each once.
-    func watchers(of path: String) -> [ConnectionID] {
+    /// Records a connection's new wire format, for the events it is sent.
+    mutating func setFormat(_ c: ConnectionID, _ format: WireFormat) {
+        if formats[c] != nil { formats[c] = format }
+    }
+
+    /// Every connection watching a prefix of `path`, each once, with its format.
+    func watchers(of path: String) -> [(ConnectionID, WireFormat)] {
         var out: [ConnectionID] = []
         var matched = 0
         for (p, conns) in byPrefix where ModelPath.isUnder(path, prefix: p) {
@@ -39,6 +54,6 @@ struct WatchHub {
             out += conns
         }
         if matched > 1 { out = Array(Set(out)) }
-        return out
+        return out.map { ($0, formats[$0] ?? .text) }
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import Synchronization
+import TabulaModel
+import TabulaProtocol
+
+/// The state every thread shares: the model and the change history behind a reader-writer
+/// lock (many readers, one writer), and the watch hub behind its own lock.
+///
+/// Reads run on whichever I/O thread received them, in parallel. Writes take the write lock
+/// for as long as applying them takes. Lock order: state, then hub, then a loop's inbox.
+final class SharedState: @unchecked Sendable {
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+    /// Guarded by `lock`.
+    var model: Model
+    /// Guarded by `lock`. Recent events for `WATCH … FROM`.
+    var history: ChangeHistory
+    /// Guarded by `lock`. True while the engine has applied changes that are not yet
+    /// committed: nothing may be read from the model then except by the engine.
+    var uncommitted = false
+    /// Guarded by `lock`. Random numbers for random items.
+    var rng = SplitMix64(seed: UInt64(UInt(bitPattern: time(nil))) &* 0x9E37_79B9)
+    /// Who watches what.
+    let hub = Mutex(WatchHub())
+    /// The I/O loops, to deliver events to.
+    var loops: [EventLoop] = []
+    /// The revision of the last published (committed) change: what clients may know of.
+    let publishedRevision = Atomic<UInt64>(0)
+
+    init(model: Model, historyCapacity: Int) {
+        self.model = model
+        self.history = ChangeHistory(capacity: historyCapacity)
+        publishedRevision.store(model.revision, ordering: .relaxed)
+        lock = .allocate(capacity: 1)
+        var attr = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attr)
+        // Writers first: a stream of reads must not starve writes.
+        pthread_rwlockattr_setkind_np(&attr, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        pthread_rwlock_init(lock, &attr)
+        pthread_rwlockattr_destroy(&attr)
+    }
+
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// Runs `body` holding the read lock.
+    func reading<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
+    }
+
+    /// Runs `body` holding the write lock.
+    func writing<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
+    }
+
+    /// Makes committed events visible: records them in the history and queues each, encoded
+    /// once per format, to every watcher's loop. Call holding the write lock.
+    func publish(_ events: [Event], stats: ServerStats) {
+        guard let last = events.last else { return }
+        for e in events { history.append(e) }
+        publishedRevision.store(last.rev, ordering: .releasing)
+        if hub.withLock({ $0.isEmpty }) { return }
+        var outbox = Array(repeating: [LoopMessage](), count: loops.count)
+        var delivered = 0
+        hub.withLock { hub in
+            for e in events {
+                let targets = hub.watchers(of: e.path)
+                guard !targets.isEmpty else { continue }
+                var text: [UInt8]?
+                var json: [UInt8]?
+                for (c, format) in targets {
+                    let bytes: [UInt8]
+                    if format == .json {
+                        if json == nil { json = WireEncoder.encode(.event(e), format: .json) }
+                        bytes = json ?? []
+                    } else {
+                        if text == nil { text = WireEncoder.encode(.event(e), format: .text) }
+                        bytes = text ?? []
+                    }
+                    outbox[c.loop].append(.send(c, bytes, completes: 0, session: nil))
+                }
+                delivered += targets.count
+            }
+        }
+        stats.add(stats.eventsDelivered, delivered)
+        for i in outbox.indices where !outbox[i].isEmpty { loops[i].post(outbox[i]) }
+    }
+}
