@@ -212,13 +212,12 @@ public struct ItemStore: Sendable {
     public mutating func move(_ id: Int, to position: Int) -> [Item] {
         guard item(id) != nil else { return [] }
         let s = Int(sectionOf[id])
-        var list = lists[s]
-        let h = list.move(handles[id], to: position)
+        // Mutate the section's list in place: a local copy would copy all its arrays (O(n)).
+        let h = lists[s].move(handles[id], to: position)
         handles[id] = h
-        let p = list.position(h)
-        let before = p > 0 ? list.handle(at: p - 1).flatMap { slots[list.id($0)]?.ord } : nil
-        let after = list.handle(at: p + 1).flatMap { slots[list.id($0)]?.ord }
-        lists[s] = list
+        let p = lists[s].position(h)
+        let before = p > 0 ? lists[s].handle(at: p - 1).flatMap { slots[lists[s].id($0)]?.ord } : nil
+        let after = lists[s].handle(at: p + 1).flatMap { slots[lists[s].id($0)]?.ord }
         let ord: Double
         switch (before, after) {
         case (nil, nil): ord = maxOrd + 1

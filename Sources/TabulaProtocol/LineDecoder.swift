@@ -22,7 +22,6 @@ public struct LineDecoder: Sendable {
     /// Makes a decoder that accepts lines of up to `maxLine` bytes.
     public init(maxLine: Int) {
         self.maxLine = max(1, maxLine)
-        buffer.reserveCapacity(min(maxLine, 4096))
     }
 
     /// Bytes held for a line not yet complete.
@@ -31,7 +30,8 @@ public struct LineDecoder: Sendable {
     /// Adds received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if start > 0 && start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+            // Everything was consumed: drop the storage while idle, keep it while busy.
+            buffer.removeAll(keepingCapacity: bytes.count > 0)
             scanned = 0
             start = 0
         } else if start > 4096 && start * 2 > buffer.count {

@@ -39,8 +39,10 @@ import TabulaStorage
         }
     }
 
-    @Test func watchersOnDifferentPrefixesGetExactlyTheirEventsInRevisionOrderUnderConcurrentWriters() throws {
-        try withServer { s in
+    @Test(arguments: ["memory", "sqlite"])
+    func watchersOnDifferentPrefixesGetExactlyTheirEventsInRevisionOrderUnderConcurrentWriters(store kind: String) throws {
+        let store: StateStore = kind == "memory" ? MemoryStore() : try SQLiteStore(path: tempDB(), syncFull: false)
+        try withServer(store: store) { s in
             let prefixes = ["/settings", "/items", "/orders"]
             let watchers = try prefixes.map { p -> TabulaConnection in
                 let w = try connect(s)
@@ -74,6 +76,7 @@ import TabulaStorage
                 let c = try connect(s)
                 let rev = try stat(c, "revision")
                 #expect(rev == total)
+                _ = try w.request("PING")  // every event published before this reply is queued before it
                 // Each watcher must now have every event for its prefix; read until the last revision expected for it.
                 while let p = try w.waitPush(timeout: 0.5, where: { _ in true }) { got.append(p) }
                 #expect(got.allSatisfy { $0.split(separator: " ")[4].hasPrefix(prefixes[i]) })
