@@ -150,6 +150,13 @@ public enum WireEncoder {
 
     /// Appends text with any line break or control byte made visible, so one value stays one line.
     static func appendOneLine(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        let clean: Bool = s.withUTF8 { buf in
+            for b in buf where b < 32 && b != 9 || b == 127 { return false }
+            out.append(contentsOf: buf)
+            return true
+        }
+        if clean { return }
         for b in s.utf8 {
             switch b {
             case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])

@@ -5,8 +5,7 @@ public enum RequestParser {
 
     /// Parses a line (without its line ending). Returns nil for a blank line, which is ignored.
     /// On failure the tag, if one could be read, comes back with the error.
-    public static func parse<C: Collection>(_ line: C) -> Result<Request, ParseFailure>?
-    where C.Element == UInt8, C.Index == Int {
+    public static func parse(_ line: ArraySlice<UInt8>) -> Result<Request, ParseFailure>? {
         // COMPLETE takes the rest of the line raw (it may hold an open quote), so look for it first.
         let (tag, rest) = splitTag(line)
         if let raw = rawComplete(rest) { return .success(Request(tag: tag, command: .complete(raw))) }
@@ -25,6 +24,9 @@ public enum RequestParser {
         }
     }
 
+    /// Parses a whole line held in an array.
+    public static func parse(_ line: [UInt8]) -> Result<Request, ParseFailure>? { parse(line[...]) }
+
     /// A failed parse: the error and the tag to repeat, if any.
     public struct ParseFailure: Error, Equatable, Sendable {
         /// The tag read from the line, if any.
@@ -33,7 +35,7 @@ public enum RequestParser {
         public var error: TabulaError
     }
 
-    static func splitTag<C: Collection>(_ line: C) -> (String?, C.SubSequence) where C.Element == UInt8, C.Index == Int {
+    static func splitTag(_ line: ArraySlice<UInt8>) -> (String?, ArraySlice<UInt8>) {
         var i = line.startIndex
         while i < line.endIndex && (line[i] == 32 || line[i] == 9) { i += 1 }
         guard i < line.endIndex, line[i] == UInt8(ascii: "#") else { return (nil, line[i...]) }
@@ -48,7 +50,7 @@ public enum RequestParser {
     }
 
     /// The text after `COMPLETE ` if the line starts with that verb.
-    static func rawComplete<C: Collection>(_ line: C) -> String? where C.Element == UInt8, C.Index == Int {
+    static func rawComplete(_ line: ArraySlice<UInt8>) -> String? {
         var i = line.startIndex
         while i < line.endIndex && (line[i] == 32 || line[i] == 9) { i += 1 }
         let word = Array("COMPLETE".utf8)

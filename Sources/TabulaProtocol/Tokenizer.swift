@@ -2,8 +2,7 @@
 /// `'…'` is literal. Works on the line's bytes; validates UTF-8 and refuses control bytes.
 public enum Tokenizer {
     /// Splits `line` into arguments, or says exactly what is wrong with it.
-    public static func tokenize<C: Collection>(_ line: C) -> Result<[String], TabulaError>
-    where C.Element == UInt8, C.Index == Int {
+    public static func tokenize(_ line: ArraySlice<UInt8>) -> Result<[String], TabulaError> {
         var tokens: [String] = []
         var current: [UInt8] = []
         var inToken = false
@@ -89,6 +88,9 @@ public enum Tokenizer {
         }
         return .success(tokens)
     }
+
+    /// Splits a whole line held in an array.
+    public static func tokenize(_ line: [UInt8]) -> Result<[String], TabulaError> { tokenize(line[...]) }
 
     static let invalidUTF8 = TabulaError(.encoding, "the line is not valid UTF-8; send text in UTF-8")
 }

@@ -11,8 +11,13 @@ import TabulaProtocol
 /// for as long as applying them takes. Lock order: state, then hub, then a loop's inbox.
 final class SharedState: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
-    /// Guarded by `lock`.
-    var model: Model
+    private let modelStorage: UnsafeMutablePointer<Model>
+    /// Guarded by `lock`. Reached through its address, so that calling a method on it
+    /// never copies the struct (a copy retains and releases every array in it).
+    var model: Model {
+        unsafeAddress { UnsafePointer(modelStorage) }
+        unsafeMutableAddress { modelStorage }
+    }
     /// Guarded by `lock`. Recent events for `WATCH … FROM`.
     var history: ChangeHistory
     /// Guarded by `lock`. True while the engine has applied changes that are not yet
@@ -28,7 +33,8 @@ final class SharedState: @unchecked Sendable {
     let publishedRevision = Atomic<UInt64>(0)
 
     init(model: Model, historyCapacity: Int) {
-        self.model = model
+        modelStorage = .allocate(capacity: 1)
+        modelStorage.initialize(to: model)
         self.history = ChangeHistory(capacity: historyCapacity)
         publishedRevision.store(model.revision, ordering: .relaxed)
         lock = .allocate(capacity: 1)
@@ -41,6 +47,8 @@ final class SharedState: @unchecked Sendable {
     }
 
     deinit {
+        modelStorage.deinitialize(count: 1)
+        modelStorage.deallocate()
         pthread_rwlock_destroy(lock)
         lock.deallocate()
     }

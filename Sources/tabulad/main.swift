@@ -21,6 +21,8 @@ let usage = """
                              power cut (not a crash of tabulad) may lose the last changes
       --history N            changes kept for WATCH … FROM (default 1000000 on disk;
                              the newest 100000 also in memory)
+      --max-size BYTES       cap the database file; a write that would pass it fails with
+                             ERR STORAGE, as on a full disk (default: no cap)
       --max-connections N    most clients at once (default 10000); more are told so and closed
       --max-line BYTES       longest request line (default 65536)
       --output-limit BYTES   most bytes queued for one client before it is dropped as a
@@ -54,6 +56,7 @@ var dataPath = "tabula.sqlite"
 var memory = false
 var sync = "full"
 var historyOnDisk = 1_000_000
+var maxSize: Int?
 var args = CommandLine.arguments.dropFirst()
 
 @MainActor func value(_ flag: String) -> String {
@@ -80,6 +83,7 @@ while let arg = args.popFirst() {
         sync = value(arg)
         guard sync == "full" || sync == "normal" else { fail("--sync takes full or normal, not '\(sync)'", Exit.usage) }
     case "--history": historyOnDisk = number(arg, min: 1)
+    case "--max-size": maxSize = number(arg, min: 65536)
     case "--max-connections": config.maxConnections = number(arg, min: 1)
     case "--max-line": config.maxLine = number(arg, min: 16)
     case "--output-limit": config.outputLimit = number(arg, min: 1024)
@@ -89,7 +93,7 @@ while let arg = args.popFirst() {
         guard let l = LogLevel(name: v) else { fail("--log-level takes error, warn, info or debug, not '\(v)'", Exit.usage) }
         config.logLevel = l
     default:
-        let known = ["--bind", "--port", "--data", "--memory", "--sync", "--history", "--max-connections", "--max-line", "--output-limit", "--io-threads", "--log-level", "--version", "--help"]
+        let known = ["--bind", "--port", "--data", "--memory", "--sync", "--history", "--max-size", "--max-connections", "--max-line", "--output-limit", "--io-threads", "--log-level", "--version", "--help"]
         let near = known.min { a, b in levenshtein(a, arg) < levenshtein(b, arg) }
         fail("unknown option '\(arg)'\(near.map { "; did you mean \($0)?" } ?? ""); see tabulad --help", Exit.usage)
     }
@@ -114,7 +118,7 @@ guard signalFD >= 0 else { fail("cannot set up signal handling", Exit.startFaile
 
 let store: StateStore
 do {
-    store = memory ? MemoryStore() : try SQLiteStore(path: dataPath, syncFull: sync == "full", historyLimit: historyOnDisk)
+    store = memory ? MemoryStore() : try SQLiteStore(path: dataPath, syncFull: sync == "full", historyLimit: historyOnDisk, maxBytes: maxSize)
 } catch {
     fail("\(error)", Exit.startFailed)
 }

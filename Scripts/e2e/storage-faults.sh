@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The real tabulad against bad data files: each refused with a clear message and exit 2,
+# the file untouched; a full store fails the write with ERR STORAGE while reads go on.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+work="$(mktemp -d)"
+trap 'stop_server; rm -rf "$work"' EXIT
+
+refuse() {  # refuse DESCRIPTION EXPECTED-MESSAGE tabulad-args…
+    local what="$1" msg="$2"; shift 2
+    local rc=0
+    "$BIN/tabulad" --port 0 "$@" >"$work/out" 2>"$work/err" || rc=$?
+    [[ $rc -eq 2 ]] || { cat "$work/err"; fail "$what: exit $rc, expected 2"; }
+    grep -qF -- "$msg" "$work/err" || { cat "$work/err"; fail "$what: message"; }
+    pass "$what → exit 2: $(head -c 120 "$work/err")"
+}
+
+echo "my notes, not a database" >"$work/notes.txt"
+refuse "a file that is not SQLite" "is not a Tabula database" --data "$work/notes.txt"
+[[ "$(cat "$work/notes.txt")" == "my notes, not a database" ]] || fail "the file was touched"
+
+sqlite3 "$work/other.db" "CREATE TABLE t(x); INSERT INTO t VALUES (1);"
+refuse "another application's SQLite file" "is an SQLite database but not a Tabula one" --data "$work/other.db"
+
+start_server --data "$work/db.sqlite"
+refuse "a file another tabulad has open" "is in use by another tabulad" --data "$work/db.sqlite"
+stop_server
+sqlite3 "$work/db.sqlite" "PRAGMA user_version=7;"
+refuse "a newer schema version" "has schema version 7, newer than this tabulad understands" --data "$work/db.sqlite"
+refuse "a path in a missing directory" "its directory does not exist" --data "$work/nowhere/db.sqlite"
+refuse "an unusable bind address" "cannot use --bind" --memory --bind not-an-address
+rc=0; "$BIN/tabulad" --sync sometimes 2>"$work/err" || rc=$?
+[[ $rc -eq 1 ]] && grep -q "takes full or normal" "$work/err" || fail "a bad flag value must exit 1"
+pass "a bad flag value → exit 1: $(cat "$work/err")"
+
+start_server --data "$work/small.sqlite" --max-size 131072
+got=""
+for i in $(seq 1 400); do
+    line="$(printf 'ADD /items %s%d 5\n' "$(head -c 600 /dev/zero | tr '\0' x)" "$i" | nc -N 127.0.0.1 "$PORT" | tail -n 1)"
+    if [[ "$line" == ERR* ]]; then got="$line"; break; fi
+done
+[[ "$got" == "ERR STORAGE the change could not be saved (disk full"* ]] || fail "a full store did not give ERR STORAGE (last: $got)"
+printf 'LS /settings\nPING\n' | nc -N 127.0.0.1 "$PORT" | grep -q '^OK PONG$' || fail "reads stopped after the failed write"
+pass "a full store fails the write with ERR STORAGE and reads go on"
