@@ -252,6 +252,12 @@ public struct Model: Sendable {
         Event(rev: 0, kind: kind, path: path(of: t), summary: summary, value: value)
     }
 
+    /// The outcome of a change shown as one row: the reply holds the row, and the event
+    /// carries the same row's JSON (built once, shared) and by default its text.
+    func changed(_ kind: String, _ t: Target, row: Row, message: String, summary: String? = nil, mutations: [Mutation]) -> Outcome {
+        Outcome(Reply(rows: [row], message: message), event: Event(rev: 0, kind: kind, path: path(of: t), summary: summary ?? row.text, value: row.json), mutations: mutations)
+    }
+
     mutating func write(_ command: Command, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome {
         switch command {
         case .select(let path, let option):
@@ -273,7 +279,7 @@ public struct Model: Sendable {
             }
             settings[i].selected = idx
             let s = settings[i]
-            return Outcome(Reply(rows: [settingRow(i)], message: s.masterRow), event: event("select", t, summary: s.masterRow, value: s.json), mutations: [.putSetting(s, position: i)])
+            return changed("select", t, row: settingRow(i), message: s.masterRow, summary: s.masterRow, mutations: [.putSetting(s, position: i)])
         case .add(let path, let args):
             return try add(try resolve(path, viewer: viewer).get(), args, now: now, rng: &rng)
         case .set(let path, let fields):
@@ -289,12 +295,12 @@ public struct Model: Sendable {
             guard case .item(let id) = t, let item = items.item(id) else { throw TabulaError(.invalid, "FAV marks items; \(self.path(of: t)) is not an item") }
             let on = action == .toggle ? !item.favorite : action == .on
             guard let changed = items.setFavorite(id, on) else { throw TabulaError(.notFound, "no item \(id)") }
-            return Outcome(Reply(rows: [itemRow(changed)], message: on ? "favourite" : "not a favourite"), event: event("fav", t, summary: items.row(changed), value: items.json(changed)), mutations: [.putItem(changed)])
+            return self.changed("fav", t, row: itemRow(changed), message: on ? "favourite" : "not a favourite", mutations: [.putItem(changed)])
         case .order(let path):
             let (s, e) = try menuEntry(path, viewer: viewer)
             let entryPath = self.path(of: .menuEntry(s, e))
             let o = orders.append(entry: entryPath, title: menu[s].entries[e].title, created: now)
-            return Outcome(Reply(rows: [Row(text: o.row, json: o.json)], message: "order \(o.id): \(o.title)"), event: event("order", .order(o.id), summary: o.row, value: o.json), mutations: [.putOrder(o)])
+            return changed("order", .order(o.id), row: Row(text: o.row, json: o.json), message: "order \(o.id): \(o.title)", mutations: [.putOrder(o)])
         case .bands(let args):
             let bands = try Band.parse(args).get()
             items.setBands(bands)
@@ -336,7 +342,8 @@ public struct Model: Sendable {
         }
         let changed = items.move(id, to: position - 1)
         guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
-        return Outcome(Reply(rows: [itemRow(item)], message: "\(id) is now #\(position) in \(items.bands[s].slug)"), event: event("mv", .item(id), summary: "#\(position) in \(items.bands[s].slug): " + items.row(item), value: items.json(item)), mutations: changed.map { .putItem($0) })
+        let row = itemRow(item)
+        return self.changed("mv", .item(id), row: row, message: "\(id) is now #\(position) in \(items.bands[s].slug)", summary: "#\(position) in \(items.bands[s].slug): " + row.text, mutations: changed.map { .putItem($0) })
     }
 
     mutating func add(_ t: Target, _ args: [String], now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome {
@@ -352,7 +359,7 @@ public struct Model: Sendable {
             for raw in args.dropFirst(2) { try addOption(raw, to: &setting) }
             settings.append(setting)
             let i = settings.count - 1
-            return Outcome(Reply(rows: [settingRow(i)], message: "/settings/\(slug)"), event: event("add", .setting(i), summary: setting.masterRow, value: setting.json), mutations: [.putSetting(setting, position: i)])
+            return changed("add", .setting(i), row: settingRow(i), message: "/settings/\(slug)", summary: setting.masterRow, mutations: [.putSetting(setting, position: i)])
         case .setting(let i):
             for raw in args { try addOption(raw, to: &settings[i]) }
             let s = settings[i]
@@ -368,7 +375,7 @@ public struct Model: Sendable {
             catalog[node.id] = node
             catalog[parentId]?.children.append(node.id)
             let pos = (catalog[parentId]?.children.count ?? 1) - 1
-            return Outcome(Reply(rows: [catalogRow(node)], message: path(of: .catalog(node.id))), event: event("add", .catalog(node.id), summary: catalogRow(node).text, value: catalogJSON(node)), mutations: [.putCatalogNode(node, position: pos)])
+            return changed("add", .catalog(node.id), row: catalogRow(node), message: path(of: .catalog(node.id)), mutations: [.putCatalogNode(node, position: pos)])
         case .items, .section:
             let name: String, value: Int, serial: String
             if args.isEmpty {
@@ -381,21 +388,21 @@ public struct Model: Sendable {
                 serial = RandomItem.make(using: &rng).serial
             }
             let item = items.add(name: name, value: value, serial: serial, created: now)
-            return Outcome(Reply(rows: [itemRow(item)], message: "/items/\(item.id) in \(items.bands[items.section(of: item.id)].slug)"), event: event("add", .item(item.id), summary: items.row(item), value: items.json(item)), mutations: [.putItem(item)])
+            return changed("add", .item(item.id), row: itemRow(item), message: "/items/\(item.id) in \(items.bands[items.section(of: item.id)].slug)", mutations: [.putItem(item)])
         case .menu:
             guard args.count == 1 else { throw TabulaError(.syntax, "ADD /menu takes one section title, e.g. ADD /menu Drinks") }
             let slug = Slug.make(args[0])
             guard !menu.contains(where: { $0.slug == slug }) else { throw TabulaError(.exists, "/menu/\(slug) exists already") }
             menu.append(MenuSection(slug: slug, title: args[0], entries: []))
             let s = menu.count - 1
-            return Outcome(Reply(rows: [menuRow(s)], message: "/menu/\(slug)"), event: event("add", .menuSection(s), summary: args[0], value: menuJSON(s)), mutations: [.menu(menu)])
+            return changed("add", .menuSection(s), row: menuRow(s), message: "/menu/\(slug)", summary: args[0], mutations: [.menu(menu)])
         case .menuSection(let s):
             guard args.count == 1 else { throw TabulaError(.syntax, "ADD \(path(of: t)) takes one entry title, e.g. ADD \(path(of: t)) \"Calzone\"") }
             let slug = Slug.make(args[0])
             guard !menu[s].entries.contains(where: { $0.slug == slug }) else { throw TabulaError(.exists, "\(path(of: t))/\(slug) exists already") }
             menu[s].entries.append(MenuEntry(slug: slug, title: args[0]))
             let e = menu[s].entries.count - 1
-            return Outcome(Reply(rows: [entryRow(s, e)], message: path(of: .menuEntry(s, e))), event: event("add", .menuEntry(s, e), summary: args[0], value: entryJSON(s, e)), mutations: [.menu(menu)])
+            return changed("add", .menuEntry(s, e), row: entryRow(s, e), message: path(of: .menuEntry(s, e)), summary: args[0], mutations: [.menu(menu)])
         case .orders:
             throw TabulaError(.invalid, "orders are placed with ORDER menu-entry, e.g. ORDER /menu/pizza/margherita")
         default:
@@ -444,7 +451,7 @@ public struct Model: Sendable {
                 settings[i].title = f.value
             }
             let s = settings[i]
-            return Outcome(Reply(rows: [settingRow(i)], message: s.masterRow), event: event("set", t, summary: s.masterRow, value: s.json), mutations: [.putSetting(s, position: i)])
+            return changed("set", t, row: settingRow(i), message: s.masterRow, summary: s.masterRow, mutations: [.putSetting(s, position: i)])
         case .catalog(let id) where id != 0:
             guard var node = catalog[id] else { throw TabulaError(.notFound, "no catalog node") }
             for f in fields {
@@ -458,7 +465,7 @@ public struct Model: Sendable {
             }
             catalog[id] = node
             let pos = catalog[node.parent]?.children.firstIndex(of: id) ?? 0
-            return Outcome(Reply(rows: [catalogRow(node)], message: path(of: t)), event: event("set", t, summary: catalogRow(node).text, value: catalogJSON(node)), mutations: [.putCatalogNode(node, position: pos)])
+            return changed("set", t, row: catalogRow(node), message: path(of: t), mutations: [.putCatalogNode(node, position: pos)])
         case .item(let id):
             var newName: String?
             var newValue: Int?
@@ -474,19 +481,19 @@ public struct Model: Sendable {
             if let n = newName { _ = items.rename(id, to: n) }
             if let v = newValue { _ = items.reprice(id, to: v) }
             guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
-            return Outcome(Reply(rows: [itemRow(item)], message: "/items/\(id) in \(items.bands[items.section(of: id)].slug)"), event: event("set", t, summary: items.row(item), value: items.json(item)), mutations: [.putItem(item)])
+            return changed("set", t, row: itemRow(item), message: "/items/\(id) in \(items.bands[items.section(of: id)].slug)", mutations: [.putItem(item)])
         case .menuSection(let s):
             for f in fields {
                 guard f.field == "title", !f.value.isEmpty else { throw unknown(f, "title") }
                 menu[s].title = f.value
             }
-            return Outcome(Reply(rows: [menuRow(s)], message: path(of: t)), event: event("set", t, summary: menu[s].title, value: menuJSON(s)), mutations: [.menu(menu)])
+            return changed("set", t, row: menuRow(s), message: path(of: t), summary: menu[s].title, mutations: [.menu(menu)])
         case .menuEntry(let s, let e):
             for f in fields {
                 guard f.field == "title", !f.value.isEmpty else { throw unknown(f, "title") }
                 menu[s].entries[e].title = f.value
             }
-            return Outcome(Reply(rows: [entryRow(s, e)], message: path(of: t)), event: event("set", t, summary: menu[s].entries[e].title, value: entryJSON(s, e)), mutations: [.menu(menu)])
+            return changed("set", t, row: entryRow(s, e), message: path(of: t), summary: menu[s].entries[e].title, mutations: [.menu(menu)])
         default:
             throw TabulaError(.invalid, "\(path(of: t)) has no fields to SET")
         }
