@@ -143,9 +143,12 @@ final class Shared: @unchecked Sendable {
     let completed = Atomic<Int>(0)
     let deadline: UInt64
     let requestFor: @Sendable (Int) -> [UInt8]
-    init(total: Int, deadline: UInt64, requestFor: @escaping @Sendable (Int) -> [UInt8]) {
+    /// The request, when it is the same every time (built once, not per request).
+    let fixed: [UInt8]?
+    init(total: Int, deadline: UInt64, fixed: [UInt8]?, requestFor: @escaping @Sendable (Int) -> [UInt8]) {
         remaining = Atomic(total)
         self.deadline = deadline
+        self.fixed = fixed
         self.requestFor = requestFor
     }
 }
@@ -175,7 +178,7 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
         var now = nowNanos()
         for _ in 0..<count {
             guard let k = claim() else { break }
-            c.outbuf += shared.requestFor(k)
+            if let f = shared.fixed { c.outbuf.append(contentsOf: f) } else { c.outbuf += shared.requestFor(k) }
             c.sendTimes.append(now)
         }
         guard !c.outbuf.isEmpty else { return }
@@ -209,7 +212,7 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
                 continue
             }
             let now = nowNanos()
-            c.inbuf += buf[0..<r]
+            c.inbuf.append(contentsOf: buf[0..<r])
             var start = 0
             var finished = 0
             c.inbuf.withUnsafeBufferPointer { p in
@@ -306,7 +309,8 @@ for test in o.tests {
         conns.append(BenchConnection(fd: fd, watcher: false))
     }
     let start = nowNanos()
-    let shared = Shared(total: o.requests, deadline: start + UInt64(o.seconds * 1e9), requestFor: requestFor)
+    let constant = ["ping", "show", "ls", "fav", "order"].contains(test)
+    let shared = Shared(total: o.requests, deadline: start + UInt64(o.seconds * 1e9), fixed: constant ? requestFor(0) : nil, requestFor: requestFor)
     // Deal connections out to threads round-robin.
     var groups = Array(repeating: [BenchConnection](), count: o.threads)
     for (i, c) in conns.enumerated() { groups[i % o.threads].append(c) }
