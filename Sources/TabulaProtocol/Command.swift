@@ -1,26 +1,26 @@
 /// How an option is named in `SELECT`: by its value or by its 1-based position.
-public enum OptionRef: Sendable, Equatable {
+public enum OptionRef: Sendable, Hashable {
     case value(String)
     case index(Int)
 }
 
 /// What `FAV` does to the flag.
-public enum FavAction: String, Sendable, Equatable {
+public enum FavAction: String, Sendable, Hashable {
     case toggle, on, off
 }
 
 /// The per-connection item filter.
-public enum ItemFilter: String, Sendable, Equatable {
+public enum ItemFilter: String, Sendable, Hashable {
     case all, favorites
 }
 
 /// The per-connection wire format.
-public enum WireFormat: String, Sendable, Equatable {
+public enum WireFormat: String, Sendable, Hashable {
     case text, json
 }
 
 /// One `field=value` pair of `SET`.
-public struct FieldAssignment: Sendable, Equatable {
+public struct FieldAssignment: Sendable, Hashable {
     /// The field name, lower-cased.
     public var field: String
     /// The new value, as typed.
@@ -33,7 +33,7 @@ public struct FieldAssignment: Sendable, Equatable {
 }
 
 /// A request as a typed value.
-public enum Command: Sendable, Equatable {
+public enum Command: Sendable, Hashable {
     case help(verb: String?)
     case ping(String?)
     case quit

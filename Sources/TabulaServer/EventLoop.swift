@@ -38,6 +38,7 @@ final class EventLoop: @unchecked Sendable {
     private var saidGoodbye = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var units: [LineUnit] = []
+    private var cache = ReplyCache()
 
     private static let listenToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
@@ -190,7 +191,7 @@ final class EventLoop: @unchecked Sendable {
         var i = 0
         while i < units.count && !c.closeWhenFlushed {
             if c.pending == 0 {
-                let answered = executor.runOnLoop(units[i...], conn: c.id, session: &c.session)
+                let answered = executor.runOnLoop(units[i...], conn: c.id, session: &c.session, cache: &cache)
                 for a in answered {
                     c.output.append(a.bytes)
                     if a.close { c.closeWhenFlushed = true }

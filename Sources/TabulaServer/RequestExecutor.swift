@@ -57,7 +57,7 @@ struct RequestExecutor: Sendable {
     /// acquisition of the lock they need, and publishes their events once. Returns the
     /// encoded answer of each one run; the first one not run, and all after it, must go to
     /// the engine (a durable write, uncommitted state, old history).
-    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session) -> [(bytes: [UInt8], close: Bool)] {
+    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache) -> [(bytes: [UInt8], close: Bool)] {
         var needsWrite = false
         var needsRead = false
         for u in units {
@@ -81,6 +81,21 @@ struct RequestExecutor: Sendable {
                     out.append((WireEncoder.encode(Reply(error: error), tag: tag, format: session.format), false))
                 case .request(let r):
                     if !inlineWrites && r.command.isWrite { return }
+                    let cacheable = r.tag == nil && ReplyCache.isCacheable(r.command)
+                    if cacheable {
+                        let key = ReplyCache.key(r.command, session)
+                        let revision = state.model.revision
+                        if let hit = cache.lookup(key, revision: revision) {
+                            stats.add(stats.requests, 1)
+                            out.append((hit, false))
+                            continue
+                        }
+                        let e = execute(r, conn: conn, session: &session, onEngine: false)
+                        let bytes = RequestExecutor.encode(e, tag: nil, format: session.format)
+                        cache.store(key, revision: revision, bytes: bytes)
+                        out.append((bytes, false))
+                        continue
+                    }
                     var s = session
                     let e = execute(r, conn: conn, session: &s, onEngine: false)
                     if e.needsEngine { return }

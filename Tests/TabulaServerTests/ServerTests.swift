@@ -175,3 +175,38 @@ import TabulaStorage
         }
     }
 }
+
+/// The per-loop reply cache must never show a state other than the current one.
+@Suite struct ReplyCacheTests {
+    @Test func aRepeatedReadSeesAChangeMadeByAnotherClientAtOnce() throws {
+        try withServer { s in
+            let a = try connect(s), b = try connect(s)
+            for _ in 0..<3 { #expect(try a.request("SHOW /settings/my-int").data.contains("selected: 16 (#2)")) }
+            _ = try b.request("SELECT /settings/my-int 64")
+            #expect(try a.request("SHOW /settings/my-int").data.contains("selected: 64 (#4)"))
+        }
+    }
+
+    @Test func theSameRequestFromDifferentViewsGetsEachItsOwnReply() throws {
+        try withServer({ $0.ioThreads = 1 }) { s in
+            let a = try connect(s), b = try connect(s)
+            _ = try a.request("FILTER favorites")
+            #expect(try a.request("LS /items").data.count == 4)
+            #expect(try b.request("LS /items").data.count == 6)
+            _ = try a.request("FORMAT json")
+            #expect(try a.request("LS /items").final.hasPrefix("{\"ok\":true"))
+            _ = try b.request("CD /items")
+            #expect(try b.request("LS").data.count == 6)
+            #expect(try b.request("LS /menu").data.count == 3)
+        }
+    }
+
+    @Test func aReadAfterOwnWriteOnTheDurableStoreSeesTheWrite() throws {
+        try withServer(store: try SQLiteStore(path: tempDB(), syncFull: false)) { s in
+            let a = try connect(s)
+            #expect(try a.request("SHOW /items/1").data.contains("favorite: no"))
+            _ = try a.request("FAV /items/1")
+            #expect(try a.request("SHOW /items/1").data.contains("favorite: yes ★"))
+        }
+    }
+}
