@@ -11,14 +11,19 @@ struct ChangeHistory {
     /// The oldest revision held, or nil when empty.
     var oldest: UInt64? { count == 0 ? nil : ring[start]?.rev }
 
-    /// Adds the next event (revisions must be consecutive).
-    mutating func append(_ e: Event) {
+    /// Adds the next event (revisions must be consecutive); returns the oldest one when it
+    /// falls out, so that the caller can free it outside any lock.
+    @discardableResult
+    mutating func append(_ e: Event) -> Event? {
         if count == ring.count {
-            ring[start] = e
+            var slot: Event? = e
+            swap(&slot, &ring[start])  // moves, no copy of the old event
             start = (start + 1) % ring.count
+            return slot
         } else {
             ring[(start + count) % ring.count] = e
             count += 1
+            return nil
         }
     }
 

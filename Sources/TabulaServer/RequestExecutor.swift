@@ -70,38 +70,40 @@ struct RequestExecutor: Sendable {
             }
             if !inlineWrites && RequestExecutor.access(r.command) == .write { break }
         }
-        var out: [(bytes: [UInt8], close: Bool)] = []
-        out.reserveCapacity(units.count)
+        // Under the lock only what must be: applying and reading the model. Encoding the
+        // replies, and freeing what fell out of the history, happen after it is released.
+        enum Answer {
+            case bytes([UInt8])
+            case run(Execution, tag: String?, format: WireFormat, cacheKey: ReplyCache.Key?, revision: UInt64)
+        }
+        var answers: [Answer] = []
+        answers.reserveCapacity(units.count)
         var events: [Event] = []
+        var dropped: [Event] = []
         func runAll() {
             if (needsRead || needsWrite) && state.uncommitted { return }
             for u in units {
                 switch u {
                 case .failure(let tag, let error):
-                    out.append((WireEncoder.encode(Reply(error: error), tag: tag, format: session.format), false))
+                    answers.append(.bytes(WireEncoder.encode(Reply(error: error), tag: tag, format: session.format)))
                 case .request(let r):
                     if !inlineWrites && r.command.isWrite { return }
-                    let cacheable = r.tag == nil && ReplyCache.isCacheable(r.command)
-                    if cacheable {
-                        let key = ReplyCache.key(r.command, session)
-                        let revision = state.model.revision
-                        if let hit = cache.lookup(key, revision: revision) {
+                    var key: ReplyCache.Key?
+                    if r.tag == nil && ReplyCache.isCacheable(r.command) {
+                        let k = ReplyCache.key(r.command, session)
+                        if let hit = cache.lookup(k, revision: state.model.revision) {
                             stats.add(stats.requests, 1)
-                            out.append((hit, false))
+                            answers.append(.bytes(hit))
                             continue
                         }
-                        let e = execute(r, conn: conn, session: &session, onEngine: false)
-                        let bytes = RequestExecutor.encode(e, tag: nil, format: session.format)
-                        cache.store(key, revision: revision, bytes: bytes)
-                        out.append((bytes, false))
-                        continue
+                        key = k
                     }
                     var s = session
                     let e = execute(r, conn: conn, session: &s, onEngine: false)
                     if e.needsEngine { return }
                     session = s
                     if let ev = e.event { events.append(ev) }
-                    out.append((RequestExecutor.encode(e, tag: r.tag, format: session.format), e.close))
+                    answers.append(.run(e, tag: r.tag, format: session.format, cacheKey: key, revision: state.model.revision))
                     if e.close { return }
                 }
             }
@@ -109,14 +111,23 @@ struct RequestExecutor: Sendable {
         if needsWrite {
             state.writing {
                 runAll()
-                state.publish(events, stats: stats)
+                dropped = state.publish(events, stats: stats)
             }
         } else if needsRead {
             state.reading { runAll() }
         } else {
             runAll()
         }
-        return out
+        dropped.removeAll()
+        return answers.map { a in
+            switch a {
+            case .bytes(let b): return (b, false)
+            case .run(let e, let tag, let format, let key, let revision):
+                let bytes = RequestExecutor.encode(e, tag: tag, format: format)
+                if let key { cache.store(key, revision: revision, bytes: bytes) }
+                return (bytes, e.close)
+            }
+        }
     }
 
     /// Runs one request. The caller holds the lock the command needs (the engine holds the

@@ -68,12 +68,15 @@ final class SharedState: @unchecked Sendable {
     }
 
     /// Makes committed events visible: records them in the history and queues each, encoded
-    /// once per format, to every watcher's loop. Call holding the write lock.
-    func publish(_ events: [Event], stats: ServerStats) {
-        guard let last = events.last else { return }
-        for e in events { history.append(e) }
+    /// once per format, to every watcher's loop. Call holding the write lock. Returns the
+    /// events that fell out of the history, for the caller to free after unlocking.
+    @discardableResult
+    func publish(_ events: [Event], stats: ServerStats) -> [Event] {
+        guard let last = events.last else { return [] }
+        var dropped: [Event] = []
+        for e in events { if let old = history.append(e) { dropped.append(old) } }
         publishedRevision.store(last.rev, ordering: .releasing)
-        if hub.withLock({ $0.isEmpty }) { return }
+        if hub.withLock({ $0.isEmpty }) { return dropped }
         var outbox = Array(repeating: [LoopMessage](), count: loops.count)
         var delivered = 0
         hub.withLock { hub in
@@ -98,5 +101,6 @@ final class SharedState: @unchecked Sendable {
         }
         stats.add(stats.eventsDelivered, delivered)
         for i in outbox.indices where !outbox[i].isEmpty { loops[i].post(outbox[i]) }
+        return dropped
     }
 }
