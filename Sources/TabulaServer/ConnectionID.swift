@@ -27,6 +27,8 @@ enum LoopMessage: Sendable {
     case send(ConnectionID, [UInt8], completes: Int, session: Session?)
     /// Close the connection once its queued output is written.
     case close(ConnectionID)
+    /// Take this freshly accepted socket (the accepting loop deals them out round-robin).
+    case adopt(Int32)
     /// Stop accepting and reading (shutdown has begun).
     case stopReading
     /// Say goodbye to every connection and close them (the engine has answered everything).

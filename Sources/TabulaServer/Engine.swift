@@ -13,13 +13,7 @@ import TabulaStorage
 /// back the replies and publishes the events. While a batch is applied but not committed,
 /// the loops send every request here, so no client sees a change a crash could still lose.
 final class Engine: @unchecked Sendable {
-    struct Inbox {
-        var items: [EngineInput] = []
-        var sleeping = false
-    }
-
-    private let inbox = Mutex(Inbox())
-    private let wakeFD: Int32
+    private let inbox = WakeableInbox<EngineInput>()
     private let state: SharedState
     private let executor: RequestExecutor
     private let store: StateStore
@@ -35,39 +29,19 @@ final class Engine: @unchecked Sendable {
         self.executor = executor
         self.store = store
         self.log = log
-        self.wakeFD = tabula_eventfd()
     }
 
     /// Queues inputs from a loop; wakes the engine if it sleeps.
-    func submit(_ inputs: [EngineInput]) {
-        guard !inputs.isEmpty else { return }
-        let wake = inbox.withLock { box -> Bool in
-            box.items += inputs
-            if box.sleeping {
-                box.sleeping = false
-                return true
-            }
-            return false
-        }
-        if wake { _ = tabula_eventfd_signal(wakeFD) }
-    }
+    func submit(_ inputs: [EngineInput]) { inbox.post(inputs) }
 
     /// The engine thread's body; returns after `.shutdown`.
     func run() {
         while !stopped {
-            let batch = inbox.withLock { box -> [EngineInput] in
-                if box.items.isEmpty {
-                    box.sleeping = true
-                    return []
-                }
-                let b = box.items
-                box.items.removeAll(keepingCapacity: true)
-                return b
-            }
+            let batch = inbox.takeOrSleep()
             if batch.isEmpty {
-                var pfd = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+                var pfd = pollfd(fd: inbox.fd, events: Int16(POLLIN), revents: 0)
                 _ = poll(&pfd, 1, -1)
-                _ = tabula_eventfd_drain(wakeFD)
+                inbox.awake()
                 continue
             }
             process(batch)

@@ -9,16 +9,10 @@ import TabulaProtocol
 /// and anything a connection sends while it has something at the engine, goes to the engine
 /// in order. Writes what comes back with `writev`.
 final class EventLoop: @unchecked Sendable {
-    struct Inbox {
-        var messages: [LoopMessage] = []
-        var sleeping = false
-    }
-
     let index: Int
     private let epfd: Int32
-    private let wakeFD: Int32
     private let listenFD: Int32
-    private let inbox = Mutex(Inbox())
+    private let inbox = WakeableInbox<LoopMessage>()
     private let engine: Engine
     private let executor: RequestExecutor
     private let config: ServerConfig
@@ -32,6 +26,7 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var conns: [UInt64: Connection] = [:]
     private var serial: UInt64 = 0
+    private var nextLoop = 0
     private var dirty: [Connection] = []
     private var toEngine: [EngineInput] = []
     private var shuttingDown = false
@@ -54,23 +49,13 @@ final class EventLoop: @unchecked Sendable {
         self.stats = stats
         self.log = log
         epfd = tabula_epoll_create()
-        wakeFD = tabula_eventfd()
-        _ = tabula_epoll_add(epfd, wakeFD, tabula_EPOLLIN, EventLoop.wakeToken)
-        _ = tabula_epoll_add(epfd, listenFD, tabula_EPOLLIN, EventLoop.listenToken)
+        _ = tabula_epoll_add(epfd, inbox.fd, tabula_EPOLLIN, EventLoop.wakeToken)
+        // Loop 0 accepts and deals connections out round-robin, so the loads stay even.
+        if index == 0 { _ = tabula_epoll_add(epfd, listenFD, tabula_EPOLLIN, EventLoop.listenToken) }
     }
 
     /// Hands messages to this loop (any thread).
-    func post(_ messages: [LoopMessage]) {
-        let wake = inbox.withLock { box -> Bool in
-            box.messages += messages
-            if box.sleeping {
-                box.sleeping = false
-                return true
-            }
-            return false
-        }
-        if wake { _ = tabula_eventfd_signal(wakeFD) }
-    }
+    func post(_ messages: [LoopMessage]) { inbox.post(messages) }
 
     /// The loop thread's body; returns once shut down and every connection is closed.
     func run() {
@@ -88,20 +73,14 @@ final class EventLoop: @unchecked Sendable {
                 }
                 if deadline == nil { deadline = ContinuousClock.now + .seconds(3) }
             }
-            let sleep = inbox.withLock { box -> Bool in
-                if box.messages.isEmpty {
-                    box.sleeping = true
-                    return true
-                }
-                return false
-            }
+            let sleep = inbox.isEmptyMarkingSleep()
             let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : -1) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
-            inbox.withLock { $0.sleeping = false }
+            if sleep { inbox.awake() }
             if n <= 0 { continue }
             for i in 0..<Int(n) {
                 let ev = events[i]
                 switch ev.data {
-                case EventLoop.wakeToken: _ = tabula_eventfd_drain(wakeFD)
+                case EventLoop.wakeToken: break
                 case EventLoop.listenToken: acceptAll()
                 default:
                     guard let c = conns[ev.data] else { continue }
@@ -143,16 +122,24 @@ final class EventLoop: @unchecked Sendable {
             }
             _ = tabula_set_nodelay(fd)
             stats.add(stats.totalConnections, 1)
-            serial += 1
-            let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, maxLine: config.maxLine)
-            conns[c.id.raw] = c
-            _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
-            c.interest = tabula_EPOLLIN
-            let rev = executor.state.publishedRevision.load(ordering: .acquiring)
-            c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev), format: .text))
-            markDirty(c)
-            log.log(.debug, "connection \(c.id.raw) opened")
+            let loops = executor.state.loops
+            let target = nextLoop % max(1, loops.count)
+            nextLoop += 1
+            if target == index || loops.isEmpty { adopt(fd) } else { loops[target].post([.adopt(fd)]) }
         }
+    }
+
+    /// Takes a freshly accepted socket into this loop and greets it.
+    private func adopt(_ fd: Int32) {
+        serial += 1
+        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, maxLine: config.maxLine)
+        conns[c.id.raw] = c
+        _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
+        c.interest = tabula_EPOLLIN
+        let rev = executor.state.publishedRevision.load(ordering: .acquiring)
+        c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev), format: .text))
+        markDirty(c)
+        log.log(.debug, "connection \(c.id.raw) opened")
     }
 
     // MARK: - Reading
@@ -224,12 +211,7 @@ final class EventLoop: @unchecked Sendable {
     // MARK: - Messages from the engine
 
     private func drainInbox() {
-        let messages = inbox.withLock { box -> [LoopMessage] in
-            let m = box.messages
-            box.messages.removeAll(keepingCapacity: true)
-            return m
-        }
-        for m in messages {
+        for m in inbox.take() {
             switch m {
             case .send(let id, let bytes, let completes, let session):
                 guard let c = conns[id.raw] else { continue }
@@ -245,9 +227,18 @@ final class EventLoop: @unchecked Sendable {
                 guard let c = conns[id.raw] else { continue }
                 c.closeWhenFlushed = true
                 markDirty(c)
+            case .adopt(let fd):
+                if shuttingDown {
+                    let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
+                    _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+                    close(fd)
+                    stats.connections.wrappingSubtract(1, ordering: .relaxed)
+                } else {
+                    adopt(fd)
+                }
             case .stopReading:
                 shuttingDown = true
-                _ = tabula_epoll_del(epfd, listenFD)
+                if index == 0 { _ = tabula_epoll_del(epfd, listenFD) }
                 for c in conns.values where !c.readClosed {
                     c.readClosed = true
                     updateInterest(c)

@@ -1,0 +1,70 @@
+import CLinuxShims
+import Synchronization
+
+/// A queue from any thread to one consumer thread that sleeps in `poll`/`epoll` on an
+/// eventfd. The eventfd is written only when the consumer said it was going to sleep, so a
+/// busy consumer costs producers no system call.
+final class WakeableInbox<Element: Sendable>: Sendable {
+    private struct State {
+        var items: [Element] = []
+        var sleeping = false
+    }
+
+    private let state = Mutex(State())
+    /// The eventfd the consumer waits on.
+    let fd: Int32 = tabula_eventfd()
+
+    /// Adds items (any thread); wakes the consumer if it sleeps.
+    func post(_ items: [Element]) {
+        guard !items.isEmpty else { return }
+        let wake = state.withLock { s -> Bool in
+            s.items += items
+            if s.sleeping {
+                s.sleeping = false
+                return true
+            }
+            return false
+        }
+        if wake { _ = tabula_eventfd_signal(fd) }
+    }
+
+    /// Takes everything queued (consumer thread).
+    func take() -> [Element] {
+        state.withLock { s in
+            let items = s.items
+            s.items.removeAll(keepingCapacity: true)
+            return items
+        }
+    }
+
+    /// Takes everything queued; when nothing is, records that the consumer is about to sleep
+    /// (so the next `post` wakes it) and returns an empty array.
+    func takeOrSleep() -> [Element] {
+        state.withLock { s in
+            if s.items.isEmpty {
+                s.sleeping = true
+                return []
+            }
+            let items = s.items
+            s.items.removeAll(keepingCapacity: true)
+            return items
+        }
+    }
+
+    /// Whether anything is queued; if not, records that the consumer is about to sleep.
+    func isEmptyMarkingSleep() -> Bool {
+        state.withLock { s in
+            if s.items.isEmpty {
+                s.sleeping = true
+                return true
+            }
+            return false
+        }
+    }
+
+    /// The consumer is awake again.
+    func awake() {
+        state.withLock { $0.sleeping = false }
+        _ = tabula_eventfd_drain(fd)
+    }
+}
