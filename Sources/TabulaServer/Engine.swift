@@ -61,30 +61,15 @@ final class Engine: @unchecked Sendable {
         var answers: [Answer] = []
         var mutations: [Mutation] = []
         var events: [Event] = []
-        var goodbye = false
         let sessionsBefore = sessions
         state.writing {
             for input in batch {
-                switch input {
-                case .request(let c, let r, let fresh):
-                    if let fresh { sessions[c] = fresh }
-                    var s = sessions[c] ?? Session()
-                    let e = executor.execute(r, conn: c, session: &s, onEngine: true)
-                    sessions[c] = s
-                    answers.append(Answer(conn: c, bytes: RequestExecutor.encode(e, tag: r.tag, format: s.format), session: s, close: e.close))
-                    if let ev = e.event {
+                if let (a, e) = handle(input, failingWrites: nil) {
+                    answers.append(a)
+                    if let ev = e?.event {
                         events.append(ev)
-                        mutations += e.mutations
+                        mutations += e?.mutations ?? []
                     }
-                case .failure(let c, let tag, let error, let fresh):
-                    if let fresh { sessions[c] = fresh }
-                    let s = sessions[c] ?? Session()
-                    answers.append(Answer(conn: c, bytes: WireEncoder.encode(Reply(error: error), tag: tag, format: s.format), session: s, close: false))
-                case .closed(let c):
-                    sessions[c] = nil
-                case .shutdown:
-                    stopped = true
-                    goodbye = true
                 }
             }
             if !events.isEmpty { state.uncommitted = true }
@@ -100,11 +85,40 @@ final class Engine: @unchecked Sendable {
                 answers = rollBack(batch, error: error)
             }
         }
+        var dropped: [Event] = []
         state.writing {
             state.uncommitted = false
             deliver(answers)
-            if committed { state.publish(events, stats: executor.stats) }
-            if goodbye { for loop in state.loops { loop.post([.goodbye]) } }
+            if committed { dropped = state.publish(events, stats: executor.stats) }
+            if stopped { for loop in state.loops { loop.post([.goodbye]) } }
+        }
+        dropped.removeAll()
+    }
+
+    /// Runs one input (the write lock is held). With `failingWrites`, a write is not run but
+    /// answered `ERR STORAGE` with that message. Nil when there is nothing to answer.
+    private func handle(_ input: EngineInput, failingWrites: String?) -> (Answer, Execution?)? {
+        switch input {
+        case .request(let c, let r, let fresh):
+            if let fresh { sessions[c] = fresh }
+            var s = sessions[c] ?? Session()
+            if let failingWrites, r.command.isWrite {
+                let reply = Reply(error: TabulaError(.storage, failingWrites))
+                return (Answer(conn: c, bytes: WireEncoder.encode(reply, tag: r.tag, format: s.format), session: s, close: false), nil)
+            }
+            let e = executor.execute(r, conn: c, session: &s, onEngine: true)
+            sessions[c] = s
+            return (Answer(conn: c, bytes: RequestExecutor.encode(e, tag: r.tag, format: s.format), session: s, close: e.close), e)
+        case .failure(let c, let tag, let error, let fresh):
+            if let fresh { sessions[c] = fresh }
+            let s = sessions[c] ?? Session()
+            return (Answer(conn: c, bytes: WireEncoder.encode(Reply(error: error), tag: tag, format: s.format), session: s, close: false), nil)
+        case .closed(let c):
+            sessions[c] = nil
+            return nil
+        case .shutdown:
+            stopped = true
+            return nil
         }
     }
 
@@ -121,41 +135,14 @@ final class Engine: @unchecked Sendable {
     /// the batch's writes with `ERR STORAGE`, and answer everything else again from the
     /// restored state.
     private func rollBack(_ batch: [EngineInput], error: Error) -> [Answer] {
-        var answers: [Answer] = []
         let message = "the change could not be saved (\(error)); nothing was changed, try again later"
-        state.writing {
+        return state.writing {
             do {
-                if let snap = try store.load() {
-                    let keep = state.history
-                    state.model = Model(snapshot: snap)
-                    state.history = keep
-                }
+                if let snap = try store.load() { state.model = Model(snapshot: snap) }
             } catch {
                 log.log(.error, "reload after the failed commit failed too: \(error)")
             }
-            for input in batch {
-                switch input {
-                case .request(let c, let r, let fresh) where r.command.isWrite:
-                    if let fresh { sessions[c] = fresh }
-                    let s = sessions[c] ?? Session()
-                    answers.append(Answer(conn: c, bytes: WireEncoder.encode(Reply(error: TabulaError(.storage, message)), tag: r.tag, format: s.format), session: s, close: false))
-                case .request(let c, let r, let fresh):
-                    if let fresh { sessions[c] = fresh }
-                    var s = sessions[c] ?? Session()
-                    let e = executor.execute(r, conn: c, session: &s, onEngine: true)
-                    sessions[c] = s
-                    answers.append(Answer(conn: c, bytes: RequestExecutor.encode(e, tag: r.tag, format: s.format), session: s, close: e.close))
-                case .failure(let c, let tag, let error, let fresh):
-                    if let fresh { sessions[c] = fresh }
-                    let s = sessions[c] ?? Session()
-                    answers.append(Answer(conn: c, bytes: WireEncoder.encode(Reply(error: error), tag: tag, format: s.format), session: s, close: false))
-                case .closed(let c):
-                    sessions[c] = nil
-                case .shutdown:
-                    break
-                }
-            }
+            return batch.compactMap { handle($0, failingWrites: message)?.0 }
         }
-        return answers
     }
 }

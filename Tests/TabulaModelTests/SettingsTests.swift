@@ -21,7 +21,7 @@ import TabulaProtocol
 
     @Test func selectingByIndexIsOneBased() {
         let h = Harness()
-        #expect(h.ok("SELECT my-string #3") == false)  // relative to / there is no my-string
+        #expect(h.error("SELECT my-string #3") == .notFound)  // relative to / there is no my-string
         #expect(h.ok("CD /settings"))
         #expect(h.ok("SELECT my-string #3"))
         #expect(h.rows("LS /settings").first == "my-string/  My String: Blue")
