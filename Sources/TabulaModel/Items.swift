@@ -75,9 +75,14 @@ public struct Band: Sendable, Equatable {
 /// All items in one container, shown in sections by price band (seed 002, done for real:
 /// one store, any number of bands, O(log n) per item operation).
 public struct ItemStore: Sendable {
-    private var slots: [Item?] = []
-    private var handles: [ListHandle] = []
-    private var sectionOf: [Int8] = []
+    /// Per id: the item (nil once removed), its handle in its section's list, its section.
+    struct Slot: Sendable {
+        var item: Item?
+        var handle: ListHandle = -1
+        var section: Int8 = 0
+    }
+
+    private var slots = ChunkedArray<Slot>()
     private var lists: [OrderedList]
     /// The bands in order of price.
     public private(set) var bands: [Band]
@@ -98,7 +103,7 @@ public struct ItemStore: Sendable {
     public var hasFavorites: Bool { favoriteCount > 0 }
 
     /// The item with `id`.
-    public func item(_ id: Int) -> Item? { id >= 0 && id < slots.count ? slots[id] : nil }
+    public func item(_ id: Int) -> Item? { id >= 0 && id < slots.count ? slots[id].item : nil }
 
     /// The section index for a value.
     public func sectionIndex(forValue v: Int) -> Int {
@@ -111,31 +116,26 @@ public struct ItemStore: Sendable {
     }
 
     /// The section index of item `id`.
-    public func section(of id: Int) -> Int { Int(sectionOf[id]) }
+    public func section(of id: Int) -> Int { Int(slots[id].section) }
     /// The number of items in section `s`, optionally favourites only.
     public func count(section s: Int, favoritesOnly: Bool = false) -> Int { favoritesOnly ? lists[s].flaggedCount : lists[s].count }
     /// The 0-based position of item `id` in its section (or among its section's favourites).
     public func position(of id: Int, favoritesOnly: Bool = false) -> Int {
-        let l = lists[Int(sectionOf[id])]
-        return favoritesOnly ? l.flaggedBefore(handles[id]) : l.position(handles[id])
+        let l = lists[Int(slots[id].section)]
+        return favoritesOnly ? l.flaggedBefore(slots[id].handle) : l.position(slots[id].handle)
     }
 
     /// Up to `limit` items of section `s` from 0-based `position`.
     public func page(section s: Int, from position: Int, limit: Int, favoritesOnly: Bool) -> [Item] {
-        lists[s].page(from: position, limit: limit, flaggedOnly: favoritesOnly).compactMap { slots[lists[s].id($0)] }
+        lists[s].page(from: position, limit: limit, flaggedOnly: favoritesOnly).compactMap { slots[lists[s].id($0)].item }
     }
 
     private mutating func place(_ item: Item, at position: Int?) {
-        while slots.count <= item.id {
-            slots.append(nil)
-            handles.append(-1)
-            sectionOf.append(0)
-        }
+        while slots.count <= item.id { slots.append(Slot()) }
         let s = sectionIndex(forValue: item.value)
-        slots[item.id] = item
-        sectionOf[item.id] = Int8(s)
         let pos = position ?? lists[s].count
-        handles[item.id] = lists[s].insert(item.id, at: pos, flagged: item.favorite)
+        let h = lists[s].insert(item.id, at: pos, flagged: item.favorite)
+        slots[item.id] = Slot(item: item, handle: h, section: Int8(s))
         count += 1
         if item.favorite { favoriteCount += 1 }
         maxOrd = max(maxOrd, item.ord)
@@ -150,11 +150,7 @@ public struct ItemStore: Sendable {
 
     /// Makes sure new items get ids from `next` on, so ids are never reused.
     public mutating func reserveIds(upTo next: Int) {
-        while slots.count < next {
-            slots.append(nil)
-            handles.append(-1)
-            sectionOf.append(0)
-        }
+        while slots.count < next { slots.append(Slot()) }
     }
 
     /// Loads stored items (any order); each section is ordered by `ord`.
@@ -166,9 +162,8 @@ public struct ItemStore: Sendable {
     @discardableResult
     public mutating func remove(_ id: Int) -> Item? {
         guard let item = item(id) else { return nil }
-        lists[Int(sectionOf[id])].remove(handles[id])
-        slots[id] = nil
-        handles[id] = -1
+        lists[Int(slots[id].section)].remove(slots[id].handle)
+        slots[id] = Slot()
         count -= 1
         if item.favorite { favoriteCount -= 1 }
         return item
@@ -177,17 +172,17 @@ public struct ItemStore: Sendable {
     /// Renames item `id`.
     public mutating func rename(_ id: Int, to name: String) -> Item? {
         guard item(id) != nil else { return nil }
-        slots[id]?.name = name
-        return slots[id]
+        slots[id].item?.name = name
+        return slots[id].item
     }
 
     /// Changes item `id`'s value; a new band moves it to the end of that section.
     public mutating func reprice(_ id: Int, to value: Int) -> Item? {
         guard var item = item(id) else { return nil }
-        let oldSection = Int(sectionOf[id])
+        let oldSection = Int(slots[id].section)
         item.value = value
         if sectionIndex(forValue: value) == oldSection {
-            slots[id] = item
+            slots[id].item = item
             return item
         }
         remove(id)
@@ -201,23 +196,23 @@ public struct ItemStore: Sendable {
         guard let item = item(id) else { return nil }
         if item.favorite != on {
             favoriteCount += on ? 1 : -1
-            slots[id]?.favorite = on
-            lists[Int(sectionOf[id])].setFlag(handles[id], on)
+            slots[id].item?.favorite = on
+            lists[Int(slots[id].section)].setFlag(slots[id].handle, on)
         }
-        return slots[id]
+        return slots[id].item
     }
 
     /// Moves item `id` to 0-based `position` in its section. Returns every item whose stored
     /// fields changed: the moved one, or all of them on the rare renumbering of `ord`.
     public mutating func move(_ id: Int, to position: Int) -> [Item] {
         guard item(id) != nil else { return [] }
-        let s = Int(sectionOf[id])
-        // Mutate the section's list in place: a local copy would copy all its arrays (O(n)).
-        let h = lists[s].move(handles[id], to: position)
-        handles[id] = h
+        let s = Int(slots[id].section)
+        // Mutate the section's list in place: a local copy would copy all its storage (O(n)).
+        let h = lists[s].move(slots[id].handle, to: position)
+        slots[id].handle = h
         let p = lists[s].position(h)
-        let before = p > 0 ? lists[s].handle(at: p - 1).flatMap { slots[lists[s].id($0)]?.ord } : nil
-        let after = lists[s].handle(at: p + 1).flatMap { slots[lists[s].id($0)]?.ord }
+        let before = p > 0 ? lists[s].handle(at: p - 1).flatMap { slots[lists[s].id($0)].item?.ord } : nil
+        let after = lists[s].handle(at: p + 1).flatMap { slots[lists[s].id($0)].item?.ord }
         let ord: Double
         switch (before, after) {
         case (nil, nil): ord = maxOrd + 1
@@ -228,9 +223,9 @@ public struct ItemStore: Sendable {
         if let b = before, let a = after, !(ord > b && ord < a) {
             return renumber()
         }
-        slots[id]?.ord = ord
+        slots[id].item?.ord = ord
         maxOrd = max(maxOrd, ord)
-        return slots[id].map { [$0] } ?? []
+        return slots[id].item.map { [$0] } ?? []
     }
 
     /// Gives every item a fresh integer `ord` in the current order (section by section).
@@ -240,9 +235,9 @@ public struct ItemStore: Sendable {
         for l in lists {
             for h in l.allHandles {
                 let id = l.id(h)
-                slots[id]?.ord = next
+                slots[id].item?.ord = next
                 next += 1
-                if let it = slots[id] { changed.append(it) }
+                if let it = slots[id].item { changed.append(it) }
             }
         }
         maxOrd = next
@@ -251,16 +246,18 @@ public struct ItemStore: Sendable {
 
     /// Replaces the bands and re-sections every item, keeping their relative order.
     public mutating func setBands(_ newBands: [Band]) {
-        let all = slots.compactMap { $0 }
+        var all: [Item] = []
+        all.reserveCapacity(count)
+        for i in 0..<slots.count { if let it = slots[i].item { all.append(it) } }
+        let ids = slots.count
         bands = newBands
         lists = newBands.map { _ in OrderedList() }
-        slots = []
-        handles = []
-        sectionOf = []
+        slots = ChunkedArray()
         count = 0
         favoriteCount = 0
         maxOrd = 0
         load(all)
+        reserveIds(upTo: ids)
     }
 
     /// The item as JSON.

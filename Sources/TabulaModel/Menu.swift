@@ -61,8 +61,9 @@ public struct Order: Sendable, Equatable {
 
 /// The live order list: append, remove by id and page in O(log n).
 public struct OrderBook: Sendable {
-    private var orders: [Int: Order] = [:]
-    private var handles: [Int: ListHandle] = [:]
+    /// Orders by id − `base` (ids are dense and only grow; a clear moves `base` on).
+    private var slots = ChunkedArray<(order: Order?, handle: ListHandle)>()
+    private var base = 1
     private var list = OrderedList()
     /// The id the next order gets.
     public private(set) var nextId = 1
@@ -73,9 +74,14 @@ public struct OrderBook: Sendable {
     /// The number of orders.
     public var count: Int { list.count }
     /// The order with `id`.
-    public func order(_ id: Int) -> Order? { orders[id] }
+    public func order(_ id: Int) -> Order? {
+        id >= base && id - base < slots.count ? slots[id - base].order : nil
+    }
     /// The 0-based position of order `id`.
-    public func position(of id: Int) -> Int? { handles[id].map { list.position($0) } }
+    public func position(of id: Int) -> Int? {
+        guard order(id) != nil else { return nil }
+        return list.position(slots[id - base].handle)
+    }
 
     /// Appends a new order.
     public mutating func append(entry: String, title: String, created: Double) -> Order {
@@ -86,32 +92,38 @@ public struct OrderBook: Sendable {
 
     /// Loads stored orders (in id order).
     public mutating func load(_ stored: [Order]) {
-        for o in stored.sorted(by: { $0.id < $1.id }) {
-            orders[o.id] = o
-            handles[o.id] = list.append(o.id)
+        let sorted = stored.sorted(by: { $0.id < $1.id })
+        if slots.count == 0, let first = sorted.first { base = max(base, first.id) }
+        for o in sorted where o.id >= base {
+            while base + slots.count <= o.id { slots.append((nil, -1)) }
+            slots[o.id - base] = (o, list.append(o.id))
             nextId = max(nextId, o.id + 1)
         }
     }
 
     /// Makes sure new orders get ids from `next` on.
-    public mutating func reserveIds(upTo next: Int) { nextId = max(nextId, next) }
+    public mutating func reserveIds(upTo next: Int) {
+        nextId = max(nextId, next)
+        if slots.count == 0 { base = nextId }
+    }
 
     /// Removes order `id`.
     public mutating func remove(_ id: Int) -> Order? {
-        guard let h = handles.removeValue(forKey: id) else { return nil }
-        list.remove(h)
-        return orders.removeValue(forKey: id)
+        guard let o = order(id) else { return nil }
+        list.remove(slots[id - base].handle)
+        slots[id - base] = (nil, -1)
+        return o
     }
 
     /// Removes every order (ids keep counting up).
     public mutating func clear() {
-        orders = [:]
-        handles = [:]
+        slots = ChunkedArray()
+        base = nextId
         list = OrderedList()
     }
 
     /// Up to `limit` orders from 0-based `position`.
     public func page(from position: Int, limit: Int) -> [Order] {
-        list.page(from: position, limit: limit).compactMap { orders[list.id($0)] }
+        list.page(from: position, limit: limit).compactMap { order(list.id($0)) }
     }
 }

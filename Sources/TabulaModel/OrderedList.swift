@@ -4,17 +4,21 @@ public typealias ListHandle = Int32
 /// A sequence of integer ids with O(log n) insert at a position, remove, position-of,
 /// element-at, and the same for the subsequence of flagged ("favourite") elements.
 ///
-/// An implicit treap kept in parallel arrays (no per-node objects), with parent links so
-/// that an element's position is found from its handle by walking up.
+/// An implicit treap whose nodes sit in a chunked array (no per-node objects, and growth
+/// never copies), with parent links so that an element's position is found from its handle.
 public struct OrderedList: Sendable {
-    private var left: [Int32] = []
-    private var right: [Int32] = []
-    private var parent: [Int32] = []
-    private var prio: [UInt32] = []
-    private var size: [Int32] = []
-    private var flagged: [Int32] = []
-    private var isFlagged: [Bool] = []
-    private var ids: [Int] = []
+    struct Node: Sendable {
+        var left: Int32 = -1
+        var right: Int32 = -1
+        var parent: Int32 = -1
+        var prio: UInt32 = 0
+        var size: Int32 = 1
+        var flaggedCount: Int32 = 0
+        var flagged = false
+        var id = 0
+    }
+
+    private var nodes = ChunkedArray<Node>()
     private var free: [Int32] = []
     private var root: Int32 = -1
     private var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -23,14 +27,14 @@ public struct OrderedList: Sendable {
     public init() {}
 
     /// The number of elements.
-    public var count: Int { root < 0 ? 0 : Int(size[Int(root)]) }
+    public var count: Int { root < 0 ? 0 : Int(nodes[Int(root)].size) }
     /// The number of flagged elements.
-    public var flaggedCount: Int { root < 0 ? 0 : Int(flagged[Int(root)]) }
+    public var flaggedCount: Int { root < 0 ? 0 : Int(nodes[Int(root)].flaggedCount) }
 
     /// The id held by `h`.
-    public func id(_ h: ListHandle) -> Int { ids[Int(h)] }
+    public func id(_ h: ListHandle) -> Int { nodes[Int(h)].id }
     /// Whether `h` is flagged.
-    public func isFlagged(_ h: ListHandle) -> Bool { isFlagged[Int(h)] }
+    public func isFlagged(_ h: ListHandle) -> Bool { nodes[Int(h)].flagged }
 
     private mutating func nextPriority() -> UInt32 {
         seed &+= 0x9E37_79B9_7F4A_7C15
@@ -40,31 +44,38 @@ public struct OrderedList: Sendable {
         return UInt32(truncatingIfNeeded: z ^ (z >> 31))
     }
 
-    private func sz(_ n: Int32) -> Int32 { n < 0 ? 0 : size[Int(n)] }
-    private func fc(_ n: Int32) -> Int32 { n < 0 ? 0 : flagged[Int(n)] }
+    private func sz(_ n: Int32) -> Int32 { n < 0 ? 0 : nodes[Int(n)].size }
+    private func fc(_ n: Int32) -> Int32 { n < 0 ? 0 : nodes[Int(n)].flaggedCount }
+    private func left(_ n: Int32) -> Int32 { nodes[Int(n)].left }
+    private func right(_ n: Int32) -> Int32 { nodes[Int(n)].right }
+    private func parent(_ n: Int32) -> Int32 { nodes[Int(n)].parent }
 
     private mutating func update(_ n: Int32) {
         let i = Int(n)
-        size[i] = 1 + sz(left[i]) + sz(right[i])
-        flagged[i] = (isFlagged[i] ? 1 : 0) + fc(left[i]) + fc(right[i])
+        let l = nodes[i].left, r = nodes[i].right
+        nodes[i].size = 1 + sz(l) + sz(r)
+        nodes[i].flaggedCount = (nodes[i].flagged ? 1 : 0) + fc(l) + fc(r)
+    }
+
+    private mutating func setParent(_ n: Int32, _ p: Int32) {
+        if n >= 0 { nodes[Int(n)].parent = p }
     }
 
     /// Splits `t` into the first `k` elements and the rest.
     private mutating func split(_ t: Int32, _ k: Int32) -> (Int32, Int32) {
         if t < 0 { return (-1, -1) }
-        let i = Int(t)
-        if sz(left[i]) >= k {
-            let (a, b) = split(left[i], k)
-            left[i] = b
-            if b >= 0 { parent[Int(b)] = t }
-            if a >= 0 { parent[Int(a)] = -1 }
+        if sz(left(t)) >= k {
+            let (a, b) = split(left(t), k)
+            nodes[Int(t)].left = b
+            setParent(b, t)
+            setParent(a, -1)
             update(t)
             return (a, t)
         } else {
-            let (a, b) = split(right[i], k - sz(left[i]) - 1)
-            right[i] = a
-            if a >= 0 { parent[Int(a)] = t }
-            if b >= 0 { parent[Int(b)] = -1 }
+            let (a, b) = split(right(t), k - sz(left(t)) - 1)
+            nodes[Int(t)].right = a
+            setParent(a, t)
+            setParent(b, -1)
             update(t)
             return (t, b)
         }
@@ -73,32 +84,29 @@ public struct OrderedList: Sendable {
     private mutating func merge(_ a: Int32, _ b: Int32) -> Int32 {
         if a < 0 { return b }
         if b < 0 { return a }
-        if prio[Int(a)] > prio[Int(b)] {
-            let r = merge(right[Int(a)], b)
-            right[Int(a)] = r
-            parent[Int(r)] = a
+        if nodes[Int(a)].prio > nodes[Int(b)].prio {
+            let r = merge(right(a), b)
+            nodes[Int(a)].right = r
+            setParent(r, a)
             update(a)
             return a
         } else {
-            let l = merge(a, left[Int(b)])
-            left[Int(b)] = l
-            parent[Int(l)] = b
+            let l = merge(a, left(b))
+            nodes[Int(b)].left = l
+            setParent(l, b)
             update(b)
             return b
         }
     }
 
     private mutating func newNode(_ id: Int, flagged f: Bool) -> Int32 {
-        let p = nextPriority()
+        let node = Node(prio: nextPriority(), flaggedCount: f ? 1 : 0, flagged: f, id: id)
         if let n = free.popLast() {
-            let i = Int(n)
-            left[i] = -1; right[i] = -1; parent[i] = -1; prio[i] = p; size[i] = 1
-            flagged[i] = f ? 1 : 0; isFlagged[i] = f; ids[i] = id
+            nodes[Int(n)] = node
             return n
         }
-        left.append(-1); right.append(-1); parent.append(-1); prio.append(p); size.append(1)
-        flagged.append(f ? 1 : 0); isFlagged.append(f); ids.append(id)
-        return Int32(ids.count - 1)
+        nodes.append(node)
+        return Int32(nodes.count - 1)
     }
 
     /// Inserts `id` so that it ends up at 0-based `position` (clamped to 0…count).
@@ -108,7 +116,7 @@ public struct OrderedList: Sendable {
         let p = Int32(max(0, min(position, count)))
         let (a, b) = split(root, p)
         root = merge(merge(a, n), b)
-        parent[Int(root)] = -1
+        setParent(root, -1)
         return n
     }
 
@@ -120,49 +128,50 @@ public struct OrderedList: Sendable {
 
     /// Removes the element at `h`; `h` must not be used again.
     public mutating func remove(_ h: ListHandle) {
-        let i = Int(h)
-        let m = merge(left[i], right[i])
-        let p = parent[i]
-        if m >= 0 { parent[Int(m)] = p }
+        let m = merge(left(h), right(h))
+        let p = parent(h)
+        setParent(m, p)
         if p < 0 {
             root = m
         } else {
-            if left[Int(p)] == h { left[Int(p)] = m } else { right[Int(p)] = m }
+            if left(p) == h { nodes[Int(p)].left = m } else { nodes[Int(p)].right = m }
             var up = p
             while up >= 0 {
                 update(up)
-                up = parent[Int(up)]
+                up = parent(up)
             }
         }
-        left[i] = -1; right[i] = -1; parent[i] = -1
+        nodes[Int(h)].left = -1
+        nodes[Int(h)].right = -1
+        nodes[Int(h)].parent = -1
         free.append(h)
     }
 
     /// Moves the element at `h` to 0-based `position`; returns its new handle.
     public mutating func move(_ h: ListHandle, to position: Int) -> ListHandle {
-        let id = ids[Int(h)], f = isFlagged[Int(h)]
+        let id = nodes[Int(h)].id, f = nodes[Int(h)].flagged
         remove(h)
         return insert(id, at: position, flagged: f)
     }
 
     /// Sets or clears the flag of `h`.
     public mutating func setFlag(_ h: ListHandle, _ f: Bool) {
-        guard isFlagged[Int(h)] != f else { return }
-        isFlagged[Int(h)] = f
+        guard nodes[Int(h)].flagged != f else { return }
+        nodes[Int(h)].flagged = f
         var up = h
         while up >= 0 {
             update(up)
-            up = parent[Int(up)]
+            up = parent(up)
         }
     }
 
     /// The 0-based position of `h`.
     public func position(_ h: ListHandle) -> Int {
-        var pos = sz(left[Int(h)])
+        var pos = sz(left(h))
         var n = h
-        while parent[Int(n)] >= 0 {
-            let p = parent[Int(n)]
-            if right[Int(p)] == n { pos += sz(left[Int(p)]) + 1 }
+        while parent(n) >= 0 {
+            let p = parent(n)
+            if right(p) == n { pos += sz(left(p)) + 1 }
             n = p
         }
         return Int(pos)
@@ -170,11 +179,11 @@ public struct OrderedList: Sendable {
 
     /// The number of flagged elements before `h`.
     public func flaggedBefore(_ h: ListHandle) -> Int {
-        var c = fc(left[Int(h)])
+        var c = fc(left(h))
         var n = h
-        while parent[Int(n)] >= 0 {
-            let p = parent[Int(n)]
-            if right[Int(p)] == n { c += fc(left[Int(p)]) + (isFlagged[Int(p)] ? 1 : 0) }
+        while parent(n) >= 0 {
+            let p = parent(n)
+            if right(p) == n { c += fc(left(p)) + (nodes[Int(p)].flagged ? 1 : 0) }
             n = p
         }
         return Int(c)
@@ -186,8 +195,8 @@ public struct OrderedList: Sendable {
         var n = root
         var k = Int32(position)
         while n >= 0 {
-            let ls = sz(left[Int(n)])
-            if k < ls { n = left[Int(n)] } else if k == ls { return n } else { k -= ls + 1; n = right[Int(n)] }
+            let ls = sz(left(n))
+            if k < ls { n = left(n) } else if k == ls { return n } else { k -= ls + 1; n = right(n) }
         }
         return nil
     }
@@ -198,31 +207,30 @@ public struct OrderedList: Sendable {
         var n = root
         var k = Int32(rank)
         while n >= 0 {
-            let i = Int(n)
-            let lf = fc(left[i])
-            if k < lf { n = left[i]; continue }
+            let lf = fc(left(n))
+            if k < lf { n = left(n); continue }
             k -= lf
-            if isFlagged[i] {
+            if nodes[Int(n)].flagged {
                 if k == 0 { return n }
                 k -= 1
             }
-            n = right[i]
+            n = right(n)
         }
         return nil
     }
 
     /// The element after `h` in order, or nil at the end.
     public func successor(_ h: ListHandle) -> ListHandle? {
-        var n = right[Int(h)]
+        var n = right(h)
         if n >= 0 {
-            while left[Int(n)] >= 0 { n = left[Int(n)] }
+            while left(n) >= 0 { n = left(n) }
             return n
         }
         var c = h
-        var p = parent[Int(c)]
-        while p >= 0 && right[Int(p)] == c {
+        var p = parent(c)
+        while p >= 0 && right(p) == c {
             c = p
-            p = parent[Int(p)]
+            p = parent(p)
         }
         return p >= 0 ? p : nil
     }
@@ -232,7 +240,7 @@ public struct OrderedList: Sendable {
     /// The last element, or nil when empty.
     public var last: ListHandle? { handle(at: count - 1) }
 
-    /// Up to `limit` ids starting at 0-based `position`; with `flaggedOnly`, `position` counts flagged elements.
+    /// Up to `limit` handles starting at 0-based `position`; with `flaggedOnly`, `position` counts flagged elements.
     public func page(from position: Int, limit: Int, flaggedOnly: Bool = false) -> [ListHandle] {
         var out: [ListHandle] = []
         out.reserveCapacity(min(limit, 1024))
