@@ -91,7 +91,9 @@ pass "reconnects after a server restart; the watch resumes with no lost or repea
 
 # History survives into the next run: Up recalls the previous run's last line.
 tm send-keys -t t C-d
-sleep 0.2
+deadline=$(( $(date +%s%N) + 5000000000 ))
+while pgrep -f "$BIN/tabula -p $PORT\$" >/dev/null && (( $(date +%s%N) < deadline )); do sleep 0.02; done
+! pgrep -f "$BIN/tabula -p $PORT\$" >/dev/null || fail "Ctrl-D did not end the client"
 tm kill-server
 start_client
 tm send-keys -t t Up
