@@ -39,7 +39,7 @@ struct OutputQueue {
         var written = 0
         while count > 0 {
             let n = min(chunks.count - head, 64)
-            let r: Int = withIOVecs(n) { iov in tabula_writev(fd, iov, Int32(n)) }
+            let r: Int = withIOVecs(n) { iov in tabula_writev(fd, iov.baseAddress, Int32(iov.count)) }
             if r < 0 {
                 let e = tabula_errno()
                 if e == EAGAIN || e == EWOULDBLOCK { return (.wouldBlock, written) }
@@ -52,10 +52,10 @@ struct OutputQueue {
     }
 
     /// Calls `body` with iovecs pointing straight into the first `n` chunks (no copies).
-    private func withIOVecs<R>(_ n: Int, _ body: (UnsafePointer<iovec>) -> R) -> R {
+    private func withIOVecs<R>(_ n: Int, _ body: (UnsafeBufferPointer<iovec>) -> R) -> R {
         var iovs = [iovec](repeating: iovec(), count: n)
         func gather(_ i: Int) -> R {
-            if i == n { return iovs.withUnsafeBufferPointer { body($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) } }
+            if i == n { return iovs.withUnsafeBufferPointer(body) }
             return chunks[head + i].withUnsafeBytes { raw in
                 let start = i == 0 ? offset : 0
                 if let base = raw.baseAddress {
