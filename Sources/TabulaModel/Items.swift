@@ -45,6 +45,9 @@ public struct Band: Sendable, Equatable {
         self.lower = lower
     }
 
+    /// The most bands `BANDS` accepts.
+    public static let maxBands = 100
+
     /// The default split of seed 002: under $50 and $50 or more.
     public static let defaults = [Band(title: "Cheap Items", lower: 0), Band(title: "Expensive Items", lower: 50)]
 
@@ -52,6 +55,9 @@ public struct Band: Sendable, Equatable {
     public static func parse(_ args: [String]) -> Result<[Band], TabulaError> {
         guard args.count % 2 == 1 else {
             return .failure(TabulaError(.syntax, "BANDS alternates titles and bounds and ends with a title, e.g. BANDS Cheap 20 Mid 80 Pricey"))
+        }
+        guard args.count / 2 + 1 <= maxBands else {
+            return .failure(TabulaError(.limit, "at most \(maxBands) bands; this asks for \(args.count / 2 + 1)"))
         }
         var bands: [Band] = []
         var lower = 0
@@ -79,7 +85,7 @@ public struct ItemStore: Sendable {
     struct Slot: Sendable {
         var item: Item?
         var handle: ListHandle = -1
-        var section: Int8 = 0
+        var section: Int32 = 0
     }
 
     private var slots = ChunkedArray<Slot>()
@@ -135,7 +141,7 @@ public struct ItemStore: Sendable {
         let s = sectionIndex(forValue: item.value)
         let pos = position ?? lists[s].count
         let h = lists[s].insert(item.id, at: pos, flagged: item.favorite)
-        slots[item.id] = Slot(item: item, handle: h, section: Int8(s))
+        slots[item.id] = Slot(item: item, handle: h, section: Int32(s))
         count += 1
         if item.favorite { favoriteCount += 1 }
         maxOrd = max(maxOrd, item.ord)

@@ -36,6 +36,7 @@ public enum Display {
 
     /// An ISO 8601 UTC timestamp (seconds) from Unix seconds.
     public static func timestamp(_ t: Double) -> String {
+        guard t.isFinite, abs(t) < 1e13 else { return "invalid-time" }
         let secs = Int64(t.rounded(.down))
         let days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
         let rem = secs - days * 86400

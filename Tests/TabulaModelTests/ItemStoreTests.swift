@@ -124,6 +124,16 @@ import TabulaProtocol
         #expect(h.ids(0) == [1, 2, 3, 4])
     }
 
+    @Test func moreBandsThanTheLimitAreRefusedAndManyBandsWork() {
+        let h = Harness()
+        #expect(h.ok("ADD /items Big 180"))
+        let many = (0..<99).map { "b\($0) \($0 * 2 + 1)" }.joined(separator: " ") + " last"
+        #expect(h.ok("BANDS " + many))
+        #expect(h.model.items.section(of: 5) == 90)
+        let tooMany = (0..<100).map { "b\($0) \($0 + 1)" }.joined(separator: " ") + " last"
+        #expect(h.error("BANDS " + tooMany) == .limit)
+    }
+
     @Test func relativeOrderSurvivesABandChange() {
         let h = Harness()
         #expect(h.ok("MV /items/2 1"))

@@ -35,6 +35,16 @@ import TabulaStorage
     @Test func aBadNumberIsASyntaxError() throws { try expectError(Array("LS /items LIMIT -4".utf8), code: "SYNTAX") }
     @Test func anUnterminatedQuoteIsASyntaxError() throws { try expectError(Array("ADD /items \"Red Chair 5".utf8), code: "SYNTAX") }
     @Test func aMissingPathIsNotFound() throws { try expectError(Array("SHOW /items/999".utf8), code: "NOTFOUND") }
+    @Test func tooManyPriceBandsAreRefusedAndTheServerLives() throws {
+        try withServer { s in
+            let c = try connect(s)
+            _ = try c.request("ADD /items Big 180")
+            let bands = (0..<200).map { "b\($0) \($0 + 1)" }.joined(separator: " ") + " last"
+            #expect(try c.request("BANDS " + bands).final.hasPrefix("ERR LIMIT at most 100 bands"))
+            #expect(try c.request("PING").final == "OK PONG")
+        }
+    }
+
     @Test func crlfLinesAreAccepted() throws {
         try withServer { s in
             let c = try rawConnect(s)
