@@ -361,16 +361,21 @@ public struct Model: Sendable {
             let i = settings.count - 1
             return changed("add", .setting(i), row: settingRow(i), message: "/settings/\(slug)", summary: setting.masterRow, mutations: [.putSetting(setting, position: i)])
         case .setting(let i):
-            for raw in args { try addOption(raw, to: &settings[i]) }
-            let s = settings[i]
+            guard !args.isEmpty else { throw TabulaError(.syntax, "ADD \(path(of: t)) takes one or more option values, e.g. ADD /settings/my-int 128") }
+            var s = settings[i]
+            for raw in args { try addOption(raw, to: &s) }
+            settings[i] = s
             return Outcome(Reply(rows: optionRows(i), message: "\(s.options.count) options"), event: event("set", t, summary: s.masterRow, value: s.json), mutations: [.putSetting(s, position: i)])
         case .catalog(let parentId):
+            guard let title = args.first, !title.isEmpty else {
+                throw TabulaError(.syntax, "ADD \(path(of: t)) takes a title, then optionally tabs [names…], image [name] or text [words…]")
+            }
             guard let parent = catalog[parentId], parent.view == .branch else {
                 throw TabulaError(.invalid, "\(path(of: t)) is a leaf; only branches have children")
             }
-            let view = try catalogView(Array(args.dropFirst()), title: args[0])
-            let slug = Slug.unique(args[0]) { name in parent.children.contains { catalog[$0]?.slug == name } }
-            let node = CatalogNode(id: nextCatalogId, parent: parentId, slug: slug, title: args[0], view: view, children: [])
+            let view = try catalogView(Array(args.dropFirst()), title: title)
+            let slug = Slug.unique(title) { name in parent.children.contains { catalog[$0]?.slug == name } }
+            let node = CatalogNode(id: nextCatalogId, parent: parentId, slug: slug, title: title, view: view, children: [])
             nextCatalogId += 1
             catalog[node.id] = node
             catalog[parentId]?.children.append(node.id)
@@ -446,11 +451,13 @@ public struct Model: Sendable {
         }
         switch t {
         case .setting(let i):
+            var setting = settings[i]
             for f in fields {
                 guard f.field == "title", !f.value.isEmpty else { throw unknown(f, "title (select options with SELECT)") }
-                settings[i].title = f.value
+                setting.title = f.value
             }
-            let s = settings[i]
+            settings[i] = setting
+            let s = setting
             return changed("set", t, row: settingRow(i), message: s.masterRow, summary: s.masterRow, mutations: [.putSetting(s, position: i)])
         case .catalog(let id) where id != 0:
             guard var node = catalog[id] else { throw TabulaError(.notFound, "no catalog node") }
@@ -483,20 +490,25 @@ public struct Model: Sendable {
             guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
             return changed("set", t, row: itemRow(item), message: "/items/\(id) in \(items.bands[items.section(of: id)].slug)", mutations: [.putItem(item)])
         case .menuSection(let s):
-            for f in fields {
-                guard f.field == "title", !f.value.isEmpty else { throw unknown(f, "title") }
-                menu[s].title = f.value
-            }
+            menu[s].title = try onlyTitle(fields, unknown)
             return changed("set", t, row: menuRow(s), message: path(of: t), summary: menu[s].title, mutations: [.menu(menu)])
         case .menuEntry(let s, let e):
-            for f in fields {
-                guard f.field == "title", !f.value.isEmpty else { throw unknown(f, "title") }
-                menu[s].entries[e].title = f.value
-            }
+            menu[s].entries[e].title = try onlyTitle(fields, unknown)
             return changed("set", t, row: entryRow(s, e), message: path(of: t), summary: menu[s].entries[e].title, mutations: [.menu(menu)])
         default:
             throw TabulaError(.invalid, "\(path(of: t)) has no fields to SET")
         }
+    }
+
+    /// The new title from fields that may only set `title` (checked before anything changes).
+    func onlyTitle(_ fields: [FieldAssignment], _ unknown: (FieldAssignment, String) -> TabulaError) throws -> String {
+        var title: String?
+        for f in fields {
+            guard f.field == "title", !f.value.isEmpty else { throw unknown(f, "title") }
+            title = f.value
+        }
+        guard let title else { throw TabulaError(.syntax, "SET needs field=value") }
+        return title
     }
 
     mutating func remove(_ t: Target) throws -> Outcome {

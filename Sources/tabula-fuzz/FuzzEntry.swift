@@ -1,7 +1,9 @@
+import TabulaModel
 import TabulaProtocol
 
 /// libFuzzer entry: feeds arbitrary bytes through the line decoder and the request parser,
-/// then encodes whatever comes out, in both formats.
+/// encodes whatever comes out in both formats, and applies every request that parses to a
+/// model holding the seed data (checking that each change moves the revision by one).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
@@ -15,6 +17,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 func drain(_ decoder: inout LineDecoder) {
+    var model = SeedData.model(now: 1_700_000_000)
+    var viewer = Viewer()
+    var rng = SplitMix64(seed: 1)
     while let unit = decoder.next() {
         guard case .line(let line) = unit else { continue }
         precondition(line.count <= 256, "decoder yielded a line over its cap")
@@ -25,6 +30,11 @@ func drain(_ decoder: inout LineDecoder) {
             let text = WireEncoder.encode(reply, tag: request.tag, format: .text)
             precondition(text.last == 10 && text.dropLast().filter { $0 == 10 }.count == 1, "a one-row reply must be exactly two lines")
             _ = WireEncoder.encode(reply, tag: request.tag, format: .json)
+            let before = model.revision
+            let outcome = model.apply(request.command, viewer: &viewer, now: 1_700_000_000, rng: &rng)
+            precondition(model.revision == before + (outcome.event == nil ? 0 : 1), "a change must move the revision by exactly one")
+            _ = WireEncoder.encode(outcome.reply, tag: request.tag, format: .text)
+            _ = WireEncoder.encode(outcome.reply, tag: request.tag, format: .json)
         case .failure(let f)?:
             let out = WireEncoder.encode(Reply(error: f.error), tag: f.tag, format: .text)
             precondition(out.starts(with: Array("ERR".utf8)), "an error reply must start with ERR")
