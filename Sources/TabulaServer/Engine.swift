@@ -36,6 +36,7 @@ final class Engine: @unchecked Sendable {
 
     /// The engine thread's body; returns after `.shutdown`.
     func run() {
+        noteStoredHistory()
         while !stopped {
             let batch = inbox.takeOrSleep()
             if batch.isEmpty {
@@ -78,6 +79,7 @@ final class Engine: @unchecked Sendable {
         if !events.isEmpty {
             do {
                 try store.commit(CommitBatch(mutations: mutations, events: events, revision: events.last?.rev ?? 0))
+                noteStoredHistory()
             } catch {
                 committed = false
                 log.log(.error, "commit failed, batch rolled back: \(error)")
@@ -120,6 +122,11 @@ final class Engine: @unchecked Sendable {
             stopped = true
             return nil
         }
+    }
+
+    /// Records the store's oldest retained revision for STATS.
+    private func noteStoredHistory() {
+        if let oldest = try? store.oldestRevision() { state.storedHistoryOldest.store(oldest, ordering: .relaxed) }
     }
 
     private func deliver(_ answers: [Answer]) {

@@ -222,6 +222,13 @@ struct RequestExecutor: Sendable {
         }
     }
 
+    /// The oldest revision `WATCH … FROM` can still replay: from disk or from memory.
+    private func historyOldest() -> UInt64 {
+        let memory = state.history.oldest ?? state.model.revision + 1
+        let stored = state.storedHistoryOldest.load(ordering: .relaxed)
+        return stored > 0 ? min(stored, memory) : memory
+    }
+
     private func statsReply() -> Reply {
         let up = ContinuousClock.now - stats.started
         let watches = state.hub.withLock { $0.count }
@@ -231,7 +238,7 @@ struct RequestExecutor: Sendable {
             ("connections_rejected", stats.rejectedConnections.load(ordering: .relaxed)),
             ("watches", watches),
             ("revision", Int(state.model.revision)),
-            ("history_oldest", Int(state.history.oldest ?? state.model.revision + 1)),
+            ("history_oldest", Int(historyOldest())),
             ("requests", stats.requests.load(ordering: .relaxed)),
             ("events_delivered", stats.eventsDelivered.load(ordering: .relaxed)),
             ("bytes_in", stats.bytesIn.load(ordering: .relaxed)),

@@ -31,6 +31,9 @@ final class SharedState: @unchecked Sendable {
     var loops: [EventLoop] = []
     /// The revision of the last published (committed) change: what clients may know of.
     let publishedRevision = Atomic<UInt64>(0)
+    /// The oldest revision in the store's durable history (0: none), kept by the engine so
+    /// that STATS can report it without touching the store from an I/O thread.
+    let storedHistoryOldest = Atomic<UInt64>(0)
 
     init(model: Model, historyCapacity: Int) {
         modelStorage = .allocate(capacity: 1)

@@ -20,7 +20,7 @@ final class Interactive {
     var resumeRevision: UInt64 = 0
     var done = false
     var nextAttempt = Date()
-    var backoff = 0.1
+    var reconnector = Reconnector()
     let historyPath: String
     var signalFD: Int32 = -1
 
@@ -145,8 +145,8 @@ final class Interactive {
     func lost(_ why: String) {
         if let c = connection { resumeRevision = max(resumeRevision, c.lastRevision) }
         connection = nil
-        backoff = 0.1
-        nextAttempt = Date().addingTimeInterval(backoff)
+        reconnector.reset()
+        nextAttempt = Date().addingTimeInterval(reconnector.delay)
         rl_clear_visible_line()
         print(renderer.paint("connection lost (\(why)); reconnecting…", "33"))
         rl_set_prompt(prompt)
@@ -155,13 +155,7 @@ final class Interactive {
 
     func reconnect() {
         do {
-            let c = try TabulaConnection(host: options.host, port: options.port, timeout: 2)
-            c.resume(from: resumeRevision)
-            var restored: [String] = []
-            for r in session.restoreRequests(after: resumeRevision) {
-                let reply = try c.request(r)
-                if !reply.isOK { restored.append("\(r): \(reply.final)") }
-            }
+            let (c, restored) = try Reconnector.resume(host: options.host, port: options.port, session: session, after: resumeRevision)
             connection = c
             rl_clear_visible_line()
             let watches = session.watches.isEmpty ? "" : "; watches resumed after rev \(resumeRevision)"
@@ -172,8 +166,8 @@ final class Interactive {
             rl_set_prompt(prompt)
             rl_forced_update_display()
         } catch {
-            backoff = min(backoff * 2, 5)
-            nextAttempt = Date().addingTimeInterval(backoff)
+            reconnector.failed()
+            nextAttempt = Date().addingTimeInterval(reconnector.delay)
         }
     }
 

@@ -28,6 +28,7 @@ func tempDB() -> String {
             #expect(c.hello.contains("rev=3"))
             #expect(try c.request("SHOW /items/6").data.contains("name: Desk"))
             #expect(try c.request("LS /settings").data.last == "my-int/  My Int: 8")
+            #expect(try stat(c, "history_oldest") == 1)
             let r = try c.request("WATCH /items FROM \(lastSeen)")
             #expect(r.final == "OK watching /items at rev 3; replaying 1 events")
             #expect(try c.waitPush(timeout: 5) { _ in true } == "* EVENT 2 add /items/6 6  Desk  $80  serial=\(serial(of: c, 6))")
@@ -64,5 +65,47 @@ func tempDB() -> String {
             #expect(all.compactMap { TabulaConnection.revision(of: $0) }.max() ?? 0 <= UInt64(rev))
             #expect(count == rev + 4)
         }
+    }
+}
+
+@Suite struct ReconnectorTests {
+    @Test func backOffDoublesUpToTheMaximumAndResets() {
+        var r = Reconnector(initial: 0.1, maximum: 0.5)
+        r.failed(); r.failed(); r.failed(); r.failed()
+        #expect(r.delay == 0.5)
+        r.reset()
+        #expect(r.delay == 0.1)
+    }
+
+    @Test func resumingAfterAServerRestartRestoresTheSessionAndLosesNoEvent() throws {
+        let path = tempDB()
+        var config = ServerConfig()
+        config.port = 0
+        config.logLevel = .error
+        let first = try Server(config: config, store: try SQLiteStore(path: path))
+        first.start()
+        let c = try TabulaConnection(host: "127.0.0.1", port: first.port)
+        var session = SessionTracker()
+        for line in ["WATCH /orders", "CD /menu", "FILTER favorites"] { session.observe(request: line, reply: try c.request(line)) }
+        _ = try c.request("ORDER pesto")
+        _ = try c.waitPush(timeout: 5) { _ in true }
+        let seen = c.lastRevision
+        first.stop()
+
+        config.port = first.port
+        let second = try Server(config: config, store: try SQLiteStore(path: path))
+        second.start()
+        defer { second.stop() }
+        let other = try TabulaConnection(host: "127.0.0.1", port: second.port)
+        _ = try other.request("ORDER tiramisu")  // made while our client was away
+
+        let (back, refused) = try Reconnector.resume(host: "127.0.0.1", port: second.port, session: session, after: seen)
+        #expect(refused.isEmpty)
+        #expect(try back.waitPush(timeout: 5) { $0.contains("Tiramisu") } != nil)
+        #expect(try back.request("PWD").final == "OK /menu")
+        #expect(try back.request("FILTER").final.hasPrefix("OK favorites"))
+        _ = try other.request("ORDER gelato")
+        #expect(try back.waitPush(timeout: 5) { $0.contains("Gelato") } != nil)
+        #expect(back.takePushes().filter { $0.contains("Pesto") }.isEmpty)
     }
 }

@@ -1,0 +1,35 @@
+/// Getting back to the server after a lost connection: exponential back-off between
+/// attempts, and a new connection that carries on the old session — current path, filter,
+/// format, and every watch resumed from the last revision seen, so no event is lost.
+public struct Reconnector: Sendable {
+    /// Seconds to wait before the next attempt.
+    public private(set) var delay: Double
+    private let initial: Double
+    private let maximum: Double
+
+    /// Back-off from `initial` seconds, doubling, up to `maximum`.
+    public init(initial: Double = 0.1, maximum: Double = 5) {
+        self.initial = initial
+        self.maximum = maximum
+        delay = initial
+    }
+
+    /// An attempt failed: wait longer next time.
+    public mutating func failed() { delay = min(delay * 2, maximum) }
+
+    /// Connected again: the next loss starts from the shortest wait.
+    public mutating func reset() { delay = initial }
+
+    /// Connects and rebuilds `session` on the new connection, resuming its watches after
+    /// `revision`. Returns the connection and the restoring requests the server refused.
+    public static func resume(host: String, port: Int, session: SessionTracker, after revision: UInt64, timeout: Double = 2) throws -> (TabulaConnection, [String]) {
+        let c = try TabulaConnection(host: host, port: port, timeout: timeout)
+        c.resume(from: revision)
+        var refused: [String] = []
+        for r in session.restoreRequests(after: revision) {
+            let reply = try c.request(r, timeout: timeout)
+            if !reply.isOK { refused.append("\(r): \(reply.final)") }
+        }
+        return (c, refused)
+    }
+}
