@@ -22,6 +22,15 @@ func applyAndCommit(_ lines: [String], model: inout Model, store: SQLiteStore) t
     }
 }
 
+/// Runs SQL on a file with the real sqlite3 shell, as another program would.
+func sqlite3(_ path: String, _ sql: String) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["sqlite3", path, sql]
+    try p.run()
+    p.waitUntilExit()
+}
+
 func listing(_ m: Model) -> [String] {
     var model = m
     var viewer = Viewer()
@@ -105,22 +114,14 @@ func listing(_ m: Model) -> [String] {
 
     @Test func anotherApplicationsSQLiteFileIsRefused() throws {
         let path = tempPath()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["sqlite3", path, "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);"]
-        try p.run()
-        p.waitUntilExit()
+        try sqlite3(path, "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);")
         #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("is an SQLite database but not a Tabula one") }
     }
 
     @Test func aNewerSchemaVersionIsRefused() throws {
         let path = tempPath()
         _ = try SQLiteStore(path: path)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["sqlite3", path, "PRAGMA user_version=99;"]
-        try p.run()
-        p.waitUntilExit()
+        try sqlite3(path, "PRAGMA user_version=99;")
         #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("has schema version 99, newer than this tabulad understands (1)") }
     }
 
