@@ -11,8 +11,9 @@ trap 'tmux -L "$sock" kill-server 2>/dev/null || true; stop_server; rm -rf "$wor
 start_server --data "$work/db.sqlite"
 export TABULA_HISTFILE="$work/history"
 
+S=t  # the tmux session the helpers talk to
 tm() { tmux -L "$sock" "$@"; }
-pane() { tm capture-pane -t t -p -J | sed -e 's/[[:space:]]*$//' -e '/^$/d'; }  # trailing blanks dropped
+pane() { tm capture-pane -t "$S" -p -J | sed -e 's/[[:space:]]*$//' -e '/^$/d'; }  # trailing blanks dropped
 wait_pane() {  # wait_pane REGEX [SECONDS]
     local deadline=$(( $(date +%s%N) + ${2:-5} * 1000000000 ))
     while (( $(date +%s%N) < deadline )); do
@@ -24,7 +25,7 @@ wait_pane() {  # wait_pane REGEX [SECONDS]
 }
 last_line() { pane | tail -n 1; }
 start_client() {
-    tm new-session -d -s t -x 150 -y 50 "env NO_COLOR=1 TABULA_HISTFILE=$TABULA_HISTFILE $BIN/tabula -p $PORT; sleep 30"
+    tm new-session -d -s "$S" -x 150 -y 50 "env NO_COLOR=1 TABULA_HISTFILE=$TABULA_HISTFILE $BIN/tabula -p $PORT; sleep 30"
     wait_pane "^tabula 127.0.0.1:$PORT />$" || fail "no prompt"
 }
 P="tabula 127.0.0.1:$PORT"
@@ -32,46 +33,46 @@ P="tabula 127.0.0.1:$PORT"
 start_client
 
 # Editing: move, insert, delete.
-tm send-keys -t t 'PNG' Left Left 'I' End 'XY' BSpace BSpace
+tm send-keys -t "$S" 'PNG' Left Left 'I' End 'XY' BSpace BSpace
 wait_pane "^$P /> PING$" || fail "editing: the line is not PING"
-tm send-keys -t t Enter
+tm send-keys -t "$S" Enter
 wait_pane "^\(PONG\)$" || fail "editing: PING did not run"
-tm send-keys -t t 'SHOW /settings/my-intt' BSpace C-a '#e1 ' Enter
+tm send-keys -t "$S" 'SHOW /settings/my-intt' BSpace C-a '#e1 ' Enter
 wait_pane "^\(My Int: 16\)$" || fail "editing: Home, insert and delete"
 pass "editing: cursor movement, insertion, deletion"
 
 # Tab completion: a verb, a SELECT option, a nested path.
-tm send-keys -t t 'sel' Tab
+tm send-keys -t "$S" 'sel' Tab
 wait_pane "^$P /> select$" || fail "Tab did not complete the verb"
-tm send-keys -t t '/settings/my-s' Tab
+tm send-keys -t "$S" '/settings/my-s' Tab
 wait_pane "^$P /> select /settings/my-string/$" || fail "Tab did not complete the setting"
-tm send-keys -t t ' Gr' Tab
+tm send-keys -t "$S" ' Gr' Tab
 wait_pane "^$P /> select /settings/my-string/ Green$" || fail "Tab did not complete the option"
-tm send-keys -t t Enter
+tm send-keys -t "$S" Enter
 wait_pane "^\(My String: Green\)$" || fail "completed SELECT did not run"
-tm send-keys -t t 'show /catalog/item-2/item-2.1/' Tab
+tm send-keys -t "$S" 'show /catalog/item-2/item-2.1/' Tab
 wait_pane "^$P /> show /catalog/item-2/item-2.1/item-2.1.1$" || fail "Tab did not complete the nested path"
-tm send-keys -t t Enter
+tm send-keys -t "$S" Enter
 wait_pane "^  view: image$" || fail "completed SHOW did not run"
 pass "Tab completes a verb, a setting's option and a nested path"
 
 # A push while a line is half typed.
-tm send-keys -t t 'WATCH /orders' Enter
+tm send-keys -t "$S" 'WATCH /orders' Enter
 wait_pane "^\(watching /orders at rev" || fail "WATCH"
-tm send-keys -t t 'PI'
+tm send-keys -t "$S" 'PI'
 wait_pane "^$P /> PI$" || fail "half-typed line"
 "$BIN/tabula" -p "$PORT" -c 'ORDER tiramisu' >/dev/null
 wait_pane "^\* EVENT [0-9]+ order /orders/1 1  Tiramisu" || fail "the push did not show"
 [[ "$(last_line)" == "$P /> PI" ]] || fail "the half-typed line was not redrawn: '$(last_line)'"
-tm send-keys -t t 'NG' Enter
+tm send-keys -t "$S" 'NG' Enter
 wait_pane "^\(PONG\)$" || fail "the half-typed line did not run after the push"
 n=$(pane | grep -c '^(PONG)$'); [[ $n -eq 2 ]] || fail "expected 2 PONGs, saw $n"
 pass "a push shows above a half-typed line, which survives and runs"
 
 # Ctrl-C clears the line.
-tm send-keys -t t 'garbage here' C-c
+tm send-keys -t "$S" 'garbage here' C-c
 wait_pane "^$P />$" || fail "Ctrl-C did not give a fresh prompt"
-tm send-keys -t t 'PWD' Enter
+tm send-keys -t "$S" 'PWD' Enter
 wait_pane "^\(/\)$" || fail "after Ctrl-C"
 ! pane | grep -q "unknown verb 'garbage'" || fail "Ctrl-C sent the line"
 pass "Ctrl-C drops the half-typed line"
@@ -90,14 +91,14 @@ n=$(pane | grep -c 'order /orders/2 '); [[ $n -eq 1 ]] || fail "the replayed eve
 pass "reconnects after a server restart; the watch resumes with no lost or repeated event"
 
 # History survives into the next run: Up recalls the previous run's last line.
-tm send-keys -t t C-d
+tm send-keys -t "$S" C-d
 deadline=$(( $(date +%s%N) + 5000000000 ))
 while pgrep -f "$BIN/tabula -p $PORT\$" >/dev/null && (( $(date +%s%N) < deadline )); do sleep 0.02; done
 ! pgrep -f "$BIN/tabula -p $PORT\$" >/dev/null || fail "Ctrl-D did not end the client"
-tm kill-server
+S=t2  # a second session on the same tmux server (the first one stays until the end)
 start_client
-tm send-keys -t t Up
+tm send-keys -t "$S" Up
 wait_pane "^$P /> PWD$" || fail "Up did not recall the previous run's line"
-tm send-keys -t t Up
+tm send-keys -t "$S" Up
 wait_pane "^$P /> PING$" || fail "Up did not go further back (the ^C line must not be in history)"
 pass "history is kept across runs"

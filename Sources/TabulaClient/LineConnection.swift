@@ -95,6 +95,9 @@ public final class LineConnection {
         }
     }
 
+    /// Whether the server has closed the connection (seen by the last read).
+    public var isClosed: Bool { eof }
+
     /// Shuts down the sending side (the server answers what it has, then closes).
     public func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
 

@@ -127,10 +127,7 @@ final class Interactive {
         let pushes = c.pollPushes()
         resumeRevision = max(resumeRevision, c.lastRevision)
         printPushes(pushes, redraw: true)
-        var probe = pollfd(fd: c.line.fd, events: Int16(POLLIN), revents: 0)
-        if poll(&probe, 1, 0) > 0 && probe.revents & Int16(POLLHUP | POLLERR) != 0 || !c.line.readAvailable() {
-            lost("the server closed the connection")
-        }
+        if c.line.isClosed { lost("the server closed the connection") }
     }
 
     /// Prints pushes above the prompt; the half-typed line and cursor are redrawn intact.
