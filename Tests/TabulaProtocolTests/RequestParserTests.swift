@@ -82,6 +82,13 @@ func failure(_ s: String) -> TabulaError? {
         #expect(e?.code == .unknown)
         #expect(e?.message.contains("did you mean SELECT?") == true)
     }
+    @Test func aSwapOfTwoLettersCountsAsOneEdit() throws {
+        #expect(EditDistance.between("itmes", "items") == 1)
+        #expect(EditDistance.between("kitten", "sitting") == 3)
+        #expect(EditDistance.closest(to: "itmes", in: ["settings", "items", "menu"]) == "items")
+        #expect(failure("SEELCT a b")?.message.contains("did you mean SELECT?") == true)
+    }
+
     @Test func unknownVerbFarFromAnyHasNoSuggestion() throws {
         #expect(failure("XYZZYQ")?.message.contains("did you mean") == false)
     }
