@@ -36,7 +36,6 @@ final class Engine: @unchecked Sendable {
 
     /// The engine thread's body; returns after `.shutdown`.
     func run() {
-        noteStoredHistory()
         while !stopped {
             let batch = inbox.takeOrSleep()
             if batch.isEmpty {

@@ -31,6 +31,8 @@ public final class Server: @unchecked Sendable {
         let stats = ServerStats()
         let log = self.log
         let state = SharedState(model: model, historyCapacity: config.historyInMemory)
+        // Known before any thread starts, so the first STATS already reports it.
+        state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, config: config, inlineWrites: store is MemoryStore)
         let engine = Engine(state: state, executor: executor, store: store, log: log)
         let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFD: fd, engine: engine, executor: executor, config: config, stats: stats, log: log) }
