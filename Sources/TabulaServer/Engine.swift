@@ -89,8 +89,10 @@ final class Engine: @unchecked Sendable {
         var dropped: [Event] = []
         state.writing {
             state.uncommitted = false
-            deliver(answers)
+            // Events first: once anyone holds the OK of a change, its event is already queued
+            // for every watcher (a watcher's own change's event lands just before its OK).
             if committed { dropped = state.publish(events, stats: executor.stats) }
+            deliver(answers)
             if stopped { for loop in state.loops { loop.post([.goodbye]) } }
         }
         dropped.removeAll()

@@ -178,7 +178,11 @@ final class EventLoop: @unchecked Sendable {
         var i = 0
         while i < units.count && !c.closeWhenFlushed {
             if c.pending == 0 {
-                let answered = executor.runOnLoop(units[i...], conn: c.id, session: &c.session, cache: &cache)
+                var published = false
+                let answered = executor.runOnLoop(units[i...], conn: c.id, session: &c.session, cache: &cache, published: &published)
+                // The events just published sit in this loop's inbox too: queue them before the
+                // replies, as the engine does, so a watcher's own event precedes its OK.
+                if published { drainInbox() }
                 for a in answered {
                     c.output.append(a.bytes)
                     if a.close { c.closeWhenFlushed = true }

@@ -57,7 +57,7 @@ struct RequestExecutor: Sendable {
     /// acquisition of the lock they need, and publishes their events once. Returns the
     /// encoded answer of each one run; the first one not run, and all after it, must go to
     /// the engine (a durable write, uncommitted state, old history).
-    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache) -> [(bytes: [UInt8], close: Bool)] {
+    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, published: inout Bool) -> [(bytes: [UInt8], close: Bool)] {
         var needsWrite = false
         var needsRead = false
         for u in units {
@@ -113,6 +113,7 @@ struct RequestExecutor: Sendable {
                 runAll()
                 dropped = state.publish(events, stats: stats)
             }
+            published = !events.isEmpty
         } else if needsRead {
             state.reading { runAll() }
         } else {

@@ -119,13 +119,33 @@ import TabulaStorage
         }
     }
 
-    @Test func aWatcherSeesItsOwnChangesAfterTheOK() throws {
-        try withServer { s in
+    @Test(arguments: ["memory", "sqlite"])
+    func aWatcherSeesItsOwnChangeJustBeforeTheOK(store kind: String) throws {
+        let store: StateStore = kind == "memory" ? MemoryStore() : try SQLiteStore(path: tempDB(), syncFull: false)
+        try withServer(store: store) { s in
             let c = try connect(s)
             _ = try c.request("WATCH /settings")
-            let r = try c.request("SELECT /settings/my-int 64")
-            #expect(r.final == "OK My Int: 64")
-            #expect(try c.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") } == "* EVENT 1 select /settings/my-int My Int: 64")
+            try c.line.send("SELECT /settings/my-int 64")
+            #expect(try c.line.readLine(timeout: 5) == "* EVENT 1 select /settings/my-int My Int: 64")
+            #expect(try c.line.readLine(timeout: 5) == "- my-int/  My Int: 64")
+            #expect(try c.line.readLine(timeout: 5) == "OK My Int: 64")
+        }
+    }
+
+    @Test(arguments: ["memory", "sqlite"])
+    func onceAWriterHasItsOKEveryWatcherHasTheEventQueued(store kind: String) throws {
+        let store: StateStore = kind == "memory" ? MemoryStore() : try SQLiteStore(path: tempDB(), syncFull: false)
+        try withServer(store: store) { s in
+            let watchers = try (0..<6).map { _ in try connect(s) }
+            for w in watchers { _ = try w.request("WATCH /orders") }
+            let writer = try connect(s)
+            for round in 1...30 {
+                _ = try writer.request("ORDER pesto")
+                for w in watchers {
+                    _ = try w.request("PING")
+                    #expect(w.takePushes().count == 1, "round \(round)")
+                }
+            }
         }
     }
 
