@@ -76,6 +76,10 @@ final class EventLoop: @unchecked Sendable {
             let sleep = inbox.isEmptyMarkingSleep()
             let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : -1) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
             if sleep { inbox.awake() }
+            // Whatever was posted before these sockets became readable goes out before their
+            // replies: that is what makes events causal (an event published before a writer's
+            // OK is queued ahead of any reply to a request sent after that OK).
+            drainInbox()
             if n <= 0 { continue }
             for i in 0..<Int(n) {
                 let ev = events[i]

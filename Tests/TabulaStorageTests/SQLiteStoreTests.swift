@@ -1,3 +1,4 @@
+import CSQLite3
 import Foundation
 import Testing
 import TabulaModel
@@ -22,13 +23,14 @@ func applyAndCommit(_ lines: [String], model: inout Model, store: SQLiteStore) t
     }
 }
 
-/// Runs SQL on a file with the real sqlite3 shell, as another program would.
+/// Runs SQL on a file through its own SQLite connection, as another program would. (In
+/// process: a spawned shell would share, between fork and exec, the open files of tests
+/// running in parallel — including a store's flock — and make them flaky.)
 func sqlite3(_ path: String, _ sql: String) throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["sqlite3", path, sql]
-    try p.run()
-    p.waitUntilExit()
+    var db: OpaquePointer?
+    guard sqlite3_open(path, &db) == SQLITE_OK else { throw StorageError("cannot open \(path)") }
+    defer { sqlite3_close(db) }
+    guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw StorageError("cannot run \(sql)") }
 }
 
 func listing(_ m: Model) -> [String] {
