@@ -19,8 +19,7 @@ import TabulaStorage
 
     @Test(arguments: ["memory", "sqlite"])
     func randomTrafficFromManyClientsIsAnsweredOneToOneAndEventsStayInOrder(store kind: String) throws {
-        let store: StateStore = kind == "memory" ? MemoryStore() : try SQLiteStore(path: tempDB(), syncFull: false)
-        try withServer(store: store) { s in
+        try withServer(store: try makeStore(kind)) { s in
             let watcher = try connect(s)
             _ = try watcher.request("WATCH /")
             let port = s.port

@@ -42,8 +42,7 @@ import TabulaStorage
 
     @Test(arguments: ["memory", "sqlite"])
     func watchersOnDifferentPrefixesGetExactlyTheirEventsInRevisionOrderUnderConcurrentWriters(store kind: String) throws {
-        let store: StateStore = kind == "memory" ? MemoryStore() : try SQLiteStore(path: tempDB(), syncFull: false)
-        try withServer(store: store) { s in
+        try withServer(store: try makeStore(kind)) { s in
             let prefixes = ["/settings", "/items", "/orders"]
             let watchers = try prefixes.map { p -> TabulaConnection in
                 let w = try connect(s)
@@ -122,8 +121,7 @@ import TabulaStorage
 
     @Test(arguments: ["memory", "sqlite"])
     func aWatcherSeesItsOwnChangeJustBeforeTheOK(store kind: String) throws {
-        let store: StateStore = kind == "memory" ? MemoryStore() : try SQLiteStore(path: tempDB(), syncFull: false)
-        try withServer(store: store) { s in
+        try withServer(store: try makeStore(kind)) { s in
             let c = try connect(s)
             _ = try c.request("WATCH /settings")
             try c.line.send("SELECT /settings/my-int 64")
@@ -135,8 +133,7 @@ import TabulaStorage
 
     @Test(arguments: ["memory", "sqlite"])
     func onceAWriterHasItsOKEveryWatcherHasTheEventQueued(store kind: String) throws {
-        let store: StateStore = kind == "memory" ? MemoryStore() : try SQLiteStore(path: tempDB(), syncFull: false)
-        try withServer(store: store) { s in
+        try withServer(store: try makeStore(kind)) { s in
             let watchers = try (0..<6).map { _ in try connect(s) }
             for w in watchers { _ = try w.request("WATCH /orders") }
             let writer = try connect(s)

@@ -16,6 +16,11 @@ func withServer(_ configure: (inout ServerConfig) -> Void = { _ in }, store: Sta
     try body(server)
 }
 
+/// A store of the named kind: "memory", or "sqlite" in a fresh temporary file.
+func makeStore(_ kind: String) throws -> StateStore {
+    kind == "memory" ? MemoryStore() : try SQLiteStore(path: tempDB(), syncFull: false)
+}
+
 func connect(_ server: Server) throws -> TabulaConnection {
     try TabulaConnection(host: "127.0.0.1", port: server.port)
 }
