@@ -24,8 +24,8 @@ wait_pane() {  # wait_pane REGEX [SECONDS]
     return 1
 }
 last_line() { pane | tail -n 1; }
-start_client() {
-    tm new-session -d -s "$S" -x 150 -y 50 "env NO_COLOR=1 TABULA_HISTFILE=$TABULA_HISTFILE $BIN/tabula -p $PORT; sleep 30"
+start_client() {  # start_client [extra env assignments]
+    tm new-session -d -s "$S" -x 150 -y 50 "env NO_COLOR=1 TABULA_HISTFILE=$TABULA_HISTFILE ${1:-} $BIN/tabula -p $PORT; sleep 30"
     wait_pane "^tabula 127.0.0.1:$PORT />$" || fail "no prompt"
 }
 P="tabula 127.0.0.1:$PORT"
@@ -102,3 +102,12 @@ wait_pane "^$P /> PWD$" || fail "Up did not recall the previous run's line"
 tm send-keys -t "$S" Up
 wait_pane "^$P /> PING$" || fail "Up did not go further back (the ^C line must not be in history)"
 pass "history is kept across runs"
+
+# vi editing through the user's inputrc (readline application name "tabula").
+printf '$if tabula\nset editing-mode vi\n$endif\n' >"$work/inputrc"
+S=t3
+start_client "INPUTRC=$work/inputrc"
+tm send-keys -t "$S" 'PINXG' Escape 'h' 'x' 'A' Enter
+wait_pane "^\(PONG\)$" || fail "vi keys (Esc, h, x, A) did not edit PINXG into PING"
+pass "vi editing mode from the inputrc"
+
