@@ -235,11 +235,6 @@ public struct OrderedList: Sendable {
         return p >= 0 ? p : nil
     }
 
-    /// The first element, or nil when empty.
-    public var first: ListHandle? { handle(at: 0) }
-    /// The last element, or nil when empty.
-    public var last: ListHandle? { handle(at: count - 1) }
-
     /// Up to `limit` handles starting at 0-based `position`; with `flaggedOnly`, `position` counts flagged elements.
     public func page(from position: Int, limit: Int, flaggedOnly: Bool = false) -> [ListHandle] {
         var out: [ListHandle] = []

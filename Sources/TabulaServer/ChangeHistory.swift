@@ -27,12 +27,6 @@ struct ChangeHistory {
         }
     }
 
-    /// Forgets everything (after a rollback).
-    mutating func removeAll() {
-        start = 0
-        count = 0
-    }
-
     /// Events with revision greater than `rev`, oldest first.
     func events(after rev: UInt64) -> [Event] {
         guard let first = oldest else { return [] }
