@@ -29,6 +29,20 @@ public struct Item: Sendable, Equatable {
     }
 }
 
+/// An item with its section's name: what the item's JSON shows.
+struct ItemJSON: JSONRepresentable {
+    let item: Item
+    let section: String
+
+    var json: JSONValue {
+        .object([
+            ("type", .string("item")), ("id", .int(Int64(item.id))), ("name", .string(item.name)), ("value", .int(Int64(item.value))),
+            ("serial", .string(item.serial)), ("created", .string(Display.timestamp(item.created))),
+            ("favorite", .bool(item.favorite)), ("section", .string(section)),
+        ])
+    }
+}
+
 /// A price band: the section of items whose value is at least `lower` (and below the next band's).
 public struct Band: Sendable, Equatable {
     /// Section header, e.g. "Cheap Items".
@@ -266,13 +280,9 @@ public struct ItemStore: Sendable {
         reserveIds(upTo: ids)
     }
 
-    /// The item as JSON.
+    /// The item as JSON (built when first read).
     public func json(_ item: Item) -> JSONValue {
-        .object([
-            ("type", .string("item")), ("id", .int(Int64(item.id))), ("name", .string(item.name)), ("value", .int(Int64(item.value))),
-            ("serial", .string(item.serial)), ("created", .string(Display.timestamp(item.created))),
-            ("favorite", .bool(item.favorite)), ("section", .string(bands[sectionIndex(forValue: item.value)].slug)),
-        ])
+        .deferred(ItemJSON(item: item, section: bands[sectionIndex(forValue: item.value)].slug))
     }
 
     /// The item's one-line text row.

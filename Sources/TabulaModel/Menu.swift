@@ -32,7 +32,7 @@ public struct MenuSection: Sendable, Equatable {
 }
 
 /// One line of the live order list.
-public struct Order: Sendable, Equatable {
+public struct Order: Sendable, Equatable, JSONRepresentable {
     /// Stable id, its path name under `/orders`.
     public var id: Int
     /// The menu entry's path at the time of ordering.

@@ -157,6 +157,12 @@ public struct Model: Sendable {
 
     /// Resolves `path` (absolute, or relative to `viewer.cwd`) or says what is missing.
     public func resolve(_ path: String?, viewer: Viewer) -> Result<Target, TabulaError> {
+        if let path, let t = resolvePlain(path, cwd: viewer.cwd) { return .success(t) }
+        return resolveBySegments(path, viewer: viewer)
+    }
+
+    /// Any path: `.` and `..` applied, and an error that says what is missing.
+    func resolveBySegments(_ path: String?, viewer: Viewer) -> Result<Target, TabulaError> {
         let segs = ModelPath.segments(path, cwd: viewer.cwd)
         var t = Target.root
         for (i, seg) in segs.enumerated() {
@@ -174,6 +180,32 @@ public struct Model: Sendable {
             t = next
         }
         return .success(t)
+    }
+
+    /// The common case, fast: a path of plain names (no `.` or `..`) that exists, walked
+    /// without building a list of segments. Nil otherwise; `resolve` then does the rest.
+    func resolvePlain(_ path: String, cwd: String) -> Target? {
+        var t = Target.root
+        func walk(_ p: String) -> Bool {
+            let u = p.utf8
+            var start = u.startIndex
+            var i = start
+            while true {
+                let atEnd = i == u.endIndex
+                if atEnd || u[i] == UInt8(ascii: "/") {
+                    if start != i {
+                        if u[start] == UInt8(ascii: ".") { return false }
+                        guard let next = child(of: t, named: String(p[start..<i])) else { return false }
+                        t = next
+                    }
+                    if atEnd { return true }
+                    start = u.index(after: i)
+                }
+                i = u.index(after: i)
+            }
+        }
+        if path.utf8.first != UInt8(ascii: "/") && !walk(cwd) { return nil }
+        return walk(path) ? t : nil
     }
 
     // MARK: - Applying commands
@@ -300,7 +332,7 @@ public struct Model: Sendable {
             let (s, e) = try menuEntry(path, viewer: viewer)
             let entryPath = self.path(of: .menuEntry(s, e))
             let o = orders.append(entry: entryPath, title: menu[s].entries[e].title, created: now)
-            return changed("order", .order(o.id), row: Row(text: o.row, json: o.json), message: "order \(o.id): \(o.title)", mutations: [.putOrder(o)])
+            return changed("order", .order(o.id), row: Row(text: o.row, json: .deferred(o)), message: "order \(o.id): \(o.title)", mutations: [.putOrder(o)])
         case .bands(let args):
             let bands = try Band.parse(args).get()
             items.setBands(bands)

@@ -4,7 +4,7 @@ import TabulaProtocol
 extension Model {
     func settingRow(_ i: Int) -> Row {
         let s = settings[i]
-        return Row(text: "\(s.slug)/  \(s.masterRow)", json: s.json)
+        return Row(text: "\(s.slug)/  \(s.masterRow)", json: .deferred(s))
     }
 
     func optionRows(_ i: Int) -> [Row] {
@@ -113,7 +113,7 @@ extension Model {
                 start = p + 1
             }
             let page = orders.page(from: start, limit: limit)
-            var reply = Reply(rows: page.map { Row(text: $0.row, json: $0.json) }, message: "\(page.count) of \(orders.count)")
+            var reply = Reply(rows: page.map { Row(text: $0.row, json: .deferred($0)) }, message: "\(page.count) of \(orders.count)")
             if start + page.count < orders.count, let last = page.last { reply.message += "; more: LS /orders LIMIT \(limit) AFTER \(last.id)" }
             return reply
         case .option, .item, .menuEntry, .order:

@@ -45,7 +45,7 @@ public enum OptionType: String, Sendable, CaseIterable {
 }
 
 /// One detail of the master/detail settings list: a title, typed options and a selection.
-public struct Setting: Sendable, Equatable {
+public struct Setting: Sendable, Equatable, JSONRepresentable {
     /// Makes one.
     public init(slug: String, title: String, type: OptionType, options: [String], selected: Int) {
         self.slug = slug

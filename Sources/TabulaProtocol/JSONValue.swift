@@ -1,3 +1,9 @@
+/// Something that can give its JSON form when asked.
+public protocol JSONRepresentable: Sendable {
+    /// The value as JSON.
+    var json: JSONValue { get }
+}
+
 /// A JSON value, used for the JSON wire format and for event payloads.
 public enum JSONValue: Sendable, Equatable {
     case null
@@ -7,9 +13,20 @@ public enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// A value built only when something reads or writes it: rows and events carry one so
+    /// that a text client, which never sees their JSON, never pays for building it.
+    case deferred(any JSONRepresentable)
+
+    /// The value itself: a deferred value built, anything else as it is.
+    public var resolved: JSONValue {
+        if case .deferred(let d) = self { return d.json.resolved }
+        return self
+    }
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
+        case (.deferred(let a), _): return a.json == rhs
+        case (_, .deferred(let b)): return lhs == b.json
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.int(let a), .int(let b)): return a == b
@@ -24,24 +41,24 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Looks a key up in an object; nil for anything else.
     public subscript(key: String) -> JSONValue? {
-        if case .object(let pairs) = self { return pairs.first { $0.0 == key }?.1 }
+        if case .object(let pairs) = resolved { return pairs.first { $0.0 == key }?.1 }
         return nil
     }
 
     /// The string, if this is one.
-    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    public var stringValue: String? { if case .string(let s) = resolved { return s }; return nil }
     /// The integer, if this is one.
     public var intValue: Int64? {
-        switch self {
+        switch resolved {
         case .int(let i): return i
         case .double(let d) where d == d.rounded() && abs(d) < 9e15: return Int64(d)
         default: return nil
         }
     }
     /// The elements, if this is an array.
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = resolved { return a }; return nil }
     /// The boolean, if this is one.
-    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var boolValue: Bool? { if case .bool(let b) = resolved { return b }; return nil }
 
     /// Appends the compact JSON text of this value to `out`.
     public func write(to out: inout [UInt8]) {
@@ -68,6 +85,7 @@ public enum JSONValue: Sendable, Equatable {
                 v.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
+        case .deferred(let d): d.json.write(to: &out)
         }
     }
 

@@ -3,6 +3,12 @@
 public enum Tokenizer {
     /// Splits `line` into arguments, or says exactly what is wrong with it.
     public static func tokenize(_ line: ArraySlice<UInt8>) -> Result<[String], TabulaError> {
+        if let plain = plainWords(line) { return .success(plain) }
+        return general(line)
+    }
+
+    /// Any line: quotes, escapes, UTF-8 validation and the errors that explain them.
+    static func general(_ line: ArraySlice<UInt8>) -> Result<[String], TabulaError> {
         var tokens: [String] = []
         var current: [UInt8] = []
         var inToken = false
@@ -87,6 +93,33 @@ public enum Tokenizer {
             tokens.append(s)
         }
         return .success(tokens)
+    }
+
+    /// The common case, fast: a line of printable ASCII words with no quotes splits on
+    /// blanks with no copying beyond the strings themselves. Nil for anything else (quotes,
+    /// control bytes, non-ASCII), which the general path handles and explains.
+    static func plainWords(_ line: ArraySlice<UInt8>) -> [String]? {
+        line.withUnsafeBufferPointer { buf -> [String]? in
+            var words: [String] = []
+            var i = 0
+            let n = buf.count
+            while i < n {
+                let b = buf[i]
+                if b == 32 || b == 9 {
+                    i += 1
+                    continue
+                }
+                let start = i
+                while i < n {
+                    let c = buf[i]
+                    if c == 32 || c == 9 { break }
+                    if c < 32 || c >= 127 || c == 34 || c == 39 { return nil }
+                    i += 1
+                }
+                words.append(String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self))
+            }
+            return words
+        }
     }
 
     /// Splits a whole line held in an array.

@@ -34,7 +34,7 @@ import TabulaProtocol
         let h = Harness()
         for _ in 0..<50 {
             let o = h.run("ADD /items")
-            guard case .object(let f)? = o.reply.rows.first?.json else { Issue.record("no row"); return }
+            guard case .object(let f)? = o.reply.rows.first?.json.resolved else { Issue.record("no row"); return }
             let d = Dictionary(uniqueKeysWithValues: f)
             let words = d["name"]?.stringValue?.split(separator: " ") ?? []
             #expect(words.count == 2)
