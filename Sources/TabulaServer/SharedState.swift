@@ -10,7 +10,7 @@ import TabulaProtocol
 /// Reads run on whichever I/O thread received them, in parallel. Writes take the write lock
 /// for as long as applying them takes. Lock order: state, then hub, then a loop's inbox.
 final class SharedState: @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+    private let lock = SpinRWLock()
     private let modelStorage: UnsafeMutablePointer<Model>
     /// Guarded by `lock`. Reached through its address, so that calling a method on it
     /// never copies the struct (a copy retains and releases every array in it).
@@ -40,33 +40,24 @@ final class SharedState: @unchecked Sendable {
         modelStorage.initialize(to: model)
         self.history = ChangeHistory(capacity: historyCapacity)
         publishedRevision.store(model.revision, ordering: .relaxed)
-        lock = .allocate(capacity: 1)
-        var attr = pthread_rwlockattr_t()
-        pthread_rwlockattr_init(&attr)
-        // Writers first: a stream of reads must not starve writes.
-        pthread_rwlockattr_setkind_np(&attr, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
-        pthread_rwlock_init(lock, &attr)
-        pthread_rwlockattr_destroy(&attr)
     }
 
     deinit {
         modelStorage.deinitialize(count: 1)
         modelStorage.deallocate()
-        pthread_rwlock_destroy(lock)
-        lock.deallocate()
     }
 
     /// Runs `body` holding the read lock.
     func reading<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_rwlock_rdlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
+        lock.lockRead()
+        defer { lock.unlockRead() }
         return try body()
     }
 
     /// Runs `body` holding the write lock.
     func writing<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_rwlock_wrlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
+        lock.lockWrite()
+        defer { lock.unlockWrite() }
         return try body()
     }
 

@@ -38,4 +38,12 @@ void tabula_ignore_sigpipe(void);
 int tabula_errno(void);
 /// Blocks SIGINT and SIGTERM in the calling thread (and threads it starts) and returns a signalfd for them.
 int tabula_signalfd_termination(void);
+/// Tells the CPU this is a spin-wait loop (x86 PAUSE, ARM YIELD).
+static inline void tabula_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
 #endif
