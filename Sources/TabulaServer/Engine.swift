@@ -42,6 +42,7 @@ final class Engine: @unchecked Sendable {
                 var pfd = pollfd(fd: inbox.fd, events: Int16(POLLIN), revents: 0)
                 _ = poll(&pfd, 1, -1)
                 inbox.awake()
+                inbox.clearSignal()
                 continue
             }
             process(batch)

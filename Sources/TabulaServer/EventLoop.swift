@@ -84,7 +84,7 @@ final class EventLoop: @unchecked Sendable {
             for i in 0..<Int(n) {
                 let ev = events[i]
                 switch ev.data {
-                case EventLoop.wakeToken: break
+                case EventLoop.wakeToken: inbox.clearSignal()
                 case EventLoop.listenToken: acceptAll()
                 default:
                     guard let c = conns[ev.data] else { continue }

@@ -65,6 +65,11 @@ final class WakeableInbox<Element: Sendable>: Sendable {
     /// The consumer is awake again.
     func awake() {
         state.withLock { $0.sleeping = false }
+    }
+
+    /// Clears the eventfd; call when the wait reported it readable (and only then: a read
+    /// on every wake-up would cost a system call per turn of a busy loop).
+    func clearSignal() {
         _ = tabula_eventfd_drain(fd)
     }
 }
