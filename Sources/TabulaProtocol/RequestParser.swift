@@ -49,11 +49,13 @@ public enum RequestParser {
         (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95 || b == 46 || b == 58
     }
 
+    private static let completeWord = Array("COMPLETE".utf8)
+
     /// The text after `COMPLETE ` if the line starts with that verb.
     static func rawComplete(_ line: ArraySlice<UInt8>) -> String? {
         var i = line.startIndex
         while i < line.endIndex && (line[i] == 32 || line[i] == 9) { i += 1 }
-        let word = Array("COMPLETE".utf8)
+        let word = completeWord
         var k = 0
         while k < word.count {
             guard i + k < line.endIndex, line[i + k] & 0xDF == word[k] else { return nil }
@@ -66,15 +68,16 @@ public enum RequestParser {
     }
 
     /// Parses already-split arguments; the first is the verb.
-    public static func parse(tokens: [String]) -> Result<Command, TabulaError> {
-        guard let word = tokens.first else { return .failure(TabulaError(.syntax, "empty request")) }
+    public static func parse(tokens: consuming [String]) -> Result<Command, TabulaError> {
+        var args = tokens
+        guard !args.isEmpty else { return .failure(TabulaError(.syntax, "empty request")) }
+        let word = args.removeFirst()
         guard let verb = Verb.named(word) else {
             if let s = Verb.suggestion(for: word) {
                 return .failure(TabulaError(.unknown, "unknown verb '\(word)'; did you mean \(s.rawValue)? (HELP lists all verbs)"))
             }
             return .failure(TabulaError(.unknown, "unknown verb '\(word)'; HELP lists all verbs"))
         }
-        let args = Array(tokens.dropFirst())
         guard verb.arity.contains(args.count) else {
             let n = args.count
             let what = n < verb.arity.lowerBound ? "too few arguments" : "too many arguments"

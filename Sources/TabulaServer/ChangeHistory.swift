@@ -11,19 +11,16 @@ struct ChangeHistory {
     /// The oldest revision held, or nil when empty.
     var oldest: UInt64? { count == 0 ? nil : ring[start]?.rev }
 
-    /// Adds the next event (revisions must be consecutive); returns the oldest one when it
-    /// falls out, so that the caller can free it outside any lock.
-    @discardableResult
-    mutating func append(_ e: Event) -> Event? {
+    /// Moves the next event (revisions must be consecutive) into the ring, leaving in `e`
+    /// the oldest event when it falls out (nil otherwise), so that the caller can free it
+    /// outside any lock. Swapping rather than copying: no reference counting per field.
+    mutating func append(_ e: inout Event?) {
         if count == ring.count {
-            var slot: Event? = e
-            swap(&slot, &ring[start])  // moves, no copy of the old event
+            swap(&e, &ring[start])
             start = (start + 1) % ring.count
-            return slot
         } else {
-            ring[(start + count) % ring.count] = e
+            swap(&e, &ring[(start + count) % ring.count])
             count += 1
-            return nil
         }
     }
 

@@ -87,16 +87,17 @@ final class Engine: @unchecked Sendable {
                 answers = rollBack(batch, error: error)
             }
         }
-        var dropped: [Event] = []
+        var published = committed ? events.map { Optional($0) } : []
+        events.removeAll()
         state.writing {
             state.uncommitted = false
             // Events first: once anyone holds the OK of a change, its event is already queued
             // for every watcher (a watcher's own change's event lands just before its OK).
-            if committed { dropped = state.publish(events, stats: executor.stats) }
+            state.publish(&published, stats: executor.stats)
             deliver(answers)
             if stopped { for loop in state.loops { loop.post([.goodbye]) } }
         }
-        dropped.removeAll()
+        published.removeAll()  // what fell out of the history, freed outside the lock
     }
 
     /// Runs one input (the write lock is held). With `failingWrites`, a write is not run but

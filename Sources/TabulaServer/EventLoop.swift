@@ -33,6 +33,8 @@ final class EventLoop: @unchecked Sendable {
     private var saidGoodbye = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var units: [LineUnit] = []
+    /// Replies being encoded for one connection, before they join its output.
+    private var replies: [UInt8] = []
     private var cache = ReplyCache()
 
     private static let listenToken: UInt64 = 0
@@ -182,17 +184,17 @@ final class EventLoop: @unchecked Sendable {
         var i = 0
         while i < units.count && !c.closeWhenFlushed {
             if c.pending == 0 {
-                var published = false
-                let answered = executor.runOnLoop(units[i...], conn: c.id, session: &c.session, cache: &cache, published: &published)
-                // The events just published sit in this loop's inbox too: queue them before the
-                // replies, as the engine does, so a watcher's own event precedes its OK.
-                if published { drainInbox() }
-                for a in answered {
-                    c.output.append(a.bytes)
-                    if a.close { c.closeWhenFlushed = true }
+                replies.removeAll(keepingCapacity: true)
+                let (answered, close) = executor.runOnLoop(units[i...], conn: c.id, session: &c.session, cache: &cache, into: &replies) { published in
+                    // The events just published sit in this loop's inbox too: queue them before
+                    // the replies, as the engine does, so a watcher's own event precedes its OK.
+                    if published { drainInbox() }
                 }
-                if !answered.isEmpty { markDirty(c) }
-                i += answered.count
+                c.output.append(replies)
+                if replies.count > OutputQueue.joinLimit { replies = [] }  // the queue keeps that buffer as a chunk
+                if close { c.closeWhenFlushed = true }
+                if answered > 0 { markDirty(c) }
+                i += answered
                 if c.closeWhenFlushed || i == units.count { break }
             }
             forward(c, units[i])

@@ -13,12 +13,15 @@ struct OutputQueue {
     /// Whether the next byte to go out starts a line (nothing half-written).
     var atLineBoundary: Bool { offset == 0 }
 
+    /// Pieces up to this size are copied into the last chunk; bigger ones become a chunk.
+    static let joinLimit = 512
+
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         count += bytes.count
         // Small pieces join the last chunk (when it has not started going out), so that a
         // burst of short replies leaves in one iovec rather than one each.
-        if bytes.count <= 512, head < chunks.count, chunks.count - 1 > head || offset == 0, chunks[chunks.count - 1].count < 16 * 1024 {
+        if bytes.count <= OutputQueue.joinLimit, head < chunks.count, chunks.count - 1 > head || offset == 0, chunks[chunks.count - 1].count < 16 * 1024 {
             chunks[chunks.count - 1].append(contentsOf: bytes)
             return
         }

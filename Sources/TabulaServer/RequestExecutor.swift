@@ -54,10 +54,12 @@ struct RequestExecutor: Sendable {
     }
 
     /// On an I/O loop: runs as many of `units` (in order) as may run here, under one
-    /// acquisition of the lock they need, and publishes their events once. Returns the
-    /// encoded answer of each one run; the first one not run, and all after it, must go to
-    /// the engine (a durable write, uncommitted state, old history).
-    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, published: inout Bool) -> [(bytes: [UInt8], close: Bool)] {
+    /// acquisition of the lock they need, and publishes their events once. Appends the
+    /// encoded answers to `out` and returns how many ran, and whether the last asked to close;
+    /// the first one not run, and all after it, must go to the engine (a durable write,
+    /// uncommitted state, old history). `beforeReplies` runs once the lock is released and
+    /// before anything is appended (the loop queues events just published there).
+    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into out: inout [UInt8], beforeReplies: (_ published: Bool) -> Void) -> (answered: Int, close: Bool) {
         var needsWrite = false
         var needsRead = false
         for u in units {
@@ -78,8 +80,7 @@ struct RequestExecutor: Sendable {
         }
         var answers: [Answer] = []
         answers.reserveCapacity(units.count)
-        var events: [Event] = []
-        var dropped: [Event] = []
+        var events: [Event?] = []
         func runAll() {
             if (needsRead || needsWrite) && state.uncommitted { return }
             for u in units {
@@ -99,10 +100,14 @@ struct RequestExecutor: Sendable {
                         key = k
                     }
                     var s = session
-                    let e = execute(r, conn: conn, session: &s, onEngine: false)
+                    var e = execute(r, conn: conn, session: &s, onEngine: false)
                     if e.needsEngine { return }
                     session = s
-                    if let ev = e.event { events.append(ev) }
+                    if e.event != nil {
+                        var ev: Event?
+                        swap(&ev, &e.event)
+                        events.append(ev)
+                    }
                     answers.append(.run(e, tag: r.tag, format: session.format, cacheKey: key, revision: state.model.revision))
                     if e.close { return }
                 }
@@ -111,24 +116,31 @@ struct RequestExecutor: Sendable {
         if needsWrite {
             state.writing {
                 runAll()
-                dropped = state.publish(events, stats: stats)
+                state.publish(&events, stats: stats)
             }
-            published = !events.isEmpty
         } else if needsRead {
             state.reading { runAll() }
         } else {
             runAll()
         }
-        dropped.removeAll()
-        return answers.map { a in
+        beforeReplies(!events.isEmpty)
+        events.removeAll()  // what fell out of the history, freed outside the lock
+        var close = false
+        for a in answers {
             switch a {
-            case .bytes(let b): return (b, false)
+            case .bytes(let b): out.append(contentsOf: b)
             case .run(let e, let tag, let format, let key, let revision):
-                let bytes = RequestExecutor.encode(e, tag: tag, format: format)
-                if let key { cache.store(key, revision: revision, bytes: bytes) }
-                return (bytes, e.close)
+                if let key {
+                    let bytes = RequestExecutor.encode(e, tag: tag, format: format)
+                    cache.store(key, revision: revision, bytes: bytes)
+                    out.append(contentsOf: bytes)
+                } else {
+                    RequestExecutor.encode(e, tag: tag, format: format, into: &out)
+                }
+                close = e.close
             }
         }
+        return (answers.count, close)
     }
 
     /// Runs one request. The caller holds the lock the command needs (the engine holds the
@@ -268,8 +280,14 @@ struct RequestExecutor: Sendable {
 
     /// The reply and any replayed events, encoded for the connection.
     static func encode(_ e: Execution, tag: String?, format: WireFormat) -> [UInt8] {
-        var out = WireEncoder.encode(e.reply, tag: tag, format: format)
-        for ev in e.replay { out += WireEncoder.encode(.event(ev), format: format) }
+        var out: [UInt8] = []
+        encode(e, tag: tag, format: format, into: &out)
         return out
+    }
+
+    /// Appends the reply and any replayed events to `out`.
+    static func encode(_ e: Execution, tag: String?, format: WireFormat, into out: inout [UInt8]) {
+        WireEncoder.encode(e.reply, tag: tag, format: format, into: &out)
+        for ev in e.replay { out += WireEncoder.encode(.event(ev), format: format) }
     }
 }

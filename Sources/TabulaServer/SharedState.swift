@@ -61,20 +61,22 @@ final class SharedState: @unchecked Sendable {
         return try body()
     }
 
-    /// Makes committed events visible: records them in the history and queues each, encoded
-    /// once per format, to every watcher's loop. Call holding the write lock. Returns the
-    /// events that fell out of the history, for the caller to free after unlocking.
-    @discardableResult
-    func publish(_ events: [Event], stats: ServerStats) -> [Event] {
-        guard let last = events.last else { return [] }
-        var dropped: [Event] = []
-        for e in events { if let old = history.append(e) { dropped.append(old) } }
-        publishedRevision.store(last.rev, ordering: .releasing)
-        if hub.withLock({ $0.isEmpty }) { return dropped }
+    /// Makes committed events visible: queues each, encoded once per format, to every
+    /// watcher's loop, and moves it into the history. Call holding the write lock. Leaves in
+    /// `events` what fell out of the history, for the caller to free after unlocking.
+    func publish(_ events: inout [Event?], stats: ServerStats) {
+        guard let last = events.last??.rev else { return }
+        publishedRevision.store(last, ordering: .releasing)
+        deliver(events, stats: stats)
+        for i in events.indices { history.append(&events[i]) }
+    }
+
+    private func deliver(_ events: [Event?], stats: ServerStats) {
+        if hub.withLock({ $0.isEmpty }) { return }
         var outbox = Array(repeating: [LoopMessage](), count: loops.count)
         var delivered = 0
         hub.withLock { hub in
-            for e in events {
+            for case let e? in events {
                 let targets = hub.watchers(of: e.path)
                 guard !targets.isEmpty else { continue }
                 var text: [UInt8]?
@@ -95,6 +97,5 @@ final class SharedState: @unchecked Sendable {
         }
         stats.add(stats.eventsDelivered, delivered)
         for i in outbox.indices where !outbox[i].isEmpty { loops[i].post(outbox[i]) }
-        return dropped
     }
 }
