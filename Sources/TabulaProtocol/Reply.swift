@@ -124,6 +124,12 @@ public enum WireEncoder {
     /// The encoded push line.
     public static func encode(_ push: Push, format: WireFormat) -> [UInt8] {
         var out: [UInt8] = []
+        encode(push, format: format, into: &out)
+        return out
+    }
+
+    /// Appends the encoded push line to `out`.
+    public static func encode(_ push: Push, format: WireFormat, into out: inout [UInt8]) {
         switch (push, format) {
         case (.hello(let v, let server, let rev), .text):
             out.append(contentsOf: "* HELLO tabula \(v) rev=\(rev) server=\(server)".utf8)
@@ -145,7 +151,6 @@ public enum WireEncoder {
             JSONValue.object([("push", .string("bye")), ("reason", .string(reason))]).write(to: &out)
         }
         out.append(10)
-        return out
     }
 
     /// Appends text with any line break or control byte made visible, so one value stays one line.

@@ -71,28 +71,33 @@ final class SharedState: @unchecked Sendable {
         for i in events.indices { history.append(&events[i]) }
     }
 
+    /// Queues events to their watchers' loops. A run of consecutive events with the same
+    /// audience (the common case: everyone watches one prefix) is encoded once per format
+    /// into one piece, and each watcher gets that piece in one message.
     private func deliver(_ events: [Event?], stats: ServerStats) {
         if hub.withLock({ $0.isEmpty }) { return }
         var outbox = Array(repeating: [LoopMessage](), count: loops.count)
         var delivered = 0
         hub.withLock { hub in
-            for case let e? in events {
-                let targets = hub.watchers(of: e.path)
-                guard !targets.isEmpty else { continue }
-                var text: [UInt8]?
-                var json: [UInt8]?
-                for (c, format) in targets {
-                    let bytes: [UInt8]
-                    if format == .json {
-                        if json == nil { json = WireEncoder.encode(.event(e), format: .json) }
-                        bytes = json ?? []
-                    } else {
-                        if text == nil { text = WireEncoder.encode(.event(e), format: .text) }
-                        bytes = text ?? []
-                    }
-                    outbox[c.loop].append(.send(c, bytes, completes: 0, session: nil))
+            var i = 0
+            while i < events.count {
+                guard let e = events[i], let audience = hub.audience(of: e.path) else {
+                    i += 1
+                    continue
                 }
-                delivered += targets.count
+                var text: [UInt8] = []
+                var json: [UInt8] = []
+                var j = i
+                while j < events.count, let next = events[j], j == i || hub.audience(of: next.path) === audience {
+                    if audience.wantsText { WireEncoder.encode(.event(next), format: .text, into: &text) }
+                    if audience.wantsJSON { WireEncoder.encode(.event(next), format: .json, into: &json) }
+                    j += 1
+                }
+                for m in audience.members {
+                    outbox[m.conn.loop].append(.send(m.conn, m.format == .json ? json : text, completes: 0, session: nil))
+                }
+                delivered += audience.members.count * (j - i)
+                i = j
             }
         }
         stats.add(stats.eventsDelivered, delivered)

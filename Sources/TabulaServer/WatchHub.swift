@@ -1,12 +1,29 @@
 import TabulaModel
-
 import TabulaProtocol
+
+/// The connections an event goes to, each once, with the format each wants. Shared and
+/// kept while the watches behind it do not change, so that a run of events with the same
+/// audience is recognised by identity and sent as one piece per connection.
+final class Audience: Sendable {
+    let members: [(conn: ConnectionID, format: WireFormat)]
+    let wantsText: Bool
+    let wantsJSON: Bool
+
+    init(_ members: [(conn: ConnectionID, format: WireFormat)]) {
+        self.members = members
+        wantsText = members.contains { $0.format == .text }
+        wantsJSON = members.contains { $0.format == .json }
+    }
+}
 
 /// Who watches what: prefixes to connections (with the format each wants), for fan-out.
 struct WatchHub {
     private var byPrefix: [String: Set<ConnectionID>] = [:]
     private var formats: [ConnectionID: WireFormat] = [:]
     private var byConnection: [ConnectionID: Set<String>] = [:]
+    /// Watched prefixes' audiences, built when first needed after their watchers or their
+    /// formats changed (so that many joining watchers cost one build, not one each).
+    private var audiences: [String: Audience] = [:]
 
     /// Whether nobody watches anything.
     var isEmpty: Bool { byPrefix.isEmpty }
@@ -18,6 +35,7 @@ struct WatchHub {
         formats[c] = format
         byPrefix[prefix, default: []].insert(c)
         byConnection[c, default: []].insert(prefix)
+        forget(byConnection[c] ?? [])
     }
 
     /// Removes one prefix, or all of the connection's when nil; returns how many were removed.
@@ -25,15 +43,18 @@ struct WatchHub {
     mutating func remove(_ c: ConnectionID, _ prefix: String?) -> Int {
         let prefixes = prefix.map { [$0] } ?? Array(byConnection[c] ?? [])
         var n = 0
+        var touched: [String] = []
         for p in prefixes where byConnection[c]?.remove(p) != nil {
             n += 1
             byPrefix[p]?.remove(c)
             if byPrefix[p]?.isEmpty == true { byPrefix[p] = nil }
+            touched.append(p)
         }
         if byConnection[c]?.isEmpty == true {
             byConnection[c] = nil
             formats[c] = nil
         }
+        forget(touched)
         return n
     }
 
@@ -42,18 +63,39 @@ struct WatchHub {
 
     /// Records a connection's new wire format, for the events it is sent.
     mutating func setFormat(_ c: ConnectionID, _ format: WireFormat) {
-        if formats[c] != nil { formats[c] = format }
+        guard formats[c] != nil, formats[c] != format else { return }
+        formats[c] = format
+        forget(byConnection[c] ?? [])
     }
 
-    /// Every connection watching a prefix of `path`, each once, with its format.
-    func watchers(of path: String) -> [(ConnectionID, WireFormat)] {
-        var out: [ConnectionID] = []
-        var matched = 0
-        for (p, conns) in byPrefix where ModelPath.isUnder(path, prefix: p) {
-            matched += 1
-            out += conns
+    /// Everyone an event at `path` goes to: the audience of the one watched prefix it lies
+    /// under (the same object each time while those watches stand), or a fresh union when it
+    /// lies under several; nil when nobody watches it.
+    mutating func audience(of path: String) -> Audience? {
+        var first: Audience?
+        var more: [Audience] = []
+        for p in byPrefix.keys where ModelPath.isUnder(path, prefix: p) {
+            let a = audience(watching: p)
+            if first == nil { first = a } else { more.append(a) }
         }
-        if matched > 1 { out = Array(Set(out)) }
-        return out.map { ($0, formats[$0] ?? .text) }
+        guard let first else { return nil }
+        if more.isEmpty { return first }
+        var seen = Set<ConnectionID>()
+        var union: [(conn: ConnectionID, format: WireFormat)] = []
+        for a in [first] + more {
+            for m in a.members where seen.insert(m.conn).inserted { union.append(m) }
+        }
+        return Audience(union)
+    }
+
+    private mutating func audience(watching p: String) -> Audience {
+        if let a = audiences[p] { return a }
+        let a = Audience((byPrefix[p] ?? []).map { ($0, formats[$0] ?? .text) })
+        audiences[p] = a
+        return a
+    }
+
+    private mutating func forget<S: Sequence>(_ prefixes: S) where S.Element == String {
+        for p in prefixes { audiences[p] = nil }
     }
 }

@@ -1,0 +1,49 @@
+import Testing
+import TabulaProtocol
+
+@testable import TabulaServer
+
+@Suite struct WatchHubTests {
+    let a = ConnectionID(loop: 0, serial: 1)
+    let b = ConnectionID(loop: 1, serial: 2)
+    let c = ConnectionID(loop: 0, serial: 3)
+
+    private func members(_ hub: inout WatchHub, _ path: String) -> [UInt64: WireFormat] {
+        Dictionary(uniqueKeysWithValues: (hub.audience(of: path)?.members ?? []).map { ($0.conn.raw, $0.format) })
+    }
+
+    @Test func anEventGoesToEveryoneWatchingAPrefixOfItsPathAndNobodyElse() {
+        var hub = WatchHub()
+        hub.add(a, "/items", format: .text)
+        hub.add(b, "/", format: .json)
+        hub.add(c, "/settings", format: .text)
+        #expect(members(&hub, "/items/7") == [a.raw: .text, b.raw: .json])
+        #expect(members(&hub, "/itemsx") == [b.raw: .json])
+        #expect(members(&hub, "/settings/my-int") == [b.raw: .json, c.raw: .text])
+    }
+
+    @Test func aConnectionWatchingTwoMatchingPrefixesGetsEachEventOnce() {
+        var hub = WatchHub()
+        hub.add(a, "/items", format: .text)
+        hub.add(a, "/", format: .text)
+        let audience = hub.audience(of: "/items/1")
+        #expect(audience?.members.count == 1)
+    }
+
+    @Test func theAudienceOfOnePrefixIsTheSameObjectUntilItsWatchesChange() {
+        var hub = WatchHub()
+        hub.add(a, "/items", format: .text)
+        hub.add(b, "/items", format: .text)
+        let first = hub.audience(of: "/items/1")
+        #expect(first != nil && first === hub.audience(of: "/items/2"))
+        hub.setFormat(b, .json)
+        let second = hub.audience(of: "/items/3")
+        #expect(second !== first)
+        #expect(second?.wantsJSON == true && second?.wantsText == true)
+        hub.remove(a, nil)
+        #expect(members(&hub, "/items/4") == [b.raw: .json])
+        hub.remove(b, "/items")
+        #expect(hub.audience(of: "/items/5") == nil)
+        #expect(hub.isEmpty)
+    }
+}
