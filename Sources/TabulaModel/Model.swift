@@ -186,22 +186,20 @@ public struct Model: Sendable {
     /// without building a list of segments. Nil otherwise; `resolve` then does the rest.
     func resolvePlain(_ path: String, cwd: String) -> Target? {
         var t = Target.root
-        func walk(_ p: String) -> Bool {
-            let u = p.utf8
-            var start = u.startIndex
-            var i = start
-            while true {
-                let atEnd = i == u.endIndex
-                if atEnd || u[i] == UInt8(ascii: "/") {
+        func walk(_ path: String) -> Bool {
+            var p = path
+            return p.withUTF8 { u in
+                var start = 0
+                for i in 0...u.count where i == u.count || u[i] == UInt8(ascii: "/") {
                     if start != i {
                         if u[start] == UInt8(ascii: ".") { return false }
-                        guard let next = child(of: t, named: String(p[start..<i])) else { return false }
+                        let name = String(decoding: UnsafeBufferPointer(rebasing: u[start..<i]), as: UTF8.self)
+                        guard let next = child(of: t, named: name) else { return false }
                         t = next
                     }
-                    if atEnd { return true }
-                    start = u.index(after: i)
+                    start = i + 1
                 }
-                i = u.index(after: i)
+                return true
             }
         }
         if path.utf8.first != UInt8(ascii: "/") && !walk(cwd) { return nil }

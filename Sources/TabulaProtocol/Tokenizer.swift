@@ -101,6 +101,7 @@ public enum Tokenizer {
     static func plainWords(_ line: ArraySlice<UInt8>) -> [String]? {
         line.withUnsafeBufferPointer { buf -> [String]? in
             var words: [String] = []
+            words.reserveCapacity(4)
             var i = 0
             let n = buf.count
             while i < n {
