@@ -32,6 +32,9 @@ refuse "an unusable bind address" "cannot use --bind" --memory --bind not-an-add
 rc=0; "$BIN/tabulad" --sync sometimes 2>"$work/err" || rc=$?
 [[ $rc -eq 1 ]] && grep -q "takes full or normal" "$work/err" || fail "a bad flag value must exit 1"
 pass "a bad flag value → exit 1: $(cat "$work/err")"
+rc=0; "$BIN/tabulad" --cpu-yield maybe 2>"$work/err" || rc=$?
+[[ $rc -eq 1 ]] && grep -q "takes on or off" "$work/err" || fail "a bad --cpu-yield must exit 1"
+pass "a bad --cpu-yield → exit 1: $(cat "$work/err")"
 
 start_server --data "$work/small.sqlite" --max-size 131072
 got=""

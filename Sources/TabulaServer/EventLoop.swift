@@ -37,6 +37,8 @@ final class EventLoop: @unchecked Sendable {
     private var replies: [UInt8] = []
     private var cache = ReplyCache()
 
+    /// A wake-up with this many ready sockets or fewer is thin (see `ServerConfig.cpuYield`).
+    private static let thinWakeUp: Int32 = 2
     private static let listenToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
     private static let pauseAbove = 4096
@@ -77,7 +79,17 @@ final class EventLoop: @unchecked Sendable {
             }
             let sleep = inbox.isEmptyMarkingSleep()
             let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : -1) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
-            if sleep { inbox.awake() }
+            if sleep {
+                inbox.awake()
+                if config.cpuYield && n > 0 && n <= EventLoop.thinWakeUp && !(0..<Int(n)).contains(where: { events[$0].data == EventLoop.wakeToken }) {
+                    // Woken from sleep for a request or two: let whatever waits for this CPU
+                    // (often the clients themselves) run first. With clients on the same cores
+                    // this turns many thin wake-ups into fewer full ones (what arrives in the
+                    // meantime is there at the next wait). Events from the inbox are never
+                    // held back.
+                    sched_yield()
+                }
+            }
             // Whatever was posted before these sockets became readable goes out before their
             // replies: that is what makes events causal (an event published before a writer's
             // OK is queued ahead of any reply to a request sent after that OK).
