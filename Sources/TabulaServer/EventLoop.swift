@@ -203,7 +203,9 @@ final class EventLoop: @unchecked Sendable {
                     if published { drainInbox() }
                 }
                 c.output.append(replies)
-                if replies.count > OutputQueue.joinLimit { replies = [] }  // the queue keeps that buffer as a chunk
+                // A big piece becomes the queue's own chunk; the next batch then starts a fresh
+                // buffer of the same capacity (no regrowth), unless that capacity is large.
+                if replies.capacity > 64 * 1024 { replies = [] }
                 if close { c.closeWhenFlushed = true }
                 if answered > 0 { markDirty(c) }
                 i += answered
