@@ -22,6 +22,8 @@ final class Connection {
     var interest: UInt32 = 0
     /// Queued for a flush at the end of this loop turn.
     var dirty = false
+    /// The loop's activity window in which this connection last sent something.
+    var activeWindow: UInt64 = 0
 
     init(id: ConnectionID, fd: Int32, maxLine: Int) {
         self.id = id

@@ -39,6 +39,13 @@ final class EventLoop: @unchecked Sendable {
 
     /// A wake-up with this many ready sockets or fewer is thin (see `ServerConfig.cpuYield`).
     private static let thinWakeUp: Int32 = 2
+    /// Connections active in one window for the loop to count as busy with several clients.
+    private static let severalClients = 4
+    private static let window: UInt64 = 1_000_000
+    private var activeWindow: UInt64 = 1
+    private var activeNow = 0
+    private var activeBefore = 0
+    private var windowEnds: UInt64 = 0
     private static let listenToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
     private static let pauseAbove = 4096
@@ -81,12 +88,14 @@ final class EventLoop: @unchecked Sendable {
             let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : -1) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
             if sleep {
                 inbox.awake()
-                if config.cpuYield && n > 0 && n <= EventLoop.thinWakeUp && !(0..<Int(n)).contains(where: { events[$0].data == EventLoop.wakeToken }) {
-                    // Woken from sleep for a request or two: let whatever waits for this CPU
-                    // (often the clients themselves) run first. With clients on the same cores
-                    // this turns many thin wake-ups into fewer full ones (what arrives in the
-                    // meantime is there at the next wait). Events from the inbox are never
-                    // held back.
+                if config.cpuYield && n > 0 && n <= EventLoop.thinWakeUp && busyWithSeveral()
+                    && !(0..<Int(n)).contains(where: { events[$0].data == EventLoop.wakeToken })
+                {
+                    // Woken from sleep for a request or two while several clients keep this loop
+                    // busy: let whatever waits for this CPU (often those clients) run first. With
+                    // clients on the same cores this turns many thin wake-ups into fewer full
+                    // ones (what arrives meanwhile is there at the next wait). A lone client is
+                    // never made to wait, nor are events from the inbox.
                     sched_yield()
                 }
             }
@@ -114,6 +123,29 @@ final class EventLoop: @unchecked Sendable {
             toEngine.removeAll(keepingCapacity: true)
         }
         finished.store(true, ordering: .releasing)
+    }
+
+    /// Whether several connections sent requests in the last activity window (a millisecond):
+    /// only then can giving the CPU away gather more requests per wake-up.
+    private func busyWithSeveral() -> Bool {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let now = UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+        if now >= windowEnds {
+            activeBefore = now < windowEnds + EventLoop.window ? activeNow : 0
+            activeNow = 0
+            activeWindow += 1
+            windowEnds = now + EventLoop.window
+        }
+        return activeBefore >= EventLoop.severalClients
+    }
+
+    /// Counts `c` as active in this window.
+    private func noteActive(_ c: Connection) {
+        if c.activeWindow != activeWindow {
+            c.activeWindow = activeWindow
+            activeNow += 1
+        }
     }
 
     // MARK: - Accepting
@@ -179,6 +211,7 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         stats.add(stats.bytesIn, n)
+        noteActive(c)
         readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         units.removeAll(keepingCapacity: true)
         while let unit = c.decoder.next() {
