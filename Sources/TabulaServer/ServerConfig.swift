@@ -12,9 +12,9 @@ public struct ServerConfig: Sendable {
     public var outputLimit = 8 * 1024 * 1024
     /// Number of I/O loop threads.
     public var ioThreads = 2
-    /// When an I/O loop wakes for only a request or two, give the CPU away once before
-    /// serving them, so that clients sharing the machine's cores send more first and the
-    /// loop serves them in bigger batches with fewer wake-ups.
+    /// While several clients keep an I/O loop busy, a loop woken for only a request or two
+    /// gives the CPU away once before serving them, so that clients sharing the machine's
+    /// cores send more first and the loop serves them in bigger batches, with fewer wake-ups.
     public var cpuYield = true
     /// Events kept in memory for `WATCH … FROM`.
     public var historyInMemory = 100_000

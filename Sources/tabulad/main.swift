@@ -28,11 +28,12 @@ let usage = """
       --output-limit BYTES   most bytes queued for one client before it is dropped as a
                              slow consumer (default 8388608)
       --io-threads N         I/O loop threads (default 2)
-      --cpu-yield on|off     on (default): a loop woken for only one or two requests
-                             gives the CPU away once before serving them, so that clients
-                             on the same cores send more and are served in bigger batches
-                             (~1.4x requests/s at one request in flight per client on a
-                             2-core box); off when other CPU-bound work shares the machine
+      --cpu-yield on|off     on (default): while several clients keep a loop busy, a loop
+                             woken for only one or two requests gives the CPU away once
+                             before serving them, so that clients on the same cores send
+                             more and are served in bigger batches (~1.3x requests/s with
+                             10-50 clients on a 2-core box; a lone client never waits);
+                             off when other CPU-bound work shares the machine
       --log-level LEVEL      error, warn, info (default) or debug; logs go to stderr
       --version              print the version and exit
       --help                 print this help and exit
