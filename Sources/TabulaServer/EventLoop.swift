@@ -86,9 +86,10 @@ final class EventLoop: @unchecked Sendable {
             }
             let sleep = inbox.isEmptyMarkingSleep()
             let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : -1) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
+            rollActivityWindow()
             if sleep {
                 inbox.awake()
-                if config.cpuYield && n > 0 && n <= EventLoop.thinWakeUp && busyWithSeveral()
+                if config.cpuYield && n > 0 && n <= EventLoop.thinWakeUp && busyWithSeveral
                     && !(0..<Int(n)).contains(where: { events[$0].data == EventLoop.wakeToken })
                 {
                     // Woken from sleep for a request or two while several clients keep this loop
@@ -127,17 +128,18 @@ final class EventLoop: @unchecked Sendable {
 
     /// Whether several connections sent requests in the last activity window (a millisecond):
     /// only then can giving the CPU away gather more requests per wake-up.
-    private func busyWithSeveral() -> Bool {
+    private var busyWithSeveral: Bool { activeBefore >= EventLoop.severalClients }
+
+    /// Starts a new activity window when the current one is over (called every turn).
+    private func rollActivityWindow() {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         let now = UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-        if now >= windowEnds {
-            activeBefore = now < windowEnds + EventLoop.window ? activeNow : 0
-            activeNow = 0
-            activeWindow += 1
-            windowEnds = now + EventLoop.window
-        }
-        return activeBefore >= EventLoop.severalClients
+        guard now >= windowEnds else { return }
+        activeBefore = now < windowEnds + EventLoop.window ? activeNow : 0
+        activeNow = 0
+        activeWindow += 1
+        windowEnds = now + EventLoop.window
     }
 
     /// Counts `c` as active in this window.
