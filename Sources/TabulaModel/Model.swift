@@ -81,8 +81,8 @@ public struct Model: Sendable {
         switch t {
         case .root: return "/"
         case .settings: return "/settings"
-        case .setting(let i): return "/settings/\(settings[i].slug)"
-        case .option(let i, let o): return "/settings/\(settings[i].slug)/\(settings[i].optionSlug(o))"
+        case .setting(let i): return settings[i].path
+        case .option(let i, let o): return "\(settings[i].path)/\(settings[i].optionSlug(o))"
         case .catalog(let id):
             var segs: [String] = []
             var n = id

@@ -49,6 +49,7 @@ public struct Setting: Sendable, Equatable, JSONRepresentable {
     /// Makes one.
     public init(slug: String, title: String, type: OptionType, options: [String], selected: Int) {
         self.slug = slug
+        self.path = Setting.path(slug)
         self.title = title
         self.type = type
         self.options = options
@@ -56,7 +57,11 @@ public struct Setting: Sendable, Equatable, JSONRepresentable {
     }
 
     /// Path name.
-    public var slug: String
+    public var slug: String { didSet { path = Setting.path(slug) } }
+    /// The canonical path, `/settings/<slug>` (kept, as events name it on every change).
+    public private(set) var path: String
+
+    static func path(_ slug: String) -> String { "/settings/" + slug }
     /// Shown title, e.g. "My Int".
     public var title: String
     /// The options' type.
