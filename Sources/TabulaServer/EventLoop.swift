@@ -28,6 +28,7 @@ final class EventLoop: @unchecked Sendable {
     private var serial: UInt64 = 0
     private var nextLoop = 0
     private var dirty: [Connection] = []
+    private var flushing: [Connection] = []
     private var toEngine: [EngineInput] = []
     private var shuttingDown = false
     private var saidGoodbye = false
@@ -327,13 +328,13 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func flushDirty() {
-        let list = dirty
-        dirty.removeAll(keepingCapacity: true)
-        for c in list {
+        swap(&flushing, &dirty)  // both keep their storage: no allocation per turn
+        for c in flushing {
             c.dirty = false
             guard conns[c.id.raw] != nil else { continue }
             flush(c)
         }
+        flushing.removeAll(keepingCapacity: true)
     }
 
     private func flush(_ c: Connection) {
