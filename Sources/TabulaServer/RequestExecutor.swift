@@ -103,13 +103,10 @@ struct RequestExecutor: Sendable {
                     var e = execute(r, conn: conn, session: &s, onEngine: false)
                     if e.needsEngine { return }
                     session = s
-                    if e.event != nil {
-                        var ev: Event?
-                        swap(&ev, &e.event)
-                        events.append(ev)
-                    }
+                    if case .some = e.event { events.append(e.event.take()) }
+                    let close = e.close
                     answers.append(.run(e, tag: r.tag, format: session.format, cacheKey: key, revision: state.model.revision))
-                    if e.close { return }
+                    if close { return }
                 }
             }
         }
