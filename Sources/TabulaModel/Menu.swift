@@ -86,7 +86,8 @@ public struct OrderBook: Sendable {
     /// Appends a new order.
     public mutating func append(entry: String, title: String, created: Double) -> Order {
         let o = Order(id: nextId, entry: entry, title: title, created: created)
-        load([o])
+        if slots.count == 0 { base = max(base, o.id) }
+        place(o)
         return o
     }
 
@@ -94,11 +95,14 @@ public struct OrderBook: Sendable {
     public mutating func load(_ stored: [Order]) {
         let sorted = stored.sorted(by: { $0.id < $1.id })
         if slots.count == 0, let first = sorted.first { base = max(base, first.id) }
-        for o in sorted where o.id >= base {
-            while base + slots.count <= o.id { slots.append((nil, -1)) }
-            slots[o.id - base] = (o, list.append(o.id))
-            nextId = max(nextId, o.id + 1)
-        }
+        for o in sorted where o.id >= base { place(o) }
+    }
+
+    /// Puts `o` (an id at or past `base`, above every id held) at the end of the list.
+    private mutating func place(_ o: Order) {
+        while base + slots.count <= o.id { slots.append((nil, -1)) }
+        slots[o.id - base] = (o, list.append(o.id))
+        nextId = max(nextId, o.id + 1)
     }
 
     /// Makes sure new orders get ids from `next` on.

@@ -345,7 +345,7 @@ public struct Model: Sendable {
 
     /// Finds a menu entry by path, or by its bare name when that is unique across sections.
     func menuEntry(_ path: String, viewer: Viewer) throws -> (Int, Int) {
-        if !path.contains("/") {
+        if !path.utf8.contains(UInt8(ascii: "/")) {
             let matches = menu.indices.flatMap { s in menu[s].entries.indices.filter { menu[s].entries[$0].slug == path.lowercased() }.map { (s, $0) } }
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 {
