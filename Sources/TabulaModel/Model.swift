@@ -421,7 +421,7 @@ public struct Model: Sendable {
                 name = args[0]
                 guard !name.isEmpty else { throw TabulaError(.invalid, "an item needs a name") }
                 value = try dollars(args[1])
-                serial = RandomItem.make(using: &rng).serial
+                serial = RandomItem.serial(using: &rng)
             }
             let item = items.add(name: name, value: value, serial: serial, created: now)
             return changed("add", .item(item.id), row: itemRow(item), message: "/items/\(item.id) in \(items.bands[items.section(of: item.id)].slug)", mutations: [.putItem(item)])
