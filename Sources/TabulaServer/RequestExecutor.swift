@@ -285,6 +285,6 @@ struct RequestExecutor: Sendable {
     /// Appends the reply and any replayed events to `out`.
     static func encode(_ e: Execution, tag: String?, format: WireFormat, into out: inout [UInt8]) {
         WireEncoder.encode(e.reply, tag: tag, format: format, into: &out)
-        for ev in e.replay { out += WireEncoder.encode(.event(ev), format: format) }
+        for ev in e.replay { WireEncoder.encode(.event(ev), format: format, into: &out) }
     }
 }
