@@ -42,7 +42,12 @@ struct OutputQueue {
         var written = 0
         while count > 0 {
             let n = min(chunks.count - head, 64)
-            let r: Int = withIOVecs(n) { iov in tabula_writev(fd, iov.baseAddress, Int32(iov.count)) }
+            let r: Int
+            if n == 1 {  // the common case: one piece, a plain send (no iovec to build or import)
+                r = chunks[head].withUnsafeBytes { tabula_send(fd, $0.baseAddress! + offset, $0.count - offset) }
+            } else {
+                r = withIOVecs(n) { iov in tabula_writev(fd, iov.baseAddress, Int32(iov.count)) }
+            }
             if r < 0 {
                 let e = tabula_errno()
                 if e == EAGAIN || e == EWOULDBLOCK { return (.wouldBlock, written) }
