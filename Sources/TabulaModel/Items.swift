@@ -280,7 +280,7 @@ public struct ItemStore: Sendable {
         reserveIds(upTo: ids)
     }
 
-    /// The item as JSON (built when first read).
+    /// The item as JSON (built only when read).
     public func json(_ item: Item) -> JSONValue {
         .deferred(ItemJSON(item: item, section: bands[sectionIndex(forValue: item.value)].slug))
     }

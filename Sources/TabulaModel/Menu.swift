@@ -86,20 +86,19 @@ public struct OrderBook: Sendable {
     /// Appends a new order.
     public mutating func append(entry: String, title: String, created: Double) -> Order {
         let o = Order(id: nextId, entry: entry, title: title, created: created)
-        if slots.count == 0 { base = max(base, o.id) }
         place(o)
         return o
     }
 
     /// Loads stored orders (in id order).
     public mutating func load(_ stored: [Order]) {
-        let sorted = stored.sorted(by: { $0.id < $1.id })
-        if slots.count == 0, let first = sorted.first { base = max(base, first.id) }
-        for o in sorted where o.id >= base { place(o) }
+        for o in stored.sorted(by: { $0.id < $1.id }) where o.id >= base { place(o) }
     }
 
-    /// Puts `o` (an id at or past `base`, above every id held) at the end of the list.
+    /// Puts `o` (an id above every id held) at the end of the list; the first order held
+    /// sets where the ids start.
     private mutating func place(_ o: Order) {
+        if slots.count == 0 { base = max(base, o.id) }
         while base + slots.count <= o.id { slots.append((nil, -1)) }
         slots[o.id - base] = (o, list.append(o.id))
         nextId = max(nextId, o.id + 1)

@@ -309,8 +309,7 @@ public struct Model: Sendable {
             }
             settings[i].selected = idx
             let s = settings[i]
-            let master = s.masterRow
-            return changed("select", t, row: settingRow(i, master: master), message: master, summary: master, mutations: [.putSetting(s, position: i)])
+            return changed("select", t, row: settingRow(i), message: s.masterRow, summary: s.masterRow, mutations: [.putSetting(s, position: i)])
         case .add(let path, let args):
             return try add(try resolve(path, viewer: viewer).get(), args, now: now, rng: &rng)
         case .set(let path, let fields):

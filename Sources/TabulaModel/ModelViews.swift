@@ -2,10 +2,9 @@ import TabulaProtocol
 
 /// Reads: `LS` and `SHOW` rows for every kind of target.
 extension Model {
-    /// A setting's master row; `master` is its master-row text when the caller has it already.
-    func settingRow(_ i: Int, master: String? = nil) -> Row {
+    func settingRow(_ i: Int) -> Row {
         let s = settings[i]
-        return Row(text: "\(s.slug)/  \(master ?? s.masterRow)", json: .deferred(s))
+        return Row(text: "\(s.slug)/  \(s.masterRow)", json: .deferred(s))
     }
 
     func optionRows(_ i: Int) -> [Row] {
@@ -92,7 +91,7 @@ extension Model {
             ]
             return Reply(rows: rows, message: "5 lists")
         case .settings:
-            return try page(Array(settings.indices), name: { settings[$0].slug }, row: { settingRow($0) })
+            return try page(Array(settings.indices), name: { settings[$0].slug }, row: settingRow)
         case .setting(let i):
             return Reply(rows: optionRows(i), message: settings[i].masterRow)
         case .catalog(let id):

@@ -33,7 +33,8 @@ let usage = """
                              before serving them, so that clients on the same cores send
                              more and are served in bigger batches (~1.3x requests/s with
                              10-50 clients on a 2-core box; a lone client never waits);
-                             off when other CPU-bound work shares the machine
+                             off serves at once: lower throughput there, but a lower p99
+                             (1.25 vs 1.6 ms at 50 clients)
       --log-level LEVEL      error, warn, info (default) or debug; logs go to stderr
       --version              print the version and exit
       --help                 print this help and exit
