@@ -31,6 +31,7 @@ let package = Package(
         .testTarget(name: "TabulaModelTests", dependencies: ["TabulaModel"]),
         .testTarget(name: "TabulaStorageTests", dependencies: ["TabulaStorage"]),
         .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient", "TabulaStorage"]),
+        .testTarget(name: "TabulaClientTests", dependencies: ["TabulaClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

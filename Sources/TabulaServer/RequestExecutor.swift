@@ -254,7 +254,7 @@ struct RequestExecutor: Sendable {
             ("bytes_in", stats.bytesIn.load(ordering: .relaxed)),
             ("bytes_out", stats.bytesOut.load(ordering: .relaxed)),
             ("slow_consumers_dropped", stats.slowConsumersDropped.load(ordering: .relaxed)),
-            ("items", state.model.items.count),
+            ("items", state.model[ItemsList.self].items.count),
             ("uptime_seconds", Int(up.components.seconds)),
         ]
         let rows = fields.map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .int(Int64($0.1)))])) }

@@ -16,6 +16,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     public static let applicationID: Int32 = 0x5441_424C
 
     let db: SQLiteDatabase
+    let tables = SQLiteTables()
     let path: String
     let historyLimit: Int
     private let lockFD: Int32
@@ -43,6 +44,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         do {
             db = try SQLiteDatabase(path: path)
             try prepareSchema()
+            try tables.createMissing(in: db)
             try db.exec("PRAGMA journal_mode=WAL")
             try db.exec("PRAGMA synchronous=\(syncFull ? "FULL" : "NORMAL")")
             if let maxBytes {
@@ -130,40 +132,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
 
     public func load() throws -> ModelSnapshot? {
         guard let rev = try meta("revision") else { return nil }
-        var settings: [Setting] = []
-        try db.query("SELECT slug, title, type, options, selected FROM settings ORDER BY position") { r in
-            let options = JSONParser.parse(r.text(3))?.arrayValue?.compactMap(\.stringValue) ?? []
-            settings.append(Setting(slug: r.text(0), title: r.text(1), type: OptionType(rawValue: r.text(2)) ?? .text, options: options, selected: Int(r.int(4))))
-        }
-        var catalog: [(CatalogNode, Int)] = []
-        try db.query("SELECT id, parent, position, slug, title, view, detail FROM catalog ORDER BY parent, position") { r in
-            let detail = JSONParser.parse(r.text(6))
-            let view: CatalogView
-            switch r.text(5) {
-            case "tabs": view = .tabs(detail?.arrayValue?.compactMap(\.stringValue) ?? [])
-            case "image": view = .image(detail?.stringValue ?? "")
-            case "text": view = .text(detail?.stringValue ?? "")
-            default: view = .branch
-            }
-            catalog.append((CatalogNode(id: Int(r.int(0)), parent: Int(r.int(1)), slug: r.text(3), title: r.text(4), view: view, children: []), Int(r.int(2))))
-        }
-        var items: [Item] = []
-        try db.query("SELECT id, name, value, serial, created, favorite, ord FROM items") { r in
-            items.append(Item(id: Int(r.int(0)), name: r.text(1), value: Int(r.int(2)), serial: r.text(3), created: r.double(4), favorite: r.int(5) != 0, ord: r.double(6)))
-        }
-        var bands: [Band] = []
-        try db.query("SELECT title, lower FROM bands ORDER BY position") { r in bands.append(Band(title: r.text(0), lower: Int(r.int(1)))) }
-        var menu: [MenuSection] = []
-        try db.query("SELECT slug, title FROM menu_sections ORDER BY position") { r in menu.append(MenuSection(slug: r.text(0), title: r.text(1), entries: [])) }
-        try db.query("SELECT section, slug, title FROM menu_entries ORDER BY section, position") { r in
-            let s = Int(r.int(0))
-            if menu.indices.contains(s) { menu[s].entries.append(MenuEntry(slug: r.text(1), title: r.text(2))) }
-        }
-        var orders: [Order] = []
-        try db.query("SELECT id, entry, title, created FROM orders ORDER BY id") { r in
-            orders.append(Order(id: Int(r.int(0)), entry: r.text(1), title: r.text(2), created: r.double(3)))
-        }
-        return ModelSnapshot(revision: UInt64(rev), settings: settings, catalog: catalog, items: items, bands: bands, menu: menu, orders: orders, nextItemId: Int(try meta("next_item_id") ?? 1), nextOrderId: Int(try meta("next_order_id") ?? 1))
+        return ModelSnapshot(revision: UInt64(rev), mutations: try tables.load(from: db))
     }
 
     private func meta(_ key: String) throws -> Int64? {
@@ -175,23 +144,16 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     // MARK: - Writing
 
     public func seed(_ s: ModelSnapshot) throws {
-        var muts: [Mutation] = s.settings.enumerated().map { .putSetting($0.element, position: $0.offset) }
-        muts += s.catalog.map { .putCatalogNode($0.0, position: $0.1) }
-        muts += s.items.map { .putItem($0) }
-        muts += [.bands(s.bands), .menu(s.menu)]
-        muts += s.orders.map { .putOrder($0) }
         try transaction {
-            for m in muts { try write(m) }
+            for m in s.mutations { try tables.write(m, to: db) }
             try setMeta("revision", Int64(s.revision))
-            try setMeta("next_item_id", Int64(s.nextItemId))
-            try setMeta("next_order_id", Int64(s.nextOrderId))
         }
     }
 
     public func commit(_ batch: CommitBatch) throws {
         let now = Date().timeIntervalSince1970
         try transaction {
-            for m in batch.mutations { try write(m) }
+            for m in batch.mutations { try tables.write(m, to: db) }
             for e in batch.events {
                 var payload: [UInt8] = []
                 e.value.write(to: &payload)
@@ -220,55 +182,6 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
 
     private func setMeta(_ key: String, _ value: Int64) throws {
         try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(key), .int(value)])
-    }
-
-    private func write(_ m: Mutation) throws {
-        switch m {
-        case .putSetting(let s, let position):
-            var options: [UInt8] = []
-            JSONValue.array(s.options.map { .string($0) }).write(to: &options)
-            try db.run("INSERT OR REPLACE INTO settings(slug, position, title, type, options, selected) VALUES (?, ?, ?, ?, ?, ?)",
-                [.text(s.slug), .int(Int64(position)), .text(s.title), .text(s.type.rawValue), .text(String(decoding: options, as: UTF8.self)), .int(Int64(s.selected))])
-        case .deleteSetting(let slug):
-            try db.run("DELETE FROM settings WHERE slug = ?", [.text(slug)])
-        case .putCatalogNode(let n, let position):
-            let detail: JSONValue
-            switch n.view {
-            case .branch: detail = .null
-            case .tabs(let t): detail = .array(t.map { .string($0) })
-            case .image(let i): detail = .string(i)
-            case .text(let t): detail = .string(t)
-            }
-            try db.run("INSERT OR REPLACE INTO catalog(id, parent, position, slug, title, view, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [.int(Int64(n.id)), .int(Int64(n.parent)), .int(Int64(position)), .text(n.slug), .text(n.title), .text(n.view.kind), .text(detail.jsonText)])
-        case .deleteCatalogNodes(let ids):
-            for id in ids { try db.run("DELETE FROM catalog WHERE id = ?", [.int(Int64(id))]) }
-        case .putItem(let it):
-            try db.run("INSERT OR REPLACE INTO items(id, name, value, serial, created, favorite, ord) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [.int(Int64(it.id)), .text(it.name), .int(Int64(it.value)), .text(it.serial), .double(it.created), .int(it.favorite ? 1 : 0), .double(it.ord)])
-            try db.run("INSERT INTO meta(key, value) VALUES ('next_item_id', ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)", [.int(Int64(it.id + 1))])
-        case .deleteItem(let id):
-            try db.run("DELETE FROM items WHERE id = ?", [.int(Int64(id))])
-        case .bands(let bands):
-            try db.run("DELETE FROM bands")
-            for (i, b) in bands.enumerated() { try db.run("INSERT INTO bands(position, title, lower) VALUES (?, ?, ?)", [.int(Int64(i)), .text(b.title), .int(Int64(b.lower))]) }
-        case .menu(let sections):
-            try db.run("DELETE FROM menu_sections")
-            try db.run("DELETE FROM menu_entries")
-            for (i, s) in sections.enumerated() {
-                try db.run("INSERT INTO menu_sections(position, slug, title) VALUES (?, ?, ?)", [.int(Int64(i)), .text(s.slug), .text(s.title)])
-                for (j, e) in s.entries.enumerated() {
-                    try db.run("INSERT INTO menu_entries(section, position, slug, title) VALUES (?, ?, ?, ?)", [.int(Int64(i)), .int(Int64(j)), .text(e.slug), .text(e.title)])
-                }
-            }
-        case .putOrder(let o):
-            try db.run("INSERT OR REPLACE INTO orders(id, entry, title, created) VALUES (?, ?, ?, ?)", [.int(Int64(o.id)), .text(o.entry), .text(o.title), .double(o.created)])
-            try db.run("INSERT INTO meta(key, value) VALUES ('next_order_id', ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)", [.int(Int64(o.id + 1))])
-        case .deleteOrder(let id):
-            try db.run("DELETE FROM orders WHERE id = ?", [.int(Int64(id))])
-        case .clearOrders:
-            try db.run("DELETE FROM orders")
-        }
     }
 
     // MARK: - History

@@ -38,3 +38,10 @@ final class Harness {
         model.items.page(section: section, from: 0, limit: 1_000_000, favoritesOnly: false).map(\.id)
     }
 }
+
+extension Model {
+    /// The item store, for tests that look inside.
+    var items: ItemStore { self[ItemsList.self].items }
+    /// The settings, for tests that look inside.
+    var settings: [Setting] { self[SettingsList.self].settings }
+}

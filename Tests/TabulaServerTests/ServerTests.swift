@@ -63,7 +63,7 @@ import TabulaStorage
                     for k in 0..<perWriter {
                         let line: String
                         switch (wi + k) % 3 {
-                        case 0: line = "SELECT /settings/my-int #\(k % 4 + 1)"
+                        case 0: line = "SET /settings/my-int title=W\(wi)K\(k)"  // always a change
                         case 1: line = "ADD /items w\(wi)k\(k) \(k)"
                         default: line = "ORDER pesto"
                         }

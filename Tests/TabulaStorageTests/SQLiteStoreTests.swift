@@ -67,7 +67,8 @@ func listing(_ m: Model) -> [String] {
         let back = Model(snapshot: snap)
         #expect(back.revision == model.revision)
         #expect(listing(back) == listing(model))
-        #expect(snap.nextItemId == 6)
+        #expect(back.snapshot == model.snapshot)
+        #expect(snap.mutations.contains(Mutation("next_item_id", .counter(6))))
     }
 
     @Test func removedIdsAreNeverReusedAfterARestart() throws {

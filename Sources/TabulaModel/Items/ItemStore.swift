@@ -1,97 +1,5 @@
 import TabulaProtocol
 
-/// One item of the item store (seed 002): name, value in dollars, serial, date, favourite.
-public struct Item: Sendable, Equatable {
-    /// Stable id, its path name under `/items`.
-    public var id: Int
-    /// Name, e.g. "Rusty Spork".
-    public var name: String
-    /// Value in whole dollars.
-    public var value: Int
-    /// Short serial number.
-    public var serial: String
-    /// Creation time, Unix seconds.
-    public var created: Double
-    /// Favourite flag.
-    public var favorite: Bool
-    /// Global ordering key: a section lists its items by increasing `ord`.
-    public var ord: Double
-
-    /// Makes an item.
-    public init(id: Int, name: String, value: Int, serial: String, created: Double, favorite: Bool = false, ord: Double = 0) {
-        self.id = id
-        self.name = name
-        self.value = value
-        self.serial = serial
-        self.created = created
-        self.favorite = favorite
-        self.ord = ord
-    }
-}
-
-/// An item with its section's name: what the item's JSON shows.
-struct ItemJSON: JSONRepresentable {
-    let item: Item
-    let section: String
-
-    var json: JSONValue {
-        .object([
-            ("type", .string("item")), ("id", .int(Int64(item.id))), ("name", .string(item.name)), ("value", .int(Int64(item.value))),
-            ("serial", .string(item.serial)), ("created", .string(Display.timestamp(item.created))),
-            ("favorite", .bool(item.favorite)), ("section", .string(section)),
-        ])
-    }
-}
-
-/// A price band: the section of items whose value is at least `lower` (and below the next band's).
-public struct Band: Sendable, Equatable {
-    /// Section header, e.g. "Cheap Items".
-    public var title: String
-    /// Path name of the section.
-    public var slug: String
-    /// Lowest value in the band, in dollars.
-    public var lower: Int
-
-    /// Makes a band.
-    public init(title: String, lower: Int) {
-        self.title = title
-        self.slug = Slug.make(title)
-        self.lower = lower
-    }
-
-    /// The most bands `BANDS` accepts.
-    public static let maxBands = 100
-
-    /// The default split of seed 002: under $50 and $50 or more.
-    public static let defaults = [Band(title: "Cheap Items", lower: 0), Band(title: "Expensive Items", lower: 50)]
-
-    /// Parses `title bound title bound … title`, or says why it is wrong.
-    public static func parse(_ args: [String]) -> Result<[Band], TabulaError> {
-        guard args.count % 2 == 1 else {
-            return .failure(TabulaError(.syntax, "BANDS alternates titles and bounds and ends with a title, e.g. BANDS Cheap 20 Mid 80 Pricey"))
-        }
-        guard args.count / 2 + 1 <= maxBands else {
-            return .failure(TabulaError(.limit, "at most \(maxBands) bands; this asks for \(args.count / 2 + 1)"))
-        }
-        var bands: [Band] = []
-        var lower = 0
-        for (i, a) in args.enumerated() {
-            if i % 2 == 0 {
-                let b = Band(title: a, lower: lower)
-                if Int(a) != nil { return .failure(TabulaError(.syntax, "'\(a)' stands where a section title belongs; BANDS Cheap 50 Expensive")) }
-                if bands.contains(where: { $0.slug == b.slug }) { return .failure(TabulaError(.exists, "two bands are both named \(b.slug)")) }
-                bands.append(b)
-            } else {
-                guard let v = Int(a.hasPrefix("$") ? String(a.dropFirst()) : a), v > lower else {
-                    return .failure(TabulaError(.syntax, "bound '\(a)' must be a whole number of dollars above \(lower)"))
-                }
-                lower = v
-            }
-        }
-        return .success(bands)
-    }
-}
-
 /// All items in one container, shown in sections by price band (seed 002, done for real:
 /// one store, any number of bands, O(log n) per item operation).
 public struct ItemStore: Sendable {
@@ -176,6 +84,46 @@ public struct ItemStore: Sendable {
     /// Loads stored items (any order); each section is ordered by `ord`.
     public mutating func load(_ items: [Item]) {
         for item in items.sorted(by: { $0.ord < $1.ord }) { place(item, at: nil) }
+    }
+
+    /// Puts a stored item where its `ord` says (a stored change: new, renamed, repriced,
+    /// moved or flagged). Each section stays sorted by `ord`, so once every changed item of a
+    /// write is put (all of them, when a move renumbers) the order is the writer's.
+    public mutating func put(_ item: Item) {
+        if let old = self.item(item.id) {
+            let s = Int(slots[item.id].section)
+            if old.ord == item.ord && sectionIndex(forValue: item.value) == s {
+                slots[item.id].item = item
+                if old.favorite != item.favorite {
+                    favoriteCount += item.favorite ? 1 : -1
+                    lists[s].setFlag(slots[item.id].handle, item.favorite)
+                }
+                return
+            }
+            remove(item.id)
+        }
+        let s = sectionIndex(forValue: item.value)
+        let n = lists[s].count
+        let last = n > 0 ? lists[s].handle(at: n - 1).flatMap { self.item(lists[s].id($0))?.ord } : nil
+        if let last, item.ord <= last {
+            var lo = 0, hi = n
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                let o = lists[s].handle(at: mid).flatMap { self.item(lists[s].id($0))?.ord } ?? 0
+                if o < item.ord { lo = mid + 1 } else { hi = mid }
+            }
+            place(item, at: lo)
+        } else {
+            place(item, at: nil)
+        }
+    }
+
+    /// Every item, section by section in order.
+    public var all: [Item] {
+        var out: [Item] = []
+        out.reserveCapacity(count)
+        for s in bands.indices { out += page(section: s, from: 0, limit: lists[s].count, favoritesOnly: false) }
+        return out
     }
 
     /// Removes item `id`, returning it.
@@ -281,8 +229,8 @@ public struct ItemStore: Sendable {
     }
 
     /// The item as JSON (built only when read).
-    public func json(_ item: Item) -> JSONValue {
-        .deferred(ItemJSON(item: item, section: bands[sectionIndex(forValue: item.value)].slug))
+    public func json(_ item: Item, position: Int? = nil) -> JSONValue {
+        .deferred(ItemJSON(item: item, section: bands[sectionIndex(forValue: item.value)].slug, position: position))
     }
 
     /// The item's one-line text row.
@@ -300,36 +248,3 @@ public struct ItemStore: Sendable {
     }
 }
 
-/// Random items as in the book's `Item(random:)`: adjective + noun, value 0–99, short serial.
-public enum RandomItem {
-    static let adjectives = ["Fluffy", "Rusty", "Shiny"]
-    static let nouns = ["Bear", "Spork", "Mac"]
-
-    /// A random name, value and serial.
-    public static func make(using rng: inout some RandomNumberGenerator) -> (name: String, value: Int, serial: String) {
-        let name = "\(adjectives.randomElement(using: &rng) ?? "Shiny") \(nouns.randomElement(using: &rng) ?? "Mac")"
-        let value = Int.random(in: 0..<100, using: &rng)
-        return (name, value, serial(using: &rng))
-    }
-
-    /// A random serial: eight hex digits.
-    public static func serial(using rng: inout some RandomNumberGenerator) -> String {
-        let hex = String(UInt32.random(in: 0...UInt32.max, using: &rng), radix: 16, uppercase: true)
-        return String(repeating: "0", count: 8 - hex.count) + hex
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    /// Seeds the generator.
-    public init(seed: UInt64) { state = seed }
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

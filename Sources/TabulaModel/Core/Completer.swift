@@ -17,16 +17,15 @@ public enum Completer {
         case (.help, 0):
             return Verb.allCases.map(\.rawValue).filter { $0.lowercased().hasPrefix(partial.lowercased()) }
         case (.select, 1):
-            guard case .success(.setting(let i)) = model.resolve(done[1], viewer: viewer) else { return [] }
-            words = model.settings[i].options + model.settings[i].options.indices.map { "#\($0 + 1)" }
+            guard case .success(let t) = model.resolve(done[1], viewer: viewer) else { return [] }
+            words = model.completions(for: .select, argument: 1, at: t)
         case (.fav, 1): words = ["on", "off"]
         case (.filter, 0): words = ["favorites", "all"]
         case (.format, 0): words = ["text", "json"]
         case (.watch, 1): words = ["FROM"]
         case (.ls, 1), (.ls, 3): words = ["LIMIT", "AFTER"]
         case (.order, 0):
-            let bare = model.menu.flatMap { $0.entries.map(\.slug) }
-            return (bare + paths(partial, model: model, viewer: viewer)).filter { $0.hasPrefix(partial) }.map(Quoting.quote)
+            return (model.bareNames + paths(partial, model: model, viewer: viewer)).filter { $0.hasPrefix(partial) }.map(Quoting.quote)
         case (.ls, 0), (.show, 0), (.cd, 0), (.select, 0), (.add, 0), (.set, 0), (.rm, 0), (.mv, 0), (.fav, 0), (.watch, 0), (.unwatch, 0):
             return paths(partial, model: model, viewer: viewer).map(Quoting.quote)
         default: return []
@@ -45,7 +44,7 @@ public enum Completer {
             dir = ""
             stem = partial
         }
-        guard case .success(let t) = model.resolve(dir.isEmpty ? "." : dir, viewer: viewer), t.isList else { return [] }
+        guard case .success(let t) = model.resolve(dir.isEmpty ? "." : dir, viewer: viewer), model.isList(t) else { return [] }
         return model.childNames(of: t).filter { $0.name.lowercased().hasPrefix(stem.lowercased()) }.map { dir + $0.name + ($0.isList ? "/" : "") }
     }
 

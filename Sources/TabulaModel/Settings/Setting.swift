@@ -8,7 +8,7 @@ public enum OptionType: String, Sendable, CaseIterable {
     public func canonical(_ raw: String) -> Result<String, TabulaError> {
         switch self {
         case .text:
-            return raw.isEmpty ? .failure(TabulaError(.invalid, "a text option cannot be empty")) : .success(raw)
+            return Title.isBlank(raw) ? .failure(TabulaError(.invalid, "a text option cannot be empty or blank")) : .success(raw)
         case .int:
             guard let v = Int64(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) else {
                 return .failure(TabulaError(.invalid, "'\(raw)' is not a whole number; int options take values like 16 or -3"))
@@ -76,8 +76,29 @@ public struct Setting: Sendable, Equatable, JSONRepresentable {
     /// The master row: "My Int: 16".
     public var masterRow: String { "\(title): \(selectedValue)" }
 
-    /// The path name of option `i`.
-    public func optionSlug(_ i: Int) -> String { Slug.make(options[i]) }
+    /// The path name of option `i`: a number is its own name, sign included (`-5` and `5`
+    /// are two options), anything else its slug.
+    public func optionSlug(_ i: Int) -> String { Setting.optionSlug(options[i], type: type) }
+
+    static func optionSlug(_ canonical: String, type: OptionType) -> String {
+        switch type {
+        case .int, .decimal, .bool: return canonical
+        case .text: return Slug.make(canonical)
+        }
+    }
+
+    /// Adds options from raw values; a value (or its path name) already there is refused.
+    /// Checked with a set, so a long list costs linear time.
+    mutating func addOptions(_ raws: ArraySlice<String>) throws {
+        var names = Set(options.indices.map { optionSlug($0) })
+        for raw in raws {
+            let c = try type.canonical(raw).get()
+            guard names.insert(Setting.optionSlug(c, type: type)).inserted else {
+                throw TabulaError(.exists, "\(title) already has option \(c)")
+            }
+            options.append(c)
+        }
+    }
 
     /// The index of the option named by value or path name.
     public func optionIndex(named name: String) -> Int? {

@@ -3,7 +3,7 @@ public enum SeedData {
     /// A model holding the seeds' own examples.
     public static func model(now: Double) -> Model {
         var m = Model()
-        m.settings = [
+        m[SettingsList.self].settings = [
             Setting(slug: "my-string", title: "My String", type: .text, options: ["Yellow", "Green", "Blue", "Red"], selected: 0),
             Setting(slug: "my-int", title: "My Int", type: .int, options: ["8", "16", "32", "64"], selected: 1),
         ]
@@ -19,34 +19,22 @@ public enum SeedData {
             CatalogDraft(title: "Item 3", view: .text("A simple detail view.")),
             CatalogDraft(title: "Item 4", view: .tabs(["View One", "View Two"])),
         ]
-        for d in tree { m.insertDraft(d, under: 0) }
+        for d in tree { m[CatalogList.self].insert(d, under: 0) }
         let seedItems: [(String, Int, String, Bool)] = [
             ("Rusty Spork", 12, "5A3C9E01", false), ("Fluffy Bear", 34, "0B77D2C4", true), ("Shiny Mac", 85, "9F21A0B3", false), ("Rusty Mac", 63, "44E8C17D", false),
         ]
         for (name, value, serial, fav) in seedItems {
-            let it = m.items.add(name: name, value: value, serial: serial, created: now)
-            if fav { _ = m.items.setFavorite(it.id, true) }
+            let it = m[ItemsList.self].items.add(name: name, value: value, serial: serial, created: now)
+            if fav { _ = m[ItemsList.self].items.setFavorite(it.id, true) }
         }
         func section(_ title: String, _ entries: [String]) -> MenuSection {
             MenuSection(slug: Slug.make(title), title: title, entries: entries.map { MenuEntry(slug: Slug.make($0), title: $0) })
         }
-        m.menu = [
+        m[MenuList.self].sections = [
             section("Pizza", ["Margherita", "Pepperoni", "Quattro Formaggi"]),
             section("Pasta", ["Carbonara", "Arrabbiata", "Pesto"]),
             section("Dessert", ["Tiramisu", "Panna Cotta", "Gelato"]),
         ]
         return m
-    }
-}
-
-extension Model {
-    /// Adds a draft subtree under catalog node `parent` without counting revisions (seeding only).
-    mutating func insertDraft(_ d: CatalogDraft, under parent: Int) {
-        let slug = Slug.unique(d.title) { name in (catalog[parent]?.children ?? []).contains { catalog[$0]?.slug == name } }
-        let node = CatalogNode(id: nextCatalogId, parent: parent, slug: slug, title: d.title, view: d.view, children: [])
-        nextCatalogId += 1
-        catalog[node.id] = node
-        catalog[parent]?.children.append(node.id)
-        for c in d.children { insertDraft(c, under: node.id) }
     }
 }

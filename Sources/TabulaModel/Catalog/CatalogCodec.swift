@@ -1,0 +1,76 @@
+import TabulaProtocol
+
+/// How `/catalog` is stored: a row per node with its parent and position among its
+/// siblings; a leaf's detail as JSON.
+enum CatalogCodec {
+    static let table = "catalog"
+    static let schema = ListSchema(tables: [
+        TableSchema(table, columns: [("id", "INTEGER"), ("parent", "INTEGER"), ("position", "INTEGER"), ("slug", "TEXT"), ("title", "TEXT"), ("view", "TEXT"), ("detail", "TEXT")], loadOrder: "parent, position")
+    ])
+
+    static func put(_ n: CatalogNode, position: Int) -> Mutation {
+        let detail: JSONValue
+        switch n.view {
+        case .branch: detail = .null
+        case .tabs(let t): detail = .array(t.map { .string($0) })
+        case .image(let i): detail = .string(i)
+        case .text(let t): detail = .string(t)
+        }
+        return Mutation(table, .put([.int(Int64(n.id)), .int(Int64(n.parent)), .int(Int64(position)), .text(n.slug), .text(n.title), .text(n.view.kind), .text(detail.jsonText)]))
+    }
+
+    static func decode(_ r: [StoredValue]) -> (CatalogNode, position: Int)? {
+        guard r.count == 7 else { return nil }
+        let detail = JSONParser.parse(r[6].text)
+        let view: CatalogView
+        switch r[5].text {
+        case "tabs": view = .tabs(detail?.arrayValue?.compactMap(\.stringValue) ?? [])
+        case "image": view = .image(detail?.stringValue ?? "")
+        case "text": view = .text(detail?.stringValue ?? "")
+        default: view = .branch
+        }
+        return (CatalogNode(id: r[0].int, parent: r[1].int, slug: r[3].text, title: r[4].text, view: view, children: []), r[2].int)
+    }
+}
+
+/// Storage of `/catalog`.
+extension CatalogList {
+    public static var schema: ListSchema { CatalogCodec.schema }
+
+    public mutating func apply(_ m: Mutation) {
+        switch m.change {
+        case .put(let r):
+            guard let decoded = CatalogCodec.decode(r), decoded.0.id != 0 else { return }
+            var (node, position) = decoded
+            if let old = nodes[node.id] {
+                node.children = old.children
+                nodes[old.parent]?.children.removeAll { $0 == node.id }
+            }
+            nodes[node.id] = node
+            if nodes[node.parent] != nil {
+                let count = nodes[node.parent]?.children.count ?? 0
+                nodes[node.parent]?.children.insert(node.id, at: min(max(0, position), count))
+            }
+            nextId = max(nextId, node.id + 1)
+        case .delete(let id):
+            guard let node = nodes[id.int], id.int != 0 else { return }
+            nodes[node.parent]?.children.removeAll { $0 == id.int }
+            nodes[id.int] = nil
+        case .replaceAll, .counter:
+            break
+        }
+    }
+
+    public func snapshot() -> [Mutation] {
+        // Parents before children, siblings in order: what `apply` needs to rebuild the tree.
+        var out: [Mutation] = []
+        var queue = nodes[0]?.children ?? []
+        var i = 0
+        while i < queue.count {
+            if let m = put(queue[i]) { out.append(m) }
+            queue += nodes[queue[i]]?.children ?? []
+            i += 1
+        }
+        return out
+    }
+}

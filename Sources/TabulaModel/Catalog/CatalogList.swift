@@ -1,0 +1,101 @@
+import TabulaProtocol
+
+/// `/catalog` (seed 001): a drill-down tree whose branches list children and whose leaves
+/// show one of three kinds of detail (tabs, an image, text).
+public struct CatalogList: ListStore {
+    public static let name = "catalog"
+    /// Places: the list (node 0), a node (`a`: its id).
+    static let node: UInt8 = 1
+
+    /// Nodes by id; 0 is the root, `/catalog` itself.
+    public internal(set) var nodes: [Int: CatalogNode] = [0: CatalogNode(id: 0, parent: 0, slug: "catalog", title: "Catalog", view: .branch, children: [])]
+    var nextId = 1
+
+    public init() {}
+
+    static func id(_ ref: Ref) -> Int { ref.kind == 0 ? 0 : ref.a }
+    static func ref(_ id: Int) -> Ref { id == 0 ? .top : Ref(node, id) }
+
+    public var summary: Row {
+        let n = nodes[0]?.children.count ?? 0
+        return Row(text: "catalog/  \(n) top-level \(plural(n, "node"))", json: .object([("name", .string("catalog")), ("count", .int(Int64(n)))]))
+    }
+
+    public func isList(_ ref: Ref) -> Bool { nodes[CatalogList.id(ref)]?.view == .branch }
+
+    public func child(of ref: Ref, named name: String) -> Ref? {
+        guard let parent = nodes[CatalogList.id(ref)], parent.view == .branch else { return nil }
+        let lower = folded(name)
+        return parent.children.first { nodes[$0]?.slug == lower }.map { CatalogList.ref($0) }
+    }
+
+    public func path(of ref: Ref) -> String {
+        var segs: [String] = []
+        var n = CatalogList.id(ref)
+        while n != 0, let node = nodes[n] {
+            segs.append(node.slug)
+            n = node.parent
+        }
+        return "/catalog" + segs.reversed().map { "/" + $0 }.joined()
+    }
+
+    public func childNames(of ref: Ref, limit: Int) -> [(name: String, isList: Bool)] {
+        (nodes[CatalogList.id(ref)]?.children ?? []).prefix(limit).compactMap { nodes[$0] }.map { ($0.slug, $0.view == .branch) }
+    }
+
+    func json(_ node: CatalogNode) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [("type", .string("node")), ("name", .string(node.slug)), ("title", .string(node.title)), ("view", .string(node.view.kind))]
+        switch node.view {
+        case .branch: pairs.append(("children", .int(Int64(node.children.count))))
+        case .tabs(let t): pairs.append(("tabs", .array(t.map { .string($0) })))
+        case .image(let i): pairs.append(("image", .string(i)))
+        case .text(let t): pairs.append(("text", .string(t)))
+        }
+        return .object(pairs)
+    }
+
+    func row(_ node: CatalogNode) -> Row {
+        let detail: String
+        switch node.view {
+        case .branch: detail = "(\(node.children.count) \(plural(node.children.count, "child", "children")))"
+        case .tabs(let t): detail = "[tabs: \(t.joined(separator: ", "))]"
+        case .image(let i): detail = "[image: \(i)]"
+        case .text: detail = "[text]"
+        }
+        return Row(text: "\(node.slug)\(node.view == .branch ? "/" : "")  \(node.title)  \(detail)", json: json(node))
+    }
+
+    public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
+        guard let node = nodes[CatalogList.id(ref)], node.view == .branch else { return try show(ref, viewer: viewer) }
+        let kids = node.children.compactMap { nodes[$0] }
+        return try pageReply(kids, path: path(of: ref), limit: limit, after: after, name: \.slug, row: row)
+    }
+
+    public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
+        let p = path(of: ref)
+        guard ref.kind != 0 else { return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer) }
+        guard let node = nodes[ref.a] else { throw TabulaError(.notFound, "no \(p)") }
+        var rows = [fieldRow("title", node.title, .string(node.title)), fieldRow("view", node.view.kind, .string(node.view.kind))]
+        switch node.view {
+        case .branch: rows.append(fieldRow("children", node.children.compactMap { nodes[$0]?.slug }.joined(separator: ", "), .int(Int64(node.children.count))))
+        case .tabs(let tabs): rows.append(fieldRow("tabs", tabs.joined(separator: ", "), .array(tabs.map { .string($0) })))
+        case .image(let i): rows.append(fieldRow("image", i, .string(i)))
+        case .text(let x): rows.append(fieldRow("text", x, .string(x)))
+        }
+        return Reply(rows: rows, message: p)
+    }
+
+    /// Adds a draft subtree under node `parent` (seeding: no revision, no event).
+    mutating func insert(_ d: CatalogDraft, under parent: Int) {
+        let node = CatalogNode(id: nextId, parent: parent, slug: uniqueSlug(d.title, under: parent), title: d.title, view: d.view, children: [])
+        nextId += 1
+        nodes[node.id] = node
+        nodes[parent]?.children.append(node.id)
+        for c in d.children { insert(c, under: node.id) }
+    }
+
+    func uniqueSlug(_ title: String, under parent: Int) -> String {
+        let taken = Set((nodes[parent]?.children ?? []).compactMap { nodes[$0]?.slug })
+        return Slug.unique(title) { taken.contains($0) }
+    }
+}

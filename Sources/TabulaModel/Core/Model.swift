@@ -1,0 +1,125 @@
+import TabulaProtocol
+
+/// The whole shared state: the lists in one path namespace, and the revision. A router: each
+/// request's path picks a list, and the list does the rest.
+///
+/// Pure: no I/O, no threads, no clock (time and randomness are passed in).
+public struct Model: Sendable {
+    /// Every list, in the order `LS /` shows them. A new list is one more line here.
+    public static let registered: [any ListStore.Type] = [
+        SettingsList.self,
+        CatalogList.self,
+        ItemsList.self,
+        MenuList.self,
+        OrdersList.self,
+    ]
+
+    /// The top-level names.
+    public static let roots = registered.map { $0.name }
+    /// The default page size of `LS` on big lists.
+    public static let defaultPage = 100
+    /// The list that owns each table and counter, by name.
+    static let owners: [String: Int] = {
+        var d: [String: Int] = [:]
+        for (i, l) in registered.enumerated() {
+            for t in l.schema.tables { d[t.name] = i }
+            for c in l.schema.counters { d[c] = i }
+        }
+        return d
+    }()
+    static let rootIndex: [String: Int] = Dictionary(uniqueKeysWithValues: roots.enumerated().map { ($0.element, $0.offset) })
+
+    /// The revision of the last change; every change adds one (a write that changes nothing
+    /// adds nothing).
+    public internal(set) var revision: UInt64 = 0
+    /// The lists, as registered.
+    public internal(set) var lists: [any ListStore]
+
+    /// An empty model.
+    public init() { lists = Model.registered.map { $0.init() } }
+
+    /// The model rebuilt from stored state.
+    public init(snapshot s: ModelSnapshot) {
+        self.init()
+        apply(s.mutations)
+        revision = s.revision
+    }
+
+    /// Everything, as storage would hold it.
+    public var snapshot: ModelSnapshot {
+        ModelSnapshot(revision: revision, mutations: lists.flatMap { $0.snapshot() })
+    }
+
+    /// Applies stored changes in order (a load, or changes another server made), each to the
+    /// list that owns its table.
+    public mutating func apply(_ mutations: [Mutation]) {
+        var touched = Set<Int>()
+        for m in mutations {
+            guard let i = Model.owners[m.table] else { continue }
+            lists[i].apply(m)
+            touched.insert(i)
+        }
+        for i in touched.sorted() { lists[i].finishApplying() }
+    }
+
+    /// Applies the stored changes of revision `rev`, made elsewhere.
+    public mutating func apply(_ mutations: [Mutation], revision rev: UInt64) {
+        apply(mutations)
+        revision = rev
+    }
+
+    /// The list of type `L`.
+    public subscript<L: ListStore>(_ type: L.Type) -> L {
+        get {
+            guard let i = Model.rootIndex[L.name], let l = lists[i] as? L else { fatalError("\(L.name) is not registered") }
+            return l
+        }
+        set {
+            guard let i = Model.rootIndex[L.name] else { fatalError("\(L.name) is not registered") }
+            lists[i] = newValue
+        }
+    }
+
+    // MARK: - Places
+
+    /// The canonical path of a target.
+    public func path(of t: Target) -> String {
+        switch t {
+        case .root: return "/"
+        case .place(let i, let ref): return lists[i].path(of: ref)
+        }
+    }
+
+    /// Whether `LS` and `CD` treat `t` as a list.
+    public func isList(_ t: Target) -> Bool {
+        switch t {
+        case .root: return true
+        case .place(let i, let ref): return lists[i].isList(ref)
+        }
+    }
+
+    /// The names under a list target, for suggestions and completion (big lists give only their first names).
+    public func childNames(of t: Target, limit: Int = 200) -> [(name: String, isList: Bool)] {
+        switch t {
+        case .root: return Model.roots.map { ($0, true) }
+        case .place(let i, let ref): return lists[i].childNames(of: ref, limit: limit)
+        }
+    }
+
+    /// The child named `name` of `t`.
+    func child(of t: Target, named name: String) -> Target? {
+        switch t {
+        case .root: return Model.rootIndex[folded(name)].map { .place(list: $0, .top) }
+        case .place(let i, let ref): return lists[i].child(of: ref, named: name).map { .place(list: i, $0) }
+        }
+    }
+
+    /// Words that complete argument `index` of `verb` whose path argument is `t`.
+    public func completions(for verb: Verb, argument index: Int, at t: Target) -> [String] {
+        guard case .place(let i, let ref) = t else { return [] }
+        return lists[i].completions(for: verb, argument: index, at: ref)
+    }
+
+    /// Every name a request may use without a path (ORDER margherita).
+    public var bareNames: [String] { lists.flatMap { $0.bareNames } }
+}

@@ -1,0 +1,131 @@
+import TabulaProtocol
+
+/// Requests: reads answered from the lists, writes routed to the list their path names.
+extension Model {
+    /// Answers a command that changes nothing shared (LS, SHOW, CD, PWD, FILTER, BANDS
+    /// without arguments, COMPLETE); `viewer` may change. Nil for a write or a verb the model
+    /// does not handle.
+    public func read(_ command: Command, viewer: inout Viewer) -> Reply? {
+        do {
+            switch command {
+            case .ls(let path, let limit, let after):
+                let t = try resolve(path, viewer: viewer).get()
+                guard case .place(let i, let ref) = t else { return rootListing }
+                if lists[i].isList(ref) { return try lists[i].list(ref, limit: limit ?? Model.defaultPage, after: after, viewer: viewer) }
+                return try lists[i].show(ref, viewer: viewer)
+            case .show(let path):
+                guard case .place(let i, let ref) = try resolve(path, viewer: viewer).get() else { return rootListing }
+                return try lists[i].show(ref, viewer: viewer)
+            case .cd(let path):
+                let t = try resolve(path ?? "/", viewer: viewer).get()
+                guard isList(t) else { throw TabulaError(.invalid, "\(self.path(of: t)) is not a list; SHOW it instead") }
+                viewer.cwd = self.path(of: t)
+                return Reply(message: viewer.cwd)
+            case .pwd:
+                // The current path may have been removed by someone else; fall back to its nearest ancestor.
+                while case .failure = resolve(viewer.cwd, viewer: Viewer()) { viewer.cwd = ModelPath.join(ModelPath.segments("..", cwd: viewer.cwd)) }
+                return Reply(message: viewer.cwd)
+            case .filter(let f):
+                return try filter(f, viewer: &viewer)
+            case .bands(let args) where args.isEmpty:
+                return self[ItemsList.self].bandsReply
+            case .complete(let line):
+                let c = Completer.complete(line, model: self, viewer: viewer)
+                return Reply(rows: c.map { Row(text: $0, json: .object([("candidate", .string($0))])) }, message: "\(c.count) \(plural(c.count, "candidate"))")
+            default:
+                return nil
+            }
+        } catch let e as TabulaError {
+            return Reply(error: e)
+        } catch {
+            return Reply(error: TabulaError(.invalid, "\(error)"))
+        }
+    }
+
+    /// `LS /`: a row per list.
+    var rootListing: Reply { Reply(rows: lists.map(\.summary), message: "\(lists.count) lists") }
+
+    /// Applies one model command for `viewer`: reads as `read`; a write that changes something
+    /// bumps the revision and returns its event and mutations.
+    public mutating func apply(_ command: Command, viewer: inout Viewer, now: Double, rng: inout some RandomNumberGenerator) -> Outcome {
+        if let reply = read(command, viewer: &viewer) { return Outcome(reply) }
+        guard command.isWrite else { return .fail(TabulaError(.invalid, "the model does not handle this verb")) }
+        do {
+            var out = try write(command, viewer: viewer, now: now, rng: &rng)
+            if out.event != nil {
+                revision += 1
+                out.event?.rev = revision
+            }
+            return out
+        } catch let e as TabulaError {
+            return .fail(e)
+        } catch {
+            return .fail(TabulaError(.invalid, "\(error)"))
+        }
+    }
+
+    func filter(_ f: ItemFilter?, viewer: inout Viewer) throws -> Reply {
+        let hasFavorites = self[ItemsList.self].items.hasFavorites
+        switch f {
+        case nil:
+            let offered = hasFavorites ? "favorites filter available" : "no favourites yet, so no favorites filter"
+            return Reply(message: "\(viewer.filter.rawValue); \(offered)")
+        case .all?:
+            viewer.filter = .all
+            return Reply(message: "all")
+        case .favorites?:
+            guard hasFavorites else { throw TabulaError(.conflict, "there are no favourites to filter to; FAV an item first") }
+            viewer.filter = .favorites
+            return Reply(message: "favorites")
+        }
+    }
+
+    mutating func write(_ command: Command, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome {
+        let path: String, w: Write, refused: (String) -> String
+        switch command {
+        case .select(let p, let option): (path, w, refused) = (p, .select(option), { "SELECT needs a setting (LS /settings lists them); \($0) is not one" })
+        case .add(let p, let args): (path, w, refused) = (p, .add(args), { "nothing can be added under \($0)" })
+        case .set(let p, let fields): (path, w, refused) = (p, .set(fields), { "\($0) has no fields to SET" })
+        case .rm(let p):
+            (path, w, refused) = (p, .remove, { "\($0) cannot be removed" + ($0.split(separator: "/").count <= 1 ? "; the top-level lists always exist" : "") })
+        case .mv(let p, let position): (path, w, refused) = (p, .move(to: position), { "MV moves items; \($0) is not an item" })
+        case .fav(let p, let action): (path, w, refused) = (p, .favorite(action), { "FAV marks items; \($0) is not an item" })
+        case .bands(let args): (path, w, refused) = ("/items", .bands(args), { "\($0) has no bands" })
+        case .order(let p): return try order(p, viewer: viewer, now: now, rng: &rng)
+        default: throw TabulaError(.invalid, "not a write")
+        }
+        let t = try resolve(path, viewer: viewer).get()
+        guard case .place(let i, let ref) = t, let out = try lists[i].write(w, at: ref, viewer: viewer, now: now, rng: &rng) else {
+            throw TabulaError(.invalid, refused(self.path(of: t)))
+        }
+        return out
+    }
+
+    /// `ORDER`: the entry named by path, or by its bare name when that is unique, appended to
+    /// the order list.
+    mutating func order(_ path: String, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome {
+        var target: Target?
+        if !path.utf8.contains(UInt8(ascii: "/")) {
+            let matches = lists.indices.flatMap { i in lists[i].places(bareNamed: path).map { Target.place(list: i, $0) } }
+            if matches.count > 1 {
+                throw TabulaError(.invalid, "\(path) is on the menu more than once: \(matches.map { self.path(of: $0) }.joined(separator: ", ")); give the full path")
+            }
+            target = matches.first
+        }
+        if target == nil {
+            switch resolve(path, viewer: viewer) {
+            case .success(let t): target = t
+            case .failure(let e):
+                if let s = EditDistance.closest(to: path, in: bareNames) { throw TabulaError(.notFound, "no menu entry \(path); did you mean \(s)?") }
+                throw e
+            }
+        }
+        guard let t = target, case .place(let i, let ref) = t, let line = lists[i].orderLine(ref) else {
+            throw TabulaError(.invalid, "ORDER takes a menu entry such as /menu/pizza/margherita; \(target.map { self.path(of: $0) } ?? path) is not one")
+        }
+        guard let o = Model.rootIndex[OrdersList.name], let out = try lists[o].write(.order(entry: line.entry, title: line.title), at: .top, viewer: viewer, now: now, rng: &rng) else {
+            throw TabulaError(.invalid, "there is no order list to order to")
+        }
+        return out
+    }
+}

@@ -1,0 +1,33 @@
+import TabulaProtocol
+
+/// What applying a command produced: the reply, the event (for a change) and what to store.
+public struct Outcome: Sendable {
+    /// The reply to the requester.
+    public var reply: Reply
+    /// The change, for watchers; nil when nothing changed.
+    public var event: Event?
+    /// What durable storage must write.
+    public var mutations: [Mutation]
+
+    init(_ reply: Reply, event: Event? = nil, mutations: [Mutation] = []) {
+        self.reply = reply
+        self.event = event
+        self.mutations = mutations
+    }
+
+    static func fail(_ e: TabulaError) -> Outcome { Outcome(Reply(error: e)) }
+
+    /// A write that would change nothing: answered as done, with no event and no revision.
+    static func unchanged(_ message: String, rows: [Row] = []) -> Outcome { Outcome(Reply(rows: rows, message: message)) }
+
+    /// A change shown as one row: the reply holds the row, and the event carries the same
+    /// row's JSON (built once, shared) and by default its text.
+    static func changed(_ kind: String, path: String, row: Row, message: String, summary: String? = nil, mutations: [Mutation]) -> Outcome {
+        Outcome(Reply(rows: [row], message: message), event: Event(rev: 0, kind: kind, path: path, summary: summary ?? row.text, value: row.json), mutations: mutations)
+    }
+
+    /// A removal: no row, an `rm` event naming what went.
+    static func removed(_ path: String, title: String, message: String? = nil, mutations: [Mutation]) -> Outcome {
+        Outcome(Reply(message: message ?? "removed \(path)"), event: Event(rev: 0, kind: "rm", path: path, summary: title, value: .null), mutations: mutations)
+    }
+}

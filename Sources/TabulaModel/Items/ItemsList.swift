@@ -1,0 +1,144 @@
+import TabulaProtocol
+
+/// `/items` (seed 002): one store of items shown in sections by price band, with favourites
+/// and a per-connection favourites filter.
+public struct ItemsList: ListStore {
+    public static let name = "items"
+    /// Places: the list, a price section (`a`: its index), an item (`a`: its id).
+    static let section: UInt8 = 1, item: UInt8 = 2
+
+    /// The items.
+    public internal(set) var items = ItemStore()
+
+    public init() {}
+
+    public var summary: Row {
+        Row(text: "items/  \(items.count) \(plural(items.count, "item")) in \(items.bands.count) \(plural(items.bands.count, "section"))", json: .object([("name", .string("items")), ("count", .int(Int64(items.count)))]))
+    }
+
+    public func isList(_ ref: Ref) -> Bool { ref.kind != ItemsList.item }
+
+    public func child(of ref: Ref, named name: String) -> Ref? {
+        switch ref.kind {
+        case 0:
+            if let id = Int(name), items.item(id) != nil { return Ref(ItemsList.item, id) }
+            let lower = folded(name)
+            return items.bands.firstIndex { $0.slug == lower }.map { Ref(ItemsList.section, $0) }
+        case ItemsList.section:
+            if let id = Int(name), items.item(id) != nil, items.section(of: id) == ref.a { return Ref(ItemsList.item, id) }
+            return nil
+        default: return nil
+        }
+    }
+
+    public func path(of ref: Ref) -> String {
+        switch ref.kind {
+        case 0: return "/items"
+        case ItemsList.section: return "/items/\(items.bands[ref.a].slug)"
+        default: return "/items/\(ref.a)"
+        }
+    }
+
+    public func childNames(of ref: Ref, limit: Int) -> [(name: String, isList: Bool)] {
+        switch ref.kind {
+        case 0:
+            var out = items.bands.prefix(limit).map { ($0.slug, true) }
+            for s in items.bands.indices where out.count < limit {
+                out += items.page(section: s, from: 0, limit: limit - out.count, favoritesOnly: false).map { (String($0.id), false) }
+            }
+            return out
+        case ItemsList.section: return items.page(section: ref.a, from: 0, limit: limit, favoritesOnly: false).map { (String($0.id), false) }
+        default: return []
+        }
+    }
+
+    func row(_ item: Item, position: Int? = nil) -> Row { Row(text: items.row(item), json: items.json(item, position: position)) }
+
+    func bandRow(_ s: Int) -> Row {
+        let b = items.bands[s]
+        let n = items.count(section: s)
+        return Row(text: "\(b.slug)/  \(b.title)  \(items.rangeText(s))  (\(n) \(plural(n, "item")))", json: .object([("type", .string("band")), ("name", .string(b.slug)), ("title", .string(b.title)), ("lower", .int(Int64(b.lower))), ("count", .int(Int64(n)))]))
+    }
+
+    func sectionHeader(_ s: Int, favoritesOnly: Bool) -> Row {
+        let b = items.bands[s]
+        let n = items.count(section: s, favoritesOnly: favoritesOnly)
+        return Row(text: "== \(b.title) (\(items.rangeText(s))): \(n) \(plural(n, favoritesOnly ? "favourite" : "item"))", json: .object([("type", .string("section")), ("name", .string(b.slug)), ("title", .string(b.title)), ("count", .int(Int64(n)))]))
+    }
+
+    static let noItems = Row(text: "No Items", json: .object([("type", .string("empty")), ("text", .string("No Items"))]))
+
+    /// `BANDS` without arguments.
+    public var bandsReply: Reply {
+        Reply(rows: items.bands.indices.map { bandRow($0) }, message: "\(items.bands.count) \(plural(items.bands.count, "band"))")
+    }
+
+    public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
+        guard ref.kind != ItemsList.item else { return try show(ref, viewer: viewer) }
+        let favs = viewer.filter == .favorites
+        let sections = ref.kind == ItemsList.section ? [ref.a] : Array(items.bands.indices)
+        var startSection = sections[0]
+        var startPos = 0
+        if let a = after {
+            guard let id = Int(a), items.item(id) != nil, sections.contains(items.section(of: id)) else {
+                throw TabulaError(.notFound, "AFTER \(a): no item \(a) in \(path(of: ref))")
+            }
+            startSection = items.section(of: id)
+            startPos = items.position(of: id, favoritesOnly: favs) + ((items.item(id)?.favorite ?? false) || !favs ? 1 : 0)
+        }
+        var rows: [Row] = []
+        var shown = 0
+        var lastId: Int?
+        var more = false
+        for s in sections where s >= startSection {
+            let from = s == startSection ? startPos : 0
+            let total = items.count(section: s, favoritesOnly: favs)
+            if shown >= limit {
+                more = true
+                break
+            }
+            if from == 0 { rows.append(sectionHeader(s, favoritesOnly: favs)) }
+            if total == 0 {
+                rows.append(ItemsList.noItems)
+                continue
+            }
+            let page = items.page(section: s, from: from, limit: limit - shown, favoritesOnly: favs)
+            rows += page.map { row($0) }
+            shown += page.count
+            lastId = page.last?.id ?? lastId
+            if from + page.count < total {
+                more = true
+                break
+            }
+        }
+        var message = "\(shown) \(plural(shown, favs ? "favourite" : "item"))"
+        if more, let l = lastId { message += "; more: LS \(path(of: ref)) LIMIT \(limit) AFTER \(l)" }
+        return Reply(rows: rows, message: message)
+    }
+
+    public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
+        let p = path(of: ref)
+        switch ref.kind {
+        case ItemsList.item:
+            let id = ref.a
+            guard let it = items.item(id) else { throw TabulaError(.notFound, "no \(p)") }
+            let s = items.section(of: id)
+            return Reply(rows: [
+                fieldRow("id", "\(id)", .int(Int64(id))), fieldRow("name", it.name, .string(it.name)), fieldRow("value", Display.dollars(it.value), .int(Int64(it.value))),
+                fieldRow("serial", it.serial, .string(it.serial)), fieldRow("created", Display.timestamp(it.created), .string(Display.timestamp(it.created))),
+                fieldRow("favorite", it.favorite ? "yes ★" : "no", .bool(it.favorite)), fieldRow("section", items.bands[s].slug, .string(items.bands[s].slug)),
+                fieldRow("position", "#\(items.position(of: id) + 1) of \(items.count(section: s))", .int(Int64(items.position(of: id) + 1))),
+            ], message: p)
+        case ItemsList.section:
+            return Reply(rows: [bandRow(ref.a)], message: p)
+        default:
+            return Reply(rows: [
+                fieldRow("items", "\(items.count)", .int(Int64(items.count))),
+                fieldRow("sections", items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(separator: ", "), .array(items.bands.indices.map { bandRow($0).json })),
+                fieldRow("favorites", items.hasFavorites ? "yes (FILTER favorites is offered)" : "none (no favourites filter)", .bool(items.hasFavorites)),
+                fieldRow("filter", viewer.filter.rawValue, .string(viewer.filter.rawValue)),
+            ], message: p)
+        }
+    }
+
+}

@@ -1,0 +1,30 @@
+import TabulaProtocol
+
+/// One line of the live order list.
+public struct Order: Sendable, Equatable, JSONRepresentable {
+    /// Stable id, its path name under `/orders`.
+    public var id: Int
+    /// The menu entry's path at the time of ordering.
+    public var entry: String
+    /// The entry's title at the time of ordering.
+    public var title: String
+    /// When it was ordered, Unix seconds.
+    public var created: Double
+
+    /// Makes an order.
+    public init(id: Int, entry: String, title: String, created: Double) {
+        self.id = id
+        self.entry = entry
+        self.title = title
+        self.created = created
+    }
+
+    /// The order as JSON.
+    public var json: JSONValue {
+        .object([("type", .string("order")), ("id", .int(Int64(id))), ("entry", .string(entry)), ("title", .string(title)), ("created", .string(Display.timestamp(created)))])
+    }
+
+    /// The order's one-line text row.
+    public var row: String { "\(id)  \(title)  \(entry)  \(Display.timestamp(created))" }
+}
+

@@ -1,0 +1,72 @@
+import TabulaProtocol
+
+/// `/orders` (seed 003): the live order list that ORDER appends to.
+public struct OrdersList: ListStore {
+    public static let name = "orders"
+    /// Places: the list, an order (`a`: its id).
+    static let order: UInt8 = 1
+
+    /// The orders.
+    public internal(set) var orders = OrderBook()
+
+    public init() {}
+
+    public var summary: Row {
+        Row(text: "orders/  \(orders.count) \(plural(orders.count, "order"))", json: .object([("name", .string("orders")), ("count", .int(Int64(orders.count)))]))
+    }
+
+    public func isList(_ ref: Ref) -> Bool { ref.kind == 0 }
+
+    public func child(of ref: Ref, named name: String) -> Ref? {
+        guard ref.kind == 0, let id = Int(name), orders.order(id) != nil else { return nil }
+        return Ref(OrdersList.order, id)
+    }
+
+    public func path(of ref: Ref) -> String { ref.kind == 0 ? "/orders" : "/orders/\(ref.a)" }
+
+    public func childNames(of ref: Ref, limit: Int) -> [(name: String, isList: Bool)] {
+        ref.kind == 0 ? orders.page(from: 0, limit: limit).map { (String($0.id), false) } : []
+    }
+
+    public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
+        guard ref.kind == 0 else { return try show(ref, viewer: viewer) }
+        var start = 0
+        if let a = after {
+            guard let id = Int(a), let p = orders.position(of: id) else { throw TabulaError(.notFound, "AFTER \(a): no order \(a)") }
+            start = p + 1
+        }
+        let page = orders.page(from: start, limit: limit)
+        var reply = Reply(rows: page.map { Row(text: $0.row, json: .deferred($0)) }, message: "\(page.count) of \(orders.count)")
+        if start + page.count < orders.count, let last = page.last { reply.message += "; more: LS /orders LIMIT \(limit) AFTER \(last.id)" }
+        return reply
+    }
+
+    public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
+        guard ref.kind == OrdersList.order else { return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer) }
+        let p = path(of: ref)
+        guard let o = orders.order(ref.a) else { throw TabulaError(.notFound, "no \(p)") }
+        return Reply(rows: [fieldRow("id", "\(o.id)", .int(Int64(o.id))), fieldRow("title", o.title, .string(o.title)), fieldRow("entry", o.entry, .string(o.entry)), fieldRow("created", Display.timestamp(o.created), .string(Display.timestamp(o.created)))], message: p)
+    }
+
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome? {
+        switch (w, ref.kind) {
+        case (.order(let entry, let title), _):
+            let o = orders.append(entry: entry, title: title, created: now)
+            return .changed("order", path: "/orders/\(o.id)", row: Row(text: o.row, json: .deferred(o)), message: "order \(o.id): \(o.title)", mutations: OrdersCodec.put(o))
+        case (.add, _):
+            throw TabulaError(.invalid, "orders are placed with ORDER menu-entry, e.g. ORDER /menu/pizza/margherita")
+        case (.remove, OrdersList.order):
+            let p = path(of: ref)
+            guard let gone = orders.remove(ref.a) else { throw TabulaError(.notFound, "no \(p)") }
+            return .removed(p, title: gone.title, mutations: [Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))])
+        case (.remove, 0):
+            let n = orders.count
+            let what = "\(n) \(plural(n, "order"))"
+            guard n > 0 else { return .unchanged("cleared \(what)") }
+            orders.clear()
+            return Outcome(Reply(message: "cleared \(what)"), event: Event(rev: 0, kind: "clear", path: "/orders", summary: "\(what) cleared", value: .null), mutations: [Mutation(OrdersCodec.table, .replaceAll([]))])
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import TabulaProtocol
+
+/// `/settings` (seed 000): the master list of settings, each a detail with typed options and
+/// one selected; a master row shows the selection and changes with it.
+public struct SettingsList: ListStore {
+    public static let name = "settings"
+    /// Places: the list, a setting (`a`: index), an option (`a`: setting, `b`: option).
+    static let setting: UInt8 = 1, option: UInt8 = 2
+
+    /// The settings, in order.
+    public internal(set) var settings: [Setting] = []
+
+    public init() {}
+
+    public var summary: Row {
+        Row(text: "settings/  \(settings.count) \(plural(settings.count, "setting"))", json: .object([("name", .string("settings")), ("count", .int(Int64(settings.count)))]))
+    }
+
+    public func isList(_ ref: Ref) -> Bool { ref.kind != SettingsList.option }
+
+    public func child(of ref: Ref, named name: String) -> Ref? {
+        switch ref.kind {
+        case 0:
+            let lower = folded(name)
+            return settings.firstIndex { $0.slug == lower }.map { Ref(SettingsList.setting, $0) }
+        case SettingsList.setting:
+            return settings[ref.a].optionIndex(named: name).map { Ref(SettingsList.option, ref.a, $0) }
+        default: return nil
+        }
+    }
+
+    public func path(of ref: Ref) -> String {
+        switch ref.kind {
+        case 0: return "/settings"
+        case SettingsList.setting: return settings[ref.a].path
+        default: return "\(settings[ref.a].path)/\(settings[ref.a].optionSlug(ref.b))"
+        }
+    }
+
+    public func childNames(of ref: Ref, limit: Int) -> [(name: String, isList: Bool)] {
+        switch ref.kind {
+        case 0: return settings.prefix(limit).map { ($0.slug, true) }
+        case SettingsList.setting: return settings[ref.a].options.indices.prefix(limit).map { (settings[ref.a].optionSlug($0), false) }
+        default: return []
+        }
+    }
+
+    func settingRow(_ i: Int) -> Row {
+        Row(text: "\(settings[i].slug)/  \(settings[i].masterRow)", json: .deferred(settings[i]))
+    }
+
+    func optionRows(_ i: Int) -> [Row] {
+        let s = settings[i]
+        return s.options.indices.map { o in
+            let mark = o == s.selected ? "[x]" : "[ ]"
+            return Row(text: "\(mark) #\(o + 1)  \(s.options[o])", json: .object([("type", .string("option")), ("index", .int(Int64(o + 1))), ("name", .string(s.optionSlug(o))), ("value", s.type.json(s.options[o])), ("selected", .bool(o == s.selected))]))
+        }
+    }
+
+    public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
+        switch ref.kind {
+        case 0: return try pageReply(Array(settings.indices), path: "/settings", limit: limit, after: after, name: { settings[$0].slug }, row: settingRow)
+        case SettingsList.setting: return Reply(rows: optionRows(ref.a), message: settings[ref.a].masterRow)
+        default: return try show(ref, viewer: viewer)
+        }
+    }
+
+    public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
+        switch ref.kind {
+        case SettingsList.setting:
+            let s = settings[ref.a]
+            return Reply(rows: [
+                fieldRow("title", s.title, .string(s.title)), fieldRow("type", s.type.rawValue, .string(s.type.rawValue)),
+                fieldRow("selected", "\(s.selectedValue) (#\(s.selected + 1))", s.type.json(s.selectedValue)),
+                fieldRow("options", s.options.joined(separator: ", "), .array(s.options.map { s.type.json($0) })),
+            ], message: s.masterRow)
+        case SettingsList.option:
+            let s = settings[ref.a], o = ref.b
+            return Reply(rows: [fieldRow("value", s.options[o], s.type.json(s.options[o])), fieldRow("index", "#\(o + 1)", .int(Int64(o + 1))), fieldRow("selected", o == s.selected ? "yes" : "no", .bool(o == s.selected))], message: path(of: ref))
+        default:
+            return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer)
+        }
+    }
+
+    public func completions(for verb: Verb, argument index: Int, at ref: Ref) -> [String] {
+        guard verb == .select, index == 1, ref.kind == SettingsList.setting else { return [] }
+        let s = settings[ref.a]
+        return s.options + s.options.indices.map { "#\($0 + 1)" }
+    }
+}
+
+/// Writes.
+extension SettingsList {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome? {
+        switch (w, ref.kind) {
+        case (.select(let option), SettingsList.setting): return try select(ref.a, option)
+        case (.add(let args), 0): return try addSetting(args)
+        case (.add(let args), SettingsList.setting): return try addOptions(ref.a, args)
+        case (.set(let fields), SettingsList.setting): return try retitle(ref.a, fields)
+        case (.remove, SettingsList.setting): return removeSetting(ref.a)
+        case (.remove, SettingsList.option): return try removeOption(ref.a, ref.b)
+        default: return nil
+        }
+    }
+
+    func put(_ i: Int) -> Mutation { SettingsCodec.put(settings[i], position: i) }
+
+    func changed(_ kind: String, _ i: Int, message: String, rows: [Row]? = nil) -> Outcome {
+        let s = settings[i]
+        let row = settingRow(i)
+        return Outcome(Reply(rows: rows ?? [row], message: message), event: Event(rev: 0, kind: kind, path: s.path, summary: s.masterRow, value: row.json), mutations: [put(i)])
+    }
+
+    mutating func select(_ i: Int, _ option: OptionRef) throws -> Outcome {
+        let idx: Int
+        switch option {
+        case .index(let n):
+            guard n >= 1 && n <= settings[i].options.count else {
+                throw TabulaError(.notFound, "\(settings[i].title) has options #1 to #\(settings[i].options.count), not #\(n)")
+            }
+            idx = n - 1
+        case .value(let v):
+            guard let found = settings[i].optionIndex(named: v) else {
+                throw TabulaError(.notFound, "\(settings[i].title) has no option '\(v)'; its options are \(settings[i].options.joined(separator: ", "))")
+            }
+            idx = found
+        }
+        guard settings[i].selected != idx else { return .unchanged(settings[i].masterRow, rows: [settingRow(i)]) }
+        settings[i].selected = idx
+        return changed("select", i, message: settings[i].masterRow)
+    }
+
+    mutating func addSetting(_ args: [String]) throws -> Outcome {
+        guard args.count >= 3 else { throw TabulaError(.syntax, "ADD /settings takes a title, a type (\(OptionType.allCases.map(\.rawValue).joined(separator: "|"))) and at least one option, e.g. ADD /settings \"My Size\" int 1 2 3") }
+        let title = try Title.checked(args[0], of: "a setting")
+        guard let type = OptionType(rawValue: args[1].lowercased()) else {
+            throw TabulaError(.invalid, "unknown option type '\(args[1])'; use one of \(OptionType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let slug = Slug.make(title)
+        guard !settings.contains(where: { $0.slug == slug }) else { throw TabulaError(.exists, "/settings/\(slug) exists already") }
+        var setting = Setting(slug: slug, title: title, type: type, options: [], selected: 0)
+        try setting.addOptions(args.dropFirst(2))
+        settings.append(setting)
+        let i = settings.count - 1
+        return changed("add", i, message: setting.path)
+    }
+
+    mutating func addOptions(_ i: Int, _ args: [String]) throws -> Outcome {
+        guard !args.isEmpty else { throw TabulaError(.syntax, "ADD \(settings[i].path) takes one or more option values, e.g. ADD /settings/my-int 128") }
+        var s = settings[i]
+        try s.addOptions(args[...])
+        settings[i] = s
+        return changed("set", i, message: "\(s.options.count) options", rows: optionRows(i))
+    }
+
+    mutating func retitle(_ i: Int, _ fields: [FieldAssignment]) throws -> Outcome {
+        let title = try Title.only(fields, at: settings[i].path, known: "title (select options with SELECT)")
+        let lower = title.lowercased()
+        if settings.indices.contains(where: { $0 != i && settings[$0].title.lowercased() == lower }) {
+            throw TabulaError(.exists, "another setting is titled \(title) already; pick another title")
+        }
+        guard settings[i].title != title else { return .unchanged(settings[i].masterRow, rows: [settingRow(i)]) }
+        settings[i].title = title
+        return changed("set", i, message: settings[i].masterRow)
+    }
+
+    mutating func removeSetting(_ i: Int) -> Outcome {
+        let gone = settings.remove(at: i)
+        var muts = [Mutation(SettingsCodec.table, .delete(.text(gone.slug)))]
+        for j in i..<settings.count { muts.append(put(j)) }
+        return Outcome(Reply(message: "removed \(gone.path)"), event: Event(rev: 0, kind: "rm", path: gone.path, summary: gone.title, value: .null), mutations: muts)
+    }
+
+    mutating func removeOption(_ i: Int, _ o: Int) throws -> Outcome {
+        let p = path(of: Ref(SettingsList.option, i, o))
+        guard settings[i].options.count > 1 else { throw TabulaError(.conflict, "\(p) is the only option of \(settings[i].title); a setting needs one (RM \(settings[i].path) removes the setting)") }
+        guard settings[i].selected != o else { throw TabulaError(.conflict, "\(p) is selected; SELECT another option first") }
+        settings[i].options.remove(at: o)
+        if settings[i].selected > o { settings[i].selected -= 1 }
+        return changed("set", i, message: "removed \(p)", rows: [])
+    }
+}

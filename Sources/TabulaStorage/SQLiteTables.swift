@@ -1,0 +1,98 @@
+import TabulaModel
+
+/// The generic SQL for every list's tables, made once from their schemas: the SQLite store
+/// writes and loads any list through this, without knowing what the list holds.
+struct SQLiteTables {
+    struct Table {
+        let schema: TableSchema
+        let create: String
+        let put: String
+        let delete: String
+        let clear: String
+        let select: String
+    }
+
+    /// Tables by name.
+    let tables: [String: Table]
+    /// Every list's tables in load order, and its counters.
+    let lists: [(tables: [Table], counters: [String])]
+
+    init(_ registered: [any ListStore.Type] = Model.registered) {
+        var all: [String: Table] = [:]
+        var lists: [(tables: [Table], counters: [String])] = []
+        for list in registered {
+            let tables = list.schema.tables.map(SQLiteTables.table)
+            for t in tables { all[t.schema.name] = t }
+            lists.append((tables, list.schema.counters))
+        }
+        self.tables = all
+        self.lists = lists
+    }
+
+    static func table(_ s: TableSchema) -> Table {
+        let names = s.columns.map(\.name)
+        let defs = s.columns.map { "\($0.name) \($0.type) NOT NULL" }.joined(separator: ", ")
+        let key = names.prefix(s.keyColumns).joined(separator: ", ")
+        return Table(
+            schema: s,
+            create: "CREATE TABLE IF NOT EXISTS \(s.name)(\(defs), PRIMARY KEY(\(key)))",
+            put: "INSERT OR REPLACE INTO \(s.name)(\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+            delete: "DELETE FROM \(s.name) WHERE \(names[0]) = ?",
+            clear: "DELETE FROM \(s.name)",
+            select: "SELECT \(names.joined(separator: ", ")) FROM \(s.name) ORDER BY \(s.loadOrder)")
+    }
+
+    /// Creates the tables a list added since the file was made.
+    func createMissing(in db: SQLiteDatabase) throws {
+        for t in tables.values.sorted(by: { $0.schema.name < $1.schema.name }) { try db.exec(t.create) }
+    }
+
+    /// Writes one mutation.
+    func write(_ m: Mutation, to db: SQLiteDatabase) throws {
+        if case .counter(let v) = m.change {
+            try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)", [.text(m.table), .int(v)])
+            return
+        }
+        guard let t = tables[m.table] else { throw StorageError("no table \(m.table) in this store; this tabulad does not know that list") }
+        switch m.change {
+        case .put(let row): try db.run(t.put, row.map(SQLiteTables.bind))
+        case .delete(let key): try db.run(t.delete, [SQLiteTables.bind(key)])
+        case .replaceAll(let rows):
+            try db.run(t.clear)
+            for row in rows { try db.run(t.put, row.map(SQLiteTables.bind)) }
+        case .counter: break
+        }
+    }
+
+    /// Every stored row and counter, as mutations that rebuild the lists from empty.
+    func load(from db: SQLiteDatabase) throws -> [Mutation] {
+        var out: [Mutation] = []
+        for list in lists {
+            for t in list.tables {
+                var rows: [[StoredValue]] = []
+                try db.query(t.select) { r in
+                    rows.append(t.schema.columns.indices.map { i in
+                        switch t.schema.columns[i].type {
+                        case "INTEGER": return .int(r.int(Int32(i)))
+                        case "REAL": return .double(r.double(Int32(i)))
+                        default: return .text(r.text(Int32(i)))
+                        }
+                    })
+                }
+                if t.schema.whole { out.append(Mutation(t.schema.name, .replaceAll(rows))) } else { out += rows.map { Mutation(t.schema.name, .put($0)) } }
+            }
+            for c in list.counters {
+                try db.query("SELECT value FROM meta WHERE key = ?", [.text(c)]) { out.append(Mutation(c, .counter($0.int(0)))) }
+            }
+        }
+        return out
+    }
+
+    static func bind(_ v: StoredValue) -> SQLiteValue {
+        switch v {
+        case .int(let n): return .int(n)
+        case .double(let d): return .double(d)
+        case .text(let s): return .text(s)
+        }
+    }
+}
