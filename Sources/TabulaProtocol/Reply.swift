@@ -153,21 +153,39 @@ public enum WireEncoder {
         out.append(10)
     }
 
-    /// Appends text with any line break or control byte made visible, so one value stays one line.
+    /// Appends text with any line break or control character made visible, so one value
+    /// stays one line and cannot steer a terminal: `\n`, `\r` and `\\` are escaped (so a
+    /// typed backslash-n and a real line break look different), other C0 and C1 controls and
+    /// the bidirectional overrides and isolates (U+202A–202E, U+2066–2069) become `?`.
     static func appendOneLine(_ s: String, to out: inout [UInt8]) {
         var s = s
-        let clean: Bool = s.withUTF8 { buf in
-            for b in buf where b < 32 && b != 9 || b == 127 { return false }
-            out.append(contentsOf: buf)
-            return true
-        }
-        if clean { return }
-        for b in s.utf8 {
-            switch b {
-            case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0..<32 where b != 9, 127: out.append(UInt8(ascii: "?"))
-            default: out.append(b)
+        s.withUTF8 { buf in
+            // Fast path: no byte that could start anything to escape.
+            var clean = true
+            for b in buf where b < 32 && b != 9 || b == 127 || b == 92 || b == 0xC2 || b == 0xE2 {
+                clean = false
+                break
+            }
+            if clean { return out.append(contentsOf: buf) }
+            var i = 0
+            while i < buf.count {
+                let b = buf[i]
+                let next = i + 1 < buf.count ? buf[i + 1] : 0
+                let third = i + 2 < buf.count ? buf[i + 2] : 0
+                switch b {
+                case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
+                case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
+                case 92: out.append(contentsOf: [92, 92])
+                case 0..<32 where b != 9, 127: out.append(UInt8(ascii: "?"))
+                case 0xC2 where (0x80...0x9F).contains(next):
+                    out.append(UInt8(ascii: "?"))
+                    i += 1
+                case 0xE2 where (next == 0x80 && (0xAA...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)):
+                    out.append(UInt8(ascii: "?"))
+                    i += 2
+                default: out.append(b)
+                }
+                i += 1
             }
         }
     }

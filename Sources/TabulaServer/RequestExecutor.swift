@@ -267,7 +267,10 @@ struct RequestExecutor: Sendable {
                 let hint = Verb.suggestion(for: verb).map { "; did you mean \($0.rawValue)?" } ?? ""
                 return Reply(error: TabulaError(.unknown, "no verb \(verb)\(hint)"))
             }
-            return Reply(rows: [Row(text: v.usage, json: .string(v.usage)), Row(text: v.summary, json: .string(v.summary))], message: v.rawValue)
+            return Reply(rows: [
+                Row(text: v.usage, json: .object([("field", .string("usage")), ("value", .string(v.usage))])),
+                Row(text: v.summary, json: .object([("field", .string("summary")), ("value", .string(v.summary))])),
+            ], message: v.rawValue)
         }
         let rows = Verb.allCases.map { v in
             Row(text: "\(v.usage.padding(toLength: 34, withPad: " ", startingAt: 0)) \(v.summary)", json: .object([("verb", .string(v.rawValue)), ("usage", .string(v.usage)), ("summary", .string(v.summary))]))

@@ -25,4 +25,12 @@ public struct ServerConfig: Sendable {
 
     /// The defaults.
     public init() {}
+
+    /// Applies `--history N` (nil: not given) for a store that keeps a durable history or
+    /// not: without one the in-memory history is all there is, so N bounds it; with one, N
+    /// bounds the store's and memory keeps the newest of it, up to the default.
+    public mutating func setHistory(_ n: Int?, durable: Bool) {
+        guard let n else { return }
+        historyInMemory = durable ? min(ServerConfig().historyInMemory, n) : n
+    }
 }

@@ -20,7 +20,6 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     let path: String
     let historyLimit: Int
     private let lockFD: Int32
-    private var commitsSincePrune = 0
 
     /// Opens (or creates) the store at `path`.
     /// - Parameters:
@@ -161,9 +160,9 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
                     [.int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .text(String(decoding: payload, as: UTF8.self))])
             }
             try setMeta("revision", Int64(batch.revision))
-            commitsSincePrune += 1
-            if commitsSincePrune >= 1000, batch.revision > UInt64(historyLimit) {
-                commitsSincePrune = 0
+            // Trimmed with every commit, so the history never holds more than its bound (the
+            // rows to go are the oldest few, found by the primary key).
+            if batch.revision > UInt64(historyLimit) {
                 try db.run("DELETE FROM history WHERE rev <= ?", [.int(Int64(batch.revision) - Int64(historyLimit))])
             }
         }

@@ -19,8 +19,9 @@ let usage = """
       --sync full|normal     full (default): an OK means the change is fsynced to disk;
                              normal: committed to the WAL, fsynced at checkpoints, so a
                              power cut (not a crash of tabulad) may lose the last changes
-      --history N            changes kept for WATCH … FROM (default 1000000 on disk;
-                             the newest 100000 also in memory)
+      --history N            changes kept for WATCH … FROM: on disk, default 1000000
+                             (the newest 100000 also in memory); with --memory, in
+                             memory, default 100000
       --max-size BYTES       cap the database file; a write that would pass it fails with
                              ERR STORAGE, as on a full disk (default: no cap)
       --max-connections N    most clients at once (default 10000); more are told so and closed
@@ -63,6 +64,7 @@ var dataPath = "tabula.sqlite"
 var memory = false
 var sync = "full"
 var historyOnDisk = 1_000_000
+var historyGiven = false
 var maxSize: Int?
 var args = CommandLine.arguments.dropFirst()
 
@@ -89,7 +91,9 @@ while let arg = args.popFirst() {
     case "--sync":
         sync = value(arg)
         guard sync == "full" || sync == "normal" else { fail("--sync takes full or normal, not '\(sync)'", Exit.usage) }
-    case "--history": historyOnDisk = number(arg, min: 1)
+    case "--history":
+        historyOnDisk = number(arg, min: 1)
+        historyGiven = true
     case "--max-size": maxSize = number(arg, min: 65536)
     case "--max-connections": config.maxConnections = number(arg, min: 1)
     case "--max-line": config.maxLine = number(arg, min: 16)
@@ -122,6 +126,8 @@ func levenshtein(_ a: String, _ b: String) -> Int {
     }
     return prev[y.count]
 }
+
+config.setHistory(historyGiven ? historyOnDisk : nil, durable: !memory)
 
 // Block SIGINT/SIGTERM before any thread starts, so that only the signalfd sees them.
 let signalFD = tabula_signalfd_termination()

@@ -21,6 +21,20 @@ import TabulaProtocol
         #expect(rows.last?.hasPrefix("2  Tiramisu  /menu/dessert/tiramisu  ") == true)
     }
 
+    @Test func completingAnOrderOffersEachEntryOnce() {
+        let h = Harness()
+        #expect(h.ok("CD /menu/pizza"))
+        #expect(h.rows("COMPLETE ORDER marg") == ["margherita"])
+    }
+
+    @Test func completingAnAmbiguousEntryOffersItsFullPaths() {
+        let h = Harness()
+        #expect(h.ok("ADD /menu Specials"))
+        #expect(h.ok("ADD /menu/specials Margherita"))
+        #expect(h.rows("COMPLETE ORDER marg") == [])
+        #expect(h.rows("COMPLETE ORDER ").filter { $0.contains("margherita") } == ["/menu/pizza/margherita", "/menu/specials/margherita"])
+    }
+
     @Test func orderingSomethingNotOnTheMenuSuggests() {
         let h = Harness()
         let o = h.run("ORDER margarita")

@@ -19,6 +19,16 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
         let lines = text(WireEncoder.encode(r, tag: nil, format: .text)).split(separator: "\n")
         #expect(lines == ["- OK fake\\n* EVENT", "OK"])
     }
+    @Test func aTypedBackslashAndARealLineBreakLookDifferentInText() {
+        let typed = Reply(rows: [Row(text: #"a\nb"#, json: .null)], message: "")
+        let real = Reply(rows: [Row(text: "a\nb", json: .null)], message: "")
+        #expect(text(WireEncoder.encode(typed, tag: nil, format: .text)) == #"- a\\nb"# + "\nOK\n")
+        #expect(text(WireEncoder.encode(real, tag: nil, format: .text)) == #"- a\nb"# + "\nOK\n")
+    }
+    @Test func c1ControlsAndBidiOverridesNeverReachATextClientRaw() {
+        let r = Reply(rows: [Row(text: "x\u{9B}31my\u{202E}evil\u{2066}\u{85}★ – ≥", json: .null)], message: "")
+        #expect(text(WireEncoder.encode(r, tag: nil, format: .text)) == "- x?31my?evil??★ – ≥\nOK\n")
+    }
     @Test func jsonRepliesAreOneObjectPerLineThatParses() throws {
         let bytes = WireEncoder.encode(reply, tag: "a", format: .json)
         #expect(bytes.filter { $0 == 10 }.count == 1)

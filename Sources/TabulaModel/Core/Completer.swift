@@ -25,7 +25,8 @@ public enum Completer {
         case (.watch, 1): words = ["FROM"]
         case (.ls, 1), (.ls, 3): words = ["LIMIT", "AFTER"]
         case (.order, 0):
-            return (model.bareNames + paths(partial, model: model, viewer: viewer)).filter { $0.hasPrefix(partial) }.map(Quoting.quote)
+            var seen = Set<String>()
+            return (model.bareNames + paths(partial, model: model, viewer: viewer)).filter { $0.hasPrefix(partial) && seen.insert($0).inserted }.map(Quoting.quote)
         case (.ls, 0), (.show, 0), (.cd, 0), (.select, 0), (.add, 0), (.set, 0), (.rm, 0), (.mv, 0), (.fav, 0), (.watch, 0), (.unwatch, 0):
             return paths(partial, model: model, viewer: viewer).map(Quoting.quote)
         default: return []

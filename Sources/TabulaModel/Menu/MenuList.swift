@@ -76,9 +76,15 @@ public struct MenuList: ListStore {
         return sections.indices.flatMap { s in sections[s].entries.indices.filter { sections[s].entries[$0].slug == lower }.map { Ref(MenuList.entry, s, $0) } }
     }
 
+    /// Each entry once: by its bare name where that is unique, else by its full path.
     public var bareNames: [String] {
-        var seen = Set<String>()
-        return sections.flatMap { $0.entries.map(\.slug) }.filter { seen.insert($0).inserted }
+        var count: [String: Int] = [:]
+        for s in sections { for e in s.entries { count[e.slug, default: 0] += 1 } }
+        return sections.indices.flatMap { s in
+            sections[s].entries.indices.map { e in
+                count[sections[s].entries[e].slug] == 1 ? sections[s].entries[e].slug : path(of: Ref(MenuList.entry, s, e))
+            }
+        }
     }
 
     public func orderLine(_ ref: Ref) -> (entry: String, title: String)? {

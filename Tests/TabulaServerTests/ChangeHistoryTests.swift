@@ -1,0 +1,51 @@
+import Testing
+import TabulaProtocol
+
+@testable import TabulaServer
+
+@Suite struct ChangeHistoryTests {
+    static func event(_ rev: UInt64) -> Event? { Event(rev: rev, kind: "order", path: "/orders/\(rev)", summary: "", value: .null) }
+
+    @Test func itKeepsTheNewestEventsUpToItsCapacityAndHandsBackWhatFallsOut() {
+        var h = ChangeHistory(capacity: 3)
+        var fallen: [UInt64] = []
+        for rev in 1...5 as ClosedRange<UInt64> {
+            var e = Self.event(rev)
+            h.append(&e)
+            if let gone = e { fallen.append(gone.rev) }
+        }
+        #expect(h.count == 3)
+        #expect(h.oldest == 3)
+        #expect(fallen == [1, 2])
+        #expect(h.events(after: 3).map(\.rev) == [4, 5])
+        #expect(h.events(after: 0).map(\.rev) == [3, 4, 5])
+        #expect(h.events(after: 5).isEmpty)
+    }
+
+    @Test func itGrowsPastItsFirstAllocationAndKeepsOrderAcrossTheWrap() {
+        var h = ChangeHistory(capacity: 5_000)
+        for rev in 1...12_345 as ClosedRange<UInt64> {
+            var e = Self.event(rev)
+            h.append(&e)
+        }
+        #expect(h.count == 5_000)
+        #expect(h.oldest == 7_346)
+        #expect(h.events(after: 12_340).map(\.rev) == [12_341, 12_342, 12_343, 12_344, 12_345])
+        let all = h.events(after: 0).map(\.rev)
+        #expect(all == Array(7_346...12_345))
+    }
+
+    @Test func historyBoundsMemoryWhenNothingIsStoredAndOnlyCapsItOtherwise() {
+        var memory = ServerConfig()
+        memory.setHistory(10, durable: false)
+        #expect(memory.historyInMemory == 10)
+        var big = ServerConfig()
+        big.setHistory(5_000_000, durable: false)
+        #expect(big.historyInMemory == 5_000_000)
+        var disk = ServerConfig()
+        disk.setHistory(5_000_000, durable: true)
+        #expect(disk.historyInMemory == ServerConfig().historyInMemory)
+        disk.setHistory(50, durable: true)
+        #expect(disk.historyInMemory == 50)
+    }
+}
