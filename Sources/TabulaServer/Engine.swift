@@ -148,7 +148,10 @@ final class Engine: @unchecked Sendable {
         let message = "the change could not be saved (\(error)); nothing was changed, try again later"
         return state.writing {
             do {
-                if let snap = try store.load() { state.model = Model(snapshot: snap) }
+                if let snap = try store.load() {
+                    state.model = Model(snapshot: snap)
+                    state.model.recordsMutations = store.isDurable
+                }
             } catch {
                 log.log(.error, "reload after the failed commit failed too: \(error)")
             }

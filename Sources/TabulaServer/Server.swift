@@ -18,13 +18,14 @@ public final class Server: @unchecked Sendable {
     public init(config: ServerConfig, store: StateStore) throws {
         tabula_ignore_sigpipe()
         log = Log(level: config.logLevel)
-        let model: Model
+        var model: Model
         if let snap = try store.load() {
             model = Model(snapshot: snap)
         } else {
             model = SeedData.model(now: Date().timeIntervalSince1970)
             try store.seed(model.snapshot)
         }
+        model.recordsMutations = store.isDurable
         let (fd, port) = try Listener.open(host: config.bind, port: config.port)
         listenFD = fd
         self.port = port
@@ -33,7 +34,7 @@ public final class Server: @unchecked Sendable {
         let state = SharedState(model: model, historyCapacity: config.historyInMemory)
         // Known before any thread starts, so the first STATS already reports it.
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
-        let executor = RequestExecutor(state: state, store: store, stats: stats, config: config, inlineWrites: store is MemoryStore)
+        let executor = RequestExecutor(state: state, store: store, stats: stats, config: config, inlineWrites: !store.isDurable)
         let engine = Engine(state: state, executor: executor, store: store, log: log)
         let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFD: fd, engine: engine, executor: executor, config: config, stats: stats, log: log) }
         state.loops = loops

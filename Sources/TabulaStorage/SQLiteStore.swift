@@ -70,6 +70,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
 
     /// The file path.
     public var describe: String { path }
+    /// Every commit is on disk before its reply.
+    public var isDurable: Bool { true }
 
     /// Refuses files that are not SQLite before SQLite touches them.
     static func checkHeader(_ path: String) throws {

@@ -55,7 +55,7 @@ struct SQLiteTables {
         }
         guard let t = tables[m.table] else { throw StorageError("no table \(m.table) in this store; this tabulad does not know that list") }
         switch m.change {
-        case .put(let row): try db.run(t.put, row.map(SQLiteTables.bind))
+        case .put(let row): try db.run(t.put, row.values.map(SQLiteTables.bind))
         case .delete(let key): try db.run(t.delete, [SQLiteTables.bind(key)])
         case .replaceAll(let rows):
             try db.run(t.clear)

@@ -23,6 +23,9 @@ public struct CommitBatch: Sendable {
 /// `commit` returns only once the batch is as durable as the store promises (for SQLite with
 /// `sync full`: on disk). A throwing `commit` means nothing of the batch was stored.
 public protocol StateStore: AnyObject, Sendable {
+    /// Whether it keeps anything: a store that does not needs no mutations, no durable
+    /// history and no commit before a reply (the server then applies writes on its I/O loops).
+    var isDurable: Bool { get }
     /// The stored model, or nil for a new, empty store (the caller then seeds it).
     func load() throws -> ModelSnapshot?
     /// Stores a whole model (used once, to seed a new store).
@@ -43,6 +46,8 @@ public protocol StateStore: AnyObject, Sendable {
 public final class MemoryStore: StateStore, @unchecked Sendable {
     /// Makes one.
     public init() {}
+    /// Keeps nothing.
+    public var isDurable: Bool { false }
     /// Always empty: the server seeds.
     public func load() throws -> ModelSnapshot? { nil }
     /// Keeps nothing.

@@ -62,3 +62,23 @@ import TabulaProtocol
         #expect(RandomCommandsTests.fingerprint(copy) == RandomCommandsTests.fingerprint(writer))
     }
 }
+
+/// A store that keeps nothing asks for no mutations, and the model then builds none.
+@Suite struct RecordsMutationsTests {
+    @Test func aModelThatRecordsNothingReturnsNoMutationsButTheSameReplyAndEvent() {
+        var recording = SeedData.model(now: 0)
+        var silent = SeedData.model(now: 0)
+        silent.recordsMutations = false
+        for line in ["SELECT /settings/my-int 32", "ADD /items x 5", "FAV /items/1", "ORDER pesto", "ADD /menu Drinks", "ADD /catalog New", "BANDS A 10 B", "RM /orders/1"] {
+            guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else { continue }
+            var v1 = Viewer(), v2 = Viewer()
+            var rng1 = SplitMix64(seed: 1), rng2 = SplitMix64(seed: 1)
+            let a = recording.apply(r.command, viewer: &v1, now: 0, rng: &rng1)
+            let b = silent.apply(r.command, viewer: &v2, now: 0, rng: &rng2)
+            #expect(!a.mutations.isEmpty, "\(line)")
+            #expect(b.mutations.isEmpty, "\(line)")
+            #expect(a.reply == b.reply && a.event == b.event, "\(line)")
+        }
+        #expect(silent.snapshot == recording.snapshot)
+    }
+}

@@ -8,18 +8,33 @@ enum CatalogCodec {
         TableSchema(table, columns: [("id", "INTEGER"), ("parent", "INTEGER"), ("position", "INTEGER"), ("slug", "TEXT"), ("title", "TEXT"), ("view", "TEXT"), ("detail", "TEXT")], loadOrder: "parent, position")
     ])
 
-    static func put(_ n: CatalogNode, position: Int) -> Mutation {
-        let detail: JSONValue
-        switch n.view {
-        case .branch: detail = .null
-        case .tabs(let t): detail = .array(t.map { .string($0) })
-        case .image(let i): detail = .string(i)
-        case .text(let t): detail = .string(t)
+    /// A node's row, encoded when read.
+    struct Row: StoredRow {
+        let node: CatalogNode
+        let position: Int
+
+        var values: [StoredValue] {
+            let n = node
+            let detail: JSONValue
+            switch n.view {
+            case .branch: detail = .null
+            case .tabs(let t): detail = .array(t.map { .string($0) })
+            case .image(let i): detail = .string(i)
+            case .text(let t): detail = .string(t)
+            }
+            return [.int(Int64(n.id)), .int(Int64(n.parent)), .int(Int64(position)), .text(n.slug), .text(n.title), .text(n.view.kind), .text(detail.jsonText)]
         }
-        return Mutation(table, .put([.int(Int64(n.id)), .int(Int64(n.parent)), .int(Int64(position)), .text(n.slug), .text(n.title), .text(n.view.kind), .text(detail.jsonText)]))
     }
 
-    static func decode(_ r: [StoredValue]) -> (CatalogNode, position: Int)? {
+    static func put(_ n: CatalogNode, position: Int) -> Mutation {
+        var bare = n
+        bare.children = []
+        return Mutation(table, .put(Row(node: bare, position: position)))
+    }
+
+    static func decode(_ row: any StoredRow) -> (CatalogNode, position: Int)? {
+        if let own = row as? Row { return (own.node, own.position) }
+        let r = row.values
         guard r.count == 7 else { return nil }
         let detail = JSONParser.parse(r[6].text)
         let view: CatalogView

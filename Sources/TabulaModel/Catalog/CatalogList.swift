@@ -13,6 +13,8 @@ public struct CatalogList: ListStore {
 
     public init() {}
 
+    public var recordsMutations = true
+
     static func id(_ ref: Ref) -> Int { ref.kind == 0 ? 0 : ref.a }
     static func ref(_ id: Int) -> Ref { id == 0 ? .top : Ref(node, id) }
 

@@ -2,7 +2,7 @@ import TabulaProtocol
 
 /// Writes to `/catalog`: add a node under a branch, change a node's fields, remove a subtree.
 extension CatalogList {
-    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome? {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
         switch w {
         case .add(let args): return try add(args, under: CatalogList.id(ref))
         case .set(let fields) where ref.kind != 0: return try set(ref.a, fields)
@@ -31,7 +31,7 @@ extension CatalogList {
         nodes[node.id] = node
         nodes[parentId]?.children.append(node.id)
         let ref = CatalogList.ref(node.id)
-        return .changed("add", path: path(of: ref), row: row(node), message: path(of: ref), mutations: [put(node.id)].compactMap { $0 })
+        return .changed("add", path: path(of: ref), row: row(node), message: path(of: ref), mutations: record([put(node.id)].compactMap { $0 }))
     }
 
     static func view(_ spec: [String], title: String) throws -> CatalogView {
@@ -71,7 +71,7 @@ extension CatalogList {
         }
         guard node != nodes[id] else { return .unchanged(p, rows: [row(node)]) }
         nodes[id] = node
-        return .changed("set", path: p, row: row(node), message: p, mutations: [put(id)].compactMap { $0 })
+        return .changed("set", path: p, row: row(node), message: p, mutations: record([put(id)].compactMap { $0 }))
     }
 
     mutating func remove(_ id: Int) throws -> Outcome {
@@ -87,6 +87,6 @@ extension CatalogList {
         nodes[node.parent]?.children.removeAll { $0 == id }
         var muts = doomed.map { Mutation(CatalogCodec.table, .delete(.int(Int64($0)))) }
         for sib in nodes[node.parent]?.children ?? [] { if let m = put(sib) { muts.append(m) } }
-        return .removed(p, title: node.title, message: "removed \(p) (\(doomed.count) \(plural(doomed.count, "node")))", mutations: muts)
+        return .removed(p, title: node.title, message: "removed \(p) (\(doomed.count) \(plural(doomed.count, "node")))", mutations: record(muts))
     }
 }

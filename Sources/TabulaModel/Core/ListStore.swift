@@ -45,6 +45,9 @@ public protocol ListStore: Sendable {
     static var schema: ListSchema { get }
     /// An empty list.
     init()
+    /// Whether writes say what durable storage must write (off when nothing is stored:
+    /// then no write spends time encoding rows nobody reads). `Model` sets it.
+    var recordsMutations: Bool { get set }
 
     /// Its row in `LS /`.
     var summary: Row { get }
@@ -62,7 +65,7 @@ public protocol ListStore: Sendable {
     func show(_ ref: Ref, viewer: Viewer) throws -> Reply
     /// Applies a write at `ref`: the reply, the event (revision still 0) and the mutations.
     /// Nil when this list takes no such write at that place.
-    mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome?
+    mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome?
     /// Applies a stored change of one of its tables (loading, or a change made elsewhere).
     mutating func apply(_ m: Mutation)
     /// Called after a run of `apply`: anything deferred is settled.
@@ -81,6 +84,9 @@ public protocol ListStore: Sendable {
 }
 
 extension ListStore {
+    /// `mutations` when this list records them, else nothing (and they are never built).
+    func record(_ mutations: @autoclosure () -> [Mutation]) -> [Mutation] { recordsMutations ? mutations() : [] }
+
     public mutating func finishApplying() {}
     public func completions(for verb: Verb, argument index: Int, at ref: Ref) -> [String] { [] }
     public func places(bareNamed name: String) -> [Ref] { [] }

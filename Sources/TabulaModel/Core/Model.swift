@@ -34,6 +34,11 @@ public struct Model: Sendable {
     public internal(set) var revision: UInt64 = 0
     /// The lists, as registered.
     public internal(set) var lists: [any ListStore]
+    /// Whether writes say what durable storage must write; off for a store that keeps
+    /// nothing, so that no write encodes rows nobody reads.
+    public var recordsMutations = true {
+        didSet { for i in lists.indices { lists[i].recordsMutations = recordsMutations } }
+    }
 
     /// An empty model.
     public init() { lists = Model.registered.map { $0.init() } }
@@ -86,7 +91,7 @@ public struct Model: Sendable {
     public func path(of t: Target) -> String {
         switch t {
         case .root: return "/"
-        case .place(let i, let ref): return lists[i].path(of: ref)
+        case .place(let i, let ref): return lists.withUnsafeBufferPointer { $0[i].path(of: ref) }
         }
     }
 
@@ -94,7 +99,7 @@ public struct Model: Sendable {
     public func isList(_ t: Target) -> Bool {
         switch t {
         case .root: return true
-        case .place(let i, let ref): return lists[i].isList(ref)
+        case .place(let i, let ref): return lists.withUnsafeBufferPointer { $0[i].isList(ref) }
         }
     }
 
@@ -110,7 +115,7 @@ public struct Model: Sendable {
     func child(of t: Target, named name: String) -> Target? {
         switch t {
         case .root: return Model.rootIndex[folded(name)].map { .place(list: $0, .top) }
-        case .place(let i, let ref): return lists[i].child(of: ref, named: name).map { .place(list: i, $0) }
+        case .place(let i, let ref): return lists.withUnsafeBufferPointer { $0[i].child(of: ref, named: name) }.map { .place(list: i, $0) }
         }
     }
 

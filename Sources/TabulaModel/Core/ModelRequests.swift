@@ -47,14 +47,14 @@ extension Model {
 
     /// Applies one model command for `viewer`: reads as `read`; a write that changes something
     /// bumps the revision and returns its event and mutations.
-    public mutating func apply(_ command: Command, viewer: inout Viewer, now: Double, rng: inout some RandomNumberGenerator) -> Outcome {
+    public mutating func apply(_ command: Command, viewer: inout Viewer, now: Double, rng: inout SplitMix64) -> Outcome {
         if let reply = read(command, viewer: &viewer) { return Outcome(reply) }
         guard command.isWrite else { return .fail(TabulaError(.invalid, "the model does not handle this verb")) }
         do {
             var out = try write(command, viewer: viewer, now: now, rng: &rng)
-            if out.event != nil {
+            if case .some = out.event {  // tested in place: no copy of the event
                 revision += 1
-                out.event?.rev = revision
+                out.event!.rev = revision
             }
             return out
         } catch let e as TabulaError {
@@ -80,7 +80,7 @@ extension Model {
         }
     }
 
-    mutating func write(_ command: Command, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome {
+    mutating func write(_ command: Command, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome {
         let path: String, w: Write, refused: (String) -> String
         switch command {
         case .select(let p, let option): (path, w, refused) = (p, .select(option), { "SELECT needs a setting (LS /settings lists them); \($0) is not one" })
@@ -95,7 +95,8 @@ extension Model {
         default: throw TabulaError(.invalid, "not a write")
         }
         let t = try resolve(path, viewer: viewer).get()
-        guard case .place(let i, let ref) = t, let out = try lists[i].write(w, at: ref, viewer: viewer, now: now, rng: &rng) else {
+        // Through the buffer: the list is written in place, with no copy of its existential.
+        guard case .place(let i, let ref) = t, let out = try lists.withUnsafeMutableBufferPointer({ try $0[i].write(w, at: ref, viewer: viewer, now: now, rng: &rng) }) else {
             throw TabulaError(.invalid, refused(self.path(of: t)))
         }
         return out
@@ -103,7 +104,7 @@ extension Model {
 
     /// `ORDER`: the entry named by path, or by its bare name when that is unique, appended to
     /// the order list.
-    mutating func order(_ path: String, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome {
+    mutating func order(_ path: String, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome {
         var target: Target?
         if !path.utf8.contains(UInt8(ascii: "/")) {
             let matches = lists.indices.flatMap { i in lists[i].places(bareNamed: path).map { Target.place(list: i, $0) } }

@@ -13,12 +13,24 @@ enum ItemsCodec {
         ], counters: [nextId])
 
     /// The item's row; with `counter`, also the next id past it (a new item).
+    /// An item's row, encoded when read.
+    struct Row: StoredRow {
+        let item: Item
+
+        var values: [StoredValue] {
+            let it = item
+            return [.int(Int64(it.id)), .text(it.name), .int(Int64(it.value)), .text(it.serial), .double(it.created), .int(it.favorite ? 1 : 0), .double(it.ord)]
+        }
+    }
+
     static func put(_ it: Item, counter: Bool = false) -> [Mutation] {
-        let m = Mutation(table, .put([.int(Int64(it.id)), .text(it.name), .int(Int64(it.value)), .text(it.serial), .double(it.created), .int(it.favorite ? 1 : 0), .double(it.ord)]))
+        let m = Mutation(table, .put(Row(item: it)))
         return counter ? [m, Mutation(nextId, .counter(Int64(it.id + 1)))] : [m]
     }
 
-    static func decode(_ r: [StoredValue]) -> Item? {
+    static func decode(_ row: any StoredRow) -> Item? {
+        if let own = row as? Row { return own.item }
+        let r = row.values
         guard r.count == 7 else { return nil }
         return Item(id: r[0].int, name: r[1].text, value: r[2].int, serial: r[3].text, created: r[4].double, favorite: r[5].int != 0, ord: r[6].double)
     }

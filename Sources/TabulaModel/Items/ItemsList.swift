@@ -12,6 +12,8 @@ public struct ItemsList: ListStore {
 
     public init() {}
 
+    public var recordsMutations = true
+
     public var summary: Row {
         Row(text: "items/  \(items.count) \(plural(items.count, "item")) in \(items.bands.count) \(plural(items.bands.count, "section"))", json: .object([("name", .string("items")), ("count", .int(Int64(items.count)))]))
     }

@@ -3,7 +3,7 @@ import TabulaProtocol
 /// Writes to `/items`: add, rename and reprice, remove, move within a section, favourite,
 /// and new price bands.
 extension ItemsList {
-    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome? {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
         switch (w, ref.kind) {
         case (.add(let args), 0), (.add(let args), ItemsList.section): return try add(args, now: now, rng: &rng)
         case (.set(let fields), ItemsList.item): return try set(ref.a, fields)
@@ -21,7 +21,7 @@ extension ItemsList {
 
     func sectionName(_ id: Int) -> String { items.bands[items.section(of: id)].slug }
 
-    mutating func add(_ args: [String], now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome {
+    mutating func add(_ args: [String], now: Double, rng: inout SplitMix64) throws -> Outcome {
         let name: String, value: Int, serial: String
         if args.isEmpty {
             (name, value, serial) = RandomItem.make(using: &rng)
@@ -32,7 +32,7 @@ extension ItemsList {
             serial = RandomItem.serial(using: &rng)
         }
         let item = items.add(name: name, value: value, serial: serial, created: now)
-        return changed("add", item, message: "/items/\(item.id) in \(sectionName(item.id))", mutations: ItemsCodec.put(item, counter: true))
+        return changed("add", item, message: "/items/\(item.id) in \(sectionName(item.id))", mutations: record(ItemsCodec.put(item, counter: true)))
     }
 
     mutating func set(_ id: Int, _ fields: [FieldAssignment]) throws -> Outcome {
@@ -52,12 +52,12 @@ extension ItemsList {
         if let n = newName { _ = items.rename(id, to: n) }
         if let v = newValue { _ = items.reprice(id, to: v) }
         guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
-        return changed("set", item, message: "/items/\(id) in \(sectionName(id))", mutations: ItemsCodec.put(item))
+        return changed("set", item, message: "/items/\(id) in \(sectionName(id))", mutations: record(ItemsCodec.put(item)))
     }
 
     mutating func remove(_ id: Int) throws -> Outcome {
         guard let gone = items.remove(id) else { throw TabulaError(.notFound, "no /items/\(id)") }
-        return .removed("/items/\(id)", title: gone.name, mutations: [Mutation(ItemsCodec.table, .delete(.int(Int64(id))))])
+        return .removed("/items/\(id)", title: gone.name, mutations: record([Mutation(ItemsCodec.table, .delete(.int(Int64(id))))]))
     }
 
     mutating func move(_ id: Int, to position: Int, viewer: Viewer) throws -> Outcome {
@@ -77,7 +77,7 @@ extension ItemsList {
         let moved = items.move(id, to: position - 1)
         guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
         let r = row(item, position: position)
-        return changed("mv", item, message: "\(id) is now #\(position) in \(slug)", summary: "#\(position) in \(slug): " + r.text, position: position, mutations: moved.flatMap { ItemsCodec.put($0) })
+        return changed("mv", item, message: "\(id) is now #\(position) in \(slug)", summary: "#\(position) in \(slug): " + r.text, position: position, mutations: record(moved.flatMap { ItemsCodec.put($0) }))
     }
 
     mutating func favorite(_ id: Int, _ action: FavAction) throws -> Outcome {
@@ -86,7 +86,7 @@ extension ItemsList {
         let message = on ? "favourite" : "not a favourite"
         guard on != item.favorite else { return .unchanged(message, rows: [row(item)]) }
         guard let changed = items.setFavorite(id, on) else { throw TabulaError(.notFound, "no item \(id)") }
-        return self.changed("fav", changed, message: message, mutations: ItemsCodec.put(changed))
+        return self.changed("fav", changed, message: message, mutations: record(ItemsCodec.put(changed)))
     }
 
     mutating func setBands(_ args: [String]) throws -> Outcome {
@@ -97,7 +97,7 @@ extension ItemsList {
         let rows = items.bands.indices.map { bandRow($0) }
         let summary = items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(separator: ", ")
         let event = Event(rev: 0, kind: "bands", path: "/items", summary: summary, value: .array(rows.map(\.json)))
-        return Outcome(Reply(rows: rows, message: "\(n) \(plural(n, "band"))"), event: event, mutations: [ItemsCodec.bands(bands)])
+        return Outcome(Reply(rows: rows, message: "\(n) \(plural(n, "band"))"), event: event, mutations: record([ItemsCodec.bands(bands)]))
     }
 }
 

@@ -12,6 +12,8 @@ public struct MenuList: ListStore {
 
     public init() {}
 
+    public var recordsMutations = true
+
     public var summary: Row {
         Row(text: "menu/  \(sections.count) \(plural(sections.count, "section"))", json: .object([("name", .string("menu")), ("count", .int(Int64(sections.count)))]))
     }

@@ -3,7 +3,7 @@ import TabulaProtocol
 /// Writes to `/menu`: sections and entries are added, retitled and removed; the menu is small
 /// and stored whole.
 extension MenuList {
-    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome? {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
         switch (w, ref.kind) {
         case (.add(let args), 0): return try addSection(args)
         case (.add(let args), MenuList.section): return try addEntry(ref.a, args)
@@ -12,11 +12,11 @@ extension MenuList {
         case (.remove, MenuList.section):
             let p = path(of: ref)
             let gone = sections.remove(at: ref.a)
-            return .removed(p, title: gone.title, mutations: MenuCodec.whole(sections))
+            return .removed(p, title: gone.title, mutations: record(MenuCodec.whole(sections)))
         case (.remove, MenuList.entry):
             let p = path(of: ref)
             let gone = sections[ref.a].entries.remove(at: ref.b)
-            return .removed(p, title: gone.title, mutations: MenuCodec.whole(sections))
+            return .removed(p, title: gone.title, mutations: record(MenuCodec.whole(sections)))
         default: return nil
         }
     }
@@ -28,7 +28,7 @@ extension MenuList {
         guard !sections.contains(where: { $0.slug == slug }) else { throw TabulaError(.exists, "/menu/\(slug) exists already") }
         sections.append(MenuSection(slug: slug, title: title, entries: []))
         let ref = Ref(MenuList.section, sections.count - 1)
-        return .changed("add", path: path(of: ref), row: sectionRow(ref.a), message: path(of: ref), summary: title, mutations: MenuCodec.whole(sections))
+        return .changed("add", path: path(of: ref), row: sectionRow(ref.a), message: path(of: ref), summary: title, mutations: record(MenuCodec.whole(sections)))
     }
 
     mutating func addEntry(_ s: Int, _ args: [String]) throws -> Outcome {
@@ -39,7 +39,7 @@ extension MenuList {
         guard !sections[s].entries.contains(where: { $0.slug == slug }) else { throw TabulaError(.exists, "\(p)/\(slug) exists already") }
         sections[s].entries.append(MenuEntry(slug: slug, title: title))
         let ref = Ref(MenuList.entry, s, sections[s].entries.count - 1)
-        return .changed("add", path: path(of: ref), row: entryRow(s, ref.b), message: path(of: ref), summary: title, mutations: MenuCodec.whole(sections))
+        return .changed("add", path: path(of: ref), row: entryRow(s, ref.b), message: path(of: ref), summary: title, mutations: record(MenuCodec.whole(sections)))
     }
 
     mutating func retitle(_ ref: Ref, _ fields: [FieldAssignment]) throws -> Outcome {
@@ -60,6 +60,6 @@ extension MenuList {
             sections[ref.a].entries[ref.b].title = title
         }
         let row = ref.kind == MenuList.section ? sectionRow(ref.a) : entryRow(ref.a, ref.b)
-        return .changed("set", path: p, row: row, message: p, summary: title, mutations: MenuCodec.whole(sections))
+        return .changed("set", path: p, row: row, message: p, summary: title, mutations: record(MenuCodec.whole(sections)))
     }
 }

@@ -6,8 +6,22 @@ enum OrdersCodec {
         TableSchema(table, columns: [("id", "INTEGER"), ("entry", "TEXT"), ("title", "TEXT"), ("created", "REAL")], loadOrder: "id")
     ], counters: [nextId])
 
+    /// An order's row, encoded when read.
+    struct Row: StoredRow {
+        let order: Order
+
+        var values: [StoredValue] { [.int(Int64(order.id)), .text(order.entry), .text(order.title), .double(order.created)] }
+    }
+
     static func put(_ o: Order) -> [Mutation] {
-        [Mutation(table, .put([.int(Int64(o.id)), .text(o.entry), .text(o.title), .double(o.created)])), Mutation(nextId, .counter(Int64(o.id + 1)))]
+        [Mutation(table, .put(Row(order: o))), Mutation(nextId, .counter(Int64(o.id + 1)))]
+    }
+
+    static func decode(_ row: any StoredRow) -> Order? {
+        if let own = row as? Row { return own.order }
+        let r = row.values
+        guard r.count == 4 else { return nil }
+        return Order(id: r[0].int, entry: r[1].text, title: r[2].text, created: r[3].double)
     }
 }
 
@@ -17,9 +31,9 @@ extension OrdersList {
 
     public mutating func apply(_ m: Mutation) {
         switch (m.table, m.change) {
-        case (OrdersCodec.table, .put(let r)) where r.count == 4:
-            guard orders.order(r[0].int) == nil else { return }
-            orders.load([Order(id: r[0].int, entry: r[1].text, title: r[2].text, created: r[3].double)])
+        case (OrdersCodec.table, .put(let r)):
+            guard let o = OrdersCodec.decode(r), orders.order(o.id) == nil else { return }
+            orders.load([o])
         case (OrdersCodec.table, .delete(let id)):
             _ = orders.remove(id.int)
         case (OrdersCodec.table, .replaceAll):

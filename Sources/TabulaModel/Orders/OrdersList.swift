@@ -11,6 +11,8 @@ public struct OrdersList: ListStore {
 
     public init() {}
 
+    public var recordsMutations = true
+
     public var summary: Row {
         Row(text: "orders/  \(orders.count) \(plural(orders.count, "order"))", json: .object([("name", .string("orders")), ("count", .int(Int64(orders.count)))]))
     }
@@ -48,23 +50,23 @@ public struct OrdersList: ListStore {
         return Reply(rows: [fieldRow("id", "\(o.id)", .int(Int64(o.id))), fieldRow("title", o.title, .string(o.title)), fieldRow("entry", o.entry, .string(o.entry)), fieldRow("created", Display.timestamp(o.created), .string(Display.timestamp(o.created)))], message: p)
     }
 
-    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome? {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
         switch (w, ref.kind) {
         case (.order(let entry, let title), _):
             let o = orders.append(entry: entry, title: title, created: now)
-            return .changed("order", path: "/orders/\(o.id)", row: Row(text: o.row, json: .deferred(o)), message: "order \(o.id): \(o.title)", mutations: OrdersCodec.put(o))
+            return .changed("order", path: "/orders/\(o.id)", row: Row(text: o.row, json: .deferred(o)), message: "order \(o.id): \(o.title)", mutations: record(OrdersCodec.put(o)))
         case (.add, _):
             throw TabulaError(.invalid, "orders are placed with ORDER menu-entry, e.g. ORDER /menu/pizza/margherita")
         case (.remove, OrdersList.order):
             let p = path(of: ref)
             guard let gone = orders.remove(ref.a) else { throw TabulaError(.notFound, "no \(p)") }
-            return .removed(p, title: gone.title, mutations: [Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))])
+            return .removed(p, title: gone.title, mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
         case (.remove, 0):
             let n = orders.count
             let what = "\(n) \(plural(n, "order"))"
             guard n > 0 else { return .unchanged("cleared \(what)") }
             orders.clear()
-            return Outcome(Reply(message: "cleared \(what)"), event: Event(rev: 0, kind: "clear", path: "/orders", summary: "\(what) cleared", value: .null), mutations: [Mutation(OrdersCodec.table, .replaceAll([]))])
+            return Outcome(Reply(message: "cleared \(what)"), event: Event(rev: 0, kind: "clear", path: "/orders", summary: "\(what) cleared", value: .null), mutations: record([Mutation(OrdersCodec.table, .replaceAll([]))]))
         default:
             return nil
         }

@@ -12,6 +12,8 @@ public struct SettingsList: ListStore {
 
     public init() {}
 
+    public var recordsMutations = true
+
     public var summary: Row {
         Row(text: "settings/  \(settings.count) \(plural(settings.count, "setting"))", json: .object([("name", .string("settings")), ("count", .int(Int64(settings.count)))]))
     }
@@ -45,8 +47,8 @@ public struct SettingsList: ListStore {
         }
     }
 
-    func settingRow(_ i: Int) -> Row {
-        Row(text: "\(settings[i].slug)/  \(settings[i].masterRow)", json: .deferred(settings[i]))
+    func settingRow(_ i: Int, master: String? = nil) -> Row {
+        Row(text: "\(settings[i].slug)/  \(master ?? settings[i].masterRow)", json: .deferred(settings[i]))
     }
 
     func optionRows(_ i: Int) -> [Row] {
@@ -59,7 +61,7 @@ public struct SettingsList: ListStore {
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         switch ref.kind {
-        case 0: return try pageReply(Array(settings.indices), path: "/settings", limit: limit, after: after, name: { settings[$0].slug }, row: settingRow)
+        case 0: return try pageReply(Array(settings.indices), path: "/settings", limit: limit, after: after, name: { settings[$0].slug }, row: { settingRow($0) })
         case SettingsList.setting: return Reply(rows: optionRows(ref.a), message: settings[ref.a].masterRow)
         default: return try show(ref, viewer: viewer)
         }
@@ -91,7 +93,7 @@ public struct SettingsList: ListStore {
 
 /// Writes.
 extension SettingsList {
-    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout some RandomNumberGenerator) throws -> Outcome? {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
         switch (w, ref.kind) {
         case (.select(let option), SettingsList.setting): return try select(ref.a, option)
         case (.add(let args), 0): return try addSetting(args)
@@ -105,10 +107,12 @@ extension SettingsList {
 
     func put(_ i: Int) -> Mutation { SettingsCodec.put(settings[i], position: i) }
 
-    func changed(_ kind: String, _ i: Int, message: String, rows: [Row]? = nil) -> Outcome {
-        let s = settings[i]
-        let row = settingRow(i)
-        return Outcome(Reply(rows: rows ?? [row], message: message), event: Event(rev: 0, kind: kind, path: s.path, summary: s.masterRow, value: row.json), mutations: [put(i)])
+    /// Setting `i` changed: the reply (its row, or `rows`), the event with its master row,
+    /// and the setting to store. `message` nil: the master row.
+    func changed(_ kind: String, _ i: Int, message: String? = nil, rows: [Row]? = nil) -> Outcome {
+        let master = settings[i].masterRow
+        let row = settingRow(i, master: master)
+        return Outcome(Reply(rows: rows ?? [row], message: message ?? master), event: Event(rev: 0, kind: kind, path: settings[i].path, summary: master, value: row.json), mutations: record([put(i)]))
     }
 
     mutating func select(_ i: Int, _ option: OptionRef) throws -> Outcome {
@@ -127,7 +131,7 @@ extension SettingsList {
         }
         guard settings[i].selected != idx else { return .unchanged(settings[i].masterRow, rows: [settingRow(i)]) }
         settings[i].selected = idx
-        return changed("select", i, message: settings[i].masterRow)
+        return changed("select", i)
     }
 
     mutating func addSetting(_ args: [String]) throws -> Outcome {
@@ -161,14 +165,14 @@ extension SettingsList {
         }
         guard settings[i].title != title else { return .unchanged(settings[i].masterRow, rows: [settingRow(i)]) }
         settings[i].title = title
-        return changed("set", i, message: settings[i].masterRow)
+        return changed("set", i)
     }
 
     mutating func removeSetting(_ i: Int) -> Outcome {
         let gone = settings.remove(at: i)
         var muts = [Mutation(SettingsCodec.table, .delete(.text(gone.slug)))]
         for j in i..<settings.count { muts.append(put(j)) }
-        return Outcome(Reply(message: "removed \(gone.path)"), event: Event(rev: 0, kind: "rm", path: gone.path, summary: gone.title, value: .null), mutations: muts)
+        return Outcome(Reply(message: "removed \(gone.path)"), event: Event(rev: 0, kind: "rm", path: gone.path, summary: gone.title, value: .null), mutations: record(muts))
     }
 
     mutating func removeOption(_ i: Int, _ o: Int) throws -> Outcome {
