@@ -26,12 +26,12 @@ let package = Package(
         .target(name: "TabulaClient", dependencies: ["TabulaProtocol", "TabulaModel"], swiftSettings: strict),
         .executableTarget(name: "tabulad", dependencies: ["TabulaServer"], swiftSettings: strict),
         .executableTarget(name: "tabula", dependencies: ["TabulaClient", "CReadline", "CLinuxShims"], swiftSettings: strict),
-        .executableTarget(name: "tabula-bench", dependencies: ["TabulaClient", "CLinuxShims"], swiftSettings: strict),
+        .executableTarget(name: "tabula-bench", dependencies: ["TabulaProtocol", "CLinuxShims"], swiftSettings: strict),
         .testTarget(name: "TabulaProtocolTests", dependencies: ["TabulaProtocol"]),
         .testTarget(name: "TabulaModelTests", dependencies: ["TabulaModel"]),
         .testTarget(name: "TabulaStorageTests", dependencies: ["TabulaStorage"]),
         .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient", "TabulaStorage"]),
-        .testTarget(name: "TabulaClientTests", dependencies: ["TabulaClient"]),
+        .testTarget(name: "TabulaClientTests", dependencies: ["TabulaClient", "TabulaServer", "TabulaStorage"]),
     ],
     swiftLanguageModes: [.v6]
 )

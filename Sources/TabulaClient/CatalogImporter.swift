@@ -11,7 +11,7 @@ public enum CatalogImporter {
             let reply = try connection.request(line)
             guard reply.isOK else { return .failure(TabulaError(.invalid, "\(line): \(reply.final)")) }
             count += 1
-            let path = SessionTracker.message(of: reply)
+            let path = reply.reply.message
             switch try run(d.children, into: path, connection: connection) {
             case .success(let n): count += n
             case .failure(let e): return .failure(e)

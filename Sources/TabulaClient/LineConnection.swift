@@ -24,9 +24,11 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
 public final class LineConnection {
     /// The socket, for callers that poll it with other descriptors.
     public let fd: Int32
-    private var buffer: [UInt8] = []
-    private var scanned = 0
+    /// Received bytes cut into lines: the same decoder the server reads requests with.
+    private var lines = LineDecoder(maxLine: LineConnection.maxLine)
     private var eof = false
+    /// The longest line read (a JSON reply to `LS … LIMIT 10000` is one line of a few MB).
+    public static let maxLine = 64 << 20
 
     /// Connects to `host:port`, giving up after `timeout` seconds.
     public init(host: String, port: Int, timeout: Double = 5) throws {
@@ -102,17 +104,13 @@ public final class LineConnection {
     public func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// The next complete line without its line ending, if one is already buffered.
+    /// A line over `maxLine` comes back as an empty line, which no decoder accepts.
     public func bufferedLine() -> String? {
-        if let nl = buffer[scanned...].firstIndex(of: 10) {
-            var end = nl
-            if end > 0 && buffer[end - 1] == 13 { end -= 1 }
-            let line = String(decoding: buffer[0..<end], as: UTF8.self)
-            buffer.removeSubrange(0...nl)
-            scanned = 0
-            return line
+        switch lines.next() {
+        case .line(let bytes)?: return String(decoding: bytes, as: UTF8.self)
+        case .tooLong?: return ""
+        case nil: return nil
         }
-        scanned = buffer.count
-        return nil
     }
 
     /// Reads what the socket has without blocking; false once the server has closed.
@@ -122,7 +120,7 @@ public final class LineConnection {
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
-                buffer += chunk[0..<n]
+                chunk.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                 if n < chunk.count { return true }
             } else if n == 0 {
                 eof = true

@@ -20,16 +20,30 @@ public struct Reconnector: Sendable {
     /// Connected again: the next loss starts from the shortest wait.
     public mutating func reset() { delay = initial }
 
+    /// What resuming found.
+    public struct Resumed {
+        /// The new connection, its session rebuilt.
+        public let connection: TabulaConnection
+        /// The restoring requests the server refused, each with its reply.
+        public let refused: [String]
+        /// The server started a new history (its id changed): the watches were restarted from
+        /// its current revision instead of resumed, since revisions of the old history mean
+        /// nothing there. What was watched may have changed in between: LS to resync.
+        public let wasReset: Bool
+    }
+
     /// Connects and rebuilds `session` on the new connection, resuming its watches after
-    /// `revision`. Returns the connection and the restoring requests the server refused.
-    public static func resume(host: String, port: Int, session: SessionTracker, after revision: UInt64, timeout: Double = 2) throws -> (TabulaConnection, [String]) {
+    /// `revision` of history `historyID` (from the previous connection's greeting). A server
+    /// with another history id is not resumed but restarted: see `Resumed.wasReset`.
+    public static func resume(host: String, port: Int, session: SessionTracker, after revision: UInt64, historyID: String, timeout: Double = 2) throws -> Resumed {
         let c = try TabulaConnection(host: host, port: port, timeout: timeout)
-        c.resume(from: revision)
+        let reset = !historyID.isEmpty && c.historyID != historyID
+        if !reset { c.resume(from: revision) }
         var refused: [String] = []
-        for r in session.restoreRequests(after: revision) {
+        for r in session.restoreRequests(after: reset ? nil : revision) {
             let reply = try c.request(r, timeout: timeout)
             if !reply.isOK { refused.append("\(r): \(reply.final)") }
         }
-        return (c, refused)
+        return Resumed(connection: c, refused: refused, wasReset: reset)
     }
 }

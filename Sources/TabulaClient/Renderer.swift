@@ -1,4 +1,5 @@
 import Foundation
+import TabulaProtocol
 
 /// Turns protocol lines into what a person reads: markers removed, sections, marks and
 /// errors coloured when colour is on.
@@ -14,34 +15,31 @@ public struct Renderer: Sendable {
 
     /// A whole reply, one display line per element.
     public func render(_ reply: ServerReply) -> [String] {
-        var out = reply.data.map(renderData)
-        let message = SessionTracker.message(of: reply)
-        if reply.final.hasPrefix("ERR") {
-            out.append(paint(reply.final, "31"))
-        } else if reply.final.hasPrefix("{") {
-            out.append(reply.final)
-        } else if !message.isEmpty {
-            out.append(paint("(\(message))", "2"))
+        if reply.final.hasPrefix("{") { return reply.lines }  // JSON: shown as it came, for tools
+        var out = reply.reply.rows.map { renderData($0.text) }
+        if let e = reply.reply.error {
+            out.append(paint("ERR \(e.code.rawValue) \(e.message)", "31"))
+        } else if !reply.reply.message.isEmpty {
+            out.append(paint("(\(reply.reply.message))", "2"))
         }
         return out
     }
 
-    /// One data line.
+    /// One text row.
     public func renderData(_ d: String) -> String {
-        if d.hasPrefix("{") { return d }
-        if d.hasPrefix("== ") { return paint(String(d.dropFirst(3)), "1;4") }
-        if d == "No Items" { return paint("  No Items", "2;3") }
+        if d.hasPrefix(RowMarks.sectionHeader) { return paint(String(d.dropFirst(RowMarks.sectionHeader.count)), "1;4") }
+        if d == RowMarks.emptySection { return paint("  " + RowMarks.emptySection, "2;3") }
         var line = "  " + d
         if color {
-            line = line.replacingOccurrences(of: "★", with: paint("★", "33"))
-            if line.hasPrefix("  [x]") { line = paint("  [x]", "32") + line.dropFirst(5) }
+            line = line.replacingOccurrences(of: RowMarks.favorite, with: paint(RowMarks.favorite, "33"))
+            if d.hasPrefix(RowMarks.selected) { line = "  " + paint(RowMarks.selected, "32") + d.dropFirst(RowMarks.selected.count) }
         }
         return line
     }
 
     /// A push.
     public func renderPush(_ p: String) -> String {
-        if p.hasPrefix("* BYE") { return paint(p, "33") }
+        if case .bye? = TabulaConnection.push(p) { return paint(p, "33") }
         return paint(p, "36")
     }
 }

@@ -1,24 +1,33 @@
 import Foundation
 import TabulaProtocol
 
-/// A reply as the client sees it: data lines (marker removed), and the final line.
+/// A reply as the client sees it: the lines as the server sent them (for showing) and the
+/// same reply decoded (for deciding).
 public struct ServerReply: Sendable, Equatable {
-    /// Data lines without their `- ` marker (or whole JSON lines in JSON mode).
-    public var data: [String]
-    /// The final `OK …` or `ERR …` line.
-    public var final: String
-    /// Whether the final line is `OK`.
-    public var isOK: Bool { final.hasPrefix("OK") || final.hasPrefix("{\"ok\":true") }
-    /// The whole reply as the server sent it, a line per element.
+    /// The reply, decoded.
+    public var reply: DecodedReply
+    /// The whole reply as the server sent it, a line per element; the last is the final line.
     public var lines: [String]
+    /// The final `OK …` or `ERR …` line (the whole line in JSON).
+    public var final: String { lines.last ?? "" }
+    /// The text rows (markers removed, escapes undone); empty in JSON.
+    public var data: [String] { reply.rows.map(\.text) }
+    /// Whether the request succeeded.
+    public var isOK: Bool { reply.isOK }
 }
 
 /// A Tabula protocol connection: requests get their replies, pushes are kept apart in order.
 public final class TabulaConnection {
     /// The underlying line connection.
     public let line: LineConnection
-    /// The greeting line.
+    /// The greeting line, as sent.
     public private(set) var hello = ""
+    /// The greeting's history id: a different one on reconnect means the server started a
+    /// new history, so nothing can be resumed.
+    public private(set) var historyID = ""
+    /// The revision the greeting named.
+    public private(set) var helloRevision: UInt64 = 0
+    private var decoder = WireDecoder()
     /// Pushes received and not yet taken, oldest first.
     public private(set) var pushes: [String] = []
     /// The revision up to which this connection's watches have seen every change: the
@@ -29,11 +38,16 @@ public final class TabulaConnection {
     public init(host: String, port: Int, timeout: Double = 5) throws {
         line = try LineConnection(host: host, port: port, timeout: timeout)
         guard let h = try line.readLine(timeout: timeout) else { throw ClientError.timeout("no greeting from \(host):\(port) within \(timeout)s") }
-        guard h.hasPrefix("* HELLO") else {
-            if h.hasPrefix("* BYE") { throw ClientError.connectFailed("the server refused the connection: \(h.dropFirst(6))") }
+        switch WireDecoder.textPush(h) {
+        case .hello(_, _, let rev, let id)?:
+            hello = h
+            historyID = id
+            helloRevision = rev
+        case .bye(let reason)?:
+            throw ClientError.connectFailed("the server refused the connection: \(reason)")
+        default:
             throw ClientError.connectFailed("\(host):\(port) does not speak the Tabula protocol (it said: \(h.prefix(60)))")
         }
-        hello = h
     }
 
     /// Sends one request line and reads its whole reply; pushes that arrive meanwhile are queued.
@@ -44,27 +58,24 @@ public final class TabulaConnection {
 
     /// Reads one reply (for requests sent earlier, e.g. pipelined).
     public func readReply(timeout: Double = 10) throws -> ServerReply {
-        var data: [String] = []
         var lines: [String] = []
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             guard let l = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow)) else {
                 throw ClientError.timeout("no reply within \(timeout)s")
             }
-            if TabulaConnection.isPush(l) {
-                note(l)
+            switch decoder.feed(l) {
+            case nil:
+                lines.append(l)
+            case .push(let p)?:
+                note(p)
                 pushes.append(l)
-                continue
-            }
-            lines.append(l)
-            if l.hasPrefix("- ") {
-                data.append(String(l.dropFirst(2)))
-            } else if l.hasPrefix("{") && !l.hasPrefix("{\"ok\"") {
-                data.append(l)
-            } else {
-                let reply = ServerReply(data: data, final: l, lines: lines)
-                if reply.isOK, let r = SessionTracker.watchRevision(reply), r > lastRevision { lastRevision = r }
-                return reply
+            case .reply(let r)?:
+                lines.append(l)
+                if let ack = WatchAck(message: r.message), r.isOK, ack.rev > lastRevision { lastRevision = ack.rev }
+                return ServerReply(reply: r, lines: lines)
+            case .unreadable(let what)?:
+                throw ClientError.closed("the server sent a line that is not the Tabula protocol: \(what.prefix(80))")
             }
         }
     }
@@ -78,8 +89,8 @@ public final class TabulaConnection {
                 return p
             }
             guard let l = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow)) else { return nil }
-            if TabulaConnection.isPush(l) {
-                note(l)
+            if let p = TabulaConnection.push(l) {
+                note(p)
                 pushes.append(l)
             }
         }
@@ -96,32 +107,32 @@ public final class TabulaConnection {
         line.readAvailable()
         var out: [String] = []
         while let l = line.bufferedLine() {
-            if TabulaConnection.isPush(l) {
-                note(l)
+            if let p = TabulaConnection.push(l) {
+                note(p)
                 out.append(l)
             }
         }
         return out
     }
 
-    /// Whether a line is a push (text `*…` or JSON `{"push":…}`).
-    public static func isPush(_ l: String) -> Bool { l.hasPrefix("*") || l.hasPrefix("{\"push\"") }
-
-    /// The revision an event or greeting line carries, if any.
-    public static func revision(of l: String) -> UInt64? {
-        if l.hasPrefix("* EVENT ") {
-            return l.dropFirst(8).split(separator: " ").first.flatMap { UInt64($0) }
-        }
-        if l.hasPrefix("* HELLO"), let r = l.split(separator: " ").first(where: { $0.hasPrefix("rev=") }) {
-            return UInt64(r.dropFirst(4))
-        }
-        if l.hasPrefix("{\"push\""), let v = JSONParser.parse(l), let r = v["rev"]?.intValue { return UInt64(r) }
+    /// The push a line carries, text or JSON; nil for any other line.
+    public static func push(_ l: String) -> Push? {
+        if l.hasPrefix("*") { return WireDecoder.textPush(l) }
+        if l.hasPrefix("{\"push\""), let v = JSONParser.parse(l) { return WireDecoder.jsonPush(v) }
         return nil
     }
 
-    private func note(_ l: String) {
-        guard !l.hasPrefix("* HELLO") else { return }
-        if let r = TabulaConnection.revision(of: l), r > lastRevision { lastRevision = r }
+    /// The revision an event or greeting line carries, if any.
+    public static func revision(of l: String) -> UInt64? {
+        switch push(l) {
+        case .event(let e)?: return e.rev
+        case .hello(_, _, let rev, _)?: return rev
+        default: return nil
+        }
+    }
+
+    private func note(_ p: Push) {
+        if case .event(let e) = p, e.rev > lastRevision { lastRevision = e.rev }
     }
 
     /// Sets the resume point (after a reconnect the new connection continues the old one's).

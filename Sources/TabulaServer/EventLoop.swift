@@ -190,7 +190,7 @@ final class EventLoop: @unchecked Sendable {
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN
         let rev = executor.state.publishedRevision.load(ordering: .acquiring)
-        c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev), format: .text))
+        c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
         markDirty(c)
         log.log(.debug, "connection \(c.id.raw) opened")
     }

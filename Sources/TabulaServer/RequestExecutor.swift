@@ -188,6 +188,9 @@ struct RequestExecutor: Sendable {
             return Execution(Reply(error: TabulaError(.notFound, "nothing can change under \(p)\(hint)")))
         }
         let revision = state.model.revision
+        if let from, from > revision {
+            return Execution(Reply(error: TabulaError(.expired, "revision \(from) is newer than this server's history, which is at \(revision) (history id \(state.historyID)); the server started a new history or is another one, so nothing can be resumed: LS to resync, then WATCH without FROM")))
+        }
         var replay: [Event] = []
         if let from, from < revision {
             let memOldest = state.history.oldest ?? revision + 1
@@ -203,9 +206,7 @@ struct RequestExecutor: Sendable {
             replay = replay.filter { ModelPath.isUnder($0.path, prefix: p) }
         }
         state.hub.withLock { $0.add(c, p, format: session.format) }
-        var message = "watching \(p) at rev \(revision)"
-        if from != nil { message += "; replaying \(replay.count) events" }
-        var e = Execution(Reply(message: message))
+        var e = Execution(Reply(message: WatchAck(prefix: p, rev: revision, replaying: from == nil ? nil : replay.count).message))
         e.replay = replay
         return e
     }

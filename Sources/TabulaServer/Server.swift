@@ -31,7 +31,7 @@ public final class Server: @unchecked Sendable {
         self.port = port
         let stats = ServerStats()
         let log = self.log
-        let state = SharedState(model: model, historyCapacity: config.historyInMemory)
+        let state = SharedState(model: model, historyCapacity: config.historyInMemory, historyID: store.historyID)
         // Known before any thread starts, so the first STATS already reports it.
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, config: config, inlineWrites: !store.isDurable)
@@ -40,7 +40,7 @@ public final class Server: @unchecked Sendable {
         state.loops = loops
         self.engine = engine
         self.loops = loops
-        log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port), store \(store.describe), revision \(model.revision), \(loops.count) I/O threads")
+        log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
     }
 
     /// Starts the engine and loop threads.

@@ -35,7 +35,11 @@ final class SharedState: @unchecked Sendable {
     /// that STATS can report it without touching the store from an I/O thread.
     let storedHistoryOldest = Atomic<UInt64>(0)
 
-    init(model: Model, historyCapacity: Int) {
+    /// The id of the history this server serves (the store's), in every greeting.
+    let historyID: String
+
+    init(model: Model, historyCapacity: Int, historyID: String) {
+        self.historyID = historyID
         modelStorage = .allocate(capacity: 1)
         modelStorage.initialize(to: model)
         self.history = ChangeHistory(capacity: historyCapacity)

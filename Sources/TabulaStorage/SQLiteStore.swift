@@ -17,6 +17,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
 
     let db: SQLiteDatabase
     let tables = SQLiteTables()
+    /// Made when the file is first used and kept in it.
+    public private(set) var historyID = ""
     let path: String
     let historyLimit: Int
     private let lockFD: Int32
@@ -44,6 +46,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
             db = try SQLiteDatabase(path: path)
             try prepareSchema()
             try tables.createMissing(in: db)
+            historyID = try loadHistoryID()
             try db.exec("PRAGMA journal_mode=WAL")
             try db.exec("PRAGMA synchronous=\(syncFull ? "FULL" : "NORMAL")")
             if let maxBytes {
@@ -134,6 +137,15 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     public func load() throws -> ModelSnapshot? {
         guard let rev = try meta("revision") else { return nil }
         return ModelSnapshot(revision: UInt64(rev), mutations: try tables.load(from: db))
+    }
+
+    /// The file's history id, made and stored on first use (files from before ids get one
+    /// then, and keep it).
+    private func loadHistoryID() throws -> String {
+        if let v = try meta("history_id") { return HistoryID.format(UInt64(bitPattern: v)) }
+        let v = Int64.random(in: 1...Int64.max)
+        try setMeta("history_id", v)
+        return HistoryID.format(UInt64(v))
     }
 
     private func meta(_ key: String) throws -> Int64? {

@@ -26,6 +26,10 @@ public protocol StateStore: AnyObject, Sendable {
     /// Whether it keeps anything: a store that does not needs no mutations, no durable
     /// history and no commit before a reply (the server then applies writes on its I/O loops).
     var isDurable: Bool { get }
+    /// The id of this store's history: made once when the history starts (a new file; each
+    /// start of a store that keeps nothing) and kept for its lifetime, so that clients can
+    /// tell a server that continues their history from one that started over.
+    var historyID: String { get }
     /// The stored model, or nil for a new, empty store (the caller then seeds it).
     func load() throws -> ModelSnapshot?
     /// Stores a whole model (used once, to seed a new store).
@@ -44,10 +48,12 @@ public protocol StateStore: AnyObject, Sendable {
 
 /// A store that keeps nothing: `--memory`. Its history is only what the server holds in memory.
 public final class MemoryStore: StateStore, @unchecked Sendable {
-    /// Makes one.
-    public init() {}
+    /// Makes one, with a history of its own.
+    public init() { historyID = HistoryID.make() }
     /// Keeps nothing.
     public var isDurable: Bool { false }
+    /// New with every store: nothing survives it.
+    public let historyID: String
     /// Always empty: the server seeds.
     public func load() throws -> ModelSnapshot? { nil }
     /// Keeps nothing.
@@ -72,4 +78,15 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     public init(_ message: String) { self.message = message }
     /// The message.
     public var description: String { message }
+}
+
+/// History ids: 16 hex digits from the system's random source.
+public enum HistoryID {
+    /// A new id.
+    public static func make() -> String { format(UInt64.random(in: 1...UInt64.max)) }
+    /// The id as written: 16 lower-case hex digits.
+    public static func format(_ v: UInt64) -> String {
+        let hex = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
 }

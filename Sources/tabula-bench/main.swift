@@ -2,6 +2,7 @@ import CLinuxShims
 import Foundation
 import Glibc
 import Synchronization
+import TabulaProtocol
 
 let usage = """
     tabula-bench — load generator for tabulad, in the manner of redis-benchmark
@@ -109,17 +110,13 @@ func connectTo(_ host: String, _ port: Int) -> Int32 {
     return fd
 }
 
-/// Reads lines from a blocking socket until one satisfies `done` (used only for set-up).
-func readUntil(_ fd: Int32, _ done: (String) -> Bool) {
-    var line: [UInt8] = []
+/// Reads lines from a blocking socket until one is of a kind in `kinds` (set-up only).
+func readUntil(_ fd: Int32, _ kinds: [WireDecoder.LineKind]) {
+    var lines = LineDecoder(maxLine: 1 << 20)
     var b: UInt8 = 0
     while read(fd, &b, 1) == 1 {
-        if b == 10 {
-            if done(String(decoding: line, as: UTF8.self)) { return }
-            line.removeAll()
-        } else {
-            line.append(b)
-        }
+        withUnsafeBytes(of: &b) { lines.append($0) }
+        if case .line(let l)? = lines.next(), kinds.contains(WireDecoder.kind(of: l)) { return }
     }
     die("the server closed the connection during set-up")
 }
@@ -130,7 +127,7 @@ final class BenchConnection {
     let watcher: Bool
     var sendTimes: [UInt64] = []
     var sendHead = 0
-    var inbuf: [UInt8] = []
+    var lines = LineDecoder(maxLine: 1 << 24)
     var outbuf: [UInt8] = []
     init(fd: Int32, watcher: Bool) {
         self.fd = fd
@@ -212,48 +209,26 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
                 continue
             }
             let now = nowNanos()
-            c.inbuf.append(contentsOf: buf[0..<r])
-            var start = 0
+            buf.withUnsafeBytes { c.lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
             var finished = 0
-            c.inbuf.withUnsafeBufferPointer { p in
-                var i = 0
-                while i < p.count {
-                    if p[i] == 10 {
-                        let first = p[start]
-                        if first == UInt8(ascii: "*") {
-                            if c.watcher {
-                                result.deliveries += 1
-                                result.lastDelivery = now
-                                // The stamp: the first run of 16 digits after "bench-s".
-                                var j = start
-                                while j + 16 < i {
-                                    if p[j] == UInt8(ascii: "s") && p[j + 1] >= 48 && p[j + 1] <= 57 {
-                                        var v: UInt64 = 0
-                                        var k = j + 1
-                                        while k < i && p[k] >= 48 && p[k] <= 57 { v = v * 10 + UInt64(p[k] - 48); k += 1 }
-                                        if k - j - 1 == 16 {
-                                            let w = wallMicros()
-                                            result.deliveryLatencies.append(w > v ? (w - v) * 1000 : 0)
-                                        }
-                                        break
-                                    }
-                                    j += 1
-                                }
-                            }
-                        } else if first == UInt8(ascii: "O") || first == UInt8(ascii: "E") {
-                            if !c.watcher {
-                                if first == UInt8(ascii: "E") { result.errors += 1 }
-                                result.latencies.append(now - c.sendTimes[c.sendHead])
-                                c.sendHead += 1
-                                finished += 1
-                            }
-                        }
-                        start = i + 1
+            while case .line(let line)? = c.lines.next() {
+                switch WireDecoder.kind(of: line) {
+                case .push where c.watcher:
+                    result.deliveries += 1
+                    result.lastDelivery = now
+                    if let stamp = benchStamp(line) {
+                        let w = wallMicros()
+                        result.deliveryLatencies.append(w > stamp ? (w - stamp) * 1000 : 0)
                     }
-                    i += 1
+                case .ok where !c.watcher, .error where !c.watcher:
+                    if WireDecoder.kind(of: line) == .error { result.errors += 1 }
+                    result.latencies.append(now - c.sendTimes[c.sendHead])
+                    c.sendHead += 1
+                    finished += 1
+                default:
+                    break
                 }
             }
-            c.inbuf.removeFirst(start)
             if c.sendHead > 4096 {
                 c.sendTimes.removeFirst(c.sendHead)
                 c.sendHead = 0
@@ -267,6 +242,24 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
     }
     close(ep)
     return result
+}
+
+/// The stamp an event of the fan-out test carries: the first run of 16 digits after `bench-s`.
+func benchStamp(_ line: ArraySlice<UInt8>) -> UInt64? {
+    var j = line.startIndex
+    while j + 16 < line.endIndex {
+        if line[j] == UInt8(ascii: "s") && line[j + 1] >= 48 && line[j + 1] <= 57 {
+            var v: UInt64 = 0
+            var k = j + 1
+            while k < line.endIndex && line[k] >= 48 && line[k] <= 57 {
+                v = v * 10 + UInt64(line[k] - 48)
+                k += 1
+            }
+            return k - j - 1 == 16 ? v : nil
+        }
+        j += 1
+    }
+    return nil
 }
 
 func percentile(_ sorted: [UInt64], _ p: Double) -> Double {
@@ -300,12 +293,12 @@ for test in o.tests {
         let fd = connectTo(o.host, o.port)
         let w = Array("WATCH /items\n".utf8)
         _ = w.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
-        readUntil(fd) { $0.hasPrefix("OK") || $0.hasPrefix("ERR") }
+        readUntil(fd, [.ok, .error])
         conns.append(BenchConnection(fd: fd, watcher: true))
     }
     for _ in 0..<o.clients {
         let fd = connectTo(o.host, o.port)
-        readUntil(fd) { $0.hasPrefix("* HELLO") }
+        readUntil(fd, [.push])
         conns.append(BenchConnection(fd: fd, watcher: false))
     }
     let start = nowNanos()

@@ -18,6 +18,8 @@ final class Interactive {
     var connection: TabulaConnection?
     var session = SessionTracker()
     var resumeRevision: UInt64 = 0
+    /// The history id of the server last connected to.
+    var historyID = ""
     var done = false
     var nextAttempt = Date()
     var reconnector = Reconnector()
@@ -38,7 +40,9 @@ final class Interactive {
 
     func run() -> Int32 {
         do {
-            connection = try TabulaConnection(host: options.host, port: options.port)
+            let c = try TabulaConnection(host: options.host, port: options.port)
+            connection = c
+            historyID = c.historyID
         } catch {
             FileHandle.standardError.write(Data("tabula: \(error)\n".utf8))
             return ExitCode.connection
@@ -152,12 +156,19 @@ final class Interactive {
 
     func reconnect() {
         do {
-            let (c, restored) = try Reconnector.resume(host: options.host, port: options.port, session: session, after: resumeRevision)
+            let resumed = try Reconnector.resume(host: options.host, port: options.port, session: session, after: resumeRevision, historyID: historyID)
+            let c = resumed.connection
             connection = c
             rl_clear_visible_line()
-            let watches = session.watches.isEmpty ? "" : "; watches resumed after rev \(resumeRevision)"
-            print(renderer.paint("reconnected to \(options.host):\(options.port)\(watches)", "32"))
-            for r in restored { print(renderer.paint("could not restore \(r)", "31")) }
+            if resumed.wasReset {
+                print(renderer.paint("reconnected to \(options.host):\(options.port), but the server's state was reset (it started a new history: id \(historyID) is now \(c.historyID)); what you saw before may be gone, LS to look again" + (session.watches.isEmpty ? "" : "; watches restarted from rev \(c.helloRevision), changes in between are not shown"), "33"))
+                resumeRevision = 0
+            } else {
+                let watches = session.watches.isEmpty ? "" : "; watches resumed after rev \(resumeRevision)"
+                print(renderer.paint("reconnected to \(options.host):\(options.port)\(watches)", "32"))
+            }
+            historyID = c.historyID
+            for r in resumed.refused { print(renderer.paint("could not restore \(r)", "31")) }
             printPushes(c.takePushes() + c.pollPushes(), redraw: false)
             resumeRevision = max(resumeRevision, c.lastRevision)
             rl_set_prompt(prompt)

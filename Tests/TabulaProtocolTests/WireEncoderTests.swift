@@ -58,7 +58,7 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
         #expect(obj?["push"] as? String == "event")
     }
     @Test func helloAndByeArePushes() {
-        #expect(text(WireEncoder.encode(.hello(protocolVersion: 1, server: "tabulad/1", rev: 5), format: .text)) == "* HELLO tabula 1 rev=5 server=tabulad/1\n")
+        #expect(text(WireEncoder.encode(.hello(protocolVersion: 1, server: "tabulad/1", rev: 5, id: "00ab"), format: .text)) == "* HELLO tabula 1 rev=5 id=00ab server=tabulad/1\n")
         #expect(text(WireEncoder.encode(.bye(reason: "shutting down"), format: .text)) == "* BYE shutting down\n")
     }
     @Test func everyVerbHasUsageAndSummary() {

@@ -30,7 +30,7 @@ func tempDB() -> String {
             #expect(try c.request("LS /settings").data.last == "my-int/  My Int: 8")
             #expect(try stat(c, "history_oldest") == 1)
             let r = try c.request("WATCH /items FROM \(lastSeen)")
-            #expect(r.final == "OK watching /items at rev 3; replaying 1 events")
+            #expect(r.final == "OK watching /items at rev 3; replaying 1 event")
             #expect(try c.waitPush(timeout: 5) { _ in true } == "* EVENT 2 add /items/6 6  Desk  $80  serial=\(serial(of: c, 6))")
         }
     }
@@ -99,8 +99,11 @@ func tempDB() -> String {
         let other = try TabulaConnection(host: "127.0.0.1", port: second.port)
         _ = try other.request("ORDER tiramisu")  // made while our client was away
 
-        let (back, refused) = try Reconnector.resume(host: "127.0.0.1", port: second.port, session: session, after: seen)
-        #expect(refused.isEmpty)
+        let resumed = try Reconnector.resume(host: "127.0.0.1", port: second.port, session: session, after: seen, historyID: c.historyID)
+        let back = resumed.connection
+        #expect(resumed.refused.isEmpty)
+        #expect(!resumed.wasReset)
+        #expect(back.historyID == c.historyID)
         #expect(try back.waitPush(timeout: 5) { $0.contains("Tiramisu") } != nil)
         #expect(try back.request("PWD").final == "OK /menu")
         #expect(try back.request("FILTER").final.hasPrefix("OK favorites"))

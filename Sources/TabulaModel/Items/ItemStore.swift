@@ -235,7 +235,7 @@ public struct ItemStore: Sendable {
 
     /// The item's one-line text row.
     public func row(_ item: Item) -> String {
-        "\(item.id)  \(item.name)  \(Display.dollars(item.value))  serial=\(item.serial)\(item.favorite ? "  ★" : "")"
+        "\(item.id)  \(item.name)  \(Display.dollars(item.value))  serial=\(item.serial)\(item.favorite ? "  " + RowMarks.favorite : "")"
     }
 
     /// A band's range in words: "< $50", "$50 – $99", "≥ $100".

@@ -65,10 +65,10 @@ public struct ItemsList: ListStore {
     func sectionHeader(_ s: Int, favoritesOnly: Bool) -> Row {
         let b = items.bands[s]
         let n = items.count(section: s, favoritesOnly: favoritesOnly)
-        return Row(text: "== \(b.title) (\(items.rangeText(s))): \(n) \(plural(n, favoritesOnly ? "favourite" : "item"))", json: .object([("type", .string("section")), ("name", .string(b.slug)), ("title", .string(b.title)), ("count", .int(Int64(n)))]))
+        return Row(text: "\(RowMarks.sectionHeader)\(b.title) (\(items.rangeText(s))): \(n) \(plural(n, favoritesOnly ? "favourite" : "item"))", json: .object([("type", .string("section")), ("name", .string(b.slug)), ("title", .string(b.title)), ("count", .int(Int64(n)))]))
     }
 
-    static let noItems = Row(text: "No Items", json: .object([("type", .string("empty")), ("text", .string("No Items"))]))
+    static let noItems = Row(text: RowMarks.emptySection, json: .object([("type", .string("empty")), ("text", .string(RowMarks.emptySection))]))
 
     /// `BANDS` without arguments.
     public var bandsReply: Reply {

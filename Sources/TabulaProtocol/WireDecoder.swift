@@ -1,0 +1,184 @@
+/// A reply read back from the wire.
+public struct DecodedReply: Sendable, Equatable {
+    /// The request's `#tag`, repeated.
+    public var tag: String?
+    /// The data rows: in text, `text` (unescaped) with a null `json`; in JSON, `json` with
+    /// an empty `text`.
+    public var rows: [Row]
+    /// The message after `OK` (empty for an error).
+    public var message: String
+    /// The error, for `ERR`.
+    public var error: TabulaError?
+
+    /// Whether the request succeeded.
+    public var isOK: Bool { error == nil }
+
+    /// Makes one.
+    public init(tag: String? = nil, rows: [Row] = [], message: String = "", error: TabulaError? = nil) {
+        self.tag = tag
+        self.rows = rows
+        self.message = message
+        self.error = error
+    }
+}
+
+/// One thing the server said: a push, a whole reply, or a line that is not the protocol.
+public enum ServerMessage: Sendable, Equatable {
+    case push(Push)
+    case reply(DecodedReply)
+    /// A line no Tabula server sends (another service on the port, or a bug).
+    case unreadable(String)
+}
+
+/// Reads the server's lines back into values, text or JSON: the inverse of `WireEncoder`,
+/// for clients. Pure: feed it lines (without their line ending) as they arrive.
+public struct WireDecoder: Sendable {
+    private var rows: [Row] = []
+
+    /// A decoder between replies.
+    public init() {}
+
+    /// Feeds one line; returns what it completes (a data line completes nothing).
+    public mutating func feed(_ line: String) -> ServerMessage? {
+        let u = line.utf8
+        switch u.first {
+        case UInt8(ascii: "-") where line.hasPrefix("- "):
+            rows.append(Row(text: WireDecoder.unescape(line.dropFirst(2)), json: .null))
+            return nil
+        case UInt8(ascii: "*"):
+            return WireDecoder.textPush(line).map { .push($0) } ?? .unreadable(line)
+        case UInt8(ascii: "{"):
+            guard let v = JSONParser.parse(line) else { return .unreadable(line) }
+            if v["push"] != nil { return WireDecoder.jsonPush(v).map { .push($0) } ?? .unreadable(line) }
+            return jsonReply(v).map { .reply($0) } ?? .unreadable(line)
+        case UInt8(ascii: "O") where line == "OK" || line.hasPrefix("OK "):
+            return .reply(finish(textFinal(line.dropFirst(2)), error: nil))
+        case UInt8(ascii: "E") where line.hasPrefix("ERR "):
+            var (tag, rest) = WireDecoder.tagged(line.dropFirst(4))
+            let code = rest.prefix { $0 != " " }
+            guard let c = ErrorCode(rawValue: String(code)) else { return .unreadable(line) }
+            rest = rest.dropFirst(code.count)
+            if rest.first == " " { rest = rest.dropFirst() }
+            return .reply(finish((tag, ""), error: TabulaError(c, WireDecoder.unescape(rest))))
+        default:
+            return .unreadable(line)
+        }
+    }
+
+    /// After `OK`: one space, then `#tag` and one space, then the message (`\#` when it
+    /// starts with `#`), spaces kept.
+    private func textFinal(_ rest: Substring) -> (String?, String) {
+        let (tag, message) = WireDecoder.tagged(rest.first == " " ? rest.dropFirst() : rest)
+        return (tag, WireDecoder.unescape(message))
+    }
+
+    private mutating func finish(_ final: (tag: String?, message: String), error: TabulaError?) -> DecodedReply {
+        defer { rows.removeAll() }
+        return DecodedReply(tag: final.tag, rows: rows, message: final.message, error: error)
+    }
+
+    /// `#tag rest` → (tag, rest without the one space after the tag); no tag → (nil, all).
+    static func tagged(_ s: Substring) -> (String?, Substring) {
+        guard s.first == "#" else { return (nil, s) }
+        let tag = s.dropFirst().prefix { $0 != " " }
+        let rest = s.dropFirst(tag.count + 1)
+        return (String(tag), rest.first == " " ? rest.dropFirst() : rest)
+    }
+
+    private mutating func jsonReply(_ v: JSONValue) -> DecodedReply? {
+        guard case .bool(let ok)? = v["ok"]?.resolved else { return nil }
+        rows.removeAll()
+        let tag = v["tag"]?.stringValue
+        let message = v["message"]?.stringValue ?? ""
+        if ok {
+            return DecodedReply(tag: tag, rows: (v["data"]?.arrayValue ?? []).map { Row(text: "", json: $0) }, message: message)
+        }
+        guard let c = v["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)) else { return nil }
+        return DecodedReply(tag: tag, error: TabulaError(c, message))
+    }
+
+    /// A text push line, or nil when it is not one.
+    public static func textPush(_ line: String) -> Push? {
+        if line.hasPrefix("* HELLO ") {
+            let words = line.dropFirst(8).split(separator: " ")
+            guard words.first == "tabula", words.count >= 2, let v = Int(words[1]) else { return nil }
+            var fields: [Substring: Substring] = [:]
+            for w in words.dropFirst(2) {
+                guard let eq = w.firstIndex(of: "=") else { continue }
+                fields[w[..<eq]] = w[w.index(after: eq)...]
+            }
+            guard let rev = fields["rev"].flatMap({ UInt64($0) }) else { return nil }
+            return .hello(protocolVersion: v, server: fields["server"].map(String.init) ?? "", rev: rev, id: fields["id"].map(String.init) ?? "")
+        }
+        if line.hasPrefix("* EVENT ") {
+            let parts = line.dropFirst(8).split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard parts.count >= 3, let rev = UInt64(parts[0]) else { return nil }
+            return .event(Event(rev: rev, kind: String(parts[1]), path: unescape(parts[2]), summary: parts.count > 3 ? unescape(parts[3]) : "", value: .null))
+        }
+        if line == "* BYE" || line.hasPrefix("* BYE ") { return .bye(reason: unescape(line.dropFirst(6))) }
+        return nil
+    }
+
+    /// A JSON push, or nil when it is not one.
+    public static func jsonPush(_ v: JSONValue) -> Push? {
+        switch v["push"]?.stringValue {
+        case "hello":
+            guard let rev = v["rev"]?.intValue, let p = v["protocol"]?.intValue else { return nil }
+            return .hello(protocolVersion: Int(p), server: v["server"]?.stringValue ?? "", rev: UInt64(rev), id: v["id"]?.stringValue ?? "")
+        case "event":
+            guard let rev = v["rev"]?.intValue, let kind = v["kind"]?.stringValue, let path = v["path"]?.stringValue else { return nil }
+            return .event(Event(rev: UInt64(rev), kind: kind, path: path, summary: "", value: v["value"] ?? .null))
+        case "bye":
+            return .bye(reason: v["reason"]?.stringValue ?? "")
+        default:
+            return nil
+        }
+    }
+
+    /// What a line is, from its first bytes alone (no allocation): for clients that only
+    /// count replies and pushes, such as a load generator.
+    public enum LineKind: Sendable, Equatable {
+        case row, ok, error, push, other
+    }
+
+    /// The kind of `line` (without its line ending), text or JSON.
+    public static func kind<C: Collection>(of line: C) -> LineKind where C.Element == UInt8 {
+        var it = line.makeIterator()
+        switch it.next() {
+        case UInt8(ascii: "-"): return .row
+        case UInt8(ascii: "*"): return .push
+        case UInt8(ascii: "O"): return it.next() == UInt8(ascii: "K") ? .ok : .other
+        case UInt8(ascii: "E"): return it.next() == UInt8(ascii: "R") ? .error : .other
+        case UInt8(ascii: "{"):
+            guard it.next() == UInt8(ascii: "\""), let c = it.next() else { return .other }
+            if c == UInt8(ascii: "p") { return .push }
+            guard c == UInt8(ascii: "o") else { return .other }
+            for _ in 0..<3 { _ = it.next() }  // k":
+            return it.next() == UInt8(ascii: "t") ? .ok : .error
+        default: return .other
+        }
+    }
+
+    /// Text as a person typed it, from its one-line wire form: `\n`, `\r` and `\\` undone.
+    public static func unescape<S: StringProtocol>(_ s: S) -> String {
+        guard s.contains("\\") else { return String(s) }
+        var out = ""
+        var escaped = false
+        for ch in s {
+            if escaped {
+                switch ch {
+                case "n": out.append("\n")
+                case "r": out.append("\r")
+                default: out.append(ch)
+                }
+                escaped = false
+            } else if ch == "\\" {
+                escaped = true
+            } else {
+                out.append(ch)
+            }
+        }
+        if escaped { out.append("\\") }
+        return out
+    }
+}

@@ -1,0 +1,124 @@
+/// Encodes replies and pushes as bytes, in text or JSON.
+public enum WireEncoder {
+    /// The protocol version named in the greeting.
+    public static let protocolVersion = 1
+
+    /// Appends the encoded reply to `out`.
+    public static func encode(_ reply: Reply, tag: String?, format: WireFormat, into out: inout [UInt8]) {
+        switch format {
+        case .text:
+            for row in reply.rows {
+                out.append(UInt8(ascii: "-"))
+                out.append(UInt8(ascii: " "))
+                appendOneLine(row.text, to: &out)
+                out.append(10)
+            }
+            if let e = reply.error {
+                out.append(contentsOf: "ERR".utf8)
+                if let tag { out.append(contentsOf: " #\(tag)".utf8) }
+                out.append(UInt8(ascii: " "))
+                out.append(contentsOf: e.code.rawValue.utf8)
+                out.append(UInt8(ascii: " "))
+                appendOneLine(e.message, to: &out)
+            } else {
+                out.append(contentsOf: "OK".utf8)
+                if let tag { out.append(contentsOf: " #\(tag)".utf8) }
+                if !reply.message.isEmpty {
+                    out.append(UInt8(ascii: " "))
+                    // A message that starts like a tag is marked, so no reader takes it for one.
+                    if reply.message.utf8.first == UInt8(ascii: "#") { out.append(92) }
+                    appendOneLine(reply.message, to: &out)
+                }
+            }
+            out.append(10)
+        case .json:
+            var pairs: [(String, JSONValue)] = [("ok", .bool(reply.error == nil))]
+            if let tag { pairs.append(("tag", .string(tag))) }
+            if let e = reply.error {
+                pairs.append(("code", .string(e.code.rawValue)))
+                pairs.append(("message", .string(e.message)))
+            } else {
+                pairs.append(("message", .string(reply.message)))
+                pairs.append(("data", .array(reply.rows.map(\.json))))
+            }
+            JSONValue.object(pairs).write(to: &out)
+            out.append(10)
+        }
+    }
+
+    /// The encoded reply.
+    public static func encode(_ reply: Reply, tag: String?, format: WireFormat) -> [UInt8] {
+        var out: [UInt8] = []
+        encode(reply, tag: tag, format: format, into: &out)
+        return out
+    }
+
+    /// The encoded push line.
+    public static func encode(_ push: Push, format: WireFormat) -> [UInt8] {
+        var out: [UInt8] = []
+        encode(push, format: format, into: &out)
+        return out
+    }
+
+    /// Appends the encoded push line to `out`.
+    public static func encode(_ push: Push, format: WireFormat, into out: inout [UInt8]) {
+        switch (push, format) {
+        case (.hello(let v, let server, let rev, let id), .text):
+            out.append(contentsOf: "* HELLO tabula \(v) rev=\(rev) id=\(id) server=\(server)".utf8)
+        case (.hello(let v, let server, let rev, let id), .json):
+            JSONValue.object([("push", .string("hello")), ("protocol", .int(Int64(v))), ("rev", .int(Int64(rev))), ("id", .string(id)), ("server", .string(server))]).write(to: &out)
+        case (.event(let e), .text):
+            out.append(contentsOf: "* EVENT \(e.rev) \(e.kind) ".utf8)
+            appendOneLine(e.path, to: &out)
+            if !e.summary.isEmpty {
+                out.append(UInt8(ascii: " "))
+                appendOneLine(e.summary, to: &out)
+            }
+        case (.event(let e), .json):
+            JSONValue.object([("push", .string("event")), ("rev", .int(Int64(e.rev))), ("kind", .string(e.kind)), ("path", .string(e.path)), ("value", e.value)]).write(to: &out)
+        case (.bye(let reason), .text):
+            out.append(contentsOf: "* BYE ".utf8)
+            appendOneLine(reason, to: &out)
+        case (.bye(let reason), .json):
+            JSONValue.object([("push", .string("bye")), ("reason", .string(reason))]).write(to: &out)
+        }
+        out.append(10)
+    }
+
+    /// Appends text with any line break or control character made visible, so one value
+    /// stays one line and cannot steer a terminal: `\n`, `\r` and `\\` are escaped (so a
+    /// typed backslash-n and a real line break look different), other C0 and C1 controls and
+    /// the bidirectional overrides and isolates (U+202A–202E, U+2066–2069) become `?`.
+    static func appendOneLine(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { buf in
+            // Fast path: no byte that could start anything to escape.
+            var clean = true
+            for b in buf where b < 32 && b != 9 || b == 127 || b == 92 || b == 0xC2 || b == 0xE2 {
+                clean = false
+                break
+            }
+            if clean { return out.append(contentsOf: buf) }
+            var i = 0
+            while i < buf.count {
+                let b = buf[i]
+                let next = i + 1 < buf.count ? buf[i + 1] : 0
+                let third = i + 2 < buf.count ? buf[i + 2] : 0
+                switch b {
+                case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
+                case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
+                case 92: out.append(contentsOf: [92, 92])
+                case 0..<32 where b != 9, 127: out.append(UInt8(ascii: "?"))
+                case 0xC2 where (0x80...0x9F).contains(next):
+                    out.append(UInt8(ascii: "?"))
+                    i += 1
+                case 0xE2 where (next == 0x80 && (0xAA...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)):
+                    out.append(UInt8(ascii: "?"))
+                    i += 2
+                default: out.append(b)
+                }
+                i += 1
+            }
+        }
+    }
+}

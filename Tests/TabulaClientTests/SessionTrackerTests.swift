@@ -1,0 +1,42 @@
+import Testing
+import TabulaProtocol
+
+@testable import TabulaClient
+
+/// The session the client rebuilds after a reconnect is learnt from decoded replies.
+@Suite struct SessionTrackerTests {
+    static func ok(_ message: String, json: Bool = false) -> ServerReply {
+        ServerReply(reply: DecodedReply(message: message), lines: [json ? #"{"ok":true,"message":"\#(message)"}"# : "OK \(message)"])
+    }
+
+    @Test func itLearnsThePathFilterFormatAndWatchesFromSuccessfulReplies() {
+        var s = SessionTracker()
+        s.observe(request: "CD /items", reply: Self.ok("/items"))
+        s.observe(request: "FILTER favorites", reply: Self.ok("favorites"))
+        s.observe(request: "FORMAT json", reply: Self.ok("json", json: true))
+        s.observe(request: "WATCH cheap-items", reply: Self.ok(WatchAck(prefix: "/items/cheap-items", rev: 9).message))
+        s.observe(request: "WATCH /orders FROM 3", reply: Self.ok(WatchAck(prefix: "/orders", rev: 9, replaying: 2).message))
+        #expect(s.cwd == "/items")
+        #expect(s.favoritesOnly)
+        #expect(s.json)
+        #expect(s.watches == ["/items/cheap-items", "/orders"])
+        #expect(s.restoreRequests(after: 12) == ["FORMAT json", "CD /items", "FILTER favorites", "WATCH /items/cheap-items FROM 12", "WATCH /orders FROM 12"])
+        #expect(s.restoreRequests(after: nil).last == "WATCH /orders")
+    }
+
+    @Test func aRefusedRequestTeachesNothing() {
+        var s = SessionTracker()
+        s.observe(request: "CD /nope", reply: ServerReply(reply: DecodedReply(error: TabulaError(.notFound, "no /nope")), lines: ["ERR NOTFOUND no /nope"]))
+        #expect(s.cwd == "/")
+    }
+
+    @Test func unwatchForgetsOneWatchOrAll() {
+        var s = SessionTracker()
+        s.observe(request: "WATCH /items", reply: Self.ok(WatchAck(prefix: "/items", rev: 1).message))
+        s.observe(request: "WATCH /menu", reply: Self.ok(WatchAck(prefix: "/menu", rev: 1).message))
+        s.observe(request: "UNWATCH /items", reply: Self.ok("1 removed"))
+        #expect(s.watches == ["/menu"])
+        s.observe(request: "UNWATCH", reply: Self.ok("1 removed"))
+        #expect(s.watches.isEmpty)
+    }
+}
