@@ -56,14 +56,41 @@ public enum Command: Sendable, Hashable {
     case stats
     case complete(String)
 
-    /// Whether the command changes the shared state (and so needs durability before its reply).
-    public var isWrite: Bool {
+    /// Its verb.
+    public var verb: Verb {
         switch self {
-        case .select, .add, .set, .rm, .mv, .fav, .order: return true
-        case .bands(let args): return !args.isEmpty
-        default: return false
+        case .help: return .help
+        case .ping: return .ping
+        case .quit: return .quit
+        case .ls: return .ls
+        case .show: return .show
+        case .cd: return .cd
+        case .pwd: return .pwd
+        case .select: return .select
+        case .add: return .add
+        case .set: return .set
+        case .rm: return .rm
+        case .mv: return .mv
+        case .fav: return .fav
+        case .filter: return .filter
+        case .bands: return .bands
+        case .order: return .order
+        case .watch: return .watch
+        case .unwatch: return .unwatch
+        case .format: return .format
+        case .stats: return .stats
+        case .complete: return .complete
         }
     }
+
+    /// Its verb's traits (from the Verb table).
+    public var traits: VerbTraits {
+        if case .bands(let args) = self { return verb.traits(hasArguments: !args.isEmpty) }
+        return verb.traits()
+    }
+
+    /// Whether the command changes the shared state (and so needs durability before its reply).
+    public var isWrite: Bool { traits.access == .write }
 }
 
 /// A parsed request: an optional tag and a command.

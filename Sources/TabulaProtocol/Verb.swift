@@ -7,6 +7,23 @@ public enum Verb: String, Sendable, CaseIterable {
     case filter = "FILTER", bands = "BANDS", order = "ORDER"
     case watch = "WATCH", unwatch = "UNWATCH", format = "FORMAT", stats = "STATS", complete = "COMPLETE"
 
+    /// What the verb touches, what it may cache and what it needs permission for: the one
+    /// place a request is classified. Only `BANDS` depends on its arguments (without them
+    /// it lists, with them it changes every item's section).
+    public func traits(hasArguments: Bool = false) -> VerbTraits {
+        switch self {
+        case .ping, .help, .quit: return VerbTraits(.connection, permission: .none)
+        case .format: return VerbTraits(.connection, permission: .read)
+        case .cd, .pwd, .filter, .unwatch: return VerbTraits(.session, permission: .read)
+        case .watch: return VerbTraits(.session, permission: .read)
+        case .ls, .show, .complete: return VerbTraits(.read, cacheable: true, permission: .read)
+        case .stats: return VerbTraits(.read, permission: .admin)
+        case .bands where !hasArguments: return VerbTraits(.read, cacheable: true, permission: .read)
+        case .bands: return VerbTraits(.write, permission: .admin)
+        case .select, .add, .set, .rm, .mv, .fav, .order: return VerbTraits(.write, permission: .write)
+        }
+    }
+
     /// The fewest and most arguments after the verb (`Int.max` for any number).
     public var arity: ClosedRange<Int> {
         switch self {
@@ -117,38 +134,46 @@ public enum Verb: String, Sendable, CaseIterable {
     }
 }
 
-/// Levenshtein distance, for "did you mean" suggestions.
-public enum EditDistance {
-    /// The number of single-character edits (insert, delete, replace, or swap of two
-    /// neighbours, the commonest typo) that turn `a` into `b`.
-    public static func between(_ a: String, _ b: String) -> Int {
-        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
-        if x.isEmpty { return y.count }
-        if y.isEmpty { return x.count }
-        var before = [Int](repeating: 0, count: y.count + 1)
-        var prev = Array(0...y.count)
-        var cur = [Int](repeating: 0, count: y.count + 1)
-        for i in 1...x.count {
-            cur[0] = i
-            for j in 1...y.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { cur[j] = min(cur[j], before[j - 2] + 1) }
-            }
-            (before, prev, cur) = (prev, cur, before)
-        }
-        return prev[y.count]
+/// How a verb touches the server, from the Verb table.
+public struct VerbTraits: Sendable, Equatable {
+    /// What of the server's state a request reads or changes.
+    public enum Access: Sendable, Equatable {
+        /// Only the connection itself (PING, HELP, QUIT, FORMAT): no lock.
+        case connection
+        /// The connection's session (path, filter, watches), reading the shared state.
+        case session
+        /// Reads the shared state.
+        case read
+        /// Changes the shared state: a revision, an event, and with a durable store a commit.
+        case write
     }
 
-    /// The candidate closest to `word`, if it is close enough to be a likely typo.
-    public static func closest(to word: String, in candidates: [String]) -> String? {
-        let lower = word.lowercased()
-        var best: (String, Int)?
-        for c in candidates {
-            let d = between(lower, c.lowercased())
-            if let b = best, b.1 <= d { continue }
-            best = (c, d)
-        }
-        guard let (c, d) = best else { return nil }
-        return d <= max(1, word.count / 3) || c.lowercased().hasPrefix(lower) ? c : nil
+    /// What it touches.
+    public var access: Access
+    /// Whether its reply depends on nothing but the state, the session and who asks, so that
+    /// a reply computed at one revision may be handed out again at that revision.
+    public var cacheable: Bool
+    /// The permission it needs.
+    public var permission: Permission
+
+    /// Makes traits.
+    public init(_ access: Access, cacheable: Bool = false, permission: Permission) {
+        self.access = access
+        self.cacheable = cacheable
+        self.permission = permission
     }
+}
+
+/// What a user may do, in rising order: each includes the ones below it.
+public enum Permission: Int, Sendable, Comparable, CaseIterable {
+    /// Allowed before logging in: PING, HELP, QUIT.
+    case none
+    /// Reading and watching.
+    case read
+    /// Changing the lists.
+    case write
+    /// Everything: BANDS, STATS.
+    case admin
+
+    public static func < (a: Permission, b: Permission) -> Bool { a.rawValue < b.rawValue }
 }

@@ -6,15 +6,16 @@ final class Connection {
     let fd: Int32
     var decoder: LineDecoder
     var output = OutputQueue()
-    /// Requests handed to the engine and not yet answered.
-    var pending = 0
-    /// Current path, filter and format, as of the last answered request.
+    /// Current path, filter and format: this loop is the session's only owner (the engine
+    /// works on copies and hands back what they became).
     var session = Session()
-    /// Something was ever handed to the engine (so it must hear of the close).
-    var forwarded = false
+    /// A group of this connection's requests is at the engine and not yet answered.
+    var atEngine = false
+    /// Requests read while a group was at the engine: they run after its answer, in order.
+    var held: [LineUnit] = []
     /// The peer shut down its sending side: answer what was asked, then close.
     var readClosed = false
-    /// Reading is paused because too much is pending.
+    /// Reading is paused because too many requests are held.
     var readPaused = false
     /// Close once the output is written.
     var closeWhenFlushed = false

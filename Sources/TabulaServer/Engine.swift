@@ -18,8 +18,6 @@ final class Engine: @unchecked Sendable {
     private let executor: RequestExecutor
     private let store: StateStore
     private let log: Log
-    /// Engine-thread state: the sessions of connections with requests here.
-    private var sessions: [ConnectionID: Session] = [:]
     private var stopped = false
     /// Set once the engine has stopped and released the store.
     let finished = Atomic<Bool>(false)
@@ -54,7 +52,7 @@ final class Engine: @unchecked Sendable {
     private struct Answer {
         let conn: ConnectionID
         let bytes: [UInt8]
-        let session: Session
+        let session: Session?
         let close: Bool
     }
 
@@ -62,15 +60,18 @@ final class Engine: @unchecked Sendable {
         var answers: [Answer] = []
         var mutations: [Mutation] = []
         var events: [Event] = []
-        let sessionsBefore = sessions
+        var outside: [Event] = []
         state.writing {
+            // Changes from outside first: their revisions follow the model's as it stands.
+            for case .external(let change) in batch { outside += applyOutside(change) }
             for input in batch {
-                if let (a, e) = handle(input, failingWrites: nil) {
-                    answers.append(a)
-                    if let ev = e?.event {
-                        events.append(ev)
-                        mutations += e?.mutations ?? []
-                    }
+                switch input {
+                case .group(let c, let units, let session):
+                    answers.append(run(c, units, session: session, failingWrites: nil, mutations: &mutations, events: &events))
+                case .external:
+                    break
+                case .shutdown:
+                    stopped = true
                 }
             }
             if !events.isEmpty { state.uncommitted = true }
@@ -83,11 +84,11 @@ final class Engine: @unchecked Sendable {
             } catch {
                 committed = false
                 log.log(.error, "commit failed, batch rolled back: \(error)")
-                sessions = sessionsBefore
                 answers = rollBack(batch, error: error)
             }
         }
-        var published = committed ? events.map { Optional($0) } : []
+        // Changes from outside come first: they were durable before anything of this batch.
+        var published = outside.map { Optional($0) } + (committed ? events.map { Optional($0) } : [])
         events.removeAll()
         state.writing {
             state.uncommitted = false
@@ -100,31 +101,46 @@ final class Engine: @unchecked Sendable {
         published.removeAll()  // what fell out of the history, freed outside the lock
     }
 
-    /// Runs one input (the write lock is held). With `failingWrites`, a write is not run but
-    /// answered `ERR STORAGE` with that message. Nil when there is nothing to answer.
-    private func handle(_ input: EngineInput, failingWrites: String?) -> (Answer, Execution?)? {
-        switch input {
-        case .request(let c, let r, let fresh):
-            if let fresh { sessions[c] = fresh }
-            var s = sessions[c] ?? Session()
-            if let failingWrites, r.command.isWrite {
-                let reply = Reply(error: TabulaError(.storage, failingWrites))
-                return (Answer(conn: c, bytes: WireEncoder.encode(reply, tag: r.tag, format: s.format), session: s, close: false), nil)
-            }
-            let e = executor.execute(r, conn: c, session: &s, onEngine: true)
-            sessions[c] = s
-            return (Answer(conn: c, bytes: RequestExecutor.encode(e, tag: r.tag, format: s.format), session: s, close: e.close), e)
-        case .failure(let c, let tag, let error, let fresh):
-            if let fresh { sessions[c] = fresh }
-            let s = sessions[c] ?? Session()
-            return (Answer(conn: c, bytes: WireEncoder.encode(Reply(error: error), tag: tag, format: s.format), session: s, close: false), nil)
-        case .closed(let c):
-            sessions[c] = nil
-            return nil
-        case .shutdown:
-            stopped = true
-            return nil
+    /// Applies a change made outside (write lock held); returns its events, or none when its
+    /// revisions do not follow the model's (it is then logged and dropped, never applied out
+    /// of order).
+    private func applyOutside(_ change: ExternalChange) -> [Event] {
+        guard let first = change.events.first, let last = change.events.last, first.rev == state.model.revision + 1 else {
+            log.log(.error, "an outside change at revision \(change.events.first?.rev ?? 0) does not follow revision \(state.model.revision); dropped")
+            return []
         }
+        state.model.apply(change.mutations, revision: last.rev)
+        return change.events
+    }
+
+    /// Runs one connection's group in order on a copy of its session (the write lock is
+    /// held). With `failingWrites`, a write is not run but answered `ERR STORAGE` with that
+    /// message. Collects the changes' mutations and events.
+    private func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failingWrites: String?, mutations: inout [Mutation], events: inout [Event]) -> Answer {
+        var s = start
+        var bytes: [UInt8] = []
+        var close = false
+        for unit in units where !close {
+            switch unit {
+            case .failure(let tag, let error):
+                WireEncoder.encode(Reply(error: error), tag: tag, format: s.format, into: &bytes)
+            case .request(let r):
+                if let refusal = Dispatcher.refusal(r, session: s) {
+                    WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: s.format, into: &bytes)
+                } else if let failingWrites, r.command.isWrite {
+                    WireEncoder.encode(Reply(error: TabulaError(.storage, failingWrites)), tag: r.tag, format: s.format, into: &bytes)
+                } else {
+                    var e = executor.execute(r, conn: c, session: &s, onEngine: true)
+                    if let ev = e.outcome.event.take() {
+                        events.append(ev)
+                        mutations += e.outcome.mutations
+                    }
+                    RequestExecutor.encode(e, tag: r.tag, format: s.format, into: &bytes)
+                    close = e.close
+                }
+            }
+        }
+        return Answer(conn: c, bytes: bytes, session: s == start ? nil : s, close: close)
     }
 
     /// Records the store's oldest retained revision for STATS.
@@ -134,10 +150,7 @@ final class Engine: @unchecked Sendable {
 
     private func deliver(_ answers: [Answer]) {
         var outbox = Array(repeating: [LoopMessage](), count: state.loops.count)
-        for a in answers {
-            outbox[a.conn.loop].append(.send(a.conn, a.bytes, completes: 1, session: a.session))
-            if a.close { outbox[a.conn.loop].append(.close(a.conn)) }
-        }
+        for a in answers { outbox[a.conn.loop].append(.answer(a.conn, a.bytes, session: a.session, close: a.close)) }
         for i in outbox.indices where !outbox[i].isEmpty { state.loops[i].post(outbox[i]) }
     }
 
@@ -155,7 +168,12 @@ final class Engine: @unchecked Sendable {
             } catch {
                 log.log(.error, "reload after the failed commit failed too: \(error)")
             }
-            return batch.compactMap { handle($0, failingWrites: message)?.0 }
+            var mutations: [Mutation] = []
+            var events: [Event] = []
+            return batch.compactMap {
+                guard case .group(let c, let units, let session) = $0 else { return nil }
+                return run(c, units, session: session, failingWrites: message, mutations: &mutations, events: &events)
+            }
         }
     }
 }

@@ -22,6 +22,9 @@ final class EventLoop: @unchecked Sendable {
     let finished = Atomic<Bool>(false)
     /// Set once the loop has stopped accepting and reading (shutdown).
     let readingStopped = Atomic<Bool>(false)
+    /// During shutdown: no connection of this loop has anything at the engine or held for it,
+    /// so the engine may stop.
+    let nothingForEngine = Atomic<Bool>(false)
 
     // Loop-thread state.
     private var conns: [UInt64: Connection] = [:]
@@ -30,6 +33,8 @@ final class EventLoop: @unchecked Sendable {
     private var dirty: [Connection] = []
     private var flushing: [Connection] = []
     private var toEngine: [EngineInput] = []
+    /// Connections whose group the engine answered while they had more requests held.
+    private var ready: [Connection] = []
     private var shuttingDown = false
     private var saidGoodbye = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -75,8 +80,10 @@ final class EventLoop: @unchecked Sendable {
         var deadline: ContinuousClock.Instant?
         while true {
             drainInbox()
+            runReady()
             flushDirty()
             if shuttingDown {
+                nothingForEngine.store(!conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
                 if conns.isEmpty && saidGoodbye { break }
                 if let d = deadline, ContinuousClock.now > d {
                     log.log(.warn, "loop \(index): closing \(conns.count) connections that did not drain in time")
@@ -105,6 +112,7 @@ final class EventLoop: @unchecked Sendable {
             // replies: that is what makes events causal (an event published before a writer's
             // OK is queued ahead of any reply to a request sent after that OK).
             drainInbox()
+            runReady()
             if n <= 0 { continue }
             for i in 0..<Int(n) {
                 let ev = events[i]
@@ -229,43 +237,57 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
         }
-        var i = 0
-        while i < units.count && !c.closeWhenFlushed {
-            if c.pending == 0 {
-                replies.removeAll(keepingCapacity: true)
-                let (answered, close) = executor.runOnLoop(units[i...], conn: c.id, session: &c.session, cache: &cache, into: &replies) { published in
-                    // The events just published sit in this loop's inbox too: queue them before
-                    // the replies, as the engine does, so a watcher's own event precedes its OK.
-                    if published { drainInbox() }
-                }
-                c.output.append(replies)
-                // A big piece becomes the queue's own chunk; the next batch then starts a fresh
-                // buffer of the same capacity (no regrowth), unless that capacity is large.
-                if replies.capacity > 64 * 1024 { replies = [] }
-                if close { c.closeWhenFlushed = true }
-                if answered > 0 { markDirty(c) }
-                i += answered
-                if c.closeWhenFlushed || i == units.count { break }
-            }
-            forward(c, units[i])
-            i += 1
+        if c.atEngine || !c.held.isEmpty {
+            c.held += units  // after the group at the engine, in order
+        } else {
+            run(c, units[...])
         }
-        if c.pending > EventLoop.pauseAbove {
+        if c.held.count > EventLoop.pauseAbove {
             c.readPaused = true
             updateInterest(c)
         }
     }
 
-    /// Hands one line to the engine; the loop's session goes with it when nothing else of
-    /// this connection is pending there (the loop's copy is the true one then).
-    private func forward(_ c: Connection, _ unit: LineUnit) {
-        let session = c.pending == 0 ? c.session : nil
-        switch unit {
-        case .request(let r): toEngine.append(.request(c.id, r, session: session))
-        case .failure(let tag, let error): toEngine.append(.failure(c.id, tag: tag, error, session: session))
+    /// Answers what may be answered here, in order; the first unit that must run on the
+    /// engine goes there with everything after it, as one group with a copy of the session.
+    private func run(_ c: Connection, _ units: ArraySlice<LineUnit>) {
+        guard !units.isEmpty, !c.closeWhenFlushed else { return }
+        replies.removeAll(keepingCapacity: true)
+        let (answered, close) = executor.runOnLoop(units, conn: c.id, session: &c.session, cache: &cache, into: &replies) { published in
+            // The events just published sit in this loop's inbox too: queue them before the
+            // replies, as the engine does, so a watcher's own event precedes its OK.
+            if published { drainInbox() }
         }
-        c.pending += 1
-        c.forwarded = true
+        c.output.append(replies)
+        // A big piece becomes the queue's own chunk; the next batch then starts a fresh buffer
+        // of the same capacity (no regrowth), unless that capacity is large.
+        if replies.capacity > 64 * 1024 { replies = [] }
+        if close { c.closeWhenFlushed = true }
+        if answered > 0 { markDirty(c) }
+        let rest = units.dropFirst(answered)
+        if !c.closeWhenFlushed && !rest.isEmpty {
+            toEngine.append(.group(c.id, Array(rest), session: c.session))
+            c.atEngine = true
+        }
+    }
+
+    /// Runs what connections sent while their group was at the engine, now answered; hands
+    /// any new group to the engine before the loop can sleep.
+    private func runReady() {
+        while let c = ready.popLast() {
+            guard conns[c.id.raw] != nil, !c.atEngine, !c.held.isEmpty else { continue }
+            let held = c.held
+            c.held.removeAll()
+            if !c.closeWhenFlushed { run(c, held[...]) }
+            if c.readPaused && c.held.count < EventLoop.resumeBelow {
+                c.readPaused = false
+                updateInterest(c)
+            }
+        }
+        if !toEngine.isEmpty {
+            engine.submit(toEngine)
+            toEngine.removeAll(keepingCapacity: true)
+        }
     }
 
     // MARK: - Messages from the engine
@@ -273,20 +295,20 @@ final class EventLoop: @unchecked Sendable {
     private func drainInbox() {
         for m in inbox.take() {
             switch m {
-            case .send(let id, let bytes, let completes, let session):
+            case .send(let id, let bytes):
                 guard let c = conns[id.raw] else { continue }
                 c.output.append(bytes)
-                c.pending -= completes
-                if let session { c.session = session }
-                if c.readPaused && c.pending < EventLoop.resumeBelow {
-                    c.readPaused = false
-                    updateInterest(c)
-                }
                 markDirty(c)
-            case .close(let id):
+            case .answer(let id, let bytes, let session, let close):
                 guard let c = conns[id.raw] else { continue }
-                c.closeWhenFlushed = true
+                c.output.append(bytes)
+                c.atEngine = false
+                if let session { c.session = session }
+                if close { c.closeWhenFlushed = true }
                 markDirty(c)
+                // What it sent meanwhile runs at the top of the turn, not here: this may be
+                // inside a request's run (events drained before its replies).
+                if !c.held.isEmpty { ready.append(c) }
             case .adopt(let fd):
                 if shuttingDown {
                     let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
@@ -356,7 +378,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func closeIfDone(_ c: Connection) {
         guard c.output.isEmpty else { return }
-        if c.closeWhenFlushed || (c.readClosed && c.pending == 0 && !shuttingDown) {
+        if c.closeWhenFlushed || (c.readClosed && !c.atEngine && c.held.isEmpty && !shuttingDown) {
             closeConnection(c)
         }
     }
@@ -388,11 +410,6 @@ final class EventLoop: @unchecked Sendable {
         c.output.removeAll()
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
         executor.state.hub.withLock { _ = $0.remove(c.id, nil) }
-        if c.forwarded {
-            toEngine.append(.closed(c.id))
-            engine.submit(toEngine)
-            toEngine.removeAll(keepingCapacity: true)
-        }
         log.log(.debug, "connection \(c.id.raw) closed")
     }
 }

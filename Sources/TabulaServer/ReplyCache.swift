@@ -1,14 +1,17 @@
 import TabulaModel
 import TabulaProtocol
 
-/// Encoded replies to read-only requests, per I/O loop (no lock), each valid for the one
-/// revision it was computed at. A reply is a function of the request, the connection's
-/// view (path, filter, format) and the state, and the state only changes with the
-/// revision, so a hit at the current revision is exactly what running the request would
-/// give. Any change anywhere moves the revision on and so retires every entry.
+/// Encoded replies to cacheable requests (the Verb table says which), per I/O loop (no
+/// lock), each valid for the one revision it was computed at. A reply is a function of the
+/// request, who asks, the connection's view (path, filter, format) and the state, and the
+/// state only changes with the revision, so a hit at the current revision is exactly what
+/// running the request would give. Any change anywhere moves the revision on and so retires
+/// every entry. It is consulted only after `Dispatcher.refusal` let the request through, and
+/// its key holds the user, so one user's answer is never handed to another.
 struct ReplyCache {
     struct Key: Hashable {
         let command: Command
+        let user: String?
         let cwd: String
         let favoritesOnly: Bool
         let format: WireFormat
@@ -19,18 +22,8 @@ struct ReplyCache {
 
     init(capacity: Int = 1024) { self.capacity = capacity }
 
-    /// Whether replies to `command` may be cached: reads whose answer depends on nothing but
-    /// the state and the view (not STATS, not the session verbs).
-    static func isCacheable(_ command: Command) -> Bool {
-        switch command {
-        case .ls, .show, .complete: return true
-        case .bands(let args): return args.isEmpty
-        default: return false
-        }
-    }
-
     static func key(_ command: Command, _ session: Session) -> Key {
-        Key(command: command, cwd: session.viewer.cwd, favoritesOnly: session.viewer.filter == .favorites, format: session.format)
+        Key(command: command, user: session.user, cwd: session.viewer.cwd, favoritesOnly: session.viewer.filter == .favorites, format: session.format)
     }
 
     /// The cached reply for `key` if it was computed at `revision`.

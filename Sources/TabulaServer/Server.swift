@@ -34,7 +34,7 @@ public final class Server: @unchecked Sendable {
         let state = SharedState(model: model, historyCapacity: config.historyInMemory, historyID: store.historyID)
         // Known before any thread starts, so the first STATS already reports it.
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
-        let executor = RequestExecutor(state: state, store: store, stats: stats, config: config, inlineWrites: !store.isDurable)
+        let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
         let engine = Engine(state: state, executor: executor, store: store, log: log)
         let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFD: fd, engine: engine, executor: executor, config: config, stats: stats, log: log) }
         state.loops = loops
@@ -64,7 +64,9 @@ public final class Server: @unchecked Sendable {
         log.log(.info, "shutting down")
         for loop in loops { loop.post([.stopReading]) }
         let deadline = ContinuousClock.now + .seconds(5)
-        while loops.contains(where: { !$0.readingStopped.load(ordering: .acquiring) }) && ContinuousClock.now < deadline {
+        // The engine stops only once no loop has anything left for it (requests read before
+        // the stop, and those held behind a group at the engine, are all answered).
+        while loops.contains(where: { !$0.readingStopped.load(ordering: .acquiring) || !$0.nothingForEngine.load(ordering: .acquiring) }) && ContinuousClock.now < deadline {
             usleep(1000)
         }
         engine.submit([.shutdown])

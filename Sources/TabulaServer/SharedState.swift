@@ -98,7 +98,7 @@ final class SharedState: @unchecked Sendable {
                     j += 1
                 }
                 for m in audience.members {
-                    outbox[m.conn.loop].append(.send(m.conn, m.format == .json ? json : text, completes: 0, session: nil))
+                    outbox[m.conn.loop].append(.send(m.conn, m.format == .json ? json : text))
                 }
                 delivered += audience.members.count * (j - i)
                 i = j

@@ -73,6 +73,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
 
     /// The file path.
     public var describe: String { path }
+    /// "sqlite".
+    public var kind: String { "sqlite" }
     /// Every commit is on disk before its reply.
     public var isDurable: Bool { true }
 

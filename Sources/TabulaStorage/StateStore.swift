@@ -40,8 +40,10 @@ public protocol StateStore: AnyObject, Sendable {
     func events(after rev: UInt64, limit: Int) throws -> [Event]
     /// The oldest revision still in the history (0 when the history is empty).
     func oldestRevision() throws -> UInt64
-    /// A short description for logs: "memory" or the file path.
+    /// A short description for the log: "memory" or the file path.
     var describe: String { get }
+    /// What kind of store, for clients (`STATS`): "memory" or "sqlite"; never a path.
+    var kind: String { get }
     /// Releases the store (its file and lock); nothing may be called after.
     func close()
 }
@@ -68,6 +70,8 @@ public final class MemoryStore: StateStore, @unchecked Sendable {
     public func close() {}
     /// "memory".
     public var describe: String { "memory (nothing is kept after exit)" }
+    /// "memory".
+    public var kind: String { "memory" }
 }
 
 /// Why a store could not be opened or written; the message says what to do.

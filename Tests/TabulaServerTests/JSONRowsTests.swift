@@ -9,8 +9,8 @@ import TabulaProtocol
     static func isObject(_ v: JSONValue) -> Bool { if case .object = v.resolved { return true } else { return false } }
 
     @Test func helpRowsAreObjects() {
-        #expect(RequestExecutor.help(nil).rows.allSatisfy { Self.isObject($0.json) })
-        #expect(RequestExecutor.help("LS").rows.allSatisfy { Self.isObject($0.json) })
+        #expect(ServerReplies.help(nil).rows.allSatisfy { Self.isObject($0.json) })
+        #expect(ServerReplies.help("LS").rows.allSatisfy { Self.isObject($0.json) })
     }
 
     @Test func everyReadsRowsAreObjects() {

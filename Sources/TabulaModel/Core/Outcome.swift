@@ -9,7 +9,7 @@ public struct Outcome: Sendable {
     /// What durable storage must write.
     public var mutations: [Mutation]
 
-    init(_ reply: Reply, event: Event? = nil, mutations: [Mutation] = []) {
+    public init(_ reply: Reply, event: Event? = nil, mutations: [Mutation] = []) {
         self.reply = reply
         self.event = event
         self.mutations = mutations

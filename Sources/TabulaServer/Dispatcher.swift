@@ -1,0 +1,28 @@
+import TabulaProtocol
+
+/// Where a request runs, decided once from its verb's traits (the Verb table) and what the
+/// store can do; and the per-connection rules a request must pass before it runs or is
+/// answered from a cache.
+enum Dispatcher {
+    enum Route: Equatable {
+        /// On the I/O loop that read it, holding the lock its access needs.
+        case loop(VerbTraits.Access)
+        /// On the engine thread: it must reach the store (a durable write, a replay that may
+        /// need the stored history).
+        case engine
+    }
+
+    static func route(_ unit: LineUnit, durable: Bool) -> Route {
+        guard case .request(let r) = unit else { return .loop(.connection) }
+        let traits = r.command.traits
+        if durable {
+            if traits.access == .write { return .engine }
+            if case .watch(_, let from?) = r.command, from > 0 { return .engine }
+        }
+        return .loop(traits.access)
+    }
+
+    /// Why `r` may not run for this connection, or nil. Every request passes here before it
+    /// runs and before any cached reply is handed out (access control belongs here).
+    static func refusal(_ r: Request, session: Session) -> TabulaError? { nil }
+}

@@ -1,0 +1,14 @@
+/// What the engine (or another loop, for events) hands an I/O loop.
+enum LoopMessage: Sendable {
+    /// Event bytes for a watcher.
+    case send(ConnectionID, [UInt8])
+    /// The engine's answer to a connection's group: the replies, the session after them when
+    /// it changed, and whether the last request asked to close (`QUIT`).
+    case answer(ConnectionID, [UInt8], session: Session?, close: Bool)
+    /// Take this freshly accepted socket (the accepting loop deals them out round-robin).
+    case adopt(Int32)
+    /// Stop accepting and reading (shutdown has begun).
+    case stopReading
+    /// Say goodbye to every connection and close them (the engine has answered everything).
+    case goodbye
+}

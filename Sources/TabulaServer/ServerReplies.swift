@@ -1,0 +1,47 @@
+import TabulaModel
+import TabulaProtocol
+import TabulaStorage
+
+/// Replies the server makes itself, from its own state: `STATS` and `HELP`.
+enum ServerReplies {
+    static func stats(state: SharedState, stats: ServerStats, store: StateStore, historyOldest: UInt64) -> Reply {
+        let up = ContinuousClock.now - stats.started
+        let watches = state.hub.withLock { $0.count }
+        let fields: [(String, Int)] = [
+            ("connections", stats.connections.load(ordering: .relaxed)),
+            ("connections_total", stats.totalConnections.load(ordering: .relaxed)),
+            ("connections_rejected", stats.rejectedConnections.load(ordering: .relaxed)),
+            ("watches", watches),
+            ("revision", Int(state.model.revision)),
+            ("history_oldest", Int(historyOldest)),
+            ("requests", stats.requests.load(ordering: .relaxed)),
+            ("events_delivered", stats.eventsDelivered.load(ordering: .relaxed)),
+            ("bytes_in", stats.bytesIn.load(ordering: .relaxed)),
+            ("bytes_out", stats.bytesOut.load(ordering: .relaxed)),
+            ("slow_consumers_dropped", stats.slowConsumersDropped.load(ordering: .relaxed)),
+            ("items", state.model[ItemsList.self].items.count),
+            ("uptime_seconds", Int(up.components.seconds)),
+        ]
+        let rows = fields.map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .int(Int64($0.1)))])) }
+        // The store's kind, not its path: where the file lives is the operator's business (the log says).
+        let words = [("store", store.kind), ("history_id", state.historyID)].map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .string($0.1))])) }
+        return Reply(rows: rows + words, message: "tabulad \(ServerConfig.version)")
+    }
+
+    static func help(_ verb: String?) -> Reply {
+        if let verb {
+            guard let v = Verb.named(verb) else {
+                let hint = Verb.suggestion(for: verb).map { "; did you mean \($0.rawValue)?" } ?? ""
+                return Reply(error: TabulaError(.unknown, "no verb \(verb)\(hint)"))
+            }
+            return Reply(rows: [
+                Row(text: v.usage, json: .object([("field", .string("usage")), ("value", .string(v.usage))])),
+                Row(text: v.summary, json: .object([("field", .string("summary")), ("value", .string(v.summary))])),
+            ], message: v.rawValue)
+        }
+        let rows = Verb.allCases.map { v in
+            Row(text: "\(v.usage.padding(toLength: 34, withPad: " ", startingAt: 0)) \(v.summary)", json: .object([("verb", .string(v.rawValue)), ("usage", .string(v.usage)), ("summary", .string(v.summary))]))
+        }
+        return Reply(rows: rows, message: "\(rows.count) verbs; HELP verb for one; Protocol.md has them all")
+    }
+}

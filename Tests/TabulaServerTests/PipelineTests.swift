@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TabulaClient
+import TabulaModel
+import TabulaProtocol
+import TabulaStorage
+
+@testable import TabulaServer
+
+/// One road for every request: the Verb table classifies, the dispatcher routes, the loop
+/// owns the session, and the engine takes changes from outside too.
+@Suite struct PipelineTests {
+    static func unit(_ line: String) -> LineUnit {
+        guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else { fatalError(line) }
+        return .request(r)
+    }
+
+    @Test func writesAndStoredReplaysGoToTheEngineOnlyWhenTheStoreIsDurable() {
+        for line in ["SELECT /settings/my-int 8", "ADD /menu X", "BANDS A 5 B", "ORDER pesto", "WATCH / FROM 3"] {
+            #expect(Dispatcher.route(Self.unit(line), durable: true) == .engine, "\(line)")
+            #expect(Dispatcher.route(Self.unit(line), durable: false) != .engine, "\(line)")
+        }
+        for line in ["LS", "SHOW /items/1", "BANDS", "CD /items", "WATCH /items", "WATCH / FROM 0", "PING", "FORMAT json", "STATS", "COMPLETE L"] {
+            #expect(Dispatcher.route(Self.unit(line), durable: true) != .engine, "\(line)")
+        }
+        #expect(Dispatcher.route(.failure(tag: nil, TabulaError(.syntax, "x")), durable: true) == .loop(.connection))
+    }
+
+    @Test func theVerbTableGivesEveryVerbItsAccessCacheabilityAndPermission() {
+        for v in Verb.allCases {
+            let t = v.traits()
+            if t.cacheable { #expect(t.access == .read, "\(v)") }
+            if t.access == .write { #expect(t.permission >= .write, "\(v)") }
+            if t.permission == .none { #expect([Verb.ping, .help, .quit].contains(v), "\(v)") }
+        }
+        #expect(Verb.bands.traits(hasArguments: false).access == .read)
+        #expect(Verb.bands.traits(hasArguments: true) == VerbTraits(.write, permission: .admin))
+        #expect(Command.bands([]).isWrite == false && Command.bands(["A"]).isWrite)
+    }
+
+    @Test func cachedRepliesAreKeyedByWhoAsks() {
+        var a = Session(), b = Session()
+        a.user = "ci"
+        b.user = "ops"
+        #expect(ReplyCache.key(.ls(path: "/", limit: nil, after: nil), a) != ReplyCache.key(.ls(path: "/", limit: nil, after: nil), b))
+    }
+
+    @Test func requestsSentWhileAGroupIsAtTheEngineRunAfterItWithTheSessionItLeft() throws {
+        try withServer(store: try makeStore("sqlite")) { s in
+            let c = try connect(s)
+            // A durable write sends the rest of the line batch to the engine with it; what
+            // follows in later writes is held on the loop until that group is answered.
+            try c.line.send("ADD /menu Drinks\nCD /menu/drinks\nFORMAT json")
+            try c.line.send("PWD\nADD /menu/drinks Cola\nLS")
+            let replies = try (0..<6).map { _ in try c.readReply() }
+            #expect(replies.allSatisfy { $0.isOK }, "\(replies.map(\.final))")
+            #expect(replies[3].reply.message == "/menu/drinks")
+            #expect(replies[5].reply.rows.first?.json["name"] == .string("cola"))
+            #expect(try c.request("PWD").final.hasPrefix("{\"ok\":true"))
+        }
+    }
+
+    @Test func aChangeFromOutsideIsAppliedAndPublishedLikeALocalOne() throws {
+        try withServer { s in
+            let w = try connect(s)
+            #expect(try w.request("WATCH /orders").isOK)
+            // What another server sharing the store would hand over: its mutations and events.
+            var other = SeedData.model(now: 0)
+            var v = Viewer()
+            var rng = SplitMix64(seed: 1)
+            let out = other.apply(.order(path: "pesto"), viewer: &v, now: 0, rng: &rng)
+            let event = try #require(out.event)
+            s.engine.submit([.external(ExternalChange(mutations: out.mutations, events: [event]))])
+            let push = try w.waitPush(timeout: 5) { _ in true }
+            #expect(push?.hasPrefix("* EVENT 1 order /orders/1 1  Pesto  /menu/pasta/pesto") == true)
+            #expect(try w.request("LS /orders").data.count == 1)
+            #expect(try w.request("ORDER gelato").final == "OK order 2: Gelato")
+        }
+    }
+
+    @Test func aChangeFromOutsideThatSkipsARevisionIsDroppedNotApplied() throws {
+        try withServer { s in
+            let c = try connect(s)
+            let e = Event(rev: 7, kind: "clear", path: "/orders", summary: "", value: .null)
+            s.engine.submit([.external(ExternalChange(mutations: [], events: [e]))])
+            #expect(try c.request("ORDER pesto").final == "OK order 1: Pesto")
+            #expect(try stat(c, "revision") == 1)
+        }
+    }
+}
