@@ -68,7 +68,7 @@ ssize_t tabula_send(int fd, const void *buf, size_t len) {
     do { r = send(fd, buf, len, MSG_NOSIGNAL); } while (r < 0 && errno == EINTR);
     return r;
 }
-ssize_t tabula_writev(int fd, const struct iovec *iov, int iovcnt) {
+ssize_t tabula_sendv(int fd, const struct iovec *iov, int iovcnt) {
     struct msghdr msg;
     memset(&msg, 0, sizeof msg);
     msg.msg_iov = (struct iovec *)iov;

@@ -7,7 +7,7 @@ import TabulaProtocol
 /// connections. Reads and decodes lines and answers every request it may answer itself
 /// (reads, under the shared read lock; writes too when the store keeps nothing); the rest,
 /// and anything a connection sends while it has something at the engine, goes to the engine
-/// in order. Writes what comes back with `writev`.
+/// in order. Writes what comes back with `send` (`sendmsg` over an iovec for several pieces).
 final class EventLoop: @unchecked Sendable {
     let index: Int
     private let epfd: Int32

@@ -1,7 +1,8 @@
 import CLinuxShims
 import Glibc
 
-/// Bytes waiting to be written to one socket: whole lines in chunks, flushed with `writev`.
+/// Bytes waiting to be written to one socket: whole lines in chunks, flushed with `send`, or
+/// `sendmsg` over an iovec when several chunks are queued.
 struct OutputQueue {
     private var chunks: [[UInt8]] = []
     private var head = 0
@@ -46,7 +47,7 @@ struct OutputQueue {
             if n == 1 {  // the common case: one piece, a plain send (no iovec to build or import)
                 r = chunks[head].withUnsafeBytes { tabula_send(fd, $0.baseAddress! + offset, $0.count - offset) }
             } else {
-                r = withIOVecs(n) { iov in tabula_writev(fd, iov.baseAddress, Int32(iov.count)) }
+                r = withIOVecs(n) { iov in tabula_sendv(fd, iov.baseAddress, Int32(iov.count)) }
             }
             if r < 0 {
                 let e = tabula_errno()

@@ -63,7 +63,7 @@ final class SQLiteDatabase {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw error(rc, "preparing \(sql.prefix(40))") }
-        let s = SQLiteStatement(stmt, db: self)
+        let s = SQLiteStatement(stmt, db: self, sql: sql)
         cache[sql] = s
         return s
     }
@@ -101,10 +101,13 @@ enum SQLiteValue {
 final class SQLiteStatement {
     let stmt: OpaquePointer
     unowned let db: SQLiteDatabase
+    /// What it does, for error messages: the start of its SQL.
+    let what: String
 
-    init(_ stmt: OpaquePointer, db: SQLiteDatabase) {
+    init(_ stmt: OpaquePointer, db: SQLiteDatabase, sql: String) {
         self.stmt = stmt
         self.db = db
+        self.what = String(sql.prefix(40))
     }
 
     deinit { sqlite3_finalize(stmt) }
@@ -124,7 +127,7 @@ final class SQLiteStatement {
             case .text(let s): rc = sqlite3_bind_text(stmt, idx, s, -1, sqliteTransient)
             case .null: rc = sqlite3_bind_null(stmt, idx)
             }
-            guard rc == SQLITE_OK else { throw db.error(rc, "binding") }
+            guard rc == SQLITE_OK else { throw db.error(rc, "binding values for \(what)") }
         }
     }
 
@@ -133,7 +136,7 @@ final class SQLiteStatement {
         let rc = sqlite3_step(stmt)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        throw db.error(rc, "writing")
+        throw db.error(rc, "running \(what)")
     }
 
     func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }

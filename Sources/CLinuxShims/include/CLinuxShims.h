@@ -32,7 +32,7 @@ int tabula_set_nonblocking(int fd);
 int tabula_set_nodelay(int fd);
 int tabula_set_reuseaddr(int fd);
 ssize_t tabula_send(int fd, const void *buf, size_t len);
-ssize_t tabula_writev(int fd, const struct iovec *iov, int iovcnt);
+ssize_t tabula_sendv(int fd, const struct iovec *iov, int iovcnt);
 int tabula_accept(int fd);
 void tabula_ignore_sigpipe(void);
 int tabula_errno(void);
