@@ -1,17 +1,6 @@
 import Foundation
+import TabulaCommandLine
 import TabulaProtocol
-
-/// Named exit codes of `tabula`, as psql's.
-public enum ExitCode {
-    /// Everything succeeded.
-    public static let ok: Int32 = 0
-    /// A usage or client error (bad flag, unreadable file).
-    public static let usage: Int32 = 1
-    /// The connection failed or was lost.
-    public static let connection: Int32 = 2
-    /// A script error stopped the run (or, with `--on-error continue`, happened at all).
-    public static let script: Int32 = 3
-}
 
 /// Runs batch lines against a connection: requests, `#` comments and the `\` meta-commands
 /// `\echo`, `\expect`, `\wait`, `\i` and `\q`.
@@ -43,18 +32,18 @@ public final class ScriptRunner {
         self.err = err
     }
 
-    /// Runs a whole script; returns the exit code.
-    public func run(_ text: String, source: String) -> Int32 {
+    /// Runs a whole script; returns the exit status.
+    public func run(_ text: String, source: String) -> ExitStatus {
         do {
             let stopped = try runLines(text, source: source, directory: URL(fileURLWithPath: source).deletingLastPathComponent())
-            if stopped { return ExitCode.script }
-            return failures > 0 ? ExitCode.script : ExitCode.ok
+            if stopped { return .script }
+            return failures > 0 ? .script : .ok
         } catch let e as ClientError {
             err("tabula: \(e)")
-            return ExitCode.connection
+            return .unavailable
         } catch {
             err("tabula: \(error)")
-            return ExitCode.usage
+            return .usage
         }
     }
 

@@ -57,8 +57,6 @@ public enum JSONValue: Sendable, Equatable {
     }
     /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? { if case .array(let a) = resolved { return a }; return nil }
-    /// The boolean, if this is one.
-    public var boolValue: Bool? { if case .bool(let b) = resolved { return b }; return nil }
 
     /// Appends the compact JSON text of this value to `out`.
     public func write(to out: inout [UInt8]) {

@@ -12,7 +12,6 @@ public final class Server: @unchecked Sendable {
     let loops: [EventLoop]
     let listenFD: Int32
     let log: Log
-    private var threads: [Thread] = []
 
     /// Loads (or seeds) the model from `store` and opens the socket; `start()` begins serving.
     public init(config: ServerConfig, store: StateStore) throws {
@@ -49,12 +48,10 @@ public final class Server: @unchecked Sendable {
         let t = Thread { e.run() }
         t.name = "tabulad-engine"
         t.start()
-        threads.append(t)
         for loop in loops {
             let lt = Thread { loop.run() }
             lt.name = "tabulad-io-\(loop.index)"
             lt.start()
-            threads.append(lt)
         }
     }
 

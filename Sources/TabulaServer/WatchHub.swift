@@ -58,8 +58,6 @@ struct WatchHub {
         return n
     }
 
-    /// The prefixes `c` watches.
-    func prefixes(of c: ConnectionID) -> Set<String> { byConnection[c] ?? [] }
 
     /// Records a connection's new wire format, for the events it is sent.
     mutating func setFormat(_ c: ConnectionID, _ format: WireFormat) {

@@ -2,37 +2,31 @@ import CLinuxShims
 import Foundation
 import Glibc
 import Synchronization
+import TabulaCommandLine
 import TabulaProtocol
 
-let usage = """
-    tabula-bench — load generator for tabulad, in the manner of redis-benchmark
-
-    USAGE: tabula-bench [options]
-
-    OPTIONS:
-      -h HOST          server address (default 127.0.0.1)
-      -p PORT          server port (default 8228)
-      -c CLIENTS       connections sending requests (default 50)
-      -n REQUESTS      requests per test, over all connections (default 100000)
-      -P PIPELINE      requests in flight per connection (default 1)
-      -t TESTS         comma-separated: ping,show,ls,select,add,fav,order,fanout
-                       (default ping,show,ls,select,add,fav,order)
-      --watchers N     fanout: N connections WATCH /items while the clients ADD items
-                       stamped with the wall clock; reports deliveries per second and
-                       change-to-delivery latency (default 100)
-      --threads N      client threads (default 1)
-      -T SECONDS       hard time limit per test (default 60): a run never goes unbounded
-      --csv            print CSV: test,requests_per_sec,p50_ms,p90_ms,p99_ms,max_ms,errors,
-                       deliveries_per_sec,delivery_p50_ms,delivery_p99_ms
-      -q               quiet: only the result lines
-      --help           this help
-
-    The tests: ping = PING; show = SHOW /items/1; ls = LS /items/cheap-items LIMIT 10;
-    select = SELECT /settings/my-int #k; add = ADD /items bench-k k%100; fav = FAV /items/1;
-    order = ORDER pesto; fanout = ADD with N watchers.
-    Latency runs from the write that carried a request to the read that completed its reply.
-
-    """
+let commandLine = CommandLineSpec(
+    tool: "tabula-bench", summary: "load generator for tabulad, in the manner of redis-benchmark",
+    usage: ["tabula-bench [options]"],
+    options: [
+        OptionSpec("-h", value: "HOST", help: "server address (default 127.0.0.1)"),
+        OptionSpec("-p", value: "PORT", help: "server port (default 8228)"),
+        OptionSpec("-c", value: "CLIENTS", help: "connections sending requests (default 50)"),
+        OptionSpec("-n", value: "REQUESTS", help: "requests per test, over all connections (default 100000)"),
+        OptionSpec("-P", value: "PIPELINE", help: "requests in flight per connection (default 1)"),
+        OptionSpec("-t", value: "TESTS", help: "comma-separated: ping,show,ls,select,add,fav,order,fanout\n(default ping,show,ls,select,add,fav,order)"),
+        OptionSpec("--watchers", value: "N", help: "fanout: N connections WATCH /items while the clients ADD items\nstamped with the wall clock; reports deliveries per second and\nchange-to-delivery latency (default 100)"),
+        OptionSpec("--threads", value: "N", help: "client threads (default 1)"),
+        OptionSpec("-T", value: "SECONDS", help: "hard time limit per test (default 60): a run never goes unbounded"),
+        OptionSpec("--csv", help: "print CSV: test,requests_per_sec,p50_ms,p90_ms,p99_ms,max_ms,errors,\ndeliveries_per_sec,delivery_p50_ms,delivery_p99_ms"),
+        OptionSpec("-q", help: "quiet: only the result lines"),
+    ],
+    epilogue: """
+        The tests: ping = PING; show = SHOW /items/1; ls = LS /items/cheap-items LIMIT 10;
+        select = SELECT /settings/my-int #k; add = ADD /items bench-k k%100; fav = FAV /items/1;
+        order = ORDER pesto; fanout = ADD with N watchers.
+        Latency runs from the write that carried a request to the read that completed its reply.
+        """)
 
 struct Options {
     var host = "127.0.0.1"
@@ -48,41 +42,35 @@ struct Options {
     var quiet = false
 }
 
-func die(_ m: String) -> Never {
+func die(_ m: String, _ status: ExitStatus = .usage) -> Never {
     FileHandle.standardError.write(Data("tabula-bench: \(m)\n".utf8))
-    exit(1)
+    exit(status.rawValue)
 }
 
-func parse() -> Options {
+func parse() throws(UsageError) -> Options {
+    let p = try commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+    if p.has("--help") {
+        print(commandLine.help, terminator: "")
+        exit(ExitStatus.ok.rawValue)
+    }
+    if p.has("--version") {
+        print("tabula-bench 0.1.0")
+        exit(ExitStatus.ok.rawValue)
+    }
     var o = Options()
-    var a = CommandLine.arguments.dropFirst()
-    func str(_ f: String) -> String {
-        guard let v = a.popFirst() else { die("\(f) takes a value") }
-        return v
-    }
-    func int(_ f: String) -> Int {
-        guard let v = a.popFirst(), let n = Int(v), n >= 0 else { die("\(f) takes a whole number") }
-        return n
-    }
-    while let x = a.popFirst() {
-        switch x {
-        case "--help": print(usage, terminator: ""); exit(0)
-        case "-h": o.host = str(x)
-        case "-p": o.port = int(x)
-        case "-c": o.clients = max(1, int(x))
-        case "-n": o.requests = max(1, int(x))
-        case "-P": o.pipeline = max(1, int(x))
-        case "-t": o.tests = str(x).split(separator: ",").map(String.init)
-        case "--watchers": o.watchers = int(x)
-        case "--threads": o.threads = max(1, int(x))
-        case "-T": o.seconds = Double(int(x))
-        case "--csv": o.csv = true
-        case "-q": o.quiet = true
-        default: die("unknown option '\(x)'; see tabula-bench --help")
-        }
-    }
+    if let v = p.string("-h") { o.host = v }
+    if let v = try p.int("-p", in: 1...65535) { o.port = v }
+    if let v = try p.int("-c", in: 1...100_000) { o.clients = v }
+    if let v = try p.int("-n", in: 1...Int.max) { o.requests = v }
+    if let v = try p.int("-P", in: 1...1_000_000) { o.pipeline = v }
+    if let v = p.string("-t") { o.tests = v.split(separator: ",").map(String.init) }
+    if let v = try p.int("--watchers", in: 0...100_000) { o.watchers = v }
+    if let v = try p.int("--threads", in: 1...256) { o.threads = v }
+    if let v = try p.int("-T", in: 1...86_400) { o.seconds = Double(v) }
+    o.csv = p.has("--csv")
+    o.quiet = p.has("-q")
     let known = Set(["ping", "show", "ls", "select", "add", "fav", "order", "fanout"])
-    for t in o.tests where !known.contains(t) { die("unknown test '\(t)'; known: \(known.sorted().joined(separator: ","))") }
+    for t in o.tests where !known.contains(t) { throw UsageError("unknown test '\(t)'; known: \(known.sorted().joined(separator: ","))") }
     return o
 }
 
@@ -105,7 +93,7 @@ func connectTo(_ host: String, _ port: Int) -> Int32 {
     guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else { die("-h takes an IPv4 address, not '\(host)'") }
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    guard r == 0 else { die("cannot connect to \(host):\(port): \(String(cString: strerror(errno))); start tabulad first") }
+    guard r == 0 else { die("cannot connect to \(host):\(port): \(String(cString: strerror(errno))); start tabulad first", .unavailable) }
     _ = tabula_set_nodelay(fd)
     return fd
 }
@@ -118,7 +106,7 @@ func readUntil(_ fd: Int32, _ kinds: [WireDecoder.LineKind]) {
         withUnsafeBytes(of: &b) { lines.append($0) }
         if case .line(let l)? = lines.next(), kinds.contains(WireDecoder.kind(of: l)) { return }
     }
-    die("the server closed the connection during set-up")
+    die("the server closed the connection during set-up", .unavailable)
 }
 
 /// One benchmark connection's state, driven by its thread's epoll loop.
@@ -205,7 +193,7 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
             guard events[i].events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 else { continue }
             let r = buf.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
             if r <= 0 {
-                if r == 0 || (errno != EAGAIN && errno != EINTR) { die("the server closed a connection mid-run") }
+                if r == 0 || (errno != EAGAIN && errno != EINTR) { die("the server closed a connection mid-run", .unavailable) }
                 continue
             }
             let now = nowNanos()
@@ -268,7 +256,12 @@ func percentile(_ sorted: [UInt64], _ p: Double) -> Double {
     return Double(sorted[max(0, i)]) / 1e6
 }
 
-let o = parse()
+let o: Options
+do {
+    o = try parse()
+} catch {
+    die(error.message)
+}
 if o.csv { print("test,requests_per_sec,p50_ms,p90_ms,p99_ms,max_ms,errors,deliveries_per_sec,delivery_p50_ms,delivery_p99_ms") }
 
 for test in o.tests {

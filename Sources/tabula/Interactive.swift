@@ -3,6 +3,7 @@ import CLinuxShims
 import Foundation
 import Glibc
 import TabulaClient
+import TabulaCommandLine
 import TabulaProtocol
 
 /// The one interactive session; readline's C callbacks reach it through this.
@@ -38,14 +39,14 @@ final class Interactive {
         return "tabula \(server)\(state)\(session.cwd)> "
     }
 
-    func run() -> Int32 {
+    func run() -> ExitStatus {
         do {
             let c = try TabulaConnection(host: options.host, port: options.port)
             connection = c
             historyID = c.historyID
         } catch {
             FileHandle.standardError.write(Data("tabula: \(error)\n".utf8))
-            return ExitCode.connection
+            return .unavailable
         }
         if options.json { _ = try? connection?.request("FORMAT json") }
         print("connected to \(options.host):\(options.port) — \(connection?.hello.dropFirst(2) ?? ""); HELP lists verbs, Tab completes, \\q leaves")
@@ -65,7 +66,7 @@ final class Interactive {
         }
         rl_callback_handler_remove()
         _ = history_truncate_file(historyPath, 1000)
-        return ExitCode.ok
+        return .ok
     }
 
     func setUpReadline() {
@@ -103,7 +104,7 @@ final class Interactive {
             return
         }
         if trimmed == "\\?" || trimmed.lowercased() == "\\help" {
-            print(help, terminator: "")
+            print(commandLine.help, terminator: "")
             return
         }
         guard let c = connection else {

@@ -2,58 +2,57 @@ import CLinuxShims
 import Foundation
 import Glibc
 import TabulaClient
+import TabulaCommandLine
 import TabulaModel
 
-let help = """
-    tabula — the Tabula client: interactive (readline) or batch (scripts, CI)
+let commandLine = CommandLineSpec(
+    tool: "tabula", summary: "the Tabula client: interactive (readline) or batch (scripts, CI)",
+    usage: [
+        "tabula [options]                      interactive when stdin is a terminal,",
+        "                                      otherwise runs the lines read from stdin",
+        "tabula [options] -f FILE              run a script file",
+        "tabula [options] -c COMMAND [-c …]    run commands",
+        "tabula [options] import FILE [--into PATH]",
+        "                                      load a catalog property list (seed 001's",
+        "                                      shape: Title, Children, View = 1/2/3) or JSON",
+        "                                      into PATH (default /catalog)",
+    ],
+    options: [
+        OptionSpec("-h", "--host", value: "HOST", help: "server address (default $TABULA_HOST or 127.0.0.1)"),
+        OptionSpec("-p", "--port", value: "PORT", help: "server port (default $TABULA_PORT or 8228)"),
+        OptionSpec("-f", "--file", value: "FILE", help: "run FILE in batch mode"),
+        OptionSpec("-c", "--command", value: "LINE", repeatable: true, help: "run LINE in batch mode (repeatable, in order)"),
+        OptionSpec("--on-error", value: "stop|continue", help: "batch: stop at the first error (default), or run every line"),
+        OptionSpec("--json", help: "ask the server for JSON replies and print them as they come"),
+        OptionSpec("--no-color", help: "no colour (also when NO_COLOR is set or stdout is not a terminal)"),
+        OptionSpec("--into", value: "PATH", help: "import: the catalog branch to import into (default /catalog)"),
+    ],
+    epilogue: """
+        BATCH SCRIPTS: one request per line, as typed into nc. Also:
+          # comment              a line starting with "# " (a tag such as #t1 has no space)
+          \\echo TEXT             print TEXT
+          \\expect REGEX          fail unless a line of the last reply matches REGEX
+          \\wait REGEX [SECONDS]  wait for a push matching REGEX (default 5 s), fail on timeout
+          \\i FILE                run FILE (relative to the current script) here
+          \\q                     stop, successfully
+        Replies go to stdout as the protocol lines; errors go to stderr as FILE:LINE: ERR ….
 
-    USAGE:
-      tabula [options]                      interactive when stdin is a terminal,
-                                            otherwise runs the lines read from stdin
-      tabula [options] -f FILE              run a script file
-      tabula [options] -c COMMAND [-c …]    run commands
-      tabula [options] import FILE [--into PATH]
-                                            load a catalog property list (seed 001's
-                                            shape: Title, Children, View = 1/2/3) or JSON
-                                            into PATH (default /catalog)
+        INTERACTIVE: line editing and ~/.inputrc (application name "tabula"), history in
+        ~/.tabula_history ($TABULA_HISTFILE), Tab completes verbs, paths, options and menu
+        entries; pushes from WATCH appear above the prompt. Ctrl-C clears the line; Ctrl-D,
+        quit or \\q leaves. A lost connection is retried and watches resume where they were;
+        if the server started a new history meanwhile, tabula says so and watches from now.
 
-    OPTIONS:
-      -h, --host HOST        server address (default $TABULA_HOST or 127.0.0.1)
-      -p, --port PORT        server port (default $TABULA_PORT or 8228)
-      -f, --file FILE        run FILE in batch mode
-      -c, --command LINE     run LINE in batch mode (repeatable, in order)
-      --on-error stop|continue
-                             batch: stop at the first error (default), or run every line
-      --json                 ask the server for JSON replies and print them as they come
-      --no-color             no colour (also when NO_COLOR is set or stdout is not a terminal)
-      --help                 print this help
-      --version              print the version
+        EXIT STATUS (as psql):
+          0  success
+          1  usage or client error (bad option, unreadable file)
+          2  connection failed or lost
+          3  a script error stopped the run (with --on-error continue: any error occurred)
+        """)
 
-    BATCH SCRIPTS: one request per line, as typed into nc. Also:
-      # comment              a line starting with "# " (a tag such as #t1 has no space)
-      \\echo TEXT             print TEXT
-      \\expect REGEX          fail unless a line of the last reply matches REGEX
-      \\wait REGEX [SECONDS]  wait for a push matching REGEX (default 5 s), fail on timeout
-      \\i FILE                run FILE (relative to the current script) here
-      \\q                     stop, successfully
-    Replies go to stdout as the protocol lines; errors go to stderr as FILE:LINE: ERR ….
-
-    INTERACTIVE: line editing and ~/.inputrc (application name "tabula"), history in
-    ~/.tabula_history ($TABULA_HISTFILE), Tab completes verbs, paths, options and menu
-    entries; pushes from WATCH appear above the prompt. Ctrl-C clears the line; Ctrl-D,
-    quit or \\q leaves. A lost connection is retried and watches resume where they were.
-
-    EXIT STATUS (as psql):
-      0  success
-      1  usage or client error (bad option, unreadable file)
-      2  connection failed or lost
-      3  a script error stopped the run (with --on-error continue: any error occurred)
-
-    """
-
-func die(_ message: String, _ code: Int32) -> Never {
+func die(_ message: String, _ status: ExitStatus) -> Never {
     FileHandle.standardError.write(Data("tabula: \(message)\n".utf8))
-    exit(code)
+    exit(status.rawValue)
 }
 
 struct Options {
@@ -68,46 +67,43 @@ struct Options {
     var into = "/catalog"
 }
 
-func parseOptions() -> Options {
-    var o = Options()
-    var args = Array(CommandLine.arguments.dropFirst())[...]
-    func value(_ flag: String) -> String {
-        guard let v = args.popFirst() else { die("\(flag) needs a value; see tabula --help", ExitCode.usage) }
-        return v
-    }
-    while let a = args.popFirst() {
-        switch a {
-        case "--help": print(help, terminator: ""); exit(ExitCode.ok)
-        case "--version": print("tabula 0.1.0"); exit(ExitCode.ok)
-        case "-h", "--host": o.host = value(a)
-        case "-p", "--port":
-            let v = value(a)
-            guard let p = Int(v), (1...65535).contains(p) else { die("--port takes a number from 1 to 65535, not '\(v)'", ExitCode.usage) }
-            o.port = p
-        case "-f", "--file": o.file = value(a)
-        case "-c", "--command": o.commands.append(value(a))
-        case "--on-error":
-            let v = value(a)
-            guard let e = ScriptRunner.OnError(rawValue: v) else { die("--on-error takes stop or continue, not '\(v)'", ExitCode.usage) }
-            o.onError = e
-        case "--json": o.json = true
-        case "--no-color": o.color = false
-        case "--into": o.into = value(a)
-        case "import":
-            o.importFile = value("import")
-        default:
-            die("unknown option '\(a)'; see tabula --help", ExitCode.usage)
+extension Options {
+    static func from(_ arguments: [String]) throws(UsageError) -> Options {
+        let p = try commandLine.parse(arguments)
+        if p.has("--help") {
+            print(commandLine.help, terminator: "")
+            exit(ExitStatus.ok.rawValue)
         }
+        if p.has("--version") {
+            print("tabula 0.1.0")
+            exit(ExitStatus.ok.rawValue)
+        }
+        var o = Options()
+        if let v = p.string("--host") { o.host = v }
+        if let v = try p.int("--port", in: 1...65535) { o.port = v }
+        o.file = p.string("--file")
+        o.commands = p.strings("--command")
+        if let v = try p.choice("--on-error", ["stop", "continue"]), let e = ScriptRunner.OnError(rawValue: v) { o.onError = e }
+        o.json = p.has("--json")
+        o.color = !p.has("--no-color")
+        if let v = p.string("--into") { o.into = v }
+        switch p.positionals.first {
+        case nil: break
+        case "import":
+            guard p.positionals.count == 2 else { throw UsageError("import takes one FILE: tabula import FILE [--into PATH]") }
+            o.importFile = p.positionals[1]
+        case let word?: throw UsageError("unexpected argument '\(word)'; see tabula --help")
+        }
+        if o.file != nil && !o.commands.isEmpty { throw UsageError("give -f or -c, not both") }
+        return o
     }
-    if o.file != nil && !o.commands.isEmpty { die("give -f or -c, not both", ExitCode.usage) }
-    return o
 }
 
 func connect(_ o: Options) -> TabulaConnection {
     do {
         return try TabulaConnection(host: o.host, port: o.port)
     } catch {
-        die("\(error)", ExitCode.connection)
+        die("\(error)", .unavailable)
     }
 }
 
@@ -118,25 +114,30 @@ func printErr(_ s: String) {
     FileHandle.standardError.write(Data((s + "\n").utf8))
 }
 
-let options = parseOptions()
+let options: Options
+do {
+    options = try Options.from(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    die(error.message, .usage)
+}
 
 if let file = options.importFile {
-    guard let data = FileManager.default.contents(atPath: file) else { die("cannot read \(file)", ExitCode.usage) }
+    guard let data = FileManager.default.contents(atPath: file) else { die("cannot read \(file)", .usage) }
     let drafts: [CatalogDraft]
     switch CatalogImport.parse([UInt8](data)) {
     case .success(let d): drafts = d
-    case .failure(let e): die("\(file): \(e.message)", ExitCode.usage)
+    case .failure(let e): die("\(file): \(e.message)", .usage)
     }
     let conn = connect(options)
     do {
         switch try CatalogImporter.run(drafts, into: options.into, connection: conn) {
         case .success(let n): printOut("imported \(n) nodes from \(file) into \(options.into)")
-        case .failure(let e): die("import stopped: \(e.message)", ExitCode.script)
+        case .failure(let e): die("import stopped: \(e.message)", .script)
         }
     } catch {
-        die("\(error)", ExitCode.connection)
+        die("\(error)", .unavailable)
     }
-    exit(ExitCode.ok)
+    exit(ExitStatus.ok.rawValue)
 }
 
 let batch = options.file != nil || !options.commands.isEmpty || isatty(0) == 0
@@ -145,7 +146,7 @@ if batch {
     let source: String
     if let f = options.file {
         guard let d = FileManager.default.contents(atPath: f), let t = String(data: d, encoding: .utf8) else {
-            die("cannot read \(f)", ExitCode.usage)
+            die("cannot read \(f)", .usage)
         }
         (text, source) = (t, f)
     } else if !options.commands.isEmpty {
@@ -156,12 +157,12 @@ if batch {
     }
     let conn = connect(options)
     if options.json {
-        do { _ = try conn.request("FORMAT json") } catch { die("\(error)", ExitCode.connection) }
+        do { _ = try conn.request("FORMAT json") } catch { die("\(error)", .unavailable) }
     }
     let runner = ScriptRunner(connection: conn, onError: options.onError, out: printOut, err: printErr)
-    exit(runner.run(text, source: source))
+    exit(runner.run(text, source: source).rawValue)
 }
 
 let color = options.color && isatty(1) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"].map { $0.isEmpty } ?? true
 let app = Interactive(options: options, renderer: Renderer(color: color))
-exit(app.run())
+exit(app.run().rawValue)

@@ -1,150 +1,104 @@
 import CLinuxShims
 import Foundation
 import Glibc
+import TabulaCommandLine
 import TabulaServer
 import TabulaStorage
 
-let usage = """
-    tabulad — the Tabula live-state server
+let commandLine = CommandLineSpec(
+    tool: "tabulad", summary: "the Tabula live-state server",
+    usage: ["tabulad [options]"],
+    options: [
+        OptionSpec("--bind", value: "ADDR", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for all)"),
+        OptionSpec("--port", value: "N", help: "TCP port (default 8228); 0 picks a free port and prints it\non stdout as the first line"),
+        OptionSpec("--data", value: "PATH", help: "SQLite database file (default ./tabula.sqlite); created and\nseeded with example data when it does not exist"),
+        OptionSpec("--memory", help: "keep everything in memory only; nothing survives exit"),
+        OptionSpec("--sync", value: "full|normal", help: "full (default): an OK means the change is fsynced to disk;\nnormal: committed to the WAL, fsynced at checkpoints, so a\npower cut (not a crash of tabulad) may lose the last changes"),
+        OptionSpec("--history", value: "N", help: "changes kept for WATCH … FROM: on disk, default 1000000\n(the newest 100000 also in memory); with --memory, in\nmemory, default 100000"),
+        OptionSpec("--max-size", value: "BYTES", help: "cap the database file; a write that would pass it fails with\nERR STORAGE, as on a full disk (default: no cap)"),
+        OptionSpec("--max-connections", value: "N", help: "most clients at once (default 10000); more are told so and closed"),
+        OptionSpec("--max-line", value: "BYTES", help: "longest request line (default 65536)"),
+        OptionSpec("--output-limit", value: "BYTES", help: "most bytes queued for one client before it is dropped as a\nslow consumer (default 8388608)"),
+        OptionSpec("--io-threads", value: "N", help: "I/O loop threads (default 2)"),
+        OptionSpec("--cpu-yield", value: "on|off", help: "on (default): while several clients keep a loop busy, a loop\nwoken for only one or two requests gives the CPU away once\nbefore serving them, so that clients on the same cores send\nmore and are served in bigger batches (a lone client never\nwaits); off serves at once: a little less throughput with\nmany clients, a lower tail latency"),
+        OptionSpec("--log-level", value: "LEVEL", help: "error, warn, info (default) or debug; logs go to stderr"),
+    ],
+    epilogue: """
+        SIGINT or SIGTERM: stop accepting, answer requests in flight, say "* BYE" to every
+        client, close, exit 0.
 
-    USAGE: tabulad [options]
+        EXIT STATUS: 0 after a clean shutdown, 1 for a usage error, 2 when the server cannot
+        start (port in use, unusable data file).
+        """)
 
-    OPTIONS:
-      --bind ADDR            address to listen on (default 127.0.0.1; 0.0.0.0 for all)
-      --port N               TCP port (default 8228); 0 picks a free port and prints it
-                             on stdout as the first line
-      --data PATH            SQLite database file (default ./tabula.sqlite); created and
-                             seeded with example data when it does not exist
-      --memory               keep everything in memory only; nothing survives exit
-      --sync full|normal     full (default): an OK means the change is fsynced to disk;
-                             normal: committed to the WAL, fsynced at checkpoints, so a
-                             power cut (not a crash of tabulad) may lose the last changes
-      --history N            changes kept for WATCH … FROM: on disk, default 1000000
-                             (the newest 100000 also in memory); with --memory, in
-                             memory, default 100000
-      --max-size BYTES       cap the database file; a write that would pass it fails with
-                             ERR STORAGE, as on a full disk (default: no cap)
-      --max-connections N    most clients at once (default 10000); more are told so and closed
-      --max-line BYTES       longest request line (default 65536)
-      --output-limit BYTES   most bytes queued for one client before it is dropped as a
-                             slow consumer (default 8388608)
-      --io-threads N         I/O loop threads (default 2)
-      --cpu-yield on|off     on (default): while several clients keep a loop busy, a loop
-                             woken for only one or two requests gives the CPU away once
-                             before serving them, so that clients on the same cores send
-                             more and are served in bigger batches (~1.3x requests/s with
-                             10-50 clients on a 2-core box; a lone client never waits);
-                             off serves at once: lower throughput there, but a lower p99
-                             (1.25 vs 1.6 ms at 50 clients)
-      --log-level LEVEL      error, warn, info (default) or debug; logs go to stderr
-      --version              print the version and exit
-      --help                 print this help and exit
-
-    SIGINT or SIGTERM: stop accepting, answer requests in flight, say "* BYE" to every
-    client, close, exit 0.
-
-    EXIT STATUS: 0 after a clean shutdown, 1 for a usage error, 2 when the server cannot
-    start (port in use, unusable data file).
-
-    """
-
-enum Exit {
-    static let ok: Int32 = 0
-    static let usage: Int32 = 1
-    static let startFailed: Int32 = 2
-}
-
-func fail(_ message: String, _ code: Int32) -> Never {
+func fail(_ message: String, _ status: ExitStatus) -> Never {
     FileHandle.standardError.write(Data("tabulad: \(message)\n".utf8))
-    exit(code)
+    exit(status.rawValue)
 }
 
-var config = ServerConfig()
-var dataPath = "tabula.sqlite"
-var memory = false
-var sync = "full"
-var historyOnDisk = 1_000_000
-var historyGiven = false
-var maxSize: Int?
-var args = CommandLine.arguments.dropFirst()
-
-@MainActor func value(_ flag: String) -> String {
-    guard let v = args.popFirst() else { fail("\(flag) needs a value; see tabulad --help", Exit.usage) }
-    return v
-}
-@MainActor func number(_ flag: String, min: Int = 0) -> Int {
-    let v = value(flag)
-    guard let n = Int(v), n >= min else { fail("\(flag) takes a whole number of at least \(min), not '\(v)'", Exit.usage) }
-    return n
+/// What the command line asks for.
+struct Settings {
+    var config = ServerConfig()
+    var dataPath = "tabula.sqlite"
+    var memory = false
+    var syncFull = true
+    var history: Int?
+    var maxSize: Int?
 }
 
-while let arg = args.popFirst() {
-    switch arg {
-    case "--help", "-h": print(usage, terminator: ""); exit(Exit.ok)
-    case "--version": print("tabulad \(ServerConfig.version)"); exit(Exit.ok)
-    case "--bind": config.bind = value(arg)
-    case "--port":
-        config.port = number(arg)
-        if config.port > 65535 { fail("--port must be 0 to 65535", Exit.usage) }
-    case "--data": dataPath = value(arg)
-    case "--memory": memory = true
-    case "--sync":
-        sync = value(arg)
-        guard sync == "full" || sync == "normal" else { fail("--sync takes full or normal, not '\(sync)'", Exit.usage) }
-    case "--history":
-        historyOnDisk = number(arg, min: 1)
-        historyGiven = true
-    case "--max-size": maxSize = number(arg, min: 65536)
-    case "--max-connections": config.maxConnections = number(arg, min: 1)
-    case "--max-line": config.maxLine = number(arg, min: 16)
-    case "--output-limit": config.outputLimit = number(arg, min: 1024)
-    case "--io-threads": config.ioThreads = Swift.min(64, number(arg, min: 1))
-    case "--cpu-yield":
-        let v = value(arg)
-        guard v == "on" || v == "off" else { fail("--cpu-yield takes on or off, not '\(v)'", Exit.usage) }
-        config.cpuYield = v == "on"
-    case "--log-level":
-        let v = value(arg)
-        guard let l = LogLevel(name: v) else { fail("--log-level takes error, warn, info or debug, not '\(v)'", Exit.usage) }
-        config.logLevel = l
-    default:
-        let known = ["--bind", "--port", "--data", "--memory", "--sync", "--history", "--max-size", "--max-connections", "--max-line", "--output-limit", "--io-threads", "--cpu-yield", "--log-level", "--version", "--help"]
-        let near = known.min { a, b in levenshtein(a, arg) < levenshtein(b, arg) }
-        fail("unknown option '\(arg)'\(near.map { "; did you mean \($0)?" } ?? ""); see tabulad --help", Exit.usage)
+func settings(_ arguments: [String]) throws(UsageError) -> Settings {
+    let p = try commandLine.parse(arguments)
+    if p.has("--help") {
+        print(commandLine.help, terminator: "")
+        exit(ExitStatus.ok.rawValue)
     }
-}
-
-func levenshtein(_ a: String, _ b: String) -> Int {
-    let x = Array(a), y = Array(b)
-    var prev = Array(0...y.count)
-    for i in 1...max(1, x.count) where !x.isEmpty {
-        var cur = [i] + Array(repeating: 0, count: y.count)
-        for j in 1...max(1, y.count) where !y.isEmpty {
-            cur[j] = Swift.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-        }
-        prev = cur
+    if p.has("--version") {
+        print("tabulad \(ServerConfig.version)")
+        exit(ExitStatus.ok.rawValue)
     }
-    return prev[y.count]
+    if let extra = p.positionals.first { throw UsageError("unexpected argument '\(extra)'; tabulad takes only options (see tabulad --help)") }
+    var s = Settings()
+    if let v = p.string("--bind") { s.config.bind = v }
+    if let v = try p.int("--port", in: 0...65535) { s.config.port = v }
+    if let v = p.string("--data") { s.dataPath = v }
+    s.memory = p.has("--memory")
+    if let v = try p.choice("--sync", ["full", "normal"]) { s.syncFull = v == "full" }
+    s.history = try p.int("--history", in: 1...Int.max)
+    s.maxSize = try p.int("--max-size", in: 65536...Int.max)
+    if let v = try p.int("--max-connections", in: 1...Int.max) { s.config.maxConnections = v }
+    if let v = try p.int("--max-line", in: 16...Int.max) { s.config.maxLine = v }
+    if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }
+    if let v = try p.int("--io-threads", in: 1...64) { s.config.ioThreads = v }
+    if let v = try p.choice("--cpu-yield", ["on", "off"]) { s.config.cpuYield = v == "on" }
+    if let v = try p.choice("--log-level", ["error", "warn", "info", "debug"]), let l = LogLevel(name: v) { s.config.logLevel = l }
+    s.config.setHistory(s.history, durable: !s.memory)
+    return s
 }
 
-config.setHistory(historyGiven ? historyOnDisk : nil, durable: !memory)
+let wanted: Settings
+do {
+    wanted = try settings(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail(error.message, .usage)
+}
+var config = wanted.config
 
 // Block SIGINT/SIGTERM before any thread starts, so that only the signalfd sees them.
 let signalFD = tabula_signalfd_termination()
-guard signalFD >= 0 else { fail("cannot set up signal handling", Exit.startFailed) }
+guard signalFD >= 0 else { fail("cannot set up signal handling", .unavailable) }
 
 let store: StateStore
 do {
-    store = memory ? MemoryStore() : try SQLiteStore(path: dataPath, syncFull: sync == "full", historyLimit: historyOnDisk, maxBytes: maxSize)
+    store = wanted.memory ? MemoryStore() : try SQLiteStore(path: wanted.dataPath, syncFull: wanted.syncFull, historyLimit: wanted.history ?? 1_000_000, maxBytes: wanted.maxSize)
 } catch {
-    fail("\(error)", Exit.startFailed)
+    fail("\(error)", .unavailable)
 }
 
 let server: Server
 do {
     server = try Server(config: config, store: store)
 } catch {
-    fail("\(error)", Exit.startFailed)
+    fail("\(error)", .unavailable)
 }
 if config.port == 0 {
     FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
@@ -154,4 +108,4 @@ server.start()
 var pfd = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
 while poll(&pfd, 1, -1) < 0 && errno == EINTR {}
 server.stop()
-exit(Exit.ok)
+exit(ExitStatus.ok.rawValue)

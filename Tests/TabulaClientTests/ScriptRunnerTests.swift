@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TabulaCommandLine
 import TabulaProtocol
 import TabulaServer
 import TabulaStorage
@@ -18,7 +19,7 @@ import TabulaStorage
         try body(s)
     }
 
-    static func run(_ script: String, on s: Server, onError: ScriptRunner.OnError = .stop) throws -> (code: Int32, out: [String], err: [String]) {
+    static func run(_ script: String, on s: Server, onError: ScriptRunner.OnError = .stop) throws -> (code: TabulaCommandLine.ExitStatus, out: [String], err: [String]) {
         let c = try TabulaConnection(host: "127.0.0.1", port: s.port)
         var out: [String] = []
         var err: [String] = []
@@ -30,7 +31,7 @@ import TabulaStorage
     @Test func aScriptThatSucceedsExitsZeroAndPrintsTheReplies() throws {
         try Self.withServer { s in
             let r = try Self.run("# a comment\nSELECT /settings/my-int 32\n\\expect My Int: 32\nPWD\n", on: s)
-            #expect(r.code == ExitCode.ok)
+            #expect(r.code == TabulaCommandLine.ExitStatus.ok)
             #expect(r.out == ["- my-int/  My Int: 32", "OK My Int: 32", "OK /"])
             #expect(r.err.isEmpty)
         }
@@ -39,7 +40,7 @@ import TabulaStorage
     @Test func theFirstErrorStopsTheScriptWithExitThreeAndSaysWhere() throws {
         try Self.withServer { s in
             let r = try Self.run("PING\nSHOW /nope\nPING\n", on: s)
-            #expect(r.code == ExitCode.script)
+            #expect(r.code == TabulaCommandLine.ExitStatus.script)
             #expect(r.out == ["OK PONG"])
             #expect(r.err.first?.hasPrefix("test.tabula:2: ERR NOTFOUND") == true)
         }
@@ -48,7 +49,7 @@ import TabulaStorage
     @Test func onErrorContinueRunsEveryLineButStillFails() throws {
         try Self.withServer { s in
             let r = try Self.run("SHOW /nope\nPING\n", on: s, onError: .continue)
-            #expect(r.code == ExitCode.script)
+            #expect(r.code == TabulaCommandLine.ExitStatus.script)
             #expect(r.out.last == "OK PONG")
         }
     }

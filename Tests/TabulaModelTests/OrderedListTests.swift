@@ -1,5 +1,6 @@
 import Testing
 import TabulaModel
+import TabulaProtocol
 
 @Suite struct OrderedListTests {
     @Test func randomOperationsMatchAPlainArray() {

@@ -41,7 +41,7 @@ import TabulaProtocol
     }
 
     @Test func randomRepliesRoundTripThroughText() {
-        var rng = SplitMixForTests(seed: 5)
+        var rng = SplitMix64(seed: 5)
         let alphabet = Array("ab ★\\\n\r#-OK*é")
         func word() -> String { String((0..<Int(rng.next() % 12)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }) }
         for _ in 0..<2_000 {
@@ -81,18 +81,5 @@ import TabulaProtocol
             #expect(WatchAck(message: ack.message) == ack)
         }
         #expect(WatchAck(message: "5 removed") == nil)
-    }
-}
-
-/// A seedable generator for the protocol's own tests (the model's lives in TabulaModel).
-struct SplitMixForTests: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -33,13 +33,30 @@ private final class Pair: @unchecked Sendable {
         #expect(pair.a == 4 * perWriter && pair.b == 4 * perWriter)
     }
 
-    @Test func readersShareTheLock() {
+    @Test func aSecondReaderGetsInWhileTheFirstIsInsideAndAWriterOnlyAfterBoth() {
         let lock = SpinRWLock()
+        let inside = DispatchSemaphore(value: 0)
+        let wrote = Atomic<Bool>(false)
         lock.lockRead()
-        lock.lockRead()  // a second reader gets in while the first is inside
+        Thread {
+            lock.lockRead()  // would wait forever if readers excluded each other
+            inside.signal()
+            lock.unlockRead()
+        }.start()
+        #expect(inside.wait(timeout: .now() + 10) == .success, "a second reader was kept out")
+        let writerDone = DispatchSemaphore(value: 0)
+        Thread {
+            lock.lockWrite()
+            wrote.store(true, ordering: .releasing)
+            lock.unlockWrite()
+            writerDone.signal()
+        }.start()
+        // The writer waits for the reader still inside: it cannot have written yet.
+        let early = wrote.load(ordering: .acquiring)
+        #expect(!early)
         lock.unlockRead()
-        lock.unlockRead()
-        lock.lockWrite()  // and a writer once both are out
-        lock.unlockWrite()
+        #expect(writerDone.wait(timeout: .now() + 10) == .success, "the writer never got in")
+        let late = wrote.load(ordering: .acquiring)
+        #expect(late)
     }
 }

@@ -33,8 +33,6 @@ public struct OrderedList: Sendable {
 
     /// The id held by `h`.
     public func id(_ h: ListHandle) -> Int { nodes[Int(h)].id }
-    /// Whether `h` is flagged.
-    public func isFlagged(_ h: ListHandle) -> Bool { nodes[Int(h)].flagged }
 
     private mutating func nextPriority() -> UInt32 {
         seed &+= 0x9E37_79B9_7F4A_7C15

@@ -39,7 +39,7 @@ public struct Band: Sendable, Equatable {
                 if bands.contains(where: { $0.slug == b.slug }) { return .failure(TabulaError(.exists, "two bands are both named \(b.slug)")) }
                 bands.append(b)
             } else {
-                guard let v = Int(a.hasPrefix("$") ? String(a.dropFirst()) : a), v > lower else {
+                guard let v = Dollars.value(a), v > lower else {
                     return .failure(TabulaError(.syntax, "bound '\(a)' must be a whole number of dollars above \(lower)"))
                 }
                 lower = v

@@ -1,0 +1,51 @@
+import Testing
+
+@testable import TabulaCommandLine
+
+/// One declaration parses the command line and writes its help.
+@Suite struct CommandLineSpecTests {
+    let spec = CommandLineSpec(
+        tool: "demo", summary: "a demo", usage: ["demo [options] [FILE]"],
+        options: [
+            OptionSpec("-p", "--port", value: "PORT", help: "the port"),
+            OptionSpec("-c", "--command", value: "LINE", repeatable: true, help: "a line\nrun in order"),
+            OptionSpec("--json", help: "JSON"),
+            OptionSpec("--sync", value: "full|normal", help: "how"),
+        ], epilogue: "EXIT STATUS: 0 ok")
+
+    @Test func optionsValuesFlagsAndPositionalsAreRead() throws {
+        let p = try spec.parse(["-p", "9000", "--json", "-c", "PING", "--command=LS", "file.txt", "--sync", "full"])
+        #expect(try p.int("--port", in: 1...65535) == 9000)
+        #expect(p.has("--json"))
+        #expect(p.strings("--command") == ["PING", "LS"])
+        #expect(p.positionals == ["file.txt"])
+        #expect(try p.choice("--sync", ["full", "normal"]) == "full")
+        #expect(try spec.parse(["--", "-p"]).positionals == ["-p"])
+    }
+
+    @Test func mistakesAreRefusedWithAMessageThatSaysWhatToDo() {
+        func message(_ args: [String]) -> String {
+            do {
+                _ = try spec.parse(args)
+                return "accepted"
+            } catch {
+                return error.message
+            }
+        }
+        #expect(message(["--jsn"]) == "unknown option '--jsn'; did you mean --json?; see demo --help")
+        #expect(message(["-p"]) == "-p needs a value (PORT); see demo --help")
+        #expect(message(["--json=yes"]) == "--json takes no value; see demo --help")
+        #expect(message(["-p", "1", "--port", "2"]) == "--port is given twice; give it once")
+        #expect(throws: UsageError.self) { try spec.parse(["-p", "x"]).int("--port", in: 1...65535) }
+        #expect(throws: UsageError.self) { try spec.parse(["--sync", "often"]).choice("--sync", ["full", "normal"]) }
+    }
+
+    @Test func helpIsWrittenFromTheDeclarations() {
+        let help = spec.help
+        #expect(help.hasPrefix("demo — a demo\n\nUSAGE:\n  demo [options] [FILE]\n\nOPTIONS:\n"))
+        #expect(help.contains("  -p, --port PORT"))
+        #expect(help.contains("a line\n") && help.contains(" run in order\n"))
+        #expect(help.contains("  --help") && help.contains("  --version"))
+        #expect(help.hasSuffix("EXIT STATUS: 0 ok\n"))
+    }
+}
