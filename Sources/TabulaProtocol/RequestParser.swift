@@ -102,24 +102,9 @@ public enum RequestParser {
         case .show: return .show(path: a.first)
         case .cd: return .cd(path: a.first)
         case .ls: return try parseLs(a)
-        case .select:
-            if a[1].hasPrefix("#"), a[1].count > 1 {
-                guard let n = Int(a[1].dropFirst()), n >= 1 else {
-                    throw TabulaError(.syntax, "bad option index '\(a[1])'; write #1 for the first option")
-                }
-                return .select(path: a[0], option: .index(n))
-            }
-            return .select(path: a[0], option: .value(a[1]))
+        case .select: return try parseSelect(a)
         case .add: return .add(path: a[0], args: Array(a.dropFirst()))
-        case .set:
-            var fields: [FieldAssignment] = []
-            for f in a.dropFirst() {
-                guard let eq = f.firstIndex(of: "="), eq != f.startIndex else {
-                    throw TabulaError(.syntax, "'\(f)' is not field=value; e.g. SET /items/3 name=\"Red Chair\" value=42")
-                }
-                fields.append(FieldAssignment(f[..<eq].lowercased(), String(f[f.index(after: eq)...])))
-            }
-            return .set(path: a[0], fields: fields)
+        case .set: return try parseSet(a)
         case .rm: return .rm(path: a[0])
         case .mv:
             guard let n = Int(a[1]), n >= 1 else {
@@ -141,25 +126,7 @@ public enum RequestParser {
             }
         case .bands: return .bands(a)
         case .order: return .order(path: a[0])
-        case .watch:
-            var prefix: String?
-            var from: UInt64?
-            var i = 0
-            while i < a.count {
-                if a[i].uppercased() == "FROM" {
-                    guard i + 1 < a.count, let r = UInt64(a[i + 1]) else {
-                        throw TabulaError(.syntax, "FROM takes a revision number, e.g. WATCH /items FROM 120")
-                    }
-                    from = r
-                    i += 2
-                } else if prefix == nil && i == 0 {
-                    prefix = a[i]
-                    i += 1
-                } else {
-                    throw TabulaError(.syntax, "unexpected '\(a[i])'; usage: \(verb.usage)")
-                }
-            }
-            return .watch(prefix: prefix, from: from)
+        case .watch: return try parseWatch(a)
         case .unwatch: return .unwatch(prefix: a.first)
         case .format:
             guard let w = a.first else { return .format(nil) }
@@ -169,6 +136,48 @@ public enum RequestParser {
             return .format(f)
         case .complete: return .complete(a.joined(separator: " "))
         }
+    }
+
+    static func parseSelect(_ a: [String]) throws -> Command {
+        if a[1].hasPrefix("#"), a[1].count > 1 {
+            guard let n = Int(a[1].dropFirst()), n >= 1 else {
+                throw TabulaError(.syntax, "bad option index '\(a[1])'; write #1 for the first option")
+            }
+            return .select(path: a[0], option: .index(n))
+        }
+        return .select(path: a[0], option: .value(a[1]))
+    }
+
+    static func parseSet(_ a: [String]) throws -> Command {
+        var fields: [FieldAssignment] = []
+        for f in a.dropFirst() {
+            guard let eq = f.firstIndex(of: "="), eq != f.startIndex else {
+                throw TabulaError(.syntax, "'\(f)' is not field=value; e.g. SET /items/3 name=\"Red Chair\" value=42")
+            }
+            fields.append(FieldAssignment(f[..<eq].lowercased(), String(f[f.index(after: eq)...])))
+        }
+        return .set(path: a[0], fields: fields)
+    }
+
+    static func parseWatch(_ a: [String]) throws -> Command {
+        var prefix: String?
+        var from: UInt64?
+        var i = 0
+        while i < a.count {
+            if a[i].uppercased() == "FROM" {
+                guard i + 1 < a.count, let r = UInt64(a[i + 1]) else {
+                    throw TabulaError(.syntax, "FROM takes a revision number, e.g. WATCH /items FROM 120")
+                }
+                from = r
+                i += 2
+            } else if prefix == nil && i == 0 {
+                prefix = a[i]
+                i += 1
+            } else {
+                throw TabulaError(.syntax, "unexpected '\(a[i])'; usage: \(Verb.watch.usage)")
+            }
+        }
+        return .watch(prefix: prefix, from: from)
     }
 
     static func parseLs(_ a: [String]) throws -> Command {

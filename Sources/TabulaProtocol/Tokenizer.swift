@@ -31,51 +31,10 @@ public enum Tokenizer {
                 i += 1
             case UInt8(ascii: "'"):
                 inToken = true
-                i += 1
-                let open = i
-                while i < end && line[i] != UInt8(ascii: "'") {
-                    if line[i] < 32 || line[i] == 127 { return .failure(TabulaError(.encoding, "control character inside '…' at column \(i - line.startIndex + 1)")) }
-                    current.append(line[i])
-                    i += 1
-                }
-                if i >= end { return .failure(TabulaError(.syntax, "unterminated '…' quote starting at column \(open - line.startIndex); close it with '")) }
-                i += 1
+                if let e = singleQuoted(line, at: &i, into: &current) { return .failure(e) }
             case UInt8(ascii: "\""):
                 inToken = true
-                let open = i - line.startIndex + 1
-                i += 1
-                var closed = false
-                while i < end {
-                    let c = line[i]
-                    if c == UInt8(ascii: "\"") { closed = true; i += 1; break }
-                    if c < 32 && c != 9 || c == 127 { return .failure(TabulaError(.encoding, "control character inside \"…\" at column \(i - line.startIndex + 1)")) }
-                    if c == UInt8(ascii: "\\") {
-                        i += 1
-                        guard i < end else { break }
-                        switch line[i] {
-                        case UInt8(ascii: "n"): current.append(10)
-                        case UInt8(ascii: "t"): current.append(9)
-                        case UInt8(ascii: "r"): current.append(13)
-                        case UInt8(ascii: "\\"): current.append(92)
-                        case UInt8(ascii: "\""): current.append(34)
-                        case UInt8(ascii: "'"): current.append(39)
-                        case UInt8(ascii: "u"):
-                            guard i + 4 < end, let v = UInt32(String(decoding: line[(i + 1)...(i + 4)], as: UTF8.self), radix: 16),
-                                v != 0, let scalar = Unicode.Scalar(v)
-                            else { return .failure(TabulaError(.syntax, "bad \\u escape at column \(i - line.startIndex); write \\u followed by four hex digits, e.g. \\u00e9")) }
-                            current.append(contentsOf: Array(String(Character(scalar)).utf8))
-                            i += 4
-                        default:
-                            let shown = String(decoding: [line[i]], as: UTF8.self)
-                            return .failure(TabulaError(.syntax, "unknown escape \\\(shown) at column \(i - line.startIndex); known escapes are \\n \\t \\r \\\\ \\\" \\' \\uXXXX"))
-                        }
-                        i += 1
-                        continue
-                    }
-                    current.append(c)
-                    i += 1
-                }
-                if !closed { return .failure(TabulaError(.syntax, "unterminated \"…\" quote starting at column \(open); close it with \"")) }
+                if let e = doubleQuoted(line, at: &i, into: &current) { return .failure(e) }
             default:
                 // A plain run of bytes: take it whole (the common case: no copying byte by byte).
                 inToken = true
@@ -93,6 +52,66 @@ public enum Tokenizer {
             tokens.append(s)
         }
         return .success(tokens)
+    }
+
+    /// `'…'` from its opening quote at `i`: taken literally. Leaves `i` after the closing quote.
+    static func singleQuoted(_ line: ArraySlice<UInt8>, at i: inout Int, into current: inout [UInt8]) -> TabulaError? {
+        i += 1
+        let open = i
+        while i < line.endIndex && line[i] != UInt8(ascii: "'") {
+            if line[i] < 32 || line[i] == 127 { return TabulaError(.encoding, "control character inside '…' at column \(i - line.startIndex + 1)") }
+            current.append(line[i])
+            i += 1
+        }
+        if i >= line.endIndex { return TabulaError(.syntax, "unterminated '…' quote starting at column \(open - line.startIndex); close it with '") }
+        i += 1
+        return nil
+    }
+
+    /// `"…"` from its opening quote at `i`, escapes applied. Leaves `i` after the closing quote.
+    static func doubleQuoted(_ line: ArraySlice<UInt8>, at i: inout Int, into current: inout [UInt8]) -> TabulaError? {
+        let open = i - line.startIndex + 1
+        i += 1
+        while i < line.endIndex {
+            let c = line[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                return nil
+            }
+            if c < 32 && c != 9 || c == 127 { return TabulaError(.encoding, "control character inside \"…\" at column \(i - line.startIndex + 1)") }
+            if c == UInt8(ascii: "\\") {
+                i += 1
+                guard i < line.endIndex else { break }
+                if let e = escape(line, at: &i, into: &current) { return e }
+                continue
+            }
+            current.append(c)
+            i += 1
+        }
+        return TabulaError(.syntax, "unterminated \"…\" quote starting at column \(open); close it with \"")
+    }
+
+    /// The escape whose letter is at `i` (after its backslash). Leaves `i` after it.
+    static func escape(_ line: ArraySlice<UInt8>, at i: inout Int, into current: inout [UInt8]) -> TabulaError? {
+        switch line[i] {
+        case UInt8(ascii: "n"): current.append(10)
+        case UInt8(ascii: "t"): current.append(9)
+        case UInt8(ascii: "r"): current.append(13)
+        case UInt8(ascii: "\\"): current.append(92)
+        case UInt8(ascii: "\""): current.append(34)
+        case UInt8(ascii: "'"): current.append(39)
+        case UInt8(ascii: "u"):
+            guard i + 4 < line.endIndex, let v = UInt32(String(decoding: line[(i + 1)...(i + 4)], as: UTF8.self), radix: 16),
+                v != 0, let scalar = Unicode.Scalar(v)
+            else { return TabulaError(.syntax, "bad \\u escape at column \(i - line.startIndex); write \\u followed by four hex digits, e.g. \\u00e9") }
+            current.append(contentsOf: Array(String(Character(scalar)).utf8))
+            i += 4
+        default:
+            let shown = String(decoding: [line[i]], as: UTF8.self)
+            return TabulaError(.syntax, "unknown escape \\\(shown) at column \(i - line.startIndex); known escapes are \\n \\t \\r \\\\ \\\" \\' \\uXXXX")
+        }
+        i += 1
+        return nil
     }
 
     /// The common case, fast: a line of printable ASCII words with no quotes splits on

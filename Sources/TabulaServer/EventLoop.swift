@@ -10,14 +10,14 @@ import TabulaProtocol
 /// in order. Writes what comes back with `send` (`sendmsg` over an iovec for several pieces).
 final class EventLoop: @unchecked Sendable {
     let index: Int
-    private let epfd: Int32
+    let epfd: Int32
     private let listenFD: Int32
     private let inbox = WakeableInbox<LoopMessage>()
-    private let engine: Engine
-    private let executor: RequestExecutor
-    private let config: ServerConfig
-    private let stats: ServerStats
-    private let log: Log
+    let engine: Engine
+    let executor: RequestExecutor
+    let config: ServerConfig
+    let stats: ServerStats
+    let log: Log
     /// Set when the loop has closed everything and returned.
     let finished = Atomic<Bool>(false)
     /// Set once the loop has stopped accepting and reading (shutdown).
@@ -27,15 +27,15 @@ final class EventLoop: @unchecked Sendable {
     let nothingForEngine = Atomic<Bool>(false)
 
     // Loop-thread state.
-    private var conns: [UInt64: Connection] = [:]
+    var conns: [UInt64: Connection] = [:]
     private var serial: UInt64 = 0
     private var nextLoop = 0
-    private var dirty: [Connection] = []
-    private var flushing: [Connection] = []
-    private var toEngine: [EngineInput] = []
+    var dirty: [Connection] = []
+    var flushing: [Connection] = []
+    var toEngine: [EngineInput] = []
     /// Connections whose group the engine answered while they had more requests held.
     private var ready: [Connection] = []
-    private var shuttingDown = false
+    var shuttingDown = false
     private var saidGoodbye = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var units: [LineUnit] = []
@@ -338,78 +338,5 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
         }
-    }
-
-    // MARK: - Writing
-
-    private func markDirty(_ c: Connection) {
-        if !c.dirty {
-            c.dirty = true
-            dirty.append(c)
-        }
-    }
-
-    private func flushDirty() {
-        swap(&flushing, &dirty)  // both keep their storage: no allocation per turn
-        for c in flushing {
-            c.dirty = false
-            guard conns[c.id.raw] != nil else { continue }
-            flush(c)
-        }
-        flushing.removeAll(keepingCapacity: true)
-    }
-
-    private func flush(_ c: Connection) {
-        if c.output.count > config.outputLimit {
-            dropSlowConsumer(c)
-            return
-        }
-        if !c.output.isEmpty {
-            let (result, written) = c.output.flush(fd: c.fd)
-            stats.add(stats.bytesOut, written)
-            if case .failed = result {
-                closeConnection(c)
-                return
-            }
-        }
-        updateInterest(c)
-        closeIfDone(c)
-    }
-
-    private func closeIfDone(_ c: Connection) {
-        guard c.output.isEmpty else { return }
-        if c.closeWhenFlushed || (c.readClosed && !c.atEngine && c.held.isEmpty && !shuttingDown) {
-            closeConnection(c)
-        }
-    }
-
-    private func dropSlowConsumer(_ c: Connection) {
-        stats.add(stats.slowConsumersDropped, 1)
-        log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count) bytes unread, over the output limit of \(config.outputLimit)")
-        if c.output.atLineBoundary {
-            let bye = WireEncoder.encode(.bye(reason: "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less"), format: c.session.format)
-            _ = bye.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
-        }
-        closeConnection(c)
-    }
-
-    private func updateInterest(_ c: Connection) {
-        guard conns[c.id.raw] != nil else { return }
-        var ev: UInt32 = 0
-        if !c.readClosed && !c.readPaused { ev |= tabula_EPOLLIN }
-        if !c.output.isEmpty { ev |= tabula_EPOLLOUT }
-        guard ev != c.interest else { return }
-        _ = tabula_epoll_mod(epfd, c.fd, ev, c.id.raw)
-        c.interest = ev
-    }
-
-    private func closeConnection(_ c: Connection) {
-        guard conns.removeValue(forKey: c.id.raw) != nil else { return }
-        _ = tabula_epoll_del(epfd, c.fd)
-        close(c.fd)
-        c.output.removeAll()
-        stats.connections.wrappingSubtract(1, ordering: .relaxed)
-        executor.state.hub.withLock { _ = $0.remove(c.id, nil) }
-        log.log(.debug, "connection \(c.id.raw) closed")
     }
 }

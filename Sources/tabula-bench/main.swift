@@ -160,7 +160,7 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
         return r >= 0 ? total - r - 1 : nil
     }
     func send(_ c: BenchConnection, count: Int) {
-        var now = nowNanos()
+        let now = nowNanos()
         for _ in 0..<count {
             guard let k = claim() else { break }
             if let f = shared.fixed { c.outbuf.append(contentsOf: f) } else { c.outbuf += shared.requestFor(k) }
@@ -169,8 +169,6 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
         guard !c.outbuf.isEmpty else { return }
         let n = c.outbuf.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
         if n > 0 { c.outbuf.removeFirst(n) }
-        now = nowNanos()
-        _ = now
         if !c.outbuf.isEmpty { _ = tabula_epoll_mod(ep, c.fd, tabula_EPOLLIN | tabula_EPOLLOUT, UInt64(conns.firstIndex { $0 === c } ?? 0)) }
     }
     for c in conns where !c.watcher { send(c, count: pipeline) }
@@ -185,11 +183,7 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
         let n = tabula_epoll_wait(ep, &events, 256, 50)
         for i in 0..<Int(max(0, n)) {
             let c = conns[Int(events[i].data)]
-            if events[i].events & tabula_EPOLLOUT != 0 && !c.outbuf.isEmpty {
-                let w = c.outbuf.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
-                if w > 0 { c.outbuf.removeFirst(w) }
-                if c.outbuf.isEmpty { _ = tabula_epoll_mod(ep, c.fd, tabula_EPOLLIN, events[i].data) }
-            }
+            if events[i].events & tabula_EPOLLOUT != 0 { sendQueued(c, ep: ep, token: events[i].data) }
             guard events[i].events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 else { continue }
             let r = buf.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
             if r <= 0 {
@@ -198,25 +192,7 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
             }
             let now = nowNanos()
             buf.withUnsafeBytes { c.lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
-            var finished = 0
-            while case .line(let line)? = c.lines.next() {
-                switch WireDecoder.kind(of: line) {
-                case .push where c.watcher:
-                    result.deliveries += 1
-                    result.lastDelivery = now
-                    if let stamp = benchStamp(line) {
-                        let w = wallMicros()
-                        result.deliveryLatencies.append(w > stamp ? (w - stamp) * 1000 : 0)
-                    }
-                case .ok where !c.watcher, .error where !c.watcher:
-                    if WireDecoder.kind(of: line) == .error { result.errors += 1 }
-                    result.latencies.append(now - c.sendTimes[c.sendHead])
-                    c.sendHead += 1
-                    finished += 1
-                default:
-                    break
-                }
-            }
+            let finished = consumeLines(c, now: now, into: &result)
             if c.sendHead > 4096 {
                 c.sendTimes.removeFirst(c.sendHead)
                 c.sendHead = 0
@@ -230,6 +206,39 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
     }
     close(ep)
     return result
+}
+
+/// Sends what `c` still has queued; stops asking for EPOLLOUT once it is all out.
+func sendQueued(_ c: BenchConnection, ep: Int32, token: UInt64) {
+    guard !c.outbuf.isEmpty else { return }
+    let w = c.outbuf.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
+    if w > 0 { c.outbuf.removeFirst(w) }
+    if c.outbuf.isEmpty { _ = tabula_epoll_mod(ep, c.fd, tabula_EPOLLIN, token) }
+}
+
+/// Counts the complete lines `c` received: a reply completes a request (its latency noted),
+/// a push to a watcher is a delivery (with its latency, from the stamp). Returns the replies.
+func consumeLines(_ c: BenchConnection, now: UInt64, into result: inout ThreadResult) -> Int {
+    var finished = 0
+    while case .line(let line)? = c.lines.next() {
+        switch WireDecoder.kind(of: line) {
+        case .push where c.watcher:
+            result.deliveries += 1
+            result.lastDelivery = now
+            if let stamp = benchStamp(line) {
+                let w = wallMicros()
+                result.deliveryLatencies.append(w > stamp ? (w - stamp) * 1000 : 0)
+            }
+        case .ok where !c.watcher, .error where !c.watcher:
+            if WireDecoder.kind(of: line) == .error { result.errors += 1 }
+            result.latencies.append(now - c.sendTimes[c.sendHead])
+            c.sendHead += 1
+            finished += 1
+        default:
+            break
+        }
+    }
+    return finished
 }
 
 /// The stamp an event of the fan-out test carries: the first run of 16 digits after `bench-s`.

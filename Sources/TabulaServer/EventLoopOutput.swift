@@ -1,0 +1,79 @@
+import CLinuxShims
+import Glibc
+import TabulaProtocol
+
+/// Writing: each turn flushes the connections that got output; a connection past the output
+/// limit is dropped as a slow consumer; closing unregisters it everywhere.
+extension EventLoop {
+
+    func markDirty(_ c: Connection) {
+        if !c.dirty {
+            c.dirty = true
+            dirty.append(c)
+        }
+    }
+
+    func flushDirty() {
+        swap(&flushing, &dirty)  // both keep their storage: no allocation per turn
+        for c in flushing {
+            c.dirty = false
+            guard conns[c.id.raw] != nil else { continue }
+            flush(c)
+        }
+        flushing.removeAll(keepingCapacity: true)
+    }
+
+    func flush(_ c: Connection) {
+        if c.output.count > config.outputLimit {
+            dropSlowConsumer(c)
+            return
+        }
+        if !c.output.isEmpty {
+            let (result, written) = c.output.flush(fd: c.fd)
+            stats.add(stats.bytesOut, written)
+            if case .failed = result {
+                closeConnection(c)
+                return
+            }
+        }
+        updateInterest(c)
+        closeIfDone(c)
+    }
+
+    func closeIfDone(_ c: Connection) {
+        guard c.output.isEmpty else { return }
+        if c.closeWhenFlushed || (c.readClosed && !c.atEngine && c.held.isEmpty && !shuttingDown) {
+            closeConnection(c)
+        }
+    }
+
+    func dropSlowConsumer(_ c: Connection) {
+        stats.add(stats.slowConsumersDropped, 1)
+        log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count) bytes unread, over the output limit of \(config.outputLimit)")
+        if c.output.atLineBoundary {
+            let bye = WireEncoder.encode(.bye(reason: "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less"), format: c.session.format)
+            _ = bye.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
+        }
+        closeConnection(c)
+    }
+
+    func updateInterest(_ c: Connection) {
+        guard conns[c.id.raw] != nil else { return }
+        var ev: UInt32 = 0
+        if !c.readClosed && !c.readPaused { ev |= tabula_EPOLLIN }
+        if !c.output.isEmpty { ev |= tabula_EPOLLOUT }
+        guard ev != c.interest else { return }
+        _ = tabula_epoll_mod(epfd, c.fd, ev, c.id.raw)
+        c.interest = ev
+    }
+
+    func closeConnection(_ c: Connection) {
+        guard conns.removeValue(forKey: c.id.raw) != nil else { return }
+        _ = tabula_epoll_del(epfd, c.fd)
+        close(c.fd)
+        c.output.removeAll()
+        stats.connections.wrappingSubtract(1, ordering: .relaxed)
+        executor.state.hub.withLock { _ = $0.remove(c.id, nil) }
+        log.log(.debug, "connection \(c.id.raw) closed")
+    }
+}
