@@ -44,7 +44,7 @@ final class SQLiteDatabase {
             return StorageError("\(path) is not writable (\(errorMessage)); check its permissions or pick another --data path")
         }
         if base == SQLITE_NOTADB { return StorageError("\(path) is not a Tabula database (not SQLite at all); pick another --data path") }
-        return StorageError("\(what) failed on \(path): \(errorMessage)")
+        return StorageError("\(what) failed on \(path): \(errorMessage) (SQLite code \(rc): \(String(cString: sqlite3_errstr(rc))))")
     }
 
     func exec(_ sql: String) throws {

@@ -33,8 +33,10 @@ func drain(_ decoder: inout LineDecoder) {
             let before = model.revision
             let outcome = model.apply(request.command, viewer: &viewer, now: 1_700_000_000, rng: &rng)
             precondition(model.revision == before + (outcome.event == nil ? 0 : 1), "a change must move the revision by exactly one")
-            _ = WireEncoder.encode(outcome.reply, tag: request.tag, format: .text)
-            _ = WireEncoder.encode(outcome.reply, tag: request.tag, format: .json)
+            for format in [WireFormat.text, .json] {
+                let encoded = WireEncoder.encode(outcome.reply, tag: request.tag, format: format)
+                roundTrip(encoded, outcome.reply, tag: request.tag)
+            }
         case .failure(let f)?:
             let out = WireEncoder.encode(Reply(error: f.error), tag: f.tag, format: .text)
             precondition(out.starts(with: Array("ERR".utf8)), "an error reply must start with ERR")
@@ -43,4 +45,18 @@ func drain(_ decoder: inout LineDecoder) {
             break
         }
     }
+}
+
+/// The client's decoder reads back what the server wrote: one reply, with its tag, its
+/// error code and as many rows.
+func roundTrip(_ encoded: [UInt8], _ reply: Reply, tag: String?) {
+    var d = WireDecoder()
+    var decoded: [ServerMessage] = []
+    for line in String(decoding: encoded, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+        if let m = d.feed(String(line)) { decoded.append(m) }
+    }
+    guard decoded.count == 1, case .reply(let r) = decoded[0] else { preconditionFailure("not one reply: \(decoded)") }
+    precondition(r.tag == tag, "the tag did not survive")
+    precondition(r.error?.code == reply.error?.code, "the error code did not survive")
+    precondition(r.rows.count == reply.rows.count, "rows were lost or added")
 }
