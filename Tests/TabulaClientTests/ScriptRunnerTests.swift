@@ -20,7 +20,7 @@ import TabulaStorage
     }
 
     static func run(_ script: String, on s: Server, onError: ScriptRunner.OnError = .stop) throws -> (code: TabulaCommandLine.ExitStatus, out: [String], err: [String]) {
-        let c = try TabulaConnection(host: "127.0.0.1", port: s.port)
+        let c = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
         var out: [String] = []
         var err: [String] = []
         let runner = ScriptRunner(connection: c, onError: onError, out: { out.append($0) }, err: { err.append($0) })
@@ -56,8 +56,8 @@ import TabulaStorage
 
     @Test func waitSeesAPushFromAnotherClientAndExpectFailsOnAMismatch() throws {
         try Self.withServer { s in
-            let other = try TabulaConnection(host: "127.0.0.1", port: s.port)
-            let c = try TabulaConnection(host: "127.0.0.1", port: s.port)
+            let other = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
+            let c = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
             var out: [String] = []
             let runner = ScriptRunner(connection: c, onError: .stop, out: { out.append($0) }, err: { _ in })
             try runner.runLine("WATCH /orders")

@@ -86,7 +86,7 @@ func tempDB() -> String {
         config.logLevel = .error
         let first = try Server(config: config, store: try SQLiteStore(path: path))
         first.start()
-        let c = try TabulaConnection(host: "127.0.0.1", port: first.port)
+        let c = try TabulaConnection(host: "127.0.0.1", port: first.port, timeout: 30)
         var session = SessionTracker()
         for line in ["WATCH /orders", "CD /menu", "FILTER favorites"] { session.observe(request: line, reply: try c.request(line)) }
         _ = try c.request("ORDER pesto")
@@ -98,7 +98,7 @@ func tempDB() -> String {
         let second = try Server(config: config, store: try SQLiteStore(path: path))
         second.start()
         defer { second.stop() }
-        let other = try TabulaConnection(host: "127.0.0.1", port: second.port)
+        let other = try TabulaConnection(host: "127.0.0.1", port: second.port, timeout: 30)
         _ = try other.request("ORDER tiramisu")  // made while our client was away
 
         let resumed = try Reconnector.resume(host: "127.0.0.1", port: second.port, session: session, after: seen, historyID: c.historyID)

@@ -41,7 +41,7 @@ import TabulaStorage
         config.logLevel = .error
         let first = try Server(config: config, store: MemoryStore())
         first.start()
-        let c = try TabulaConnection(host: "127.0.0.1", port: first.port)
+        let c = try TabulaConnection(host: "127.0.0.1", port: first.port, timeout: 30)
         var session = SessionTracker()
         session.observe(request: "WATCH /orders", reply: try c.request("WATCH /orders"))
         for _ in 0..<5 { _ = try c.request("ORDER pesto") }

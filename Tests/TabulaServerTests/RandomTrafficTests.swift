@@ -31,7 +31,7 @@ import TabulaStorage
                     defer { group.leave() }
                     var rng = SplitMix(seed: UInt64(client) &+ 77)
                     do {
-                        let c = try TabulaConnection(host: "127.0.0.1", port: port)
+                        let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
                         for i in 0..<400 {
                             let line = RandomTrafficTests.lines[Int(rng.next() % UInt64(RandomTrafficTests.lines.count))]
                             let tag = "c\(client)n\(i)"

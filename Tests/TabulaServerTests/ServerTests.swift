@@ -63,7 +63,7 @@ import TabulaStorage
                 group.enter()
                 Thread {
                     defer { group.leave() }
-                    guard let c = try? TabulaConnection(host: "127.0.0.1", port: port) else {
+                    guard let c = try? TabulaConnection(host: "127.0.0.1", port: port, timeout: 30) else {
                         failures.wrappingAdd(1, ordering: .relaxed)
                         return
                     }

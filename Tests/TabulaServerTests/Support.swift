@@ -22,7 +22,7 @@ func makeStore(_ kind: String) throws -> StateStore {
 }
 
 func connect(_ server: Server) throws -> TabulaConnection {
-    try TabulaConnection(host: "127.0.0.1", port: server.port)
+    try TabulaConnection(host: "127.0.0.1", port: server.port, timeout: 30)
 }
 
 /// A raw socket: for sending bytes no well-behaved client would.
