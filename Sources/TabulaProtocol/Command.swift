@@ -14,11 +14,6 @@ public enum ItemFilter: String, Sendable, Hashable {
     case all, favorites
 }
 
-/// The per-connection wire format.
-public enum WireFormat: String, Sendable, Hashable {
-    case text, json
-}
-
 /// One `field=value` pair of `SET`.
 public struct FieldAssignment: Sendable, Hashable {
     /// The field name, lower-cased.
@@ -91,17 +86,4 @@ public enum Command: Sendable, Hashable {
 
     /// Whether the command changes the shared state (and so needs durability before its reply).
     public var isWrite: Bool { traits.access == .write }
-}
-
-/// A parsed request: an optional tag and a command.
-public struct Request: Sendable, Equatable {
-    /// The `#tag` without its `#`, repeated on the final line of the reply.
-    public var tag: String?
-    /// What to do.
-    public var command: Command
-    /// Makes a request.
-    public init(tag: String? = nil, command: Command) {
-        self.tag = tag
-        self.command = command
-    }
 }

@@ -1,35 +1,3 @@
-/// A reply read back from the wire.
-public struct DecodedReply: Sendable, Equatable {
-    /// The request's `#tag`, repeated.
-    public var tag: String?
-    /// The data rows: in text, `text` (unescaped) with a null `json`; in JSON, `json` with
-    /// an empty `text`.
-    public var rows: [Row]
-    /// The message after `OK` (empty for an error).
-    public var message: String
-    /// The error, for `ERR`.
-    public var error: TabulaError?
-
-    /// Whether the request succeeded.
-    public var isOK: Bool { error == nil }
-
-    /// Makes one.
-    public init(tag: String? = nil, rows: [Row] = [], message: String = "", error: TabulaError? = nil) {
-        self.tag = tag
-        self.rows = rows
-        self.message = message
-        self.error = error
-    }
-}
-
-/// One thing the server said: a push, a whole reply, or a line that is not the protocol.
-public enum ServerMessage: Sendable, Equatable {
-    case push(Push)
-    case reply(DecodedReply)
-    /// A line no Tabula server sends (another service on the port, or a bug).
-    case unreadable(String)
-}
-
 /// Reads the server's lines back into values, text or JSON: the inverse of `WireEncoder`,
 /// for clients. Pure: feed it lines (without their line ending) as they arrive.
 public struct WireDecoder: Sendable {

@@ -1,39 +1,5 @@
 import TabulaProtocol
 
-/// A place inside one list, in that list's own coordinates: `kind` says what it is (each
-/// list has its own constants), `a` and `b` where (an index, an id). `Ref.top` is the list.
-public struct Ref: Hashable, Sendable {
-    /// What kind of place, as the list numbers them; 0 is the list itself.
-    public var kind: UInt8
-    /// The first coordinate (an index or an id).
-    public var a: Int
-    /// The second coordinate, for places two levels down.
-    public var b: Int
-
-    /// Makes one.
-    public init(_ kind: UInt8, _ a: Int = 0, _ b: Int = 0) {
-        self.kind = kind
-        self.a = a
-        self.b = b
-    }
-
-    /// The list itself.
-    public static let top = Ref(0)
-}
-
-/// A change asked of one place of a list, its path already resolved.
-public enum Write: Sendable {
-    case select(OptionRef)
-    case add([String])
-    case set([FieldAssignment])
-    case remove
-    case move(to: Int)
-    case favorite(FavAction)
-    case bands([String])
-    /// Append an order for a menu entry (`entry` is its path) to the order list.
-    case order(entry: String, title: String)
-}
-
 /// One top-level list: a module that owns its part of the state, answers reads of it,
 /// applies writes to it and says how durable storage keeps it. `Model` routes to it.
 ///
@@ -92,28 +58,4 @@ extension ListStore {
     public func places(bareNamed name: String) -> [Ref] { [] }
     public var bareNames: [String] { [] }
     public func orderLine(_ ref: Ref) -> (entry: String, title: String)? { nil }
-}
-
-/// A row of `SHOW`: a field and its value.
-func fieldRow(_ k: String, _ v: String, _ j: JSONValue) -> Row {
-    Row(text: "\(k): \(v)", json: .object([("field", .string(k)), ("value", j)]))
-}
-
-/// A page of `all` for `LS`: `after` names the last row of the previous page.
-func pageReply<T>(_ all: [T], path: String, limit: Int, after: String?, name: (T) -> String, row: (T) -> Row) throws -> Reply {
-    var start = 0
-    if let a = after {
-        let lower = a.lowercased()
-        guard let i = all.firstIndex(where: { name($0) == lower }) else { throw TabulaError(.notFound, "AFTER \(a): no such name in \(path)") }
-        start = i + 1
-    }
-    let slice = all[min(start, all.count)..<min(start + limit, all.count)]
-    var reply = Reply(rows: slice.map(row), message: "\(slice.count) of \(all.count)")
-    if start + limit < all.count, let last = slice.last { reply.message += "; more: LS \(path) LIMIT \(limit) AFTER \(name(last))" }
-    return reply
-}
-
-/// Lower-cases `name` only when it has upper-case ASCII (the common case allocates nothing).
-func folded(_ name: String) -> String {
-    name.utf8.contains { $0 >= 65 && $0 <= 90 } ? name.lowercased() : name
 }

@@ -1,19 +1,5 @@
 import TabulaProtocol
 
-/// One entry of the static menu.
-public struct MenuEntry: Sendable, Equatable {
-    /// Makes one.
-    public init(slug: String, title: String) {
-        self.slug = slug
-        self.title = title
-    }
-
-    /// Path name.
-    public var slug: String
-    /// Shown title, e.g. "Margherita".
-    public var title: String
-}
-
 /// One section of the menu, e.g. "Pizza".
 public struct MenuSection: Sendable, Equatable {
     /// Makes one.
@@ -30,4 +16,3 @@ public struct MenuSection: Sendable, Equatable {
     /// Entries in order.
     public var entries: [MenuEntry]
 }
-

@@ -1,0 +1,4 @@
+/// The per-connection wire format.
+public enum WireFormat: String, Sendable, Hashable {
+    case text, json
+}
