@@ -109,7 +109,9 @@ public struct WireDecoder: Sendable {
         case row, ok, error, push, other
     }
 
-    /// The kind of `line` (without its line ending), text or JSON.
+    /// The kind of `line` (without its line ending), text or JSON. Inlinable, so that a
+    /// client's hot loop gets it specialised for its own collection type.
+    @inlinable
     public static func kind<C: Collection>(of line: C) -> LineKind where C.Element == UInt8 {
         var it = line.makeIterator()
         switch it.next() {
