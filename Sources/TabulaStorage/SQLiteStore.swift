@@ -54,7 +54,11 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
                 try db.exec("PRAGMA max_page_count=\(pages)")
             }
         } catch {
+            // Closed here, once: marked closed so that deinit (which runs when a throwing init
+            // had already set every property) does not close the number again — by then it
+            // may be another store's database.
             Glibc.close(fd)
+            isClosed = true
             throw error
         }
     }

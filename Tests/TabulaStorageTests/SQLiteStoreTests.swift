@@ -1,4 +1,5 @@
 import CSQLite3
+import Synchronization
 import Foundation
 import Testing
 import TabulaModel
@@ -162,5 +163,38 @@ func listing(_ m: Model) -> [String] {
         #expect(failed)
         let back = try #require(try store.load())
         #expect(back.revision == lastGood)
+    }
+}
+
+/// A store that refuses its file must close what it opened exactly once: a second close of
+/// a descriptor number closes whatever the process opened with that number meanwhile —
+/// another store's database — and that store then fails with an I/O error.
+@Suite struct SQLiteStoreRefusalTests {
+    @Test func refusingAFileNeverClosesAnotherStoresDescriptors() throws {
+        let newer = tempPath()
+        _ = try SQLiteStore(path: newer)
+        try sqlite3(newer, "PRAGMA user_version=99;")
+        let failures = Atomic<Int>(0)
+        let done = Atomic<Bool>(false)
+        let refuser = Thread {
+            while !done.load(ordering: .acquiring) {
+                _ = try? SQLiteStore(path: newer)  // refused: newer schema
+            }
+        }
+        refuser.start()
+        defer { done.store(true, ordering: .releasing) }
+        var model = SeedData.model(now: 0)
+        for round in 0..<40 {
+            do {
+                let store = try SQLiteStore(path: tempPath(), syncFull: false)
+                try store.seed(model.snapshot)
+                try applyAndCommit(["ORDER pesto", "FAV /items/1"], model: &model, store: store)
+                _ = try store.load()
+            } catch {
+                failures.wrappingAdd(1, ordering: .relaxed)
+                Issue.record("round \(round): \(error)")
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
     }
 }
