@@ -21,15 +21,31 @@ public enum EditDistance {
     }
 
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
+    /// Cost bounds: a word longer than `longestWord` gets no suggestion (typos are short),
+    /// at most `mostCandidates` candidates are looked at, and one whose length alone puts it
+    /// out of reach is not compared. A suggestion then costs at most
+    /// 64 × (64 + 21) × 1,000 steps, whatever the request.
+    public static let longestWord = 64
+    /// See `longestWord`.
+    public static let mostCandidates = 1_000
+
+    /// The candidate closest to `word`, if it is close enough to be a likely typo (within a
+    /// third of its length), or starts with it.
     public static func closest(to word: String, in candidates: [String]) -> String? {
         let lower = word.lowercased()
+        let length = lower.unicodeScalars.count
+        guard length <= longestWord else { return nil }
+        let reach = max(1, length / 3)
         var best: (String, Int)?
-        for c in candidates {
-            let d = between(lower, c.lowercased())
+        for c in candidates.prefix(mostCandidates) {
+            let other = c.lowercased()
+            if other.hasPrefix(lower) { return c }
+            guard abs(other.unicodeScalars.count - length) <= reach else { continue }
+            let d = between(lower, other)
             if let b = best, b.1 <= d { continue }
             best = (c, d)
         }
-        guard let (c, d) = best else { return nil }
-        return d <= max(1, word.count / 3) || c.lowercased().hasPrefix(lower) ? c : nil
+        guard let (c, d) = best, d <= reach else { return nil }
+        return c
     }
 }

@@ -16,6 +16,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     public static let applicationID: Int32 = 0x5441_424C
 
     let db: SQLiteDatabase
+    /// `path` with symbolic links resolved at open: the name the file must keep.
+    let realPath: String
     let tables = SQLiteTables()
     /// Made when the file is first used and kept in it.
     public private(set) var historyID = ""
@@ -30,6 +32,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     ///   - maxBytes: a cap on the file size; writes past it fail as if the disk were full.
     public init(path: String, syncFull: Bool = true, historyLimit: Int = 1_000_000, maxBytes: Int? = nil) throws {
         self.path = path
+        self.realPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         self.historyLimit = max(1, historyLimit)
         try SQLiteStore.checkHeader(path)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -170,6 +173,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     }
 
     public func commit(_ batch: CommitBatch) throws {
+        try checkFileIsOurs()
         let now = Date().timeIntervalSince1970
         try transaction {
             for m in batch.mutations { try tables.write(m, to: db) }
@@ -186,6 +190,19 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
                 try db.run("DELETE FROM history WHERE rev <= ?", [.int(Int64(batch.revision) - Int64(historyLimit))])
             }
         }
+    }
+
+    /// Refuses to commit when the file at `path` is no longer the one this store holds open
+    /// (removed, or replaced by another file, perhaps another server's): an OK would then be
+    /// for a change that is gone at the next start. One `fstat` and one `stat` per commit.
+    private func checkFileIsOurs() throws {
+        var held = Glibc.stat()
+        var named = Glibc.stat()
+        guard fstat(lockFD, &held) == 0 else { return }
+        let exists = lstat(realPath, &named) == 0
+        let replaced = exists && (named.st_ino != held.st_ino || named.st_dev != held.st_dev)
+        guard replaced || !exists || held.st_nlink == 0 else { return }
+        throw StorageError("\(path) was \(replaced ? "replaced by another file" : "removed") while tabulad was running, so nothing more can be saved there; restart tabulad to go on (it starts from what the file at that path holds then)")
     }
 
     private func transaction(_ body: () throws -> Void) throws {

@@ -60,17 +60,13 @@ extension CatalogList {
             if let old = nodes[node.id] {
                 node.children = old.children
                 nodes[old.parent]?.children.removeAll { $0 == node.id }
+                if bySlug[old.parent]?[old.slug] == node.id { bySlug[old.parent]?[old.slug] = nil }
             }
-            nodes[node.id] = node
-            if nodes[node.parent] != nil {
-                let count = nodes[node.parent]?.children.count ?? 0
-                nodes[node.parent]?.children.insert(node.id, at: min(max(0, position), count))
-            }
+            link(node, at: position)
             nextId = max(nextId, node.id + 1)
         case .delete(let id):
-            guard let node = nodes[id.int], id.int != 0 else { return }
-            nodes[node.parent]?.children.removeAll { $0 == id.int }
-            nodes[id.int] = nil
+            guard id.int != 0 else { return }
+            unlink(id.int)
         case .replaceAll, .counter:
             break
         }

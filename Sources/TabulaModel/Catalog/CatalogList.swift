@@ -10,6 +10,11 @@ public struct CatalogList: ListStore {
     /// Nodes by id; 0 is the root, `/catalog` itself.
     public internal(set) var nodes: [Int: CatalogNode] = [0: CatalogNode(id: 0, parent: 0, slug: "catalog", title: "Catalog", view: .branch, children: [])]
     var nextId = 1
+    /// Each branch's children by slug: a lookup by name costs one probe, not a scan.
+    var bySlug: [Int: [String: Int]] = [:]
+    /// Per branch and base slug, the suffix to try next for a title used again, so adding
+    /// the same title many times does not probe `-2`, `-3`… from the start each time.
+    var nextSuffix: [Int: [String: Int]] = [:]
 
     public init() {}
 
@@ -27,8 +32,7 @@ public struct CatalogList: ListStore {
 
     public func child(of ref: Ref, named name: String) -> Ref? {
         guard let parent = nodes[CatalogList.id(ref)], parent.view == .branch else { return nil }
-        let lower = folded(name)
-        return parent.children.first { nodes[$0]?.slug == lower }.map { CatalogList.ref($0) }
+        return bySlug[parent.id]?[folded(name)].map { CatalogList.ref($0) }
     }
 
     public func path(of ref: Ref) -> String {
@@ -91,13 +95,36 @@ public struct CatalogList: ListStore {
     mutating func insert(_ d: CatalogDraft, under parent: Int) {
         let node = CatalogNode(id: nextId, parent: parent, slug: uniqueSlug(d.title, under: parent), title: d.title, view: d.view, children: [])
         nextId += 1
-        nodes[node.id] = node
-        nodes[parent]?.children.append(node.id)
+        link(node, at: nil)
         for c in d.children { insert(c, under: node.id) }
     }
 
-    func uniqueSlug(_ title: String, under parent: Int) -> String {
-        let taken = Set((nodes[parent]?.children ?? []).compactMap { nodes[$0]?.slug })
-        return Slug.unique(title) { taken.contains($0) }
+    /// A slug for `title` that no child of `parent` has: its slug, or with `-2`, `-3`…
+    mutating func uniqueSlug(_ title: String, under parent: Int) -> String {
+        let base = Slug.make(title)
+        let taken = bySlug[parent] ?? [:]
+        guard taken[base] != nil else { return base }
+        var n = nextSuffix[parent]?[base] ?? 2
+        while taken["\(base)-\(n)"] != nil { n += 1 }
+        nextSuffix[parent, default: [:]][base] = n + 1
+        return "\(base)-\(n)"
+    }
+
+    /// Puts `node` in the tree: under its parent at `position` (nil: last), and in the index.
+    mutating func link(_ node: CatalogNode, at position: Int?) {
+        nodes[node.id] = node
+        let count = nodes[node.parent]?.children.count ?? 0
+        nodes[node.parent]?.children.insert(node.id, at: min(max(0, position ?? count), count))
+        bySlug[node.parent, default: [:]][node.slug] = node.id
+    }
+
+    /// Takes node `id` (not its subtree) out of the tree and the index.
+    mutating func unlink(_ id: Int) {
+        guard let node = nodes[id] else { return }
+        nodes[node.parent]?.children.removeAll { $0 == id }
+        if bySlug[node.parent]?[node.slug] == id { bySlug[node.parent]?[node.slug] = nil }
+        nodes[id] = nil
+        bySlug[id] = nil
+        nextSuffix[id] = nil
     }
 }

@@ -28,8 +28,7 @@ extension CatalogList {
         let view = try CatalogList.view(Array(args.dropFirst()), title: title)
         let node = CatalogNode(id: nextId, parent: parentId, slug: uniqueSlug(title, under: parentId), title: title, view: view, children: [])
         nextId += 1
-        nodes[node.id] = node
-        nodes[parentId]?.children.append(node.id)
+        link(node, at: nil)
         let ref = CatalogList.ref(node.id)
         return .changed("add", path: path(of: ref), row: row(node), message: path(of: ref), mutations: record([put(node.id)].compactMap { $0 }))
     }
@@ -83,8 +82,7 @@ extension CatalogList {
             doomed.append(n)
             stack += nodes[n]?.children ?? []
         }
-        for n in doomed { nodes[n] = nil }
-        nodes[node.parent]?.children.removeAll { $0 == id }
+        for n in doomed.reversed() { unlink(n) }
         var muts = doomed.map { Mutation(CatalogCodec.table, .delete(.int(Int64($0)))) }
         for sib in nodes[node.parent]?.children ?? [] { if let m = put(sib) { muts.append(m) } }
         return .removed(p, title: node.title, message: "removed \(p) (\(doomed.count) \(plural(doomed.count, "node")))", mutations: record(muts))

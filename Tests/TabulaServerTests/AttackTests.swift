@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import TabulaClient
+import TabulaProtocol
+import TabulaServer
+
+/// Hostile requests cost little and hold nobody up: while one runs, another client's PING is
+/// answered within a bound generous for a noisy machine (1 s; these took 10–25 s before).
+@Suite struct AttackTests {
+    /// Sends `line` on `attacker` without waiting, then times a PING on `other`; returns the
+    /// attacker's reply and the PING's round trip in seconds.
+    static func pingWhile(_ line: String, attacker: TabulaConnection, other: TabulaConnection) throws -> (ServerReply, Double) {
+        try attacker.line.send(line)
+        let start = Date()
+        #expect(try other.request("PING").final == "OK PONG")
+        let ping = Date().timeIntervalSince(start)
+        return (try attacker.readReply(timeout: 60), ping)
+    }
+
+    @Test func aSettingWithNineThousandOptionsIsCheckedForDuplicatesInLinearTime() throws {
+        try withServer { s in
+            let a = try connect(s), b = try connect(s)
+            let options = (0..<9_000).map(String.init).joined(separator: " ")
+            let (reply, ping) = try Self.pingWhile("ADD /settings big int \(options)", attacker: a, other: b)
+            #expect(reply.isOK, "\(reply.final)")
+            #expect(ping < 1, "a PING waited \(ping) s behind the big ADD")
+            #expect(try a.request("ADD /settings/big 8999").reply.error?.code == .exists)
+        }
+    }
+
+    @Test func aHugeMisspeltNameAmongTenThousandSiblingsGetsNoSuggestionAndCostsLittle() throws {
+        try withServer { s in
+            let a = try connect(s), b = try connect(s)
+            #expect(try a.request("ADD /catalog wide").isOK)
+            try a.line.send((0..<10_000).map { "ADD /catalog/wide n\($0)" }.joined(separator: "\n"))
+            for _ in 0..<10_000 { _ = try a.readReply(timeout: 60) }
+            let (reply, ping) = try Self.pingWhile("SHOW /catalog/wide/" + String(repeating: "x", count: 60_000), attacker: a, other: b)
+            #expect(reply.reply.error?.code == .notFound)
+            #expect(reply.reply.error?.message.contains("did you mean") == false)
+            #expect(ping < 1, "a PING waited \(ping) s behind the long name")
+            #expect(try a.request("SHOW /catalog/wide/n999").isOK)
+            #expect(try a.request("SHOW /catalog/wide/n19x").reply.error?.message.contains("did you mean /catalog/wide/n19?") == true)
+        }
+    }
+
+    @Test func siblingsWithOneTitleGetTheirSuffixWithoutScanningEachOther() throws {
+        try withServer { s in
+            let a = try connect(s), b = try connect(s)
+            #expect(try a.request("ADD /catalog same").isOK)
+            try a.line.send((0..<3_000).map { _ in "ADD /catalog/same Twin" }.joined(separator: "\n"))
+            var last = ""
+            for _ in 0..<3_000 { last = try a.readReply(timeout: 60).reply.message }
+            #expect(last == "/catalog/same/twin-3000")
+            let (reply, ping) = try Self.pingWhile("ADD /catalog/same Twin", attacker: a, other: b)
+            #expect(reply.reply.message == "/catalog/same/twin-3001")
+            #expect(ping < 1)
+        }
+    }
+}
