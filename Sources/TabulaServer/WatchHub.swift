@@ -32,10 +32,11 @@ struct WatchHub {
     var count: Int { byConnection.values.reduce(0) { $0 + $1.count } }
 
     mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat) {
+        if let old = formats[c], old != format { forget(byConnection[c] ?? []) }
         formats[c] = format
         byPrefix[prefix, default: []].insert(c)
         byConnection[c, default: []].insert(prefix)
-        forget(byConnection[c] ?? [])
+        forget(CollectionOfOne(prefix))
     }
 
     /// Removes one prefix, or all of the connection's when nil; returns how many were removed.
@@ -68,11 +69,13 @@ struct WatchHub {
 
     /// Everyone an event at `path` goes to: the audience of the one watched prefix it lies
     /// under (the same object each time while those watches stand), or a fresh union when it
-    /// lies under several; nil when nobody watches it.
+    /// lies under several; nil when nobody watches it. Costs a lookup per level of `path`
+    /// (`/`, `/items`, `/items/5`), however many prefixes are watched.
     mutating func audience(of path: String) -> Audience? {
+        guard !byPrefix.isEmpty else { return nil }
         var first: Audience?
         var more: [Audience] = []
-        for p in byPrefix.keys where ModelPath.isUnder(path, prefix: p) {
+        for p in WatchHub.prefixes(of: path) where byPrefix[p] != nil {
             let a = audience(watching: p)
             if first == nil { first = a } else { more.append(a) }
         }
@@ -84,6 +87,20 @@ struct WatchHub {
             for m in a.members where seen.insert(m.conn).inserted { union.append(m) }
         }
         return Audience(union)
+    }
+
+    /// `/` and every prefix of `path` that ends at a segment boundary, `path` itself last.
+    static func prefixes(of path: String) -> [String] {
+        var out = ["/"]
+        guard !path.isEmpty else { return out }
+        let u = path.utf8
+        var i = u.index(after: u.startIndex)
+        while i < u.endIndex {
+            if u[i] == UInt8(ascii: "/") { out.append(String(path[..<i])) }
+            i = u.index(after: i)
+        }
+        if path != "/" { out.append(path) }
+        return out
     }
 
     private mutating func audience(watching p: String) -> Audience {

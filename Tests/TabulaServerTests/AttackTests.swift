@@ -56,4 +56,19 @@ import TabulaServer
             #expect(ping < 1)
         }
     }
+
+    @Test func twentyThousandWatchedPrefixesCostAWriteOnlyThePrefixesOfItsPath() throws {
+        try withServer { s in
+            let w = try connect(s), a = try connect(s), b = try connect(s)
+            try w.line.send((0..<20_000).map { "WATCH /items/\($0 + 100)" }.joined(separator: "\n"))
+            for _ in 0..<20_000 { #expect(try w.readReply(timeout: 60).isOK) }
+            let (reply, ping) = try Self.pingWhile("ADD /items lamp 20", attacker: a, other: b)
+            #expect(reply.reply.message.hasPrefix("/items/5 "))
+            #expect(ping < 1)
+            _ = try a.request("FAV /items/1")
+            _ = try w.request("PING")
+            #expect(w.takePushes().isEmpty, "nobody watches /items/5 or /items/1")
+        }
+    }
 }
+

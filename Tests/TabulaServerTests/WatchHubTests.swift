@@ -46,4 +46,16 @@ import TabulaProtocol
         #expect(hub.audience(of: "/items/5") == nil)
         #expect(hub.isEmpty)
     }
+
+    @Test func anEventLooksUpOnlyThePrefixesOfItsOwnPath() {
+        #expect(WatchHub.prefixes(of: "/items/5") == ["/", "/items", "/items/5"])
+        #expect(WatchHub.prefixes(of: "/") == ["/"])
+        #expect(WatchHub.prefixes(of: "/catalog/a/b") == ["/", "/catalog", "/catalog/a", "/catalog/a/b"])
+        var hub = WatchHub()
+        for n in 0..<1_000 { hub.add(a, "/items/\(n)", format: .text) }
+        hub.add(b, "/items", format: .json)
+        #expect(members(&hub, "/items/7") == [a.raw: .text, b.raw: .json])
+        #expect(members(&hub, "/items/1000") == [b.raw: .json])
+        #expect(hub.audience(of: "/orders/1") == nil)
+    }
 }
