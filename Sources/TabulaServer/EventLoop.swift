@@ -251,23 +251,26 @@ final class EventLoop: @unchecked Sendable {
     /// Answers what may be answered here, in order; the first unit that must run on the
     /// engine goes there with everything after it, as one group with a copy of the session.
     private func run(_ c: Connection, _ units: ArraySlice<LineUnit>) {
-        guard !units.isEmpty, !c.closeWhenFlushed else { return }
-        replies.removeAll(keepingCapacity: true)
-        let (answered, close) = executor.runOnLoop(units, conn: c.id, session: &c.session, cache: &cache, into: &replies) { published in
-            // The events just published sit in this loop's inbox too: queue them before the
-            // replies, as the engine does, so a watcher's own event precedes its OK.
-            if published { drainInbox() }
-        }
-        c.output.append(replies)
-        // A big piece becomes the queue's own chunk; the next batch then starts a fresh buffer
-        // of the same capacity (no regrowth), unless that capacity is large.
-        if replies.capacity > 64 * 1024 { replies = [] }
-        if close { c.closeWhenFlushed = true }
-        if answered > 0 { markDirty(c) }
-        let rest = units.dropFirst(answered)
-        if !c.closeWhenFlushed && !rest.isEmpty {
-            toEngine.append(.group(c.id, Array(rest), session: c.session))
-            c.atEngine = true
+        var rest = units
+        while !rest.isEmpty && !c.closeWhenFlushed {
+            replies.removeAll(keepingCapacity: true)
+            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, into: &replies) { published in
+                // The events just published sit in this loop's inbox too: queue them before
+                // the replies, as the engine does, so a watcher's own event precedes its OK.
+                if published { drainInbox() }
+            }
+            c.output.append(replies)
+            // A big piece becomes the queue's own chunk; the next batch then starts a fresh
+            // buffer of the same capacity (no regrowth), unless that capacity is large.
+            if replies.capacity > 64 * 1024 { replies = [] }
+            if r.close { c.closeWhenFlushed = true }
+            if r.answered > 0 { markDirty(c) }
+            rest = rest.dropFirst(r.answered)
+            if r.toEngine && !c.closeWhenFlushed && !rest.isEmpty {
+                toEngine.append(.group(c.id, Array(rest), session: c.session))
+                c.atEngine = true
+                return
+            }
         }
     }
 

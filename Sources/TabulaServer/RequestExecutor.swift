@@ -18,10 +18,11 @@ struct RequestExecutor: Sendable {
     /// Appends the encoded answers to `out`; returns how many ran and whether the last asked
     /// to close. `beforeReplies` runs once the lock is released and before anything is
     /// appended (the loop queues events just published there).
-    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into out: inout [UInt8], beforeReplies: (_ published: Bool) -> Void) -> (answered: Int, close: Bool) {
+    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into out: inout [UInt8], beforeReplies: (_ published: Bool) -> Void) -> LoopRun {
         var access = VerbTraits.Access.connection
         var end = units.startIndex
-        while end < units.endIndex, case .loop(let a) = Dispatcher.route(units[end], durable: durable) {
+        let cap = units.startIndex + RequestExecutor.unitsPerLock
+        while end < units.endIndex, end < cap, case .loop(let a) = Dispatcher.route(units[end], durable: durable) {
             access = RequestExecutor.wider(access, a)
             end += 1
         }
@@ -63,7 +64,23 @@ struct RequestExecutor: Sendable {
                 close = e.close
             }
         }
-        return (answers.count, close)
+        // The engine takes over at the first unit routed there, or at once while it holds
+        // uncommitted state; a run cut only by the cap goes on here after the lock is released.
+        let stoppedAtEngine = end < units.endIndex && (end < cap || Dispatcher.route(units[end], durable: durable) == .engine)
+        let heldBack = answers.count < here.count && !close  // uncommitted state
+        return LoopRun(answered: answers.count, close: close, toEngine: heldBack || (answers.count == here.count && stoppedAtEngine))
+    }
+
+    /// At most this many requests run under one acquisition of the lock on a loop, so that a
+    /// pipelined flood holds the others up for a bounded time (the rest runs after a release).
+    static let unitsPerLock = 128
+
+    /// What `runOnLoop` did: how many units it answered, whether the last asked to close,
+    /// and whether the next must go to the engine (rather than run here after a release).
+    struct LoopRun {
+        let answered: Int
+        let close: Bool
+        let toEngine: Bool
     }
 
     /// An answer computed under the lock, encoded after it.

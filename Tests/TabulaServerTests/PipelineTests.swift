@@ -87,4 +87,22 @@ import TabulaStorage
             #expect(try stat(c, "revision") == 1)
         }
     }
+
+    @Test func aPipelinedFloodIsRunInBoundedSlicesAndStillAnsweredInOrder() throws {
+        try withServer { s in
+            let c = try connect(s)
+            // More than RequestExecutor.unitsPerLock in one read, mixed with writes (run on the
+            // loop with the memory store) and a session change in the middle.
+            var lines: [String] = []
+            for i in 0..<1_000 { lines.append(i == 500 ? "#t\(i) CD /orders" : i % 7 == 0 ? "#t\(i) ORDER pesto" : "#t\(i) PWD") }
+            try c.line.send(lines.joined(separator: "\n"))
+            for i in 0..<1_000 {
+                let r = try c.readReply()
+                #expect(r.reply.tag == "t\(i)" && r.isOK, "\(i): \(r.final)")
+                if i % 7 != 0 && i != 500 { #expect(r.reply.message == (i < 500 ? "/" : "/orders"), "\(i)") }
+            }
+            #expect(try stat(c, "revision") == 143)
+        }
+    }
 }
+
