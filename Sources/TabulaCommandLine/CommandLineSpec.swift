@@ -1,3 +1,4 @@
+import Glibc
 import TabulaProtocol
 
 /// One option of a command line: its names, its value's placeholder (none for a flag) and
@@ -89,6 +90,21 @@ public struct CommandLineSpec: Sendable {
         }
         if !epilogue.isEmpty { out += "\n" + epilogue + (epilogue.hasSuffix("\n") ? "" : "\n") }
         return out
+    }
+
+    /// Reads a tool's own arguments as `parse` does, and answers `--help` and `--version`
+    /// itself: prints the help or `tool version` on stdout and exits with status 0.
+    public func parseOrAnswer(_ arguments: [String], version: String) throws(UsageError) -> ParsedArguments {
+        let p = try parse(arguments)
+        if p.has("--help") {
+            print(help, terminator: "")
+            exit(ExitStatus.ok.rawValue)
+        }
+        if p.has("--version") {
+            print("\(tool) \(version)")
+            exit(ExitStatus.ok.rawValue)
+        }
+        return p
     }
 
     /// Reads `arguments` (without the program name). Words that are not options are kept as

@@ -48,15 +48,7 @@ func die(_ m: String, _ status: ExitStatus = .usage) -> Never {
 }
 
 func parse() throws(UsageError) -> Options {
-    let p = try commandLine.parse(Array(CommandLine.arguments.dropFirst()))
-    if p.has("--help") {
-        print(commandLine.help, terminator: "")
-        exit(ExitStatus.ok.rawValue)
-    }
-    if p.has("--version") {
-        print("tabula-bench 0.1.0")
-        exit(ExitStatus.ok.rawValue)
-    }
+    let p = try commandLine.parseOrAnswer(Array(CommandLine.arguments.dropFirst()), version: "0.1.0")
     var o = Options()
     if let v = p.string("-h") { o.host = v }
     if let v = try p.int("-p", in: 1...65535) { o.port = v }

@@ -69,15 +69,7 @@ struct Options {
 
 extension Options {
     static func from(_ arguments: [String]) throws(UsageError) -> Options {
-        let p = try commandLine.parse(arguments)
-        if p.has("--help") {
-            print(commandLine.help, terminator: "")
-            exit(ExitStatus.ok.rawValue)
-        }
-        if p.has("--version") {
-            print("tabula 0.1.0")
-            exit(ExitStatus.ok.rawValue)
-        }
+        let p = try commandLine.parseOrAnswer(arguments, version: "0.1.0")
         var o = Options()
         if let v = p.string("--host") { o.host = v }
         if let v = try p.int("--port", in: 1...65535) { o.port = v }

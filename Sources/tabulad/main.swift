@@ -47,15 +47,7 @@ struct Settings {
 }
 
 func settings(_ arguments: [String]) throws(UsageError) -> Settings {
-    let p = try commandLine.parse(arguments)
-    if p.has("--help") {
-        print(commandLine.help, terminator: "")
-        exit(ExitStatus.ok.rawValue)
-    }
-    if p.has("--version") {
-        print("tabulad \(ServerConfig.version)")
-        exit(ExitStatus.ok.rawValue)
-    }
+    let p = try commandLine.parseOrAnswer(arguments, version: ServerConfig.version)
     if let extra = p.positionals.first { throw UsageError("unexpected argument '\(extra)'; tabulad takes only options (see tabulad --help)") }
     var s = Settings()
     if let v = p.string("--bind") { s.config.bind = v }
