@@ -17,7 +17,7 @@ enum Dispatcher {
         let traits = r.command.traits
         if durable {
             if traits.access == .write { return .engine }
-            if case .watch(_, let from?) = r.command, from > 0 { return .engine }
+            if case .watch(_, .some) = r.command { return .engine }
         }
         return .loop(traits.access)
     }

@@ -75,7 +75,8 @@ struct WatchHub {
         guard !byPrefix.isEmpty else { return nil }
         var first: Audience?
         var more: [Audience] = []
-        for p in WatchHub.prefixes(of: path) where byPrefix[p] != nil {
+        WatchHub.forEachPrefix(of: path) { p in
+            guard byPrefix[p] != nil else { return }
             let a = audience(watching: p)
             if first == nil { first = a } else { more.append(a) }
         }
@@ -91,16 +92,22 @@ struct WatchHub {
 
     /// `/` and every prefix of `path` that ends at a segment boundary, `path` itself last.
     static func prefixes(of path: String) -> [String] {
-        var out = ["/"]
-        guard !path.isEmpty else { return out }
+        var out: [String] = []
+        forEachPrefix(of: path) { out.append($0) }
+        return out
+    }
+
+    /// Calls `body` with each of `prefixes(of: path)`, without building the list (per event).
+    static func forEachPrefix(of path: String, _ body: (String) -> Void) {
+        body("/")
+        guard !path.isEmpty else { return }
         let u = path.utf8
         var i = u.index(after: u.startIndex)
         while i < u.endIndex {
-            if u[i] == UInt8(ascii: "/") { out.append(String(path[..<i])) }
+            if u[i] == UInt8(ascii: "/") { body(String(path[..<i])) }
             i = u.index(after: i)
         }
-        if path != "/" { out.append(path) }
-        return out
+        if path != "/" { body(path) }
     }
 
     private mutating func audience(watching p: String) -> Audience {

@@ -70,5 +70,18 @@ import TabulaServer
             #expect(w.takePushes().isEmpty, "nobody watches /items/5 or /items/1")
         }
     }
+
+    @Test func removingABranchWithTenThousandChildrenCostsOneStepPerNode() throws {
+        try withServer { s in
+            let a = try connect(s), b = try connect(s)
+            #expect(try a.request("ADD /catalog wide").isOK)
+            try a.line.send((0..<10_000).map { "ADD /catalog/wide n\($0)" }.joined(separator: "\n"))
+            for _ in 0..<10_000 { _ = try a.readReply(timeout: 60) }
+            let (reply, ping) = try Self.pingWhile("RM /catalog/wide", attacker: a, other: b)
+            #expect(reply.reply.message == "removed /catalog/wide (10001 nodes)")
+            #expect(ping < 1)
+            #expect(try a.request("SHOW /catalog/wide").reply.error?.code == .notFound)
+        }
+    }
 }
 

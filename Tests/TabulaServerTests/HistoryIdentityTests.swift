@@ -59,4 +59,21 @@ import TabulaStorage
         let push = try resumed.connection.waitPush(timeout: 5) { _ in true }
         #expect(push?.hasPrefix("* EVENT 1 order /orders/1 ") == true)
     }
+
+    @Test func watchFromZeroAfterARestartReplaysTheWholeStoredHistory() throws {
+        let path = tempDB()
+        try withServer(store: try SQLiteStore(path: path)) { s in
+            let c = try connect(s)
+            for _ in 0..<3 { #expect(try c.request("ORDER pesto").isOK) }
+        }
+        // A new server remembers nothing in memory: the replay must come from the file.
+        try withServer(store: try SQLiteStore(path: path)) { s in
+            let c = try connect(s)
+            let r = try c.request("WATCH /orders FROM 0")
+            #expect(r.final == "OK watching /orders at rev 3; replaying 3 events", "\(r.final)")
+            _ = try c.request("PING")
+            #expect(c.takePushes().compactMap { TabulaConnection.revision(of: $0) } == [1, 2, 3])
+        }
+    }
 }
+

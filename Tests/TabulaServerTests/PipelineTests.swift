@@ -16,11 +16,11 @@ import TabulaStorage
     }
 
     @Test func writesAndStoredReplaysGoToTheEngineOnlyWhenTheStoreIsDurable() {
-        for line in ["SELECT /settings/my-int 8", "ADD /menu X", "BANDS A 5 B", "ORDER pesto", "WATCH / FROM 3"] {
+        for line in ["SELECT /settings/my-int 8", "ADD /menu X", "BANDS A 5 B", "ORDER pesto", "WATCH / FROM 3", "WATCH / FROM 0"] {
             #expect(Dispatcher.route(Self.unit(line), durable: true) == .engine, "\(line)")
             #expect(Dispatcher.route(Self.unit(line), durable: false) != .engine, "\(line)")
         }
-        for line in ["LS", "SHOW /items/1", "BANDS", "CD /items", "WATCH /items", "WATCH / FROM 0", "PING", "FORMAT json", "STATS", "COMPLETE L"] {
+        for line in ["LS", "SHOW /items/1", "BANDS", "CD /items", "WATCH /items", "PING", "FORMAT json", "STATS", "COMPLETE L"] {
             #expect(Dispatcher.route(Self.unit(line), durable: true) != .engine, "\(line)")
         }
         #expect(Dispatcher.route(.failure(tag: nil, TabulaError(.syntax, "x")), durable: true) == .loop(.connection))

@@ -123,6 +123,12 @@ public struct CatalogList: ListStore {
         guard let node = nodes[id] else { return }
         nodes[node.parent]?.children.removeAll { $0 == id }
         if bySlug[node.parent]?[node.slug] == id { bySlug[node.parent]?[node.slug] = nil }
+        forget(id)
+    }
+
+    /// Drops node `id` and what is indexed under it, leaving its parent's list alone (for a
+    /// node whose parent goes too).
+    mutating func forget(_ id: Int) {
         nodes[id] = nil
         bySlug[id] = nil
         nextSuffix[id] = nil

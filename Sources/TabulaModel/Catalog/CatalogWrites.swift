@@ -82,9 +82,11 @@ extension CatalogList {
             doomed.append(n)
             stack += nodes[n]?.children ?? []
         }
-        for n in doomed.reversed() { unlink(n) }
-        var muts = doomed.map { Mutation(CatalogCodec.table, .delete(.int(Int64($0)))) }
-        for sib in nodes[node.parent]?.children ?? [] { if let m = put(sib) { muts.append(m) } }
-        return .removed(p, title: node.title, message: "removed \(p) (\(doomed.count) \(plural(doomed.count, "node")))", mutations: record(muts))
+        // Only the top node leaves its parent's children; the rest go with their parents
+        // (one step each, however wide the subtree).
+        unlink(id)
+        for n in doomed.dropFirst() { forget(n) }
+        let muts = record(doomed.map { Mutation(CatalogCodec.table, .delete(.int(Int64($0)))) } + (nodes[node.parent]?.children ?? []).compactMap { put($0) })
+        return .removed(p, title: node.title, message: "removed \(p) (\(doomed.count) \(plural(doomed.count, "node")))", mutations: muts)
     }
 }

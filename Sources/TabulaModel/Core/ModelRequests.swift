@@ -95,11 +95,16 @@ extension Model {
         default: throw TabulaError(.invalid, "not a write")
         }
         let t = try resolve(path, viewer: viewer).get()
-        // Through the buffer: the list is written in place, with no copy of its existential.
-        guard case .place(let i, let ref) = t, let out = try lists.withUnsafeMutableBufferPointer({ try $0[i].write(w, at: ref, viewer: viewer, now: now, rng: &rng) }) else {
+        guard case .place(let i, let ref) = t, let out = try write(w, list: i, at: ref, viewer: viewer, now: now, rng: &rng) else {
             throw TabulaError(.invalid, refused(self.path(of: t)))
         }
         return out
+    }
+
+    /// `w` at `ref` of list `i`, written in place through the buffer (no copy of the list's
+    /// existential); nil when the list takes no such write there.
+    mutating func write(_ w: Write, list i: Int, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
+        try lists.withUnsafeMutableBufferPointer { try $0[i].write(w, at: ref, viewer: viewer, now: now, rng: &rng) }
     }
 
     /// `ORDER`: the entry named by path, or by its bare name when that is unique, appended to
@@ -124,7 +129,7 @@ extension Model {
         guard let t = target, case .place(let i, let ref) = t, let line = lists[i].orderLine(ref) else {
             throw TabulaError(.invalid, "ORDER takes a menu entry such as /menu/pizza/margherita; \(target.map { self.path(of: $0) } ?? path) is not one")
         }
-        guard let o = Model.rootIndex[OrdersList.name], let out = try lists[o].write(.order(entry: line.entry, title: line.title), at: .top, viewer: viewer, now: now, rng: &rng) else {
+        guard let o = Model.rootIndex[OrdersList.name], let out = try write(.order(entry: line.entry, title: line.title), list: o, at: .top, viewer: viewer, now: now, rng: &rng) else {
             throw TabulaError(.invalid, "there is no order list to order to")
         }
         return out

@@ -170,9 +170,8 @@ extension SettingsList {
 
     mutating func removeSetting(_ i: Int) -> Outcome {
         let gone = settings.remove(at: i)
-        var muts = [Mutation(SettingsCodec.table, .delete(.text(gone.slug)))]
-        for j in i..<settings.count { muts.append(put(j)) }
-        return Outcome(Reply(message: "removed \(gone.path)"), event: Event(rev: 0, kind: "rm", path: gone.path, summary: gone.title, value: .null), mutations: record(muts))
+        let muts = record([Mutation(SettingsCodec.table, .delete(.text(gone.slug)))] + (i..<settings.count).map { put($0) })
+        return Outcome(Reply(message: "removed \(gone.path)"), event: Event(rev: 0, kind: "rm", path: gone.path, summary: gone.title, value: .null), mutations: muts)
     }
 
     mutating func removeOption(_ i: Int, _ o: Int) throws -> Outcome {
