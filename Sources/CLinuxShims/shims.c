@@ -11,6 +11,8 @@
 #include <signal.h>
 #include <unistd.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <malloc.h>
 
 const uint32_t tabula_EPOLLIN = EPOLLIN;
 const uint32_t tabula_EPOLLOUT = EPOLLOUT;
@@ -82,6 +84,34 @@ int tabula_accept(int fd) {
     do { r = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); } while (r < 0 && errno == EINTR);
     return r;
 }
+int tabula_accept_peer(int fd, uint64_t *hi, uint64_t *lo) {
+    struct sockaddr_storage ss;
+    socklen_t len;
+    int r;
+    do {
+        len = sizeof ss;
+        r = accept4(fd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    } while (r < 0 && errno == EINTR);
+    uint8_t a[16] = {0};
+    if (r >= 0 && ss.ss_family == AF_INET6) {
+        memcpy(a, &((struct sockaddr_in6 *)&ss)->sin6_addr, 16);
+    } else if (r >= 0 && ss.ss_family == AF_INET) {
+        a[10] = 0xff; a[11] = 0xff;
+        memcpy(a + 12, &((struct sockaddr_in *)&ss)->sin_addr, 4);
+    }
+    uint64_t h = 0, l = 0;
+    for (int i = 0; i < 8; i++) { h = (h << 8) | a[i]; l = (l << 8) | a[8 + i]; }
+    *hi = h; *lo = l;
+    return r;
+}
+void tabula_format_peer(uint64_t hi, uint64_t lo, char *buf, int len) {
+    uint8_t a[16];
+    for (int i = 7; i >= 0; i--) { a[i] = hi & 0xff; hi >>= 8; a[8 + i] = lo & 0xff; lo >>= 8; }
+    static const uint8_t mapped[12] = {0,0,0,0,0,0,0,0,0,0,0xff,0xff};
+    if (memcmp(a, mapped, 12) == 0) inet_ntop(AF_INET, a + 12, buf, len);
+    else inet_ntop(AF_INET6, a, buf, len);
+}
+void tabula_trim_memory(void) { malloc_trim(0); }
 void tabula_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
 int tabula_errno(void) { return errno; }
 int tabula_signalfd_termination(void) {

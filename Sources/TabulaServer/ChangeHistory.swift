@@ -1,3 +1,4 @@
+import TabulaModel
 import TabulaProtocol
 
 /// The most recent events, in revision order, for `WATCH … FROM`: a ring that grows as
@@ -9,9 +10,15 @@ struct ChangeHistory {
     /// The most events held; past it the oldest goes.
     let capacity: Int
 
-    init(capacity: Int) {
+    /// Every event after this revision is held: the revision the history started at, then
+    /// that of the last event to fall out.
+    private var base: UInt64
+
+    /// An empty history of the events after `revision` (the model's when the server starts).
+    init(capacity: Int, after revision: UInt64 = 0) {
         self.capacity = max(1, capacity)
         ring = [Event?](repeating: nil, count: min(self.capacity, 1024))
+        base = revision
     }
 
     /// The oldest revision held, or nil when empty.
@@ -28,17 +35,50 @@ struct ChangeHistory {
         if count == ring.count {
             swap(&e, &ring[start])
             start = (start + 1) % ring.count
+            if let gone = e { base = gone.rev }
         } else {
             swap(&e, &ring[(start + count) % ring.count])
             count += 1
         }
     }
 
-    /// Events with revision greater than `rev`, oldest first.
-    func events(after rev: UInt64) -> [Event] {
-        guard let first = oldest else { return [] }
-        let skip = rev >= first ? Int(rev - first + 1) : 0
-        guard skip < count else { return [] }
-        return (skip..<count).compactMap { ring[(start + $0) % ring.count] }
+    /// Whether every event after `rev` is held (nothing newer than `rev` fell out).
+    func holds(after rev: UInt64) -> Bool { rev >= base }
+
+    /// How many held events with a revision in `(after, through]` lie under `prefix`.
+    func count(after: UInt64, through: UInt64, under prefix: String) -> Int {
+        var n = 0
+        forEach(after: after, through: through) { e in
+            if ModelPath.isUnder(e.path, prefix: prefix) { n += 1 }
+            return true
+        }
+        return n
+    }
+
+    /// Held events with a revision in `(after, through]` under `prefix`, until `limit` of
+    /// them or `bytes` of their sizes.
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int = .max) -> [Event] {
+        var out: [Event] = []
+        var size = 0
+        forEach(after: after, through: through) { e in
+            if ModelPath.isUnder(e.path, prefix: prefix) {
+                out.append(e)
+                size += e.size
+            }
+            return out.count < limit && size < bytes
+        }
+        return out
+    }
+
+    /// Calls `body` with each held event with a revision in `(after, through]`, oldest first,
+    /// until it returns false.
+    private func forEach(after: UInt64, through: UInt64, _ body: (Event) -> Bool) {
+        guard let first = oldest, through > after else { return }
+        let skip = after >= first ? Int(after - first + 1) : 0
+        let end = min(count, Int(min(through - first + 1, UInt64(count))))
+        guard skip < end else { return }
+        for i in skip..<end {
+            if let e = ring[(start + i) % ring.count], !body(e) { return }
+        }
     }
 }

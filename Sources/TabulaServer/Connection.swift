@@ -11,11 +11,17 @@ final class Connection {
     var session = Session()
     /// A group of this connection's requests is at the engine and not yet answered.
     var atEngine = false
-    /// Requests read while a group was at the engine: they run after its answer, in order.
+    /// Requests read while a group was at the engine, a replay ran or the output was full:
+    /// they run after that, in order.
     var held: [LineUnit] = []
+    /// A `WATCH … FROM` replay in progress.
+    var replay: Replay?
+    /// Event bytes pushed during a replay, sent after it; `deferredCount` bytes in all.
+    var deferred: [[UInt8]] = []
+    var deferredCount = 0
     /// The peer shut down its sending side: answer what was asked, then close.
     var readClosed = false
-    /// Reading is paused because too many requests are held.
+    /// Reading is paused: requests are held (too many, or waiting for the client to read).
     var readPaused = false
     /// Close once the output is written.
     var closeWhenFlushed = false
@@ -26,9 +32,25 @@ final class Connection {
     /// The loop's activity window in which this connection last sent something.
     var activeWindow: UInt64 = 0
 
-    init(id: ConnectionID, fd: Int32, maxLine: Int) {
+    /// The client's address.
+    let peer: PeerAddress
+    /// The incomplete line's bytes last counted in `ServerStats.partialInput`.
+    var partialCounted = 0
+    /// Whether it has completed a request line yet.
+    var hasRequested = false
+    /// When (the loop's clock, seconds) it last completed a request line, or connected.
+    var lastRequest: Int
+    /// When it began the incomplete line it has now, if any.
+    var partialSince: Int?
+    /// When its output was last written, or empty.
+    var lastDrained: Int
+
+    init(id: ConnectionID, fd: Int32, peer: PeerAddress, maxLine: Int, now: Int) {
         self.id = id
         self.fd = fd
+        self.peer = peer
         self.decoder = LineDecoder(maxLine: maxLine)
+        lastRequest = now
+        lastDrained = now
     }
 }

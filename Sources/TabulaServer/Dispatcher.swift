@@ -7,18 +7,14 @@ enum Dispatcher {
     enum Route: Equatable {
         /// On the I/O loop that read it, holding the lock its access needs.
         case loop(VerbTraits.Access)
-        /// On the engine thread: it must reach the store (a durable write, a replay that may
-        /// need the stored history).
+        /// On the engine thread: it must reach the store (a durable write).
         case engine
     }
 
     static func route(_ unit: LineUnit, durable: Bool) -> Route {
         guard case .request(let r) = unit else { return .loop(.connection) }
         let traits = r.command.traits
-        if durable {
-            if traits.access == .write { return .engine }
-            if case .watch(_, .some) = r.command { return .engine }
-        }
+        if durable && traits.access == .write { return .engine }
         return .loop(traits.access)
     }
 

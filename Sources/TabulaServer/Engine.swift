@@ -43,21 +43,39 @@ final class Engine: @unchecked Sendable {
                 inbox.clearSignal()
                 continue
             }
-            process(batch)
+            processInTurns(batch)
         }
         store.close()
         finished.store(true, ordering: .releasing)
     }
 
-    private struct Answer {
-        let conn: ConnectionID
-        let bytes: [UInt8]
-        let session: Session?
-        let close: Bool
+    /// Requests of one connection run in one turn; the rest goes back to its loop, which
+    /// routes it anew (so a pipelined flood shares the engine with everyone else).
+    static let unitsPerGroup = 128
+    /// Reply bytes one group may produce in one turn; past them the rest goes back likewise.
+    static let bytesPerGroup = 1 << 20
+    /// Requests run under one hold of the write lock (and committed together); a longer
+    /// batch is split into turns of about this many.
+    static let unitsPerTurn = 1024
+
+    /// Splits what arrived into turns of bounded size.
+    private func processInTurns(_ batch: [EngineInput]) {
+        var turn: [EngineInput] = []
+        var cost = 0
+        for input in batch {
+            turn.append(input)
+            if case .group(_, let units, _) = input { cost += min(units.count, Engine.unitsPerGroup) }
+            if cost >= Engine.unitsPerTurn {
+                process(turn)
+                turn.removeAll()
+                cost = 0
+            }
+        }
+        if !turn.isEmpty { process(turn) }
     }
 
     private func process(_ batch: [EngineInput]) {
-        var answers: [Answer] = []
+        var answers: [GroupAnswer] = []
         var mutations: [Mutation] = []
         var events: [Event] = []
         var outside: [Event] = []
@@ -114,13 +132,18 @@ final class Engine: @unchecked Sendable {
     }
 
     /// Runs one connection's group in order on a copy of its session (the write lock is
-    /// held). With `failingWrites`, a write is not run but answered `ERR STORAGE` with that
-    /// message. Collects the changes' mutations and events.
-    private func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failingWrites: String?, mutations: inout [Mutation], events: inout [Event]) -> Answer {
+    /// held), up to a replay, a close or its share of the turn. With `failingWrites`, a write
+    /// is not run but answered `ERR STORAGE` with that message. Collects the changes'
+    /// mutations and events.
+    private func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failingWrites: String?, mutations: inout [Mutation], events: inout [Event]) -> GroupAnswer {
         var s = start
         var bytes: [UInt8] = []
         var close = false
-        for unit in units where !close {
+        var replay: ReplayPlan?
+        var done = 0
+        for unit in units {
+            if close || replay != nil || done == Engine.unitsPerGroup || bytes.count >= Engine.bytesPerGroup { break }
+            done += 1
             switch unit {
             case .failure(let tag, let error):
                 WireEncoder.encode(Reply(error: error), tag: tag, format: s.format, into: &bytes)
@@ -130,17 +153,19 @@ final class Engine: @unchecked Sendable {
                 } else if let failingWrites, r.command.isWrite {
                     WireEncoder.encode(Reply(error: TabulaError(.storage, failingWrites)), tag: r.tag, format: s.format, into: &bytes)
                 } else {
-                    var e = executor.execute(r, conn: c, session: &s, onEngine: true)
+                    var e = executor.execute(r, conn: c, session: &s)
                     if let ev = e.outcome.event.take() {
                         events.append(ev)
                         mutations += e.outcome.mutations
                     }
                     RequestExecutor.encode(e, tag: r.tag, format: s.format, into: &bytes)
                     close = e.close
+                    replay = e.replay
                 }
             }
         }
-        return Answer(conn: c, bytes: bytes, session: s == start ? nil : s, close: close)
+        let rest = close ? [] : Array(units[done...])
+        return GroupAnswer(conn: c, bytes: bytes, session: s == start ? nil : s, close: close, replay: replay, rest: rest)
     }
 
     /// Records the store's oldest retained revision for STATS.
@@ -148,16 +173,16 @@ final class Engine: @unchecked Sendable {
         if let oldest = try? store.oldestRevision() { state.storedHistoryOldest.store(oldest, ordering: .relaxed) }
     }
 
-    private func deliver(_ answers: [Answer]) {
+    private func deliver(_ answers: [GroupAnswer]) {
         var outbox = Array(repeating: [LoopMessage](), count: state.loops.count)
-        for a in answers { outbox[a.conn.loop].append(.answer(a.conn, a.bytes, session: a.session, close: a.close)) }
+        for a in answers { outbox[a.conn.loop].append(.answer(a)) }
         for i in outbox.indices where !outbox[i].isEmpty { state.loops[i].post(outbox[i]) }
     }
 
     /// A commit failed: nothing of the batch is stored. Restore the last stored model, answer
     /// the batch's writes with `ERR STORAGE`, and answer everything else again from the
     /// restored state.
-    private func rollBack(_ batch: [EngineInput], error: Error) -> [Answer] {
+    private func rollBack(_ batch: [EngineInput], error: Error) -> [GroupAnswer] {
         let message = "the change could not be saved (\(error)); nothing was changed, try again later"
         return state.writing {
             do {

@@ -33,8 +33,13 @@ final class EventLoop: @unchecked Sendable {
     var dirty: [Connection] = []
     var flushing: [Connection] = []
     var toEngine: [EngineInput] = []
-    /// Connections whose group the engine answered while they had more requests held.
-    private var ready: [Connection] = []
+    /// Connections whose held requests may run now (their group was answered, their replay
+    /// ended, or their client read its output).
+    var ready: [Connection] = []
+    /// Connections with a replay in progress.
+    var replaying: [Connection] = []
+    /// The retained history replays read.
+    let history: LoopHistory
     var shuttingDown = false
     private var saidGoodbye = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -49,6 +54,12 @@ final class EventLoop: @unchecked Sendable {
     private static let severalClients = 4
     private static let window: UInt64 = 1_000_000
     private var activeWindow: UInt64 = 1
+    /// The monotonic clock in seconds, as of this turn.
+    var nowSeconds = 0
+    /// When connections were last checked for timeouts.
+    var lastSweep = 0
+    /// Connections closed since memory was last given back to the system.
+    var closedSinceTrim = 0
     private var activeNow = 0
     private var activeBefore = 0
     private var windowEnds: UInt64 = 0
@@ -65,6 +76,11 @@ final class EventLoop: @unchecked Sendable {
         self.config = config
         self.stats = stats
         self.log = log
+        history = LoopHistory(state: executor.state, store: executor.store)
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        nowSeconds = Int(ts.tv_sec)
+        lastSweep = nowSeconds
         epfd = tabula_epoll_create()
         _ = tabula_epoll_add(epfd, inbox.fd, tabula_EPOLLIN, EventLoop.wakeToken)
         // Loop 0 accepts and deals connections out round-robin, so the loads stay even.
@@ -81,6 +97,7 @@ final class EventLoop: @unchecked Sendable {
         while true {
             drainInbox()
             runReady()
+            pumpReplays()
             flushDirty()
             if shuttingDown {
                 nothingForEngine.store(!conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
@@ -92,9 +109,10 @@ final class EventLoop: @unchecked Sendable {
                 }
                 if deadline == nil { deadline = ContinuousClock.now + .seconds(3) }
             }
-            let sleep = inbox.isEmptyMarkingSleep()
-            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : -1) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
+            let sleep = ready.isEmpty && !replayCanStep && inbox.isEmptyMarkingSleep()
+            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : conns.isEmpty ? -1 : 1000) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
             rollActivityWindow()
+            sweepIfDue()
             if sleep {
                 inbox.awake()
                 if config.cpuYield && n > 0 && n <= EventLoop.thinWakeUp && busyWithSeveral
@@ -144,6 +162,7 @@ final class EventLoop: @unchecked Sendable {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         let now = UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+        nowSeconds = Int(ts.tv_sec)
         guard now >= windowEnds else { return }
         activeBefore = now < windowEnds + EventLoop.window ? activeNow : 0
         activeNow = 0
@@ -163,7 +182,9 @@ final class EventLoop: @unchecked Sendable {
 
     private func acceptAll() {
         while !shuttingDown {
-            let fd = tabula_accept(listenFD)
+            var hi: UInt64 = 0, lo: UInt64 = 0
+            let fd = tabula_accept_peer(listenFD, &hi, &lo)
+            let peer = PeerAddress(hi: hi, lo: lo)
             if fd < 0 {
                 let e = tabula_errno()
                 if e != EAGAIN && e != EWOULDBLOCK && e != ECONNABORTED {
@@ -181,19 +202,28 @@ final class EventLoop: @unchecked Sendable {
                 log.log(.info, "refused a connection: limit of \(config.maxConnections) reached")
                 continue
             }
+            if !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
+                stats.connections.wrappingSubtract(1, ordering: .relaxed)
+                stats.add(stats.rejectedConnections, 1)
+                let bye = WireEncoder.encode(.bye(reason: "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first"), format: .text)
+                _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+                close(fd)
+                log.log(.info, "refused a connection from \(peer): its limit of \(config.maxConnectionsPerAddress) reached")
+                continue
+            }
             _ = tabula_set_nodelay(fd)
             stats.add(stats.totalConnections, 1)
             let loops = executor.state.loops
             let target = nextLoop % max(1, loops.count)
             nextLoop += 1
-            if target == index || loops.isEmpty { adopt(fd) } else { loops[target].post([.adopt(fd)]) }
+            if target == index || loops.isEmpty { adopt(fd, peer) } else { loops[target].post([.adopt(fd, peer)]) }
         }
     }
 
     /// Takes a freshly accepted socket into this loop and greets it.
-    private func adopt(_ fd: Int32) {
+    private func adopt(_ fd: Int32, _ peer: PeerAddress) {
         serial += 1
-        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, maxLine: config.maxLine)
+        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, maxLine: config.maxLine, now: nowSeconds)
         conns[c.id.raw] = c
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN
@@ -226,6 +256,8 @@ final class EventLoop: @unchecked Sendable {
         readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         units.removeAll(keepingCapacity: true)
         while let unit = c.decoder.next() {
+            c.lastRequest = nowSeconds
+            c.hasRequested = true
             switch unit {
             case .tooLong:
                 units.append(.failure(tag: nil, TabulaError(.tooLong, "line longer than \(config.maxLine) bytes; the rest of it was skipped")))
@@ -237,22 +269,37 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
         }
-        if c.atEngine || !c.held.isEmpty {
-            c.held += units  // after the group at the engine, in order
+        guard notePartialInput(c) else { return }
+        if c.atEngine || c.replay != nil || !c.held.isEmpty {
+            c.held += units  // after what they wait for, in order
         } else {
             run(c, units[...])
         }
-        if c.held.count > EventLoop.pauseAbove {
-            c.readPaused = true
-            updateInterest(c)
-        }
+        refreshReading(c)
+    }
+
+    /// Pauses reading from `c` while its held requests are many (until they are few again)
+    /// or wait for its client to read; resumes it otherwise.
+    func refreshReading(_ c: Connection) {
+        let tooMany = c.held.count > EventLoop.pauseAbove || (c.readPaused && c.held.count >= EventLoop.resumeBelow)
+        let waiting = !c.held.isEmpty && (c.replay != nil || c.output.count >= config.outputPause)
+        let pause = tooMany || waiting
+        guard pause != c.readPaused else { return }
+        c.readPaused = pause
+        if !pause && c.partialSince != nil { c.partialSince = nowSeconds }  // its clock starts again
+        updateInterest(c)
     }
 
     /// Answers what may be answered here, in order; the first unit that must run on the
     /// engine goes there with everything after it, as one group with a copy of the session.
+    /// Stops, holding the rest, while a replay runs or the client has much output unread.
     private func run(_ c: Connection, _ units: ArraySlice<LineUnit>) {
         var rest = units
         while !rest.isEmpty && !c.closeWhenFlushed {
+            if c.replay != nil || c.output.count >= config.outputPause {
+                c.held = Array(rest) + c.held
+                return
+            }
             replies.removeAll(keepingCapacity: true)
             let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, into: &replies) { published in
                 // The events just published sit in this loop's inbox too: queue them before
@@ -266,6 +313,10 @@ final class EventLoop: @unchecked Sendable {
             if r.close { c.closeWhenFlushed = true }
             if r.answered > 0 { markDirty(c) }
             rest = rest.dropFirst(r.answered)
+            if let plan = r.replay {
+                startReplay(c, plan)
+                continue
+            }
             if r.toEngine && !c.closeWhenFlushed && !rest.isEmpty {
                 toEngine.append(.group(c.id, Array(rest), session: c.session))
                 c.atEngine = true
@@ -278,14 +329,11 @@ final class EventLoop: @unchecked Sendable {
     /// any new group to the engine before the loop can sleep.
     private func runReady() {
         while let c = ready.popLast() {
-            guard conns[c.id.raw] != nil, !c.atEngine, !c.held.isEmpty else { continue }
+            guard conns[c.id.raw] != nil, !c.atEngine, c.replay == nil, !c.held.isEmpty else { continue }
             let held = c.held
             c.held.removeAll()
             if !c.closeWhenFlushed { run(c, held[...]) }
-            if c.readPaused && c.held.count < EventLoop.resumeBelow {
-                c.readPaused = false
-                updateInterest(c)
-            }
+            refreshReading(c)
         }
         if !toEngine.isEmpty {
             engine.submit(toEngine)
@@ -300,26 +348,28 @@ final class EventLoop: @unchecked Sendable {
             switch m {
             case .send(let id, let bytes):
                 guard let c = conns[id.raw] else { continue }
-                c.output.append(bytes)
-                markDirty(c)
-            case .answer(let id, let bytes, let session, let close):
-                guard let c = conns[id.raw] else { continue }
-                c.output.append(bytes)
+                push(bytes, to: c)
+            case .answer(let a):
+                guard let c = conns[a.conn.raw] else { continue }
+                c.output.append(a.bytes)
                 c.atEngine = false
-                if let session { c.session = session }
-                if close { c.closeWhenFlushed = true }
+                if let session = a.session { c.session = session }
+                if a.close { c.closeWhenFlushed = true }
+                if !a.rest.isEmpty { c.held = a.rest + c.held }
                 markDirty(c)
+                if let plan = a.replay { startReplay(c, plan) }
                 // What it sent meanwhile runs at the top of the turn, not here: this may be
                 // inside a request's run (events drained before its replies).
                 if !c.held.isEmpty { ready.append(c) }
-            case .adopt(let fd):
+            case .adopt(let fd, let peer):
                 if shuttingDown {
                     let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
                     _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
                     close(fd)
                     stats.connections.wrappingSubtract(1, ordering: .relaxed)
+                    stats.addresses.release(peer)
                 } else {
-                    adopt(fd)
+                    adopt(fd, peer)
                 }
             case .stopReading:
                 shuttingDown = true
@@ -335,6 +385,7 @@ final class EventLoop: @unchecked Sendable {
             case .goodbye:
                 saidGoodbye = true
                 for c in conns.values {
+                    c.replay = nil  // the goodbye is the last thing it gets
                     c.output.append(WireEncoder.encode(.bye(reason: "server shutting down"), format: c.session.format))
                     c.closeWhenFlushed = true
                     markDirty(c)

@@ -31,25 +31,29 @@ extension EventLoop {
         if !c.output.isEmpty {
             let (result, written) = c.output.flush(fd: c.fd)
             stats.add(stats.bytesOut, written)
+            if written > 0 { c.lastDrained = nowSeconds }
             if case .failed = result {
                 closeConnection(c)
                 return
             }
+            // The client read: requests held for it may run again.
+            if !c.held.isEmpty && !c.atEngine && c.replay == nil && c.output.count < config.outputPause { ready.append(c) }
         }
+        refreshReading(c)
         updateInterest(c)
         closeIfDone(c)
     }
 
     func closeIfDone(_ c: Connection) {
         guard c.output.isEmpty else { return }
-        if c.closeWhenFlushed || (c.readClosed && !c.atEngine && c.held.isEmpty && !shuttingDown) {
+        if c.closeWhenFlushed || (c.readClosed && !c.atEngine && c.replay == nil && c.held.isEmpty && !shuttingDown) {
             closeConnection(c)
         }
     }
 
     func dropSlowConsumer(_ c: Connection) {
         stats.add(stats.slowConsumersDropped, 1)
-        log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count) bytes unread, over the output limit of \(config.outputLimit)")
+        log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count + c.deferredCount) bytes unread, over the output limit of \(config.outputLimit)")
         if c.output.atLineBoundary {
             let bye = WireEncoder.encode(.bye(reason: "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less"), format: c.session.format)
             _ = bye.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
@@ -73,6 +77,10 @@ extension EventLoop {
         close(c.fd)
         c.output.removeAll()
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
+        stats.addresses.release(c.peer)
+        stats.partialInput.wrappingSubtract(c.partialCounted, ordering: .relaxed)
+        c.partialCounted = 0
+        closedSinceTrim += 1
         executor.state.hub.withLock { _ = $0.remove(c.id, nil) }
         log.log(.debug, "connection \(c.id.raw) closed")
     }

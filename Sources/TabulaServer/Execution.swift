@@ -2,12 +2,13 @@ import TabulaModel
 import TabulaProtocol
 
 /// What running one request produced: the model's outcome (reply, event, mutations) and,
-/// for the connection, events to replay right after the reply and whether to close.
+/// for the connection, a replay to run before its reply and whether to close.
 struct Execution {
     /// Reply, event (not yet published) and what the store must write.
     var outcome: Outcome
-    /// Events to push to the requester right after its reply (`WATCH … FROM`).
-    var replay: [Event] = []
+    /// `WATCH … FROM`: the replay the connection's loop runs; it writes the reply once the
+    /// replay is counted, so the reply is not encoded with the others.
+    var replay: ReplayPlan?
     /// Close the connection after the reply (`QUIT`).
     var close = false
 

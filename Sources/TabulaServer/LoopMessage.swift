@@ -2,11 +2,10 @@
 enum LoopMessage: Sendable {
     /// Event bytes for a watcher.
     case send(ConnectionID, [UInt8])
-    /// The engine's answer to a connection's group: the replies, the session after them when
-    /// it changed, and whether the last request asked to close (`QUIT`).
-    case answer(ConnectionID, [UInt8], session: Session?, close: Bool)
+    /// The engine's answer to a connection's group.
+    case answer(GroupAnswer)
     /// Take this freshly accepted socket (the accepting loop deals them out round-robin).
-    case adopt(Int32)
+    case adopt(Int32, PeerAddress)
     /// Stop accepting and reading (shutdown has begun).
     case stopReading
     /// Say goodbye to every connection and close them (the engine has answered everything).

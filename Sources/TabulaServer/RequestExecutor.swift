@@ -32,10 +32,17 @@ struct RequestExecutor: Sendable {
         var answers: [LoopAnswer] = []
         answers.reserveCapacity(here.count)
         var events: [Event?] = []
+        var heldBack = false  // the engine holds uncommitted state: the engine runs these
         func runAll() {
-            if access != .connection && state.uncommitted { return }
+            if access != .connection && state.uncommitted {
+                heldBack = true
+                return
+            }
+            var rows = 0
             for u in here {
                 if answer(u, conn: conn, session: &session, cache: &cache, into: &answers, events: &events) { return }
+                if case .run(let e, _, _, _, _)? = answers.last { rows += e.outcome.reply.rows.count }
+                if rows >= RequestExecutor.rowsPerLock { return }
             }
         }
         switch access {
@@ -50,11 +57,13 @@ struct RequestExecutor: Sendable {
         beforeReplies(!events.isEmpty)
         events.removeAll()  // what fell out of the history, freed outside the lock
         var close = false
+        var replay: ReplayPlan?
         for a in answers {
             switch a {
             case .bytes(let b): out.append(contentsOf: b)
             case .run(let e, let tag, let format, let key, let revision):
-                if let key {
+                replay = e.replay
+                if let key, replay == nil {
                     let bytes = RequestExecutor.encode(e, tag: tag, format: format)
                     cache.store(key, revision: revision, bytes: bytes)
                     out.append(contentsOf: bytes)
@@ -65,21 +74,25 @@ struct RequestExecutor: Sendable {
             }
         }
         // The engine takes over at the first unit routed there, or at once while it holds
-        // uncommitted state; a run cut only by the cap goes on here after the lock is released.
-        let stoppedAtEngine = end < units.endIndex && (end < cap || Dispatcher.route(units[end], durable: durable) == .engine)
-        let heldBack = answers.count < here.count && !close  // uncommitted state
-        return LoopRun(answered: answers.count, close: close, toEngine: heldBack || (answers.count == here.count && stoppedAtEngine))
+        // uncommitted state; a run cut only by a cap goes on here after the lock is released.
+        let stoppedAtEngine = end < units.endIndex && Dispatcher.route(units[end], durable: durable) == .engine
+        return LoopRun(answered: answers.count, close: close, replay: replay, toEngine: heldBack || (answers.count == here.count && stoppedAtEngine))
     }
 
     /// At most this many requests run under one acquisition of the lock on a loop, so that a
     /// pipelined flood holds the others up for a bounded time (the rest runs after a release).
     static let unitsPerLock = 128
+    /// Nor more than one full page of rows (`LIMIT` at most 10,000): what one lock hold
+    /// produces stays bounded when every request is a large read.
+    static let rowsPerLock = 10_000
 
-    /// What `runOnLoop` did: how many units it answered, whether the last asked to close,
-    /// and whether the next must go to the engine (rather than run here after a release).
+    /// What `runOnLoop` did: how many units it answered, whether the last asked to close or
+    /// began a replay, and whether the next must go to the engine (rather than run here
+    /// after a release).
     struct LoopRun {
         let answered: Int
         let close: Bool
+        let replay: ReplayPlan?
         let toEngine: Bool
     }
 
@@ -89,7 +102,8 @@ struct RequestExecutor: Sendable {
         case run(Execution, tag: String?, format: WireFormat, cacheKey: ReplyCache.Key?, revision: UInt64)
     }
 
-    /// Answers one unit on a loop: refused, from the cache, or run. True when it closes.
+    /// Answers one unit on a loop: refused, from the cache, or run. True when nothing may run
+    /// after it here: it closes, or starts a replay.
     private func answer(_ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into answers: inout [LoopAnswer], events: inout [Event?]) -> Bool {
         switch u {
         case .failure(let tag, let error):
@@ -111,10 +125,10 @@ struct RequestExecutor: Sendable {
                 }
                 key = k
             }
-            var e = execute(r, conn: conn, session: &session, onEngine: false)
+            var e = execute(r, conn: conn, session: &session)
             if case .some = e.outcome.event { events.append(e.outcome.event.take()) }
             answers.append(.run(e, tag: r.tag, format: session.format, cacheKey: key, revision: state.model.revision))
-            return e.close
+            return e.close || e.replay != nil
         }
     }
 
@@ -132,7 +146,7 @@ struct RequestExecutor: Sendable {
 
     /// Runs one request. The caller holds the lock the command needs (the engine holds the
     /// write lock for its whole batch).
-    func execute(_ r: Request, conn c: ConnectionID, session s: inout Session, onEngine: Bool) -> Execution {
+    func execute(_ r: Request, conn c: ConnectionID, session s: inout Session) -> Execution {
         stats.add(stats.requests, 1)
         switch r.command {
         case .ping(let text):
@@ -150,9 +164,9 @@ struct RequestExecutor: Sendable {
             }
             return Execution(Reply(message: s.format.rawValue))
         case .stats:
-            return Execution(ServerReplies.stats(state: state, stats: stats, store: store, historyOldest: historyOldest()))
+            return Execution(ServerReplies.stats(state: state, stats: stats, store: store, historyOldest: retainedOldest()))
         case .watch(let prefix, let from):
-            return watch(c, prefix: prefix, from: from, session: s, onEngine: onEngine)
+            return watch(c, prefix: prefix, from: from, tag: r.tag, session: s)
         case .unwatch(let prefix):
             var p: String?
             if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }
@@ -165,23 +179,16 @@ struct RequestExecutor: Sendable {
         }
     }
 
-    /// The oldest revision `WATCH … FROM` can still replay: from disk or from memory.
-    private func historyOldest() -> UInt64 {
-        let memory = state.history.oldest ?? state.model.revision + 1
-        let stored = state.storedHistoryOldest.load(ordering: .relaxed)
-        return stored > 0 ? min(stored, memory) : memory
-    }
-
-    /// The reply and any replayed events, encoded for the connection.
+    /// The reply, encoded for the connection.
     static func encode(_ e: Execution, tag: String?, format: WireFormat) -> [UInt8] {
         var out: [UInt8] = []
         encode(e, tag: tag, format: format, into: &out)
         return out
     }
 
-    /// Appends the reply and any replayed events to `out`.
+    /// Appends the reply to `out` (a replay's reply waits for its count: see `Replay`).
     static func encode(_ e: Execution, tag: String?, format: WireFormat, into out: inout [UInt8]) {
+        guard e.replay == nil else { return }
         WireEncoder.encode(e.outcome.reply, tag: tag, format: format, into: &out)
-        for ev in e.replay { WireEncoder.encode(.event(ev), format: format, into: &out) }
     }
 }

@@ -6,10 +6,26 @@ public struct ServerConfig: Sendable {
     public var port: Int = 8228
     /// Most clients connected at once.
     public var maxConnections = 10_000
+    /// Most clients connected at once from one address (0: no limit of its own).
+    public var maxConnectionsPerAddress = 1_000
+    /// Seconds a connection may go without progress before it is closed: without a complete
+    /// request line since it connected or since it began its current line (slowloris), or
+    /// with output it does not read (0: never).
+    public var stallTimeout = 60
+    /// Seconds a connection with no watch may go without a request before it is closed
+    /// (0, the default: never).
+    public var idleTimeout = 0
+    /// Bytes of incomplete request lines held for all clients together; past it, a client
+    /// whose incomplete line grows is closed.
+    public var maxPartialInput = 64 * 1024 * 1024
     /// Longest request line in bytes.
     public var maxLine = 64 * 1024
     /// Most bytes queued for one client before it is dropped as a slow consumer.
     public var outputLimit = 8 * 1024 * 1024
+    /// A connection's requests run, and its replay is sent, only while its unread output is
+    /// under this: past it the server waits for the client to read (see `outputLimit` for
+    /// what only pushed events can pass).
+    public var outputPause: Int { min(256 * 1024, outputLimit / 2) }
     /// Number of I/O loop threads.
     public var ioThreads = 2
     /// While several clients keep an I/O loop busy, a loop woken for only a request or two

@@ -10,6 +10,12 @@ final class ServerStats: Sendable {
     let bytesOut = Atomic<Int>(0)
     let requests = Atomic<Int>(0)
     let eventsDelivered = Atomic<Int>(0)
+    /// Bytes of incomplete request lines held, all connections together.
+    let partialInput = Atomic<Int>(0)
+    /// Connections closed for making no progress, or for being idle.
+    let timedOut = Atomic<Int>(0)
+    /// Connections open per client address.
+    let addresses = AddressBook()
     let started = ContinuousClock.now
 
     func add(_ a: borrowing Atomic<Int>, _ n: Int) { a.wrappingAdd(n, ordering: .relaxed) }

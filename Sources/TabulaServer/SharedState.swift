@@ -42,7 +42,7 @@ final class SharedState: @unchecked Sendable {
         self.historyID = historyID
         modelStorage = .allocate(capacity: 1)
         modelStorage.initialize(to: model)
-        self.history = ChangeHistory(capacity: historyCapacity)
+        self.history = ChangeHistory(capacity: historyCapacity, after: model.revision)
         publishedRevision.store(model.revision, ordering: .relaxed)
     }
 

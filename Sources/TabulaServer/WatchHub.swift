@@ -28,15 +28,20 @@ struct WatchHub {
     /// Whether nobody watches anything.
     var isEmpty: Bool { byPrefix.isEmpty }
 
+    /// Whether `c` watches anything.
+    func watches(_ c: ConnectionID) -> Bool { byConnection[c] != nil }
+
     /// The number of (connection, prefix) watches.
     var count: Int { byConnection.values.reduce(0) { $0 + $1.count } }
 
-    mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat) {
+    @discardableResult
+    mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat) -> Bool {
         if let old = formats[c], old != format { forget(byConnection[c] ?? []) }
         formats[c] = format
         byPrefix[prefix, default: []].insert(c)
-        byConnection[c, default: []].insert(prefix)
+        let isNew = byConnection[c, default: []].insert(prefix).inserted
         forget(CollectionOfOne(prefix))
+        return isNew
     }
 
     /// Removes one prefix, or all of the connection's when nil; returns how many were removed.

@@ -9,9 +9,11 @@ final class SQLiteDatabase {
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
 
-    init(path: String) throws {
+    /// Opens `path` for reading and writing (created when missing), or only for reading.
+    init(path: String, readOnly: Bool = false) throws {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let rc = sqlite3_open_v2(path, &db, mode | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             if let db { sqlite3_close(db) }
@@ -80,6 +82,16 @@ final class SQLiteDatabase {
         let s = try statement(sql)
         try s.bind(values)
         while try s.step() { try row(s) }
+    }
+
+    /// The rows of a query, while `row` returns true.
+    func query(_ sql: String, _ values: [SQLiteValue] = [], _ row: (SQLiteStatement) throws -> Bool) throws {
+        let s = try statement(sql)
+        try s.bind(values)
+        while try s.step() {
+            if try !row(s) { break }
+        }
+        s.reset()
     }
 
     func scalarInt(_ sql: String) throws -> Int64? {

@@ -222,15 +222,12 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
 
     // MARK: - History
 
-    public func events(after rev: UInt64, limit: Int) throws -> [Event] {
-        var out: [Event] = []
-        try db.query("SELECT rev, kind, path, summary, payload FROM history WHERE rev > ? ORDER BY rev LIMIT ?", [.int(Int64(rev)), .int(Int64(limit))]) { r in
-            out.append(Event(rev: UInt64(r.int(0)), kind: r.text(1), path: r.text(2), summary: r.text(3), value: JSONParser.parse(r.text(4)) ?? .null))
-        }
-        return out
-    }
-
     public func oldestRevision() throws -> UInt64 {
         UInt64(try db.scalarInt("SELECT min(rev) FROM history") ?? 0)
+    }
+
+    /// A read-only connection of its own to the same file.
+    public func openHistoryReader() throws -> HistoryReader? {
+        try SQLiteHistoryReader(path: path)
     }
 }

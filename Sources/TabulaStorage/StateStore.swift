@@ -36,10 +36,11 @@ public protocol StateStore: AnyObject, Sendable {
     func seed(_ snapshot: ModelSnapshot) throws
     /// Writes a batch atomically.
     func commit(_ batch: CommitBatch) throws
-    /// Stored events with revision greater than `rev`, oldest first, at most `limit`.
-    func events(after rev: UInt64, limit: Int) throws -> [Event]
     /// The oldest revision still in the history (0 when the history is empty).
     func oldestRevision() throws -> UInt64
+    /// A reader of the stored history for another thread (an I/O loop streaming a replay),
+    /// or nil when the store keeps no history.
+    func openHistoryReader() throws -> HistoryReader?
     /// A short description for the log: "memory" or the file path.
     var describe: String { get }
     /// What kind of store, for clients (`STATS`): "memory" or "sqlite"; never a path.
@@ -63,9 +64,9 @@ public final class MemoryStore: StateStore, @unchecked Sendable {
     /// Keeps nothing.
     public func commit(_ batch: CommitBatch) throws {}
     /// No durable history.
-    public func events(after rev: UInt64, limit: Int) throws -> [Event] { [] }
-    /// No durable history.
     public func oldestRevision() throws -> UInt64 { 0 }
+    /// No durable history.
+    public func openHistoryReader() throws -> HistoryReader? { nil }
     /// Nothing to release.
     public func close() {}
     /// "memory".

@@ -17,6 +17,10 @@ let commandLine = CommandLineSpec(
         OptionSpec("--history", value: "N", help: "changes kept for WATCH … FROM: on disk, default 1000000\n(the newest 100000 also in memory); with --memory, in\nmemory, default 100000"),
         OptionSpec("--max-size", value: "BYTES", help: "cap the database file; a write that would pass it fails with\nERR STORAGE, as on a full disk (default: no cap)"),
         OptionSpec("--max-connections", value: "N", help: "most clients at once (default 10000); more are told so and closed"),
+        OptionSpec("--max-connections-per-ip", value: "N", help: "most clients at once from one address (default 1000; 0: only\n--max-connections applies)"),
+        OptionSpec("--stall-timeout", value: "SECONDS", help: "close a connection that makes no progress for this long: no\nrequest since it connected, an incomplete line, or output it\ndoes not read (default 60; 0: never)"),
+        OptionSpec("--idle-timeout", value: "SECONDS", help: "close a connection without watches that sends no request for\nthis long (default 0: never)"),
+        OptionSpec("--max-partial-input", value: "BYTES", help: "incomplete request lines held for all clients together; past\nit a client whose incomplete line grows is closed (default\n67108864)"),
         OptionSpec("--max-line", value: "BYTES", help: "longest request line (default 65536)"),
         OptionSpec("--output-limit", value: "BYTES", help: "most bytes queued for one client before it is dropped as a\nslow consumer (default 8388608)"),
         OptionSpec("--io-threads", value: "N", help: "I/O loop threads (default 2)"),
@@ -58,6 +62,10 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     s.history = try p.int("--history", in: 1...Int.max)
     s.maxSize = try p.int("--max-size", in: 65536...Int.max)
     if let v = try p.int("--max-connections", in: 1...Int.max) { s.config.maxConnections = v }
+    if let v = try p.int("--max-connections-per-ip", in: 0...Int.max) { s.config.maxConnectionsPerAddress = v }
+    if let v = try p.int("--stall-timeout", in: 0...86_400) { s.config.stallTimeout = v }
+    if let v = try p.int("--idle-timeout", in: 0...31_536_000) { s.config.idleTimeout = v }
+    if let v = try p.int("--max-partial-input", in: 65536...Int.max) { s.config.maxPartialInput = v }
     if let v = try p.int("--max-line", in: 16...Int.max) { s.config.maxLine = v }
     if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }
     if let v = try p.int("--io-threads", in: 1...64) { s.config.ioThreads = v }

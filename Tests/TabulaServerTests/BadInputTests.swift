@@ -64,8 +64,8 @@ import TabulaStorage
         }
     }
 
-    @Test func aClientThatNeverReadsIsDroppedWhileOthersAreServed() throws {
-        try withServer({ $0.outputLimit = 256 * 1024 }) { s in
+    @Test func aClientThatNeverReadsIsPausedThenDroppedWhileOthersAreServed() throws {
+        try withServer({ $0.outputLimit = 256 * 1024; $0.stallTimeout = 1 }) { s in
             let normal = try connect(s)
             _ = try normal.request("WATCH /orders")
             let slow = try rawConnect(s)

@@ -17,9 +17,11 @@ import TabulaProtocol
         #expect(h.count == 3)
         #expect(h.oldest == 3)
         #expect(fallen == [1, 2])
-        #expect(h.events(after: 3).map(\.rev) == [4, 5])
-        #expect(h.events(after: 0).map(\.rev) == [3, 4, 5])
-        #expect(h.events(after: 5).isEmpty)
+        #expect(h.events(after: 3, through: 5, under: "/", limit: 10).map(\.rev) == [4, 5])
+        #expect(h.events(after: 2, through: 5, under: "/", limit: 10).map(\.rev) == [3, 4, 5])
+        #expect(h.events(after: 5, through: 5, under: "/", limit: 10).isEmpty)
+        #expect(h.holds(after: 2))
+        #expect(!h.holds(after: 1))
     }
 
     @Test func itGrowsPastItsFirstAllocationAndKeepsOrderAcrossTheWrap() {
@@ -30,9 +32,21 @@ import TabulaProtocol
         }
         #expect(h.count == 5_000)
         #expect(h.oldest == 7_346)
-        #expect(h.events(after: 12_340).map(\.rev) == [12_341, 12_342, 12_343, 12_344, 12_345])
-        let all = h.events(after: 0).map(\.rev)
+        #expect(h.events(after: 12_340, through: 12_345, under: "/", limit: 10).map(\.rev) == [12_341, 12_342, 12_343, 12_344, 12_345])
+        let all = h.events(after: 7_345, through: 12_345, under: "/", limit: 10_000).map(\.rev)
         #expect(all == Array(7_346...12_345))
+    }
+
+    @Test func aWindowCountsAndListsOnlyTheEventsUnderAPrefixWithinItsRange() {
+        var h = ChangeHistory(capacity: 100)
+        for rev in 1...30 as ClosedRange<UInt64> {
+            var e: Event? = Event(rev: rev, kind: "put", path: rev % 3 == 0 ? "/items/\(rev)" : rev % 3 == 1 ? "/itemsx" : "/items", summary: "", value: .null)
+            h.append(&e)
+        }
+        #expect(h.count(after: 0, through: 30, under: "/items") == 20)
+        #expect(h.count(after: 10, through: 20, under: "/items") == 7)
+        #expect(h.events(after: 10, through: 20, under: "/items", limit: 3).map(\.rev) == [11, 12, 14])
+        #expect(h.count(after: 0, through: 30, under: "/") == 30)
     }
 
     @Test func historyBoundsMemoryWhenNothingIsStoredAndOnlyCapsItOtherwise() {

@@ -8,7 +8,7 @@ import TabulaStorage
 func withServer(_ configure: (inout ServerConfig) -> Void = { _ in }, store: StateStore = MemoryStore(), _ body: (Server) throws -> Void) throws {
     var config = ServerConfig()
     config.port = 0
-    config.logLevel = .error
+    config.logLevel = ProcessInfo.processInfo.environment["TABULA_TEST_LOG"] == nil ? .error : .debug
     configure(&config)
     let server = try Server(config: config, store: store)
     server.start()

@@ -93,8 +93,12 @@ func listing(_ m: Model) -> [String] {
         let store = try SQLiteStore(path: path)
         try store.seed(model.snapshot)
         try applyAndCommit(["ORDER pesto", "ORDER gelato", "SELECT /settings/my-string Red"], model: &model, store: store)
-        let events = try store.events(after: 1, limit: 10)
+        let reader = try #require(try store.openHistoryReader())
+        let events = try reader.events(after: 1, through: 10, under: "/", limit: 10) { _ in true }
         #expect(events.map(\.rev) == [2, 3])
+        #expect(try reader.events(after: 0, through: 10, under: "/orders", limit: 10) { _ in true }.map(\.rev) == [1, 2])
+        #expect(try reader.count(after: 0, through: 3, under: "/settings") == 1)
+        #expect(try reader.count(after: 0, through: 3, under: "/settings/my") == 0)
         #expect(events.last?.value["value"] == .string("Red"))
         #expect(try store.oldestRevision() == 1)
     }
@@ -106,7 +110,7 @@ func listing(_ m: Model) -> [String] {
         try store.seed(model.snapshot)
         try applyAndCommit(Array(repeating: "ORDER pesto", count: 25), model: &model, store: store)
         #expect(try store.oldestRevision() == 16)
-        #expect(try store.events(after: 0, limit: 100).count == 10)
+        #expect(try store.openHistoryReader()?.count(after: 0, through: 100, under: "/") == 10)
     }
 
     @Test func aFileThatIsNotSQLiteIsRefusedUntouched() throws {

@@ -34,6 +34,13 @@ int tabula_set_reuseaddr(int fd);
 ssize_t tabula_send(int fd, const void *buf, size_t len);
 ssize_t tabula_sendv(int fd, const struct iovec *iov, int iovcnt);
 int tabula_accept(int fd);
+/// accept4 (non-blocking, close-on-exec) that also gives the peer's address as 16 bytes:
+/// IPv6 as is, IPv4 mapped (::ffff:a.b.c.d), anything else all zero.
+int tabula_accept_peer(int fd, uint64_t *hi, uint64_t *lo);
+/// Writes a peer address (as from tabula_accept_peer) in text into buf.
+void tabula_format_peer(uint64_t hi, uint64_t lo, char *buf, int len);
+/// Gives memory freed by the process back to the system (glibc malloc_trim).
+void tabula_trim_memory(void);
 void tabula_ignore_sigpipe(void);
 int tabula_errno(void);
 /// Blocks SIGINT and SIGTERM in the calling thread (and threads it starts) and returns a signalfd for them.

@@ -1,0 +1,82 @@
+import CLinuxShims
+import TabulaProtocol
+
+/// Connection hygiene: incomplete input counted against one bound for the whole server, and
+/// once a second, connections that make no progress (or, with `--idle-timeout`, sit idle)
+/// are told why and closed.
+extension EventLoop {
+    /// Counts `c`'s incomplete line against the server-wide bound. False when `c` was closed
+    /// for growing it past that bound.
+    func notePartialInput(_ c: Connection) -> Bool {
+        let now = c.decoder.bufferedCount
+        if now == 0 {
+            c.partialSince = nil
+        } else if c.partialSince == nil {
+            c.partialSince = nowSeconds
+        }
+        let grew = now - c.partialCounted
+        guard grew != 0 else { return true }
+        let total = stats.partialInput.wrappingAdd(grew, ordering: .relaxed).newValue
+        c.partialCounted = now
+        if grew > 0 && total > config.maxPartialInput {
+            closeWithBye(c, "too much incomplete input held for all clients (limit \(config.maxPartialInput) bytes); end each request with a newline", log: "its incomplete line of \(now) bytes passed the server's bound")
+            return false
+        }
+        return true
+    }
+
+    /// Checks every connection for timeouts, once a second.
+    func sweepIfDue() {
+        guard nowSeconds != lastSweep else { return }
+        lastSweep = nowSeconds
+        if closedSinceTrim >= EventLoop.closesBeforeTrim {
+            // Many connections gave their buffers back: return that memory to the system
+            // rather than keep it mapped for connections that may never come.
+            closedSinceTrim = 0
+            tabula_trim_memory()
+        }
+        let stall = config.stallTimeout, idle = config.idleTimeout
+        guard stall > 0 || idle > 0, !shuttingDown else { return }
+        for c in Array(conns.values) { check(c, stall: stall, idle: idle) }
+    }
+
+    /// Closed connections after which memory is given back to the system.
+    static let closesBeforeTrim = 256
+
+    private func check(_ c: Connection, stall: Int, idle: Int) {
+        let now = nowSeconds
+        if stall > 0 {
+            // While reading is paused the line is incomplete because the server stopped
+            // reading (for the output, checked below), not because the client is slow.
+            if let since = c.partialSince, !c.readPaused, now - since >= stall {
+                closeWithBye(c, "no complete request line in \(stall) s; end each request with a newline", log: "an incomplete line for \(stall) s")
+                return
+            }
+            if !c.hasRequested && !c.readClosed && now - c.lastRequest >= stall {
+                closeWithBye(c, "no request in the first \(stall) s after connecting", log: "no request in \(stall) s")
+                return
+            }
+            if !c.output.isEmpty && now - c.lastDrained >= stall {
+                stats.add(stats.slowConsumersDropped, 1)
+                closeWithBye(c, "none of the output read in \(stall) s; read faster or watch less", log: "\(c.output.count) bytes unread for \(stall) s")
+                return
+            }
+        }
+        if idle > 0 && now - c.lastRequest >= idle && c.output.isEmpty && !c.atEngine && c.replay == nil,
+            executor.state.hub.withLock({ !$0.watches(c.id) })
+        {
+            closeWithBye(c, "idle for \(idle) s (--idle-timeout); reconnect when needed", log: "idle for \(idle) s")
+        }
+    }
+
+    /// Sends `* BYE reason` when it can go without cutting a line, then closes.
+    func closeWithBye(_ c: Connection, _ reason: String, log why: String) {
+        stats.add(stats.timedOut, 1)
+        log.log(.info, "closing connection \(c.id.raw) from \(c.peer): \(why)")
+        if c.output.atLineBoundary {
+            let bye = WireEncoder.encode(.bye(reason: reason), format: c.session.format)
+            _ = bye.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
+        }
+        closeConnection(c)
+    }
+}

@@ -1,0 +1,106 @@
+import TabulaProtocol
+
+/// Replays: a `WATCH … FROM` counts and sends retained history a step at a time, only while
+/// the client's unread output is small. Meanwhile the connection's requests wait (held) and
+/// the events pushed to it wait too (deferred), so that everything it receives stays in order:
+/// the reply, the replayed events, then whatever came live.
+extension EventLoop {
+    /// Starts `plan` on `c` and takes its first steps at once (a short replay ends here).
+    func startReplay(_ c: Connection, _ plan: ReplayPlan) {
+        c.replay = Replay(plan)
+        replaying.append(c)
+        pump(c)
+    }
+
+    /// Steps every replay whose client has read what it was sent.
+    func pumpReplays() {
+        var i = 0
+        while i < replaying.count {
+            let c = replaying[i]
+            if conns[c.id.raw] != nil, c.replay != nil {
+                pump(c)
+            }
+            if conns[c.id.raw] == nil || c.replay == nil {
+                replaying.swapAt(i, replaying.count - 1)
+                replaying.removeLast()
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    /// Whether a replay could take a step now (the loop must then not sleep).
+    var replayCanStep: Bool {
+        replaying.contains { $0.replay != nil && $0.output.count < config.outputPause && conns[$0.id.raw] != nil }
+    }
+
+    /// Steps per connection per turn, so that one replay cannot keep the loop from the others.
+    static let replayStepsPerTurn = 8
+
+    private func pump(_ c: Connection) {
+        var steps = 0
+        while steps < EventLoop.replayStepsPerTurn, var r = c.replay, c.output.count < config.outputPause {
+            steps += 1
+            let step = r.step(history)
+            c.replay = r
+            var bytes: [UInt8] = []
+            switch step {
+            case .counting:
+                continue
+            case .acknowledge(let n):
+                let ack = WatchAck(prefix: r.plan.prefix, rev: r.plan.rev, replaying: n)
+                WireEncoder.encode(Reply(message: ack.message), tag: r.plan.tag, format: c.session.format, into: &bytes)
+            case .events(let events):
+                for e in events { WireEncoder.encode(.event(e), format: c.session.format, into: &bytes) }
+            case .finished:
+                finishReplay(c)
+            case .failed(let gap):
+                failReplay(c, r, gap)
+            }
+            c.output.append(bytes)
+            markDirty(c)
+        }
+    }
+
+    /// The replay is done: what was deferred follows it, and held requests run next.
+    private func finishReplay(_ c: Connection) {
+        c.replay = nil
+        for piece in c.deferred { c.output.append(piece) }
+        c.deferred.removeAll()
+        c.deferredCount = 0
+        if !c.held.isEmpty && !c.atEngine { ready.append(c) }
+        refreshReading(c)
+    }
+
+    /// Before the reply: the WATCH is answered with an error and takes back the watch it
+    /// added. After it: the client has part of the replay and no way to get the rest here,
+    /// so it is told where to resume and closed.
+    private func failReplay(_ c: Connection, _ r: Replay, _ gap: HistoryGap) {
+        let format = c.session.format
+        if !r.acknowledged {
+            let error = gap.failure.map { TabulaError(.storage, "could not read the history: \($0); try again later") } ?? RequestExecutor.expired(r.plan.after, oldest: gap.oldest)
+            c.output.append(WireEncoder.encode(Reply(error: error), tag: r.plan.tag, format: format))
+            if r.plan.addedWatch { _ = executor.state.hub.withLock { $0.remove(c.id, r.plan.prefix) } }
+            finishReplay(c)
+            return
+        }
+        let why = gap.failure ?? "the history moved past revision \(r.cursor) while it was replayed (the oldest held is now \(gap.oldest))"
+        log.log(.warn, "connection \(c.id.raw): replay of \(r.plan.prefix) stopped: \(why)")
+        c.output.append(WireEncoder.encode(.bye(reason: "replay stopped: \(why); reconnect and WATCH \(r.plan.prefix) FROM \(r.cursor) to go on"), format: format))
+        c.replay = nil
+        c.closeWhenFlushed = true
+    }
+
+    /// Queues event bytes for `c`: after its replay when one is running (past the output
+    /// limit the client is dropped, as for unread output).
+    func push(_ bytes: [UInt8], to c: Connection) {
+        guard c.replay != nil else {
+            c.output.append(bytes)
+            markDirty(c)
+            return
+        }
+        c.deferred.append(bytes)
+        c.deferredCount += bytes.count
+        if c.deferredCount > config.outputLimit { dropSlowConsumer(c) }
+    }
+}

@@ -1,0 +1,62 @@
+import TabulaProtocol
+import TabulaStorage
+
+/// One I/O loop's view of the retained history for replays: memory (under the read lock)
+/// while it holds the range, else the store through the loop's own read-only connection,
+/// opened on first use. Checks of what is retained are made after reading, so a range that
+/// the store trimmed while it was read is reported as a gap, never returned short.
+final class LoopHistory: RetainedHistory {
+    private let state: SharedState
+    private let store: StateStore
+    private var reader: HistoryReader?
+
+    init(state: SharedState, store: StateStore) {
+        self.state = state
+        self.store = store
+    }
+
+    func check(after: UInt64) throws(HistoryGap) {
+        if state.reading({ state.history.holds(after: after) }) { return }
+        _ = try fromStore(after: after) { _ in 0 }
+    }
+
+    func count(after: UInt64, through: UInt64, under prefix: String) throws(HistoryGap) -> Int {
+        let inMemory: Int? = state.reading {
+            state.history.holds(after: after) ? state.history.count(after: after, through: through, under: prefix) : nil
+        }
+        if let inMemory { return inMemory }
+        return try fromStore(after: after) { try $0.count(after: after, through: through, under: prefix) }
+    }
+
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event] {
+        let inMemory: [Event]? = state.reading {
+            state.history.holds(after: after) ? state.history.events(after: after, through: through, under: prefix, limit: limit, bytes: bytes) : nil
+        }
+        if let inMemory { return inMemory }
+        return try fromStore(after: after) { reader in
+            var size = 0
+            return try reader.events(after: after, through: through, under: prefix, limit: limit) { e in
+                size += e.size
+                return size < bytes
+            }
+        }
+    }
+
+    /// Reads from the store, then checks that it still holds every event after `after`.
+    private func fromStore<R>(after: UInt64, _ read: (HistoryReader) throws -> R) throws(HistoryGap) -> R {
+        let memoryOldest = state.reading { state.history.oldest } ?? 0
+        do {
+            if reader == nil { reader = try store.openHistoryReader() }
+            guard let reader else { throw HistoryGap(oldest: memoryOldest) }
+            let result = try read(reader)
+            let oldest = try reader.oldestRevision()
+            guard oldest > 0, after + 1 >= oldest else { throw HistoryGap(oldest: oldest > 0 ? oldest : memoryOldest) }
+            return result
+        } catch let gap as HistoryGap {
+            throw gap
+        } catch {
+            reader = nil  // opened anew next time
+            throw HistoryGap(oldest: 0, failure: "\(error)")
+        }
+    }
+}

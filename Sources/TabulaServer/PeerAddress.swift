@@ -1,0 +1,39 @@
+import CLinuxShims
+import Synchronization
+
+/// A client's address as 16 bytes (IPv4 mapped into IPv6), for counting connections per
+/// address.
+struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
+    let hi: UInt64
+    let lo: UInt64
+
+    var description: String {
+        var buf = [CChar](repeating: 0, count: 64)
+        tabula_format_peer(hi, lo, &buf, Int32(buf.count))
+        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// How many connections each address has open (every loop closes its own; loop 0 accepts).
+final class AddressBook: Sendable {
+    private let counts = Mutex<[PeerAddress: Int]>([:])
+
+    /// Counts one more connection from `a` unless it has `limit` already (0: no limit);
+    /// returns whether it may connect.
+    func admit(_ a: PeerAddress, limit: Int) -> Bool {
+        counts.withLock { c in
+            let n = c[a, default: 0]
+            if limit > 0 && n >= limit { return false }
+            c[a] = n + 1
+            return true
+        }
+    }
+
+    /// Counts a connection from `a` closed.
+    func release(_ a: PeerAddress) {
+        counts.withLock { c in
+            guard let n = c[a] else { return }
+            c[a] = n > 1 ? n - 1 : nil
+        }
+    }
+}

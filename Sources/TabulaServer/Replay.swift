@@ -1,0 +1,108 @@
+import TabulaProtocol
+
+/// What a `WATCH … FROM` leaves to do once its watch is registered: replay the retained
+/// events under `prefix` with a revision in `(after, through]`. `through` is the newest
+/// published revision when the watch was added; everything later reaches the connection live.
+struct ReplayPlan: Sendable, Equatable {
+    let prefix: String
+    let after: UInt64
+    let through: UInt64
+    /// The revision the WATCH reply names (`at rev N`).
+    let rev: UInt64
+    /// The request's tag, for the reply.
+    let tag: String?
+    /// Whether the WATCH added the watch (false when the connection already had it): a
+    /// replay that fails before its reply takes back only a watch it added.
+    let addedWatch: Bool
+}
+
+/// A replay in progress: first counted (the reply says how many events follow), then sent a
+/// page at a time. Each step costs at most one window of revisions, so the loop interleaves
+/// it with everything else and sends only while the client keeps up.
+struct Replay {
+    let plan: ReplayPlan
+    private(set) var cursor: UInt64
+    private(set) var acknowledged = false
+
+    /// Revisions examined in one step.
+    static let window: UInt64 = 20_000
+    /// Events sent in one step: at most this many, and no more once they hold about
+    /// `pageBytes` (their paths and summaries counted), so a step's output stays small
+    /// whatever the events hold.
+    static let pageEvents = 1_000
+    static let pageBytes = 64 * 1024
+
+    init(_ plan: ReplayPlan) {
+        self.plan = plan
+        cursor = plan.after
+    }
+
+    enum Step: Equatable {
+        /// Counted part of the range; step again.
+        case counting
+        /// The count is complete: reply with it, then the events follow.
+        case acknowledge(Int)
+        /// The next events, oldest first.
+        case events([Event])
+        /// Everything was sent.
+        case finished
+        /// The history no longer holds what was to be replayed.
+        case failed(HistoryGap)
+    }
+
+    private var counted = 0
+
+    /// Does one bounded piece of the work.
+    mutating func step(_ history: some RetainedHistory) -> Step {
+        do {
+            if !acknowledged {
+                if plan.prefix == "/" {
+                    // Every revision is one event: no need to look at them.
+                    try history.check(after: cursor)
+                    counted = Int(plan.through - plan.after)
+                    cursor = plan.through
+                } else {
+                    let end = min(plan.through, cursor + Replay.window)
+                    counted += try history.count(after: cursor, through: end, under: plan.prefix)
+                    cursor = end
+                }
+                guard cursor == plan.through else { return .counting }
+                acknowledged = true
+                cursor = plan.after
+                return .acknowledge(counted)
+            }
+            guard cursor < plan.through else { return .finished }
+            let end = min(plan.through, cursor + Replay.window)
+            let page = try history.events(after: cursor, through: end, under: plan.prefix, limit: Replay.pageEvents, bytes: Replay.pageBytes)
+            // A page may stop short of `end` (full): the next one starts after its last event.
+            cursor = page.last?.rev ?? end
+            return .events(page)
+        } catch {
+            return .failed(error)
+        }
+    }
+}
+
+/// The retained history a replay reads: what the server holds in memory, and the store's for
+/// what memory no longer holds. Every call either covers its whole range or throws.
+protocol RetainedHistory {
+    /// Throws unless every event after `after` is still retained.
+    func check(after: UInt64) throws(HistoryGap)
+    func count(after: UInt64, through: UInt64, under prefix: String) throws(HistoryGap) -> Int
+    /// Events in `(after, through]` under `prefix`, oldest first, until `limit` of them or
+    /// about `bytes` (see `Event.size`).
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event]
+}
+
+extension Event {
+    /// What a page counts of an event's size: its path and summary (its JSON is about as big).
+    var size: Int { path.utf8.count + summary.utf8.count + 32 }
+}
+
+/// The retained history has no longer what was asked for.
+struct HistoryGap: Error, Equatable {
+    /// The oldest revision retained now (0: unknown, the store could not be read).
+    let oldest: UInt64
+    /// Why, when the store could not be read.
+    var failure: String?
+}

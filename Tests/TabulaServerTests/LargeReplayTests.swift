@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TabulaClient
+import TabulaProtocol
+import TabulaServer
+import TabulaStorage
+
+/// `WATCH … FROM` replays any amount of retained history to a client that reads, in bounded
+/// steps, with the live events and later replies after it.
+@Suite struct LargeReplayTests {
+    /// Adds `n` items named with `size` bytes each, pipelined; returns the last revision.
+    static func addItems(_ c: TabulaConnection, _ n: Int, size: Int) throws {
+        let batch = 200
+        for start in stride(from: 0, to: n, by: batch) {
+            let count = min(batch, n - start)
+            try c.line.send((0..<count).map { "ADD /items \(String(repeating: "n", count: size - 8))\(start + $0 + 10_000_000) 5" }.joined(separator: "\n"))
+            for _ in 0..<count { #expect(try c.readReply(timeout: 60).isOK) }
+        }
+    }
+
+    @Test func aClientThatReadsReplaysAHundredMegabytesOfHistoryThenGoesLive() throws {
+        try withServer { s in
+            let writer = try connect(s), watcher = try connect(s), other = try connect(s)
+            let n = 6_500, size = 16 * 1024  // 6,500 events of 16 KiB: 106 MB, 13 times the output limit
+            try Self.addItems(writer, n, size: size)
+            try watcher.line.send("WATCH / FROM 0")
+            try watcher.line.send("PING after")
+            let ack = try watcher.line.readLine(timeout: 30)
+            #expect(ack == "OK watching / at rev \(n); replaying \(n) events")
+            var bytes = 0
+            var next: UInt64 = 1
+            var wroteLive = false
+            while next <= UInt64(n) {
+                guard let l = try watcher.line.readLine(timeout: 30) else { break }
+                bytes += l.utf8.count + 1
+                guard TabulaConnection.revision(of: l) == next else {
+                    Issue.record("expected event \(next), got \(l.prefix(60))")
+                    return
+                }
+                next += 1
+                if !wroteLive && next > 100 {
+                    // Live traffic during the replay: answered at once, and pushed after it.
+                    wroteLive = true
+                    let start = Date()
+                    #expect(try other.request("ORDER pesto").isOK)
+                    #expect(Date().timeIntervalSince(start) < 1)
+                }
+            }
+            #expect(next == UInt64(n) + 1)
+            #expect(bytes > 100_000_000)
+            let live = try #require(try watcher.line.readLine(timeout: 30))
+            #expect(TabulaConnection.revision(of: live) == UInt64(n) + 1)
+            #expect(try watcher.line.readLine(timeout: 30) == "OK after")
+        }
+    }
+
+    @Test func aReplayOlderThanMemoryIsReadFromTheStoreUnderItsPrefix() throws {
+        let store = try SQLiteStore(path: tempDB(), syncFull: false)
+        try withServer({ $0.historyInMemory = 100 }, store: store) { s in
+            let c = try connect(s)
+            for start in stride(from: 0, to: 3_000, by: 500) {
+                try c.line.send((0..<500).map { (start + $0) % 2 == 0 ? "ORDER pesto" : "ADD /items x\(start + $0) 5" }.joined(separator: "\n"))
+                for _ in 0..<500 { #expect(try c.readReply(timeout: 60).isOK) }
+            }
+            let w = try connect(s)
+            #expect(try w.request("WATCH /orders FROM 0").final == "OK watching /orders at rev 3000; replaying 1500 events")
+            var revs: [UInt64] = []
+            while revs.count < 1_500, let l = try w.line.readLine(timeout: 30) { revs.append(TabulaConnection.revision(of: l) ?? 0) }
+            #expect(revs == Array(stride(from: 1, through: 2_999, by: 2)))
+            #expect(try w.request("PING").final == "OK PONG")
+        }
+    }
+
+    @Test func aReplayPastWhatIsRetainedIsRefusedAndAddsNoWatch() throws {
+        try withServer({ $0.historyInMemory = 10 }) { s in
+            let c = try connect(s)
+            for _ in 0..<30 { #expect(try c.request("ORDER pesto").isOK) }
+            let r = try c.request("WATCH /orders FROM 5")
+            #expect(r.reply.error?.code == .expired)
+            #expect(r.reply.error?.message.contains("the oldest revision held is 21") == true)
+            #expect(try c.request("UNWATCH").final == "OK 0 removed")
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Testing
+import TabulaModel
+import TabulaProtocol
+
+@testable import TabulaServer
+
+/// A retained history in an array: events 1...newest, of which revisions up to `trimmed`
+/// are gone.
+final class ArrayHistory: RetainedHistory {
+    var events: [Event]
+    var trimmed: UInt64 = 0
+    var calls = 0
+    init(_ paths: [String]) {
+        events = paths.enumerated().map { Event(rev: UInt64($0.offset + 1), kind: "put", path: $0.element, summary: "", value: .null) }
+    }
+    private func window(_ after: UInt64, _ through: UInt64, _ prefix: String) throws(HistoryGap) -> [Event] {
+        calls += 1
+        guard after >= trimmed else { throw HistoryGap(oldest: trimmed + 1) }
+        #expect(through - after <= Replay.window, "a step looked at more than one window")
+        return events.filter { $0.rev > after && $0.rev <= through && ModelPath.isUnder($0.path, prefix: prefix) }
+    }
+    func check(after: UInt64) throws(HistoryGap) { guard after >= trimmed else { throw HistoryGap(oldest: trimmed + 1) } }
+    func count(after: UInt64, through: UInt64, under prefix: String) throws(HistoryGap) -> Int { try window(after, through, prefix).count }
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event] {
+        var size = 0
+        var out: [Event] = []
+        for e in try window(after, through, prefix) where out.count < limit && size < bytes {
+            out.append(e)
+            size += e.size
+        }
+        return out
+    }
+}
+
+@Suite struct ReplayTests {
+    static func plan(_ prefix: String, after: UInt64, through: UInt64) -> ReplayPlan {
+        ReplayPlan(prefix: prefix, after: after, through: through, rev: through, tag: nil, addedWatch: true)
+    }
+
+    /// Steps until finished; returns the count acknowledged and the revisions sent.
+    static func run(_ r: inout Replay, _ h: ArrayHistory) -> (Int?, [UInt64], Replay.Step) {
+        var count: Int?
+        var sent: [UInt64] = []
+        for _ in 0..<10_000 {
+            switch r.step(h) {
+            case .counting: continue
+            case .acknowledge(let n): count = n
+            case .events(let e): sent += e.map(\.rev)
+            case let last: return (count, sent, last)
+            }
+        }
+        return (count, sent, .finished)
+    }
+
+    @Test func aPrefixedReplayCountsInWindowsThenSendsExactlyWhatItCounted() {
+        let h = ArrayHistory((1...50_000).map { $0 % 5 == 0 ? "/items/\($0)" : "/orders/\($0)" })
+        var r = Replay(Self.plan("/items", after: 7, through: 50_000))
+        let (count, sent, end) = Self.run(&r, h)
+        #expect(end == .finished)
+        #expect(count == 9_999)
+        #expect(sent == Array(stride(from: 10, through: 50_000, by: 5)).map(UInt64.init))
+    }
+
+    @Test func theWholeTreeIsCountedWithoutReadingTheEvents() {
+        let h = ArrayHistory((1...30_000).map { "/orders/\($0)" })
+        var r = Replay(Self.plan("/", after: 100, through: 30_000))
+        #expect(r.step(h) == .acknowledge(29_900))
+        #expect(h.calls == 0)
+        let (_, sent, end) = Self.run(&r, h)
+        #expect(end == .finished)
+        #expect(sent.count == 29_900)
+    }
+
+    @Test func aPageHoldsAtMostAThousandEvents() {
+        let h = ArrayHistory((1...5_000).map { "/orders/\($0)" })
+        var r = Replay(Self.plan("/", after: 0, through: 5_000))
+        _ = r.step(h)
+        guard case .events(let first) = r.step(h) else { Issue.record("no events"); return }
+        #expect(first.count == Replay.pageEvents)
+        guard case .events(let second) = r.step(h) else { Issue.record("no events"); return }
+        #expect(second.first?.rev == 1_001)
+    }
+
+    @Test func historyTrimmedBeforeTheReplyFailsBeforeAcknowledging() {
+        let h = ArrayHistory((1...100).map { "/items/\($0)" })
+        h.trimmed = 40
+        var r = Replay(Self.plan("/items", after: 10, through: 100))
+        #expect(r.step(h) == .failed(HistoryGap(oldest: 41)))
+        #expect(!r.acknowledged)
+    }
+
+    @Test func historyTrimmedDuringTheReplayFailsWhereItGotTo() {
+        let h = ArrayHistory((1...3_000).map { "/items/\($0)" })
+        var r = Replay(Self.plan("/items", after: 0, through: 3_000))
+        #expect(r.step(h) == .acknowledge(3_000))
+        guard case .events = r.step(h) else { Issue.record("no events"); return }
+        h.trimmed = 2_000
+        #expect(r.step(h) == .failed(HistoryGap(oldest: 2_001)))
+        #expect(r.acknowledged)
+        #expect(r.cursor == 1_000)
+    }
+}
+
+extension ReplayTests {
+    @Test func aPageOfBigEventsStopsAtAboutSixtyFourKilobytes() {
+        let h = ArrayHistory((1...100).map { "/items/\($0)" })
+        h.events = h.events.map { Event(rev: $0.rev, kind: "add", path: $0.path, summary: String(repeating: "x", count: 10_000), value: .null) }
+        var r = Replay(Self.plan("/items", after: 0, through: 100))
+        #expect(r.step(h) == .acknowledge(100))
+        guard case .events(let page) = r.step(h) else { Issue.record("no events"); return }
+        #expect(page.count == 7)
+        guard case .events(let next) = r.step(h) else { Issue.record("no events"); return }
+        #expect(next.first?.rev == 8)
+    }
+}
