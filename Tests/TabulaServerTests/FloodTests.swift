@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TabulaClient
+import TabulaProtocol
+import TabulaServer
+import TabulaStorage
+
+/// A pipelined flood of large reads, from a client that does not read its replies, costs the
+/// server a bounded amount of memory and holds nobody up.
+@Suite(.serialized) struct FloodTests {
+    /// The process's resident memory in MB (server and test client share it).
+    static func rssMB() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = s.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return -1 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+
+    static func addItems(_ c: TabulaConnection, _ n: Int) throws {
+        for start in stride(from: 0, to: n, by: 1_000) {
+            try c.line.send((0..<1_000).map { "ADD /items item\(start + $0) \(($0 * 7) % 100)" }.joined(separator: "\n"))
+            for _ in 0..<1_000 { _ = try c.readReply(timeout: 60) }
+        }
+    }
+
+    /// Sends 3,000 `LS /items LIMIT 10000` (before: 2,978 of them crashed the server) after
+    /// `first`, never reads, and checks another client meanwhile. Returns the RSS growth in MB.
+    static func flood(_ s: Server, first: String?) throws -> Int {
+        let setup = try connect(s)
+        try addItems(setup, 20_000)
+        let before = rssMB()
+        let attacker = try rawConnect(s), other = try connect(s)
+        var lines = first.map { [$0] } ?? []
+        lines += Array(repeating: "LS /items LIMIT 10000", count: 3_000)
+        try attacker.sendRaw(Array((lines.joined(separator: "\n") + "\n").utf8))
+        var peak = before
+        let end = Date().addingTimeInterval(2)  // a window to sample memory in, not a wait
+        while Date() < end {
+            let start = Date()
+            #expect(try other.request("SHOW /items/1").isOK)
+            #expect(Date().timeIntervalSince(start) < 1, "a read waited behind the flood")
+            peak = max(peak, rssMB())
+            usleep(50_000)
+        }
+        return peak - before
+    }
+
+    @Test func aFloodOfLargeReadsWithoutReadingCostsBoundedMemory() throws {
+        try withServer { s in
+            let growth = try Self.flood(s, first: nil)
+            #expect(growth < 150, "RSS grew \(growth) MB")
+        }
+    }
+
+    @Test func aFloodOfLargeReadsBehindADurableWriteDoesNotHoldTheEngine() throws {
+        let store = try SQLiteStore(path: tempDB(), syncFull: false)
+        try withServer({ _ in }, store: store) { s in
+            let growth = try Self.flood(s, first: "ORDER pesto")
+            #expect(growth < 150, "RSS grew \(growth) MB")
+            let w = try connect(s)
+            let start = Date()
+            #expect(try w.request("ORDER gelato").isOK)
+            #expect(Date().timeIntervalSince(start) < 1, "a write waited behind the flood")
+        }
+    }
+}
