@@ -19,7 +19,7 @@ public enum Verb: String, Sendable, CaseIterable {
         case .ls, .show, .complete: return VerbTraits(.read, cacheable: true, permission: .read)
         case .stats: return VerbTraits(.read, permission: .admin)
         case .bands where !hasArguments: return VerbTraits(.read, cacheable: true, permission: .read)
-        case .bands: return VerbTraits(.write, permission: .admin)
+        case .bands: return VerbTraits(.write, permission: .admin, onCopy: true)
         case .select, .add, .set, .rm, .mv, .fav, .order: return VerbTraits(.write, permission: .write)
         }
     }

@@ -19,11 +19,15 @@ public struct VerbTraits: Sendable, Equatable {
     public var cacheable: Bool
     /// The permission it needs.
     public var permission: Permission
+    /// A write whose cost grows with a whole list (BANDS re-sections every item): the server
+    /// runs it on a copy of the state, outside the lock, and swaps the result in.
+    public var onCopy: Bool
 
     /// Makes traits.
-    public init(_ access: Access, cacheable: Bool = false, permission: Permission) {
+    public init(_ access: Access, cacheable: Bool = false, permission: Permission, onCopy: Bool = false) {
         self.access = access
         self.cacheable = cacheable
         self.permission = permission
+        self.onCopy = onCopy
     }
 }

@@ -7,14 +7,15 @@ enum Dispatcher {
     enum Route: Equatable {
         /// On the I/O loop that read it, holding the lock its access needs.
         case loop(VerbTraits.Access)
-        /// On the engine thread: it must reach the store (a durable write).
+        /// On the engine thread: it must reach the store (a durable write), or it runs on a
+        /// copy of the state (see `VerbTraits.onCopy`), which only the engine swaps in.
         case engine
     }
 
     static func route(_ unit: LineUnit, durable: Bool) -> Route {
         guard case .request(let r) = unit else { return .loop(.connection) }
         let traits = r.command.traits
-        if durable && traits.access == .write { return .engine }
+        if (durable && traits.access == .write) || traits.onCopy { return .engine }
         return .loop(traits.access)
     }
 

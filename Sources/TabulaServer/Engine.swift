@@ -14,10 +14,10 @@ import TabulaStorage
 /// the loops send every request here, so no client sees a change a crash could still lose.
 final class Engine: @unchecked Sendable {
     private let inbox = WakeableInbox<EngineInput>()
-    private let state: SharedState
-    private let executor: RequestExecutor
+    let state: SharedState
+    let executor: RequestExecutor
     private let store: StateStore
-    private let log: Log
+    let log: Log
     private var stopped = false
     /// Set once the engine has stopped and released the store.
     let finished = Atomic<Bool>(false)
@@ -58,11 +58,19 @@ final class Engine: @unchecked Sendable {
     /// batch is split into turns of about this many.
     static let unitsPerTurn = 1024
 
-    /// Splits what arrived into turns of bounded size.
+    /// Splits what arrived into turns of bounded size; a group that starts with a request run
+    /// on a copy of the state is a turn of its own.
     private func processInTurns(_ batch: [EngineInput]) {
         var turn: [EngineInput] = []
         var cost = 0
         for input in batch {
+            if case .group(let c, let units, let session) = input, let first = units.first, Engine.runsOnCopy(first) {
+                if !turn.isEmpty { process(turn) }
+                turn.removeAll()
+                cost = 0
+                processOnCopy(c, units, session: session)
+                continue
+            }
             turn.append(input)
             if case .group(_, let units, _) = input { cost += min(units.count, Engine.unitsPerGroup) }
             if cost >= Engine.unitsPerTurn {
@@ -94,6 +102,13 @@ final class Engine: @unchecked Sendable {
             }
             if !events.isEmpty { state.uncommitted = true }
         }
+        conclude(batch, answers: answers, mutations: mutations, events: events, outside: outside)
+    }
+
+    /// Commits what a turn applied (rolling back on failure), then publishes its events and
+    /// hands out its answers.
+    func conclude(_ batch: [EngineInput], answers: [GroupAnswer], mutations: [Mutation], events: [Event], outside: [Event]) {
+        var answers = answers
         var committed = true
         if !events.isEmpty {
             do {
@@ -107,7 +122,6 @@ final class Engine: @unchecked Sendable {
         }
         // Changes from outside come first: they were durable before anything of this batch.
         var published = outside.map { Optional($0) } + (committed ? events.map { Optional($0) } : [])
-        events.removeAll()
         state.writing {
             state.uncommitted = false
             // Events first: once anyone holds the OK of a change, its event is already queued
@@ -135,7 +149,7 @@ final class Engine: @unchecked Sendable {
     /// held), up to a replay, a close or its share of the turn. With `failingWrites`, a write
     /// is not run but answered `ERR STORAGE` with that message. Collects the changes'
     /// mutations and events.
-    private func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failingWrites: String?, mutations: inout [Mutation], events: inout [Event]) -> GroupAnswer {
+    func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failingWrites: String?, mutations: inout [Mutation], events: inout [Event]) -> GroupAnswer {
         var s = start
         var bytes: [UInt8] = []
         var close = false
@@ -143,6 +157,7 @@ final class Engine: @unchecked Sendable {
         var done = 0
         for unit in units {
             if close || replay != nil || done == Engine.unitsPerGroup || bytes.count >= Engine.bytesPerGroup { break }
+            if done > 0 && failingWrites == nil && Engine.runsOnCopy(unit) { break }  // a turn of its own
             done += 1
             switch unit {
             case .failure(let tag, let error):

@@ -32,9 +32,9 @@ struct RequestExecutor: Sendable {
         var answers: [LoopAnswer] = []
         answers.reserveCapacity(here.count)
         var events: [Event?] = []
-        var heldBack = false  // the engine holds uncommitted state: the engine runs these
+        var heldBack = false  // the engine holds uncommitted state, or runs a write on a copy
         func runAll() {
-            if access != .connection && state.uncommitted {
+            if (access != .connection && state.uncommitted) || (access == .write && state.writesOnEngine) {
                 heldBack = true
                 return
             }

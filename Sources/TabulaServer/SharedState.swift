@@ -23,6 +23,9 @@ final class SharedState: @unchecked Sendable {
     /// Guarded by `lock`. True while the engine has applied changes that are not yet
     /// committed: nothing may be read from the model then except by the engine.
     var uncommitted = false
+    /// Guarded by `lock`. True while the engine runs a write on a copy of the model: the
+    /// loops then send writes to the engine (reads go on), so the model stays as copied.
+    var writesOnEngine = false
     /// Guarded by `lock`. Random numbers for random items.
     var rng = SplitMix64(seed: UInt64(UInt(bitPattern: time(nil))) &* 0x9E37_79B9)
     /// Who watches what.

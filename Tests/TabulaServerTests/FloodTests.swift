@@ -64,3 +64,27 @@ import TabulaStorage
         }
     }
 }
+
+extension FloodTests {
+    @Test func bandsOverManyItemsRunsOnACopyWhileReadsGoOn() throws {
+        try withServer { s in
+            let a = try connect(s), b = try connect(s)
+            try Self.addItems(a, 100_000)
+            try a.line.send("BANDS Low 30 Mid 60 High")
+            let started = Date()
+            var reads = 0
+            var worst = 0.0
+            // Reads until BANDS is answered: each one within a second, never behind it.
+            while a.line.bufferedLine() == nil && a.line.readAvailable() {
+                let t = Date()
+                #expect(try b.request("SHOW /items/1").isOK)
+                worst = max(worst, Date().timeIntervalSince(t))
+                reads += 1
+                if Date().timeIntervalSince(started) > 60 { break }
+            }
+            #expect(worst < 1, "a read waited \(worst) s behind BANDS")
+            #expect(try b.request("BANDS").final == "OK 3 bands")
+            #expect(try b.request("LS /items/mid LIMIT 1").data.first?.contains("item") == true)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import TabulaModel
+import TabulaProtocol
+
+/// Writes whose cost grows with a whole list (`VerbTraits.onCopy`: BANDS re-sections every
+/// item) run on a copy of the model, outside the lock: readers go on meanwhile, and the lock
+/// is held only to take the copy and to swap the result in.
+extension Engine {
+    static func runsOnCopy(_ unit: LineUnit) -> Bool {
+        guard case .request(let r) = unit else { return false }
+        return r.command.traits.onCopy
+    }
+
+    /// Runs the group's first request on a copy of the model and swaps the copy in; the
+    /// rest of the group goes back to its loop. Writes the loops would run themselves come
+    /// here meanwhile (and wait), so the model does not change under the copy.
+    func processOnCopy(_ c: ConnectionID, _ units: [LineUnit], session: Session) {
+        guard case .request(let r) = units[0] else { return }
+        let rest = Array(units.dropFirst())
+        if let refusal = Dispatcher.refusal(r, session: session) {
+            let bytes = WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)
+            conclude([], answers: [GroupAnswer(conn: c, bytes: bytes, session: nil, close: false, replay: nil, rest: rest)], mutations: [], events: [], outside: [])
+            return
+        }
+        var (copy, rng) = state.writing {
+            state.writesOnEngine = true
+            return (state.model, state.rng)
+        }
+        executor.stats.add(executor.stats.requests, 1)
+        var s = session
+        var outcome = copy.apply(r.command, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &rng)
+        let event = outcome.event.take()
+        state.writing {
+            swap(&state.model, &copy)  // the old model is freed below, outside the lock
+            state.rng = rng
+            state.writesOnEngine = false
+            if event != nil { state.uncommitted = true }
+        }
+        var bytes: [UInt8] = []
+        WireEncoder.encode(outcome.reply, tag: r.tag, format: s.format, into: &bytes)
+        let answer = GroupAnswer(conn: c, bytes: bytes, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
+        let batch = [EngineInput.group(c, [units[0]], session: session)]
+        conclude(batch, answers: [answer], mutations: event == nil ? [] : outcome.mutations, events: event.map { [$0] } ?? [], outside: [])
+    }
+}
