@@ -19,6 +19,7 @@ enum ServerReplies {
             ("bytes_in", stats.bytesIn.load(ordering: .relaxed)),
             ("bytes_out", stats.bytesOut.load(ordering: .relaxed)),
             ("slow_consumers_dropped", stats.slowConsumersDropped.load(ordering: .relaxed)),
+            ("connections_timed_out", stats.timedOut.load(ordering: .relaxed)),
             ("items", state.model[ItemsList.self].items.count),
             ("uptime_seconds", Int(up.components.seconds)),
         ]
