@@ -114,6 +114,20 @@ void tabula_format_peer(uint64_t hi, uint64_t lo, char *buf, int len) {
 void tabula_trim_memory(void) { malloc_trim(0); }
 void tabula_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
 int tabula_errno(void) { return errno; }
+int tabula_signalfd_server(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+int tabula_signalfd_next(int fd) {
+    struct signalfd_siginfo si;
+    ssize_t n = read(fd, &si, sizeof si);
+    return n == (ssize_t)sizeof si ? (int)si.ssi_signo : 0;
+}
 int tabula_signalfd_termination(void) {
     sigset_t set;
     sigemptyset(&set);

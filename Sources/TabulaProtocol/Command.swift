@@ -50,6 +50,8 @@ public enum Command: Sendable, Hashable {
     case format(WireFormat?)
     case stats
     case complete(String)
+    case auth(name: String, secret: String)
+    case whoami
 
     /// Its verb.
     public var verb: Verb {
@@ -75,6 +77,8 @@ public enum Command: Sendable, Hashable {
         case .format: return .format
         case .stats: return .stats
         case .complete: return .complete
+        case .auth: return .auth
+        case .whoami: return .whoami
         }
     }
 

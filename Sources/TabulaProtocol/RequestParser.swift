@@ -99,6 +99,8 @@ public enum RequestParser {
         case .quit: return .quit
         case .pwd: return .pwd
         case .stats: return .stats
+        case .whoami: return .whoami
+        case .auth: return .auth(name: a[0], secret: a[1])
         case .show: return .show(path: a.first)
         case .cd: return .cd(path: a.first)
         case .ls: return try parseLs(a)

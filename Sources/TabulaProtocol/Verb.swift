@@ -6,13 +6,15 @@ public enum Verb: String, Sendable, CaseIterable {
     case select = "SELECT", add = "ADD", set = "SET", rm = "RM", mv = "MV", fav = "FAV"
     case filter = "FILTER", bands = "BANDS", order = "ORDER"
     case watch = "WATCH", unwatch = "UNWATCH", format = "FORMAT", stats = "STATS", complete = "COMPLETE"
+    case auth = "AUTH", whoami = "WHOAMI"
 
     /// What the verb touches, what it may cache and what it needs permission for: the one
     /// place a request is classified. Only `BANDS` depends on its arguments (without them
     /// it lists, with them it changes every item's section).
     public func traits(hasArguments: Bool = false) -> VerbTraits {
         switch self {
-        case .ping, .help, .quit: return VerbTraits(.connection, permission: .none)
+        case .ping, .help, .quit, .auth: return VerbTraits(.connection, permission: .none)
+        case .whoami: return VerbTraits(.connection, permission: .read)
         case .format: return VerbTraits(.connection, permission: .read)
         case .cd, .pwd, .filter, .unwatch: return VerbTraits(.session, permission: .read)
         case .watch: return VerbTraits(.session, permission: .read)
@@ -29,7 +31,8 @@ public enum Verb: String, Sendable, CaseIterable {
         switch self {
         case .help: return 0...1
         case .ping: return 0...1
-        case .quit, .pwd, .stats: return 0...0
+        case .quit, .pwd, .stats, .whoami: return 0...0
+        case .auth: return 2...2
         case .ls: return 0...5
         case .show: return 0...1
         case .cd: return 0...1
@@ -73,6 +76,8 @@ public enum Verb: String, Sendable, CaseIterable {
         case .format: return "FORMAT [text|json]"
         case .stats: return "STATS"
         case .complete: return "COMPLETE partial-line"
+        case .auth: return "AUTH name secret"
+        case .whoami: return "WHOAMI"
         }
     }
 
@@ -100,6 +105,8 @@ public enum Verb: String, Sendable, CaseIterable {
         case .format: return "reply in text lines or one JSON object per line"
         case .stats: return "server counters"
         case .complete: return "completion candidates for a partial request line"
+        case .auth: return "log in as a user of the server's users file"
+        case .whoami: return "name the user this connection acts as, its role and grants"
         }
     }
 

@@ -1,3 +1,5 @@
+import TabulaAccess
+import TabulaModel
 import TabulaProtocol
 
 /// Where a request runs, decided once from its verb's traits (the Verb table) and what the
@@ -10,16 +12,26 @@ enum Dispatcher {
         /// On the engine thread: it must reach the store (a durable write), or it runs on a
         /// copy of the state (see `VerbTraits.onCopy`), which only the engine swaps in.
         case engine
+        /// On the authenticator thread: `AUTH`, whose slow hash must not hold up a loop.
+        case authenticator
     }
 
     static func route(_ unit: LineUnit, durable: Bool) -> Route {
         guard case .request(let r) = unit else { return .loop(.connection) }
         let traits = r.command.traits
+        if case .auth = r.command { return .authenticator }
         if (durable && traits.access == .write) || traits.onCopy { return .engine }
         return .loop(traits.access)
     }
 
     /// Why `r` may not run for this connection, or nil. Every request passes here before it
-    /// runs and before any cached reply is handed out (access control belongs here).
-    static func refusal(_ r: Request, session: Session) -> TabulaError? { nil }
+    /// runs and before any cached reply is handed out. `model` is read only for a request
+    /// that names a path, whose verb takes the lock that allows it.
+    static func refusal(_ r: Request, session: Session, model: @autoclosure () -> Model) -> TabulaError? {
+        if session.authRequired && session.user == nil && !Authorization.allowedBeforeLogin(r.command.verb) {
+            return Authorization.authenticationRequired
+        }
+        guard let user = session.user else { return nil }
+        return Authorization.refusal(r.command, user: user) { typed in model().canonicalPath(typed, cwd: session.viewer.cwd) }
+    }
 }

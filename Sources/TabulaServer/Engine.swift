@@ -158,12 +158,14 @@ final class Engine: @unchecked Sendable {
         for unit in units {
             if close || replay != nil || done == Engine.unitsPerGroup || bytes.count >= Engine.bytesPerGroup { break }
             if done > 0 && failingWrites == nil && Engine.runsOnCopy(unit) { break }  // a turn of its own
+            if Dispatcher.route(unit, durable: true) == .authenticator { break }  // AUTH: back to the loop, which sends it on
+            if done > 0 && !events.isEmpty && RequestExecutor.isWatch(unit) { break }  // after this turn's events are published
             done += 1
             switch unit {
             case .failure(let tag, let error):
                 WireEncoder.encode(Reply(error: error), tag: tag, format: s.format, into: &bytes)
             case .request(let r):
-                if let refusal = Dispatcher.refusal(r, session: s) {
+                if let refusal = Dispatcher.refusal(r, session: s, model: state.model) {
                     WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: s.format, into: &bytes)
                 } else if let failingWrites, r.command.isWrite {
                     WireEncoder.encode(Reply(error: TabulaError(.storage, failingWrites)), tag: r.tag, format: s.format, into: &bytes)

@@ -14,6 +14,7 @@ final class EventLoop: @unchecked Sendable {
     private let listenFD: Int32
     private let inbox = WakeableInbox<LoopMessage>()
     let engine: Engine
+    let authenticator: Authenticator
     let executor: RequestExecutor
     let config: ServerConfig
     let stats: ServerStats
@@ -68,10 +69,11 @@ final class EventLoop: @unchecked Sendable {
     private static let pauseAbove = 4096
     private static let resumeBelow = 1024
 
-    init(index: Int, listenFD: Int32, engine: Engine, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
+    init(index: Int, listenFD: Int32, engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
         self.index = index
         self.listenFD = listenFD
         self.engine = engine
+        self.authenticator = authenticator
         self.executor = executor
         self.config = config
         self.stats = stats
@@ -224,6 +226,7 @@ final class EventLoop: @unchecked Sendable {
     private func adopt(_ fd: Int32, _ peer: PeerAddress) {
         serial += 1
         let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, maxLine: config.maxLine, now: nowSeconds)
+        c.session.authRequired = config.users != nil
         conns[c.id.raw] = c
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN
@@ -318,7 +321,11 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             if r.toEngine && !c.closeWhenFlushed && !rest.isEmpty {
-                toEngine.append(.group(c.id, Array(rest), session: c.session))
+                if Dispatcher.route(rest[rest.startIndex], durable: executor.durable) == .authenticator {
+                    authenticator.submit([.group(c.id, Array(rest), session: c.session)])
+                } else {
+                    toEngine.append(.group(c.id, Array(rest), session: c.session))
+                }
                 c.atEngine = true
                 return
             }
@@ -354,6 +361,7 @@ final class EventLoop: @unchecked Sendable {
                 c.output.append(a.bytes)
                 c.atEngine = false
                 if let session = a.session { c.session = session }
+                if c.session.user != nil { refreshUser(c) }
                 if a.close { c.closeWhenFlushed = true }
                 if !a.rest.isEmpty { c.held = a.rest + c.held }
                 markDirty(c)
@@ -371,6 +379,8 @@ final class EventLoop: @unchecked Sendable {
                 } else {
                     adopt(fd, peer)
                 }
+            case .usersReloaded:
+                for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
             case .stopReading:
                 shuttingDown = true
                 if index == 0 { _ = tabula_epoll_del(epfd, listenFD) }

@@ -70,13 +70,27 @@ extension EventLoop {
     }
 
     /// Sends `* BYE reason` when it can go without cutting a line, then closes.
-    func closeWithBye(_ c: Connection, _ reason: String, log why: String) {
-        stats.add(stats.timedOut, 1)
+    func closeWithBye(_ c: Connection, _ reason: String, log why: String, timedOut: Bool = true) {
+        if timedOut { stats.add(stats.timedOut, 1) }
         log.log(.info, "closing connection \(c.id.raw) from \(c.peer): \(why)")
         if c.output.atLineBoundary {
             let bye = WireEncoder.encode(.bye(reason: reason), format: c.session.format)
             _ = bye.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
         }
         closeConnection(c)
+    }
+}
+
+extension EventLoop {
+    /// Brings an authenticated connection up to the users file as now loaded: closed when
+    /// its user is gone, else acting with the user's current role and grants.
+    func refreshUser(_ c: Connection) {
+        guard let users = authenticator.users, let u = c.session.user, u.generation != users.generation else { return }
+        guard let now = users.current(u) else {
+            closeWithBye(c, "user \(u.name) was removed from the users file", log: "its user \(u.name) was removed", timedOut: false)
+            return
+        }
+        c.session.become(now)
+        executor.state.hub.withLock { $0.setGrants(c.id, c.session.viewer.grants) }
     }
 }

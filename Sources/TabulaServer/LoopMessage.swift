@@ -6,6 +6,9 @@ enum LoopMessage: Sendable {
     case answer(GroupAnswer)
     /// Take this freshly accepted socket (the accepting loop deals them out round-robin).
     case adopt(Int32, PeerAddress)
+    /// The users file was reloaded: connections of removed users are closed, the others act
+    /// with their user's new role and grants.
+    case usersReloaded
     /// Stop accepting and reading (shutdown has begun).
     case stopReading
     /// Say goodbye to every connection and close them (the engine has answered everything).

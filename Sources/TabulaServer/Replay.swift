@@ -1,3 +1,4 @@
+import TabulaModel
 import TabulaProtocol
 
 /// What a `WATCH … FROM` leaves to do once its watch is registered: replay the retained
@@ -14,6 +15,9 @@ struct ReplayPlan: Sendable, Equatable {
     /// Whether the WATCH added the watch (false when the connection already had it): a
     /// replay that fails before its reply takes back only a watch it added.
     let addedWatch: Bool
+    /// The watcher's user's grants, when it may not read everything: events outside them
+    /// are neither counted nor sent.
+    var grants: Grants? = nil
 }
 
 /// A replay in progress: first counted (the reply says how many events follow), then sent a
@@ -56,14 +60,18 @@ struct Replay {
     mutating func step(_ history: some RetainedHistory) -> Step {
         do {
             if !acknowledged {
-                if plan.prefix == "/" {
+                if plan.prefix == "/" && plan.grants == nil {
                     // Every revision is one event: no need to look at them.
                     try history.check(after: cursor)
                     counted = Int(plan.through - plan.after)
                     cursor = plan.through
                 } else {
                     let end = min(plan.through, cursor + Replay.window)
-                    counted += try history.count(after: cursor, through: end, under: plan.prefix)
+                    if let g = plan.grants {
+                        counted += try history.events(after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max).filter { g.receives($0.path) }.count
+                    } else {
+                        counted += try history.count(after: cursor, through: end, under: plan.prefix)
+                    }
                     cursor = end
                 }
                 guard cursor == plan.through else { return .counting }
@@ -76,6 +84,7 @@ struct Replay {
             let page = try history.events(after: cursor, through: end, under: plan.prefix, limit: Replay.pageEvents, bytes: Replay.pageBytes)
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end
+            if let g = plan.grants { return .events(page.filter { g.receives($0.path) }) }
             return .events(page)
         } catch {
             return .failed(error)

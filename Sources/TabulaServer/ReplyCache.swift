@@ -1,3 +1,4 @@
+import TabulaAccess
 import TabulaModel
 import TabulaProtocol
 
@@ -11,7 +12,7 @@ import TabulaProtocol
 struct ReplyCache {
     struct Key: Hashable {
         let command: Command
-        let user: String?
+        let user: AuthUser?
         let cwd: String
         let favoritesOnly: Bool
         let format: WireFormat

@@ -40,6 +40,9 @@ struct RequestExecutor: Sendable {
             }
             var rows = 0
             for u in here {
+                // A watch added after a change of this run would be sent that change's event,
+                // published when the run ends: it waits for the next run.
+                if !events.isEmpty, RequestExecutor.isWatch(u) { return }
                 if answer(u, conn: conn, session: &session, cache: &cache, into: &answers, events: &events) { return }
                 if case .run(let e, _, _, _, _)? = answers.last { rows += e.outcome.reply.rows.count }
                 if rows >= RequestExecutor.rowsPerLock { return }
@@ -75,8 +78,8 @@ struct RequestExecutor: Sendable {
         }
         // The engine takes over at the first unit routed there, or at once while it holds
         // uncommitted state; a run cut only by a cap goes on here after the lock is released.
-        let stoppedAtEngine = end < units.endIndex && Dispatcher.route(units[end], durable: durable) == .engine
-        return LoopRun(answered: answers.count, close: close, replay: replay, toEngine: heldBack || (answers.count == here.count && stoppedAtEngine))
+        let stoppedElsewhere = end < units.endIndex && !isLoop(units[end])
+        return LoopRun(answered: answers.count, close: close, replay: replay, toEngine: heldBack || (answers.count == here.count && stoppedElsewhere))
     }
 
     /// At most this many requests run under one acquisition of the lock on a loop, so that a
@@ -110,7 +113,7 @@ struct RequestExecutor: Sendable {
             answers.append(.bytes(WireEncoder.encode(Reply(error: error), tag: tag, format: session.format)))
             return false
         case .request(let r):
-            if let refusal = Dispatcher.refusal(r, session: session) {
+            if let refusal = Dispatcher.refusal(r, session: session, model: state.model) {
                 stats.add(stats.requests, 1)
                 answers.append(.bytes(WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)))
                 return false
@@ -130,6 +133,16 @@ struct RequestExecutor: Sendable {
             answers.append(.run(e, tag: r.tag, format: session.format, cacheKey: key, revision: state.model.revision))
             return e.close || e.replay != nil
         }
+    }
+
+    static func isWatch(_ u: LineUnit) -> Bool {
+        if case .request(let r) = u, case .watch = r.command { return true }
+        return false
+    }
+
+    private func isLoop(_ u: LineUnit) -> Bool {
+        if case .loop = Dispatcher.route(u, durable: durable) { return true }
+        return false
     }
 
     static func wider(_ a: VerbTraits.Access, _ b: VerbTraits.Access) -> VerbTraits.Access {
@@ -163,6 +176,11 @@ struct RequestExecutor: Sendable {
                 state.hub.withLock { $0.setFormat(c, f) }
             }
             return Execution(Reply(message: s.format.rawValue))
+        case .whoami:
+            guard let u = s.user else { return Execution(Reply(message: "anonymous admin all paths (the server has no users file)")) }
+            return Execution(Reply(message: u.description))
+        case .auth:
+            return Execution(Reply(error: TabulaError(.invalid, "AUTH is answered by the authenticator")))  // routed there, never run here
         case .stats:
             return Execution(ServerReplies.stats(state: state, stats: stats, store: store, historyOldest: retainedOldest()))
         case .watch(let prefix, let from):

@@ -1,6 +1,7 @@
 import CLinuxShims
 import Foundation
 import Glibc
+import TabulaAccess
 import TabulaModel
 import TabulaStorage
 
@@ -9,6 +10,7 @@ public final class Server: @unchecked Sendable {
     /// The port actually listened on (useful with port 0).
     public let port: Int
     let engine: Engine
+    let authenticator: Authenticator
     let loops: [EventLoop]
     let listenFD: Int32
     let log: Log
@@ -35,11 +37,24 @@ public final class Server: @unchecked Sendable {
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
         let engine = Engine(state: state, executor: executor, store: store, log: log)
-        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFD: fd, engine: engine, executor: executor, config: config, stats: stats, log: log) }
+        let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, log: log)
+        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFD: fd, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
         state.loops = loops
         self.engine = engine
+        self.authenticator = authenticator
         self.loops = loops
         log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
+    }
+
+    /// Replaces the users (SIGHUP reloads the users file): connections of removed users are
+    /// closed with `* BYE`, the others act with their user's new role and grants. False when
+    /// the server has no users file (access control cannot be turned on while running).
+    public func reloadUsers(_ users: [String: UserEntry]) -> Bool {
+        guard let directory = authenticator.users else { return false }
+        let generation = directory.replace(users)
+        log.log(.info, "users reloaded: \(users.count) users (generation \(generation))")
+        for loop in loops { loop.post([.usersReloaded]) }
+        return true
     }
 
     /// Starts the engine and loop threads.
@@ -48,6 +63,10 @@ public final class Server: @unchecked Sendable {
         let t = Thread { e.run() }
         t.name = "tabulad-engine"
         t.start()
+        let a = authenticator
+        let at = Thread { a.run() }
+        at.name = "tabulad-auth"
+        at.start()
         for loop in loops {
             let lt = Thread { loop.run() }
             lt.name = "tabulad-io-\(loop.index)"
@@ -67,7 +86,8 @@ public final class Server: @unchecked Sendable {
             usleep(1000)
         }
         engine.submit([.shutdown])
-        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {
+        authenticator.submit([.shutdown])
+        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {
             usleep(5000)
         }
         close(listenFD)

@@ -1,5 +1,10 @@
+import TabulaAccess
+
 /// Everything `tabulad` can be told on its command line.
 public struct ServerConfig: Sendable {
+    /// The users (`--users FILE`): with them, a connection must AUTH before anything else
+    /// and may do only what its user's role and grants allow. Nil: access control is off.
+    public var users: [String: UserEntry]?
     /// Address to listen on.
     public var bind = "127.0.0.1"
     /// Port; 0 picks a free one.

@@ -1,3 +1,4 @@
+import TabulaAccess
 import TabulaModel
 import TabulaProtocol
 
@@ -6,6 +7,16 @@ import TabulaProtocol
 struct Session: Sendable, Equatable {
     var viewer = Viewer()
     var format = WireFormat.text
-    /// The user this connection acts as; nil without access control.
-    var user: String?
+    /// The server has users: nothing but AUTH, PING, HELP and QUIT until `user` is set.
+    var authRequired = false
+    /// The user this connection acts as, once authenticated.
+    var user: AuthUser?
+    /// AUTH failures in a row on this connection (each waits longer for its answer).
+    var authFailures = 0
+
+    /// Acts as `u` from now on: its grants limit what listings show.
+    mutating func become(_ u: AuthUser?) {
+        user = u
+        viewer.grants = u.map { $0.grants.isUnrestricted ? nil : $0.grants } ?? nil
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TabulaAccess
 import TabulaModel
 import TabulaProtocol
 
@@ -95,15 +96,16 @@ final class SharedState: @unchecked Sendable {
                 var text: [UInt8] = []
                 var json: [UInt8] = []
                 var j = i
-                while j < events.count, let next = events[j], j == i || hub.audience(of: next.path) === audience {
+                // A restricted audience takes one event at a time: its members differ in what they may receive.
+                while j < events.count, let next = events[j], j == i || (!audience.restricted && hub.audience(of: next.path) === audience) {
                     if audience.wantsText { WireEncoder.encode(.event(next), format: .text, into: &text) }
                     if audience.wantsJSON { WireEncoder.encode(.event(next), format: .json, into: &json) }
                     j += 1
                 }
-                for m in audience.members {
+                for m in audience.members where m.grants?.receives(e.path) ?? true {
                     outbox[m.conn.loop].append(.send(m.conn, m.format == .json ? json : text))
+                    delivered += j - i
                 }
-                delivered += audience.members.count * (j - i)
                 i = j
             }
         }

@@ -5,14 +5,18 @@ import TabulaProtocol
 /// kept while the watches behind it do not change, so that a run of events with the same
 /// audience is recognised by identity and sent as one piece per connection.
 final class Audience: Sendable {
-    let members: [(conn: ConnectionID, format: WireFormat)]
+    typealias Member = (conn: ConnectionID, format: WireFormat, grants: Grants?)
+    let members: [Member]
     let wantsText: Bool
     let wantsJSON: Bool
+    /// Some member may receive only part of what is under the prefix (its user's grants).
+    let restricted: Bool
 
-    init(_ members: [(conn: ConnectionID, format: WireFormat)]) {
+    init(_ members: [Member]) {
         self.members = members
         wantsText = members.contains { $0.format == .text }
         wantsJSON = members.contains { $0.format == .json }
+        restricted = members.contains { $0.grants != nil }
     }
 }
 
@@ -20,6 +24,8 @@ final class Audience: Sendable {
 struct WatchHub {
     private var byPrefix: [String: Set<ConnectionID>] = [:]
     private var formats: [ConnectionID: WireFormat] = [:]
+    /// The grants of watchers whose user may not read everything.
+    private var grants: [ConnectionID: Grants] = [:]
     private var byConnection: [ConnectionID: Set<String>] = [:]
     /// Watched prefixes' audiences, built when first needed after their watchers or their
     /// formats changed (so that many joining watchers cost one build, not one each).
@@ -35,9 +41,11 @@ struct WatchHub {
     var count: Int { byConnection.values.reduce(0) { $0 + $1.count } }
 
     @discardableResult
-    mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat) -> Bool {
+    mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat, grants g: Grants? = nil) -> Bool {
         if let old = formats[c], old != format { forget(byConnection[c] ?? []) }
+        if grants[c] != g { forget(byConnection[c] ?? []) }
         formats[c] = format
+        grants[c] = g
         byPrefix[prefix, default: []].insert(c)
         let isNew = byConnection[c, default: []].insert(prefix).inserted
         forget(CollectionOfOne(prefix))
@@ -59,6 +67,7 @@ struct WatchHub {
         if byConnection[c]?.isEmpty == true {
             byConnection[c] = nil
             formats[c] = nil
+            grants[c] = nil
         }
         forget(touched)
         return n
@@ -69,6 +78,13 @@ struct WatchHub {
     mutating func setFormat(_ c: ConnectionID, _ format: WireFormat) {
         guard formats[c] != nil, formats[c] != format else { return }
         formats[c] = format
+        forget(byConnection[c] ?? [])
+    }
+
+    /// Records the grants a connection's events are filtered by (a user logged in again).
+    mutating func setGrants(_ c: ConnectionID, _ g: Grants?) {
+        guard byConnection[c] != nil, grants[c] != g else { return }
+        grants[c] = g
         forget(byConnection[c] ?? [])
     }
 
@@ -88,7 +104,7 @@ struct WatchHub {
         guard let first else { return nil }
         if more.isEmpty { return first }
         var seen = Set<ConnectionID>()
-        var union: [(conn: ConnectionID, format: WireFormat)] = []
+        var union: [Audience.Member] = []
         for a in [first] + more {
             for m in a.members where seen.insert(m.conn).inserted { union.append(m) }
         }
@@ -117,7 +133,7 @@ struct WatchHub {
 
     private mutating func audience(watching p: String) -> Audience {
         if let a = audiences[p] { return a }
-        let a = Audience((byPrefix[p] ?? []).map { ($0, formats[$0] ?? .text) })
+        let a = Audience((byPrefix[p] ?? []).map { ($0, formats[$0] ?? .text, grants[$0]) })
         audiences[p] = a
         return a
     }

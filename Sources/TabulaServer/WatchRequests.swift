@@ -20,11 +20,11 @@ extension RequestExecutor {
             let oldest = retainedOldest()
             if from + 1 < oldest { return Execution(Reply(error: RequestExecutor.expired(from, oldest: oldest))) }
         }
-        let added = state.hub.withLock { $0.add(c, p, format: session.format) }
+        let added = state.hub.withLock { $0.add(c, p, format: session.format, grants: session.viewer.grants) }
         guard let from else { return Execution(Reply(message: WatchAck(prefix: p, rev: revision).message)) }
         guard from < published else { return Execution(Reply(message: WatchAck(prefix: p, rev: revision, replaying: 0).message)) }
         var e = Execution(Reply(message: ""))
-        e.replay = ReplayPlan(prefix: p, after: from, through: published, rev: revision, tag: tag, addedWatch: added)
+        e.replay = ReplayPlan(prefix: p, after: from, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants)
         return e
     }
 

@@ -7,9 +7,11 @@ import TabulaStorage
 
 let commandLine = CommandLineSpec(
     tool: "tabulad", summary: "the Tabula live-state server",
-    usage: ["tabulad [options]"],
+    usage: ["tabulad [options]", "tabulad passwd NAME ROLE [--allow PREFIX]… [--deny PREFIX]… [--generate]"],
     options: [
-        OptionSpec("--bind", value: "ADDR", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for all)"),
+        OptionSpec("--bind", value: "ADDR", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for all, which\nneeds --users)"),
+        OptionSpec("--users", value: "FILE", help: "turn access control on: connections AUTH as a user of FILE\n(lines from tabulad passwd) and may do what its role and\ngrants allow; SIGHUP reloads FILE"),
+        OptionSpec("--allow-anyone-on-the-network", help: "listen on a non-loopback --bind without --users, letting\nanyone who reaches the port read and change everything"),
         OptionSpec("--port", value: "N", help: "TCP port (default 8228); 0 picks a free port and prints it\non stdout as the first line"),
         OptionSpec("--data", value: "PATH", help: "SQLite database file (default ./tabula.sqlite); created and\nseeded with example data when it does not exist"),
         OptionSpec("--memory", help: "keep everything in memory only; nothing survives exit"),
@@ -29,7 +31,8 @@ let commandLine = CommandLineSpec(
     ],
     epilogue: """
         SIGINT or SIGTERM: stop accepting, answer requests in flight, say "* BYE" to every
-        client, close, exit 0.
+        client, close, exit 0. SIGHUP: reload the --users file (a bad file is logged and the
+        old one kept); connections of removed users are closed.
 
         EXIT STATUS: 0 after a clean shutdown, 1 for a usage error, 2 when the server cannot
         start (port in use, unusable data file).
@@ -43,6 +46,7 @@ func fail(_ message: String, _ status: ExitStatus) -> Never {
 /// What the command line asks for.
 struct Settings {
     var config = ServerConfig()
+    var usersPath: String?
     var dataPath = "tabula.sqlite"
     var memory = false
     var syncFull = true
@@ -72,8 +76,16 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.choice("--cpu-yield", ["on", "off"]) { s.config.cpuYield = v == "on" }
     if let v = try p.choice("--log-level", ["error", "warn", "info", "debug"]), let l = LogLevel(name: v) { s.config.logLevel = l }
     s.config.setHistory(s.history, durable: !s.memory)
+    if let path = p.string("--users") {
+        s.usersPath = path
+        s.config.users = try loadUsers(path).get()
+    } else if !isLoopback(s.config.bind) && !p.has("--allow-anyone-on-the-network") {
+        throw UsageError("refusing to listen on \(s.config.bind) without --users: anyone who can reach the port could read and change everything. Give --users FILE (make its lines with tabulad passwd), or --bind 127.0.0.1, or --allow-anyone-on-the-network if that is really meant")
+    }
     return s
 }
+
+if CommandLine.arguments.dropFirst().first == "passwd" { runPasswd(Array(CommandLine.arguments.dropFirst(2))) }
 
 let wanted: Settings
 do {
@@ -83,8 +95,8 @@ do {
 }
 var config = wanted.config
 
-// Block SIGINT/SIGTERM before any thread starts, so that only the signalfd sees them.
-let signalFD = tabula_signalfd_termination()
+// Block SIGINT/SIGTERM/SIGHUP before any thread starts, so that only the signalfd sees them.
+let signalFD = tabula_signalfd_server()
 guard signalFD >= 0 else { fail("cannot set up signal handling", .unavailable) }
 
 let store: StateStore
@@ -106,6 +118,21 @@ if config.port == 0 {
 server.start()
 
 var pfd = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
-while poll(&pfd, 1, -1) < 0 && errno == EINTR {}
+signals: while true {
+    while poll(&pfd, 1, -1) < 0 && errno == EINTR {}
+    switch tabula_signalfd_next(signalFD) {
+    case SIGHUP:
+        guard let path = wanted.usersPath else {
+            FileHandle.standardError.write(Data("tabulad: SIGHUP: no --users file to reload\n".utf8))
+            continue
+        }
+        switch loadUsers(path) {
+        case .success(let users): _ = server.reloadUsers(users)
+        case .failure(let e): FileHandle.standardError.write(Data("tabulad: SIGHUP: \(e.message); the users loaded before are kept\n".utf8))
+        }
+    case 0: continue
+    default: break signals
+    }
+}
 server.stop()
 exit(ExitStatus.ok.rawValue)

@@ -45,6 +45,10 @@ void tabula_ignore_sigpipe(void);
 int tabula_errno(void);
 /// Blocks SIGINT and SIGTERM in the calling thread (and threads it starts) and returns a signalfd for them.
 int tabula_signalfd_termination(void);
+/// The same for the server: SIGINT, SIGTERM and SIGHUP (reload).
+int tabula_signalfd_server(void);
+/// Reads one signal from a signalfd: its number, or 0 when none is pending.
+int tabula_signalfd_next(int fd);
 /// Tells the CPU this is a spin-wait loop (x86 PAUSE, ARM YIELD).
 static inline void tabula_cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)

@@ -25,7 +25,7 @@ public struct CatalogList: ListStore {
 
     public var summary: Row {
         let n = nodes[0]?.children.count ?? 0
-        return Row(text: "catalog/  \(n) top-level \(plural(n, "node"))", json: .object([("name", .string("catalog")), ("count", .int(Int64(n)))]))
+        return Row(text: "catalog/  \(n) top-level \(plural(n, "node"))", json: .object([("name", .string("catalog")), ("count", .int(Int64(n)))]), path: "/catalog")
     }
 
     public func isList(_ ref: Ref) -> Bool { nodes[CatalogList.id(ref)]?.view == .branch }
@@ -68,7 +68,7 @@ public struct CatalogList: ListStore {
         case .image(let i): detail = "[image: \(i)]"
         case .text: detail = "[text]"
         }
-        return Row(text: "\(node.slug)\(node.view == .branch ? "/" : "")  \(node.title)  \(detail)", json: json(node))
+        return Row(text: "\(node.slug)\(node.view == .branch ? "/" : "")  \(node.title)  \(detail)", json: json(node), path: path(of: CatalogList.ref(node.id)))
     }
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {

@@ -46,7 +46,10 @@ public enum Completer {
             stem = partial
         }
         guard case .success(let t) = model.resolve(dir.isEmpty ? "." : dir, viewer: viewer), model.isList(t) else { return [] }
-        return model.childNames(of: t).filter { $0.name.lowercased().hasPrefix(stem.lowercased()) }.map { dir + $0.name + ($0.isList ? "/" : "") }
+        let base = model.path(of: t)
+        return model.childNames(of: t).filter {
+            $0.name.lowercased().hasPrefix(stem.lowercased()) && (viewer.grants?.shows((base == "/" ? "" : base) + "/" + $0.name) ?? true)
+        }.map { dir + $0.name + ($0.isList ? "/" : "") }
     }
 
     /// The finished words and the word being typed (quotes opened in it are dropped).

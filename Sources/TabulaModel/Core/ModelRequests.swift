@@ -6,6 +6,12 @@ extension Model {
     /// without arguments, COMPLETE); `viewer` may change. Nil for a write or a verb the model
     /// does not handle.
     public func read(_ command: Command, viewer: inout Viewer) -> Reply? {
+        guard var reply = readAll(command, viewer: &viewer) else { return nil }
+        if let g = viewer.grants, !g.isUnrestricted { reply.rows.removeAll { $0.path.map { !g.shows($0) } ?? false } }
+        return reply
+    }
+
+    private func readAll(_ command: Command, viewer: inout Viewer) -> Reply? {
         do {
             switch command {
             case .ls(let path, let limit, let after):

@@ -53,3 +53,21 @@ extension Model {
         return walk(path) ? t : nil
     }
 }
+
+extension Model {
+    /// The absolute path `path` (typed, relative to `cwd`) names, as the model spells it: the
+    /// resolved thing's own path (`/ITEMS/cheap-items/7` → `/items/7`), or, past what exists,
+    /// the rest of the segments in lower case. Access rules are checked against this.
+    public func canonicalPath(_ path: String?, cwd: String) -> String {
+        let segs = ModelPath.segments(path, cwd: cwd)
+        var t = Target.root
+        for (i, seg) in segs.enumerated() {
+            guard let next = child(of: t, named: seg) else {
+                let base = self.path(of: t)
+                return (base == "/" ? "" : base) + "/" + segs[i...].map { $0.lowercased() }.joined(separator: "/")
+            }
+            t = next
+        }
+        return self.path(of: t)
+    }
+}

@@ -11,6 +11,9 @@ public struct Viewer: Sendable, Equatable {
     public var cwd: String
     /// Item filter.
     public var filter: ItemFilterSetting
+    /// What this viewer may see (nil: everything): listings and completions leave out the
+    /// rest.
+    public var grants: Grants?
 
     /// A viewer at `/` seeing all items.
     public init(cwd: String = "/", filter: ItemFilterSetting = .all) {

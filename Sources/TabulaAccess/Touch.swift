@@ -1,0 +1,29 @@
+import TabulaProtocol
+
+/// How a request reaches a path.
+public enum Touch: Sendable, Equatable {
+    /// Reads it and what is under it (SHOW of a leaf).
+    case read
+    /// Lists or enters it: allowed for a path that leads to an allowed prefix.
+    case enter
+    /// Changes it.
+    case change
+    /// Watches what changes under it.
+    case watch
+}
+
+extension Command {
+    /// The paths a request reaches, as typed (nil: the current path), and how. ORDER reads
+    /// its menu entry (the whole menu for a bare name, which could be any entry) and changes
+    /// `/orders`.
+    public var touches: [(path: String?, how: Touch)] {
+        switch self {
+        case .ls(let p, _, _), .show(let p), .cd(let p): return [(p, .enter)]
+        case .select(let p, _), .add(let p, _), .set(let p, _), .rm(let p), .mv(let p, _), .fav(let p, _): return [(p, .change)]
+        case .bands(let args) where !args.isEmpty: return [("/items", .change)]
+        case .order(let p): return [(p.contains("/") ? p : "/menu", .read), ("/orders", .change)]
+        case .watch(let p, _): return [(p ?? "/", .watch)]
+        default: return []
+        }
+    }
+}
