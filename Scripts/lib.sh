@@ -18,7 +18,7 @@ need() {
 start_server() {
     local out
     out="$(mktemp)"
-    "$BIN/tabulad" --port 0 --log-level warn "$@" >"$out" 2>>"${SERVER_LOG:-/dev/null}" &
+    "$BIN/tabulad" --port 0 --log-level "${SERVER_LOG_LEVEL:-warn}" "$@" >"$out" 2>>"${SERVER_LOG:-/dev/null}" &
     SERVER_PID=$!
     for _ in $(seq 1 500); do
         PORT="$(head -n1 "$out" 2>/dev/null || true)"

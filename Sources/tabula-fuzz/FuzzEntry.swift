@@ -19,13 +19,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 /// The server's default line cap: inputs up to it (run with -max_len above it) reach the
 /// parser and the model whole, so a slow long input is found with -timeout.
 let maxLine = 64 * 1024
+let maxLinesPerInput = 128
 
 func drain(_ decoder: inout LineDecoder) {
     var model = SeedData.model(now: 1_700_000_000)
     var viewer = Viewer()
     var rng = SplitMix64(seed: 1)
+    var lines = 0
     while let unit = decoder.next() {
         guard case .line(let line) = unit else { continue }
+        // A slow input should be one slow line, not many ordinary ones (the server bounds
+        // how many lines run at once the same way).
+        lines += 1
+        if lines > maxLinesPerInput { return }
         precondition(line.count <= maxLine, "decoder yielded a line over its cap")
         precondition(!line.contains(10), "decoder yielded a line holding a newline")
         switch RequestParser.parse(line) {

@@ -16,11 +16,11 @@ extension Model {
             switch command {
             case .ls(let path, let limit, let after):
                 let t = try resolve(path, viewer: viewer).get()
-                guard case .place(let i, let ref) = t else { return rootListing }
+                guard case .place(let i, let ref) = t else { return rootListing(viewer) }
                 if lists[i].isList(ref) { return try lists[i].list(ref, limit: limit ?? Model.defaultPage, after: after, viewer: viewer) }
                 return try lists[i].show(ref, viewer: viewer)
             case .show(let path):
-                guard case .place(let i, let ref) = try resolve(path, viewer: viewer).get() else { return rootListing }
+                guard case .place(let i, let ref) = try resolve(path, viewer: viewer).get() else { return rootListing(viewer) }
                 return try lists[i].show(ref, viewer: viewer)
             case .cd(let path):
                 let t = try resolve(path ?? "/", viewer: viewer).get()
@@ -48,8 +48,11 @@ extension Model {
         }
     }
 
-    /// `LS /`: a row per list.
-    var rootListing: Reply { Reply(rows: lists.map(\.summary), message: "\(lists.count) lists") }
+    /// `LS /`: a row per list the viewer may see.
+    func rootListing(_ viewer: Viewer) -> Reply {
+        let rows = lists.map(\.summary).filter { r in r.path.map { viewer.grants?.shows($0) ?? true } ?? true }
+        return Reply(rows: rows, message: "\(rows.count) \(plural(rows.count, "list"))")
+    }
 
     /// Applies one model command for `viewer`: reads as `read`; a write that changes something
     /// bumps the revision and returns its event and mutations.

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Access control against the real tabulad: protected mode, tabulad passwd, AUTH over nc, a
+# CI job authenticating through tabula's stdin, and SIGHUP reloading the users file.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+work="$(mktemp -d)"
+trap 'stop_server; rm -rf "$work"' EXIT
+D="$BIN/tabulad"
+
+# Protected mode: no users on a non-loopback address is refused, with what to do.
+got=0
+"$D" --memory --bind 0.0.0.0 --port 0 >"$work/out" 2>"$work/err" || got=$?
+[[ $got -eq 1 ]] || fail "protected mode: exit $got, expected 1"
+grep -q "refusing to listen on 0.0.0.0 without --users" "$work/err" || fail "protected mode message"
+pass "a non-loopback bind without --users is refused (exit 1)"
+
+# tabulad passwd: from stdin, and --generate printing the secret once on stderr.
+echo "hunter2" | "$D" passwd ci write --allow /items --allow /orders --iterations 1000 >"$work/users"
+"$D" passwd boss admin --generate --iterations 1000 >>"$work/users" 2>"$work/secret"
+secret="$(sed -n 's/^secret for boss (shown once): //p' "$work/secret")"
+[[ ${#secret} -eq 64 ]] || fail "generated secret: '$secret'"
+! grep -q "hunter2\|$secret" "$work/users" || fail "a secret reached the users file"
+grep -q "^ci write pbkdf2-sha256\\\$1000\\\$" "$work/users" || fail "passwd line: $(cat "$work/users")"
+pass "tabulad passwd writes hashes, never secrets"
+
+SERVER_LOG="$work/log" SERVER_LOG_LEVEL=info start_server --memory --users "$work/users"
+printf 'LS\nAUTH ci hunter2\nRM /menu/pizza\nQUIT\n' | nc -q 5 127.0.0.1 "$PORT" >"$work/nc"
+grep -qx "ERR NOAUTH authentication required; AUTH name secret" "$work/nc" || { cat "$work/nc"; fail "NOAUTH"; }
+grep -qx "OK ci write" "$work/nc" || fail "AUTH"
+grep -qx "ERR NOPERM ci (write) may not change /menu/pizza" "$work/nc" || fail "NOPERM"
+pass "nc: NOAUTH, AUTH, NOPERM"
+
+# A CI job: the secret comes from the environment into tabula's stdin, never its arguments.
+export TABULA_SECRET="$secret"
+{ printf 'AUTH boss %s\n' "$TABULA_SECRET"; printf 'BANDS Low 40 High\n'; } | "$BIN/tabula" -p "$PORT" >"$work/ci" 2>&1 \
+    || { cat "$work/ci"; fail "CI job"; }
+grep -q "OK 2 bands" "$work/ci" || { cat "$work/ci"; fail "CI job output"; }
+pass "a CI job authenticates through stdin"
+
+# SIGHUP: a bad file is refused and the old users kept; a good one drops removed users.
+echo "broken line" >"$work/users.bad"
+cp "$work/users" "$work/users.good"
+cp "$work/users.bad" "$work/users"
+kill -HUP "$SERVER_PID"
+wait_for "$work/log" "the users loaded before are kept" 5 || fail "bad reload not reported"
+printf 'AUTH ci hunter2\n' | nc -q 2 127.0.0.1 "$PORT" | grep -qx "OK ci write" || fail "old users kept"
+grep -v "^ci " "$work/users.good" >"$work/users"
+kill -HUP "$SERVER_PID"
+wait_for "$work/log" "users reloaded: 1 users" 5 || fail "good reload not logged"
+printf 'AUTH ci hunter2\n' | nc -q 2 127.0.0.1 "$PORT" | grep -qx "ERR WRONGPASS wrong name or secret" || fail "removed user still logs in"
+pass "SIGHUP keeps the old users on a bad file and removes users on a good one"

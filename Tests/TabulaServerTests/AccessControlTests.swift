@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import TabulaAccess
+import TabulaClient
+import TabulaModel
+import TabulaProtocol
+import TabulaServer
+
+/// With `--users`, every rule over real sockets: NOAUTH before AUTH, WRONGPASS with a delay
+/// that grows, each role's verbs, grants on reads, writes, watches and replays, and reloads.
+@Suite struct AccessControlTests {
+    static func user(_ name: String, _ role: Role, allow: [String] = [], deny: [String] = []) -> UserEntry {
+        UserEntry(name: name, role: role, grants: Grants(allow: allow, deny: deny), hash: PasswordHash.make("pw-\(name)", iterations: 1_000))
+    }
+
+    static let users: [String: UserEntry] = [
+        "reader": user("reader", .read),
+        "writer": user("writer", .write),
+        "admin": user("admin", .admin),
+        "ci": user("ci", .write, allow: ["/items", "/orders"], deny: ["/items/3"]),
+        "ops": user("ops", .write, allow: ["/orders"]),
+    ]
+
+    static func withUsers(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server) throws -> Void) throws {
+        try withServer({
+            $0.users = Self.users
+            configure(&$0)
+        }, body)
+    }
+
+    static func login(_ s: Server, _ name: String) throws -> TabulaConnection {
+        let c = try connect(s)
+        let r = try c.request("AUTH \(name) pw-\(name)")
+        #expect(r.isOK, "\(r.final)")
+        return c
+    }
+
+    @Test func beforeAuthOnlyAuthPingHelpAndQuitAreAnswered() throws {
+        try Self.withUsers { s in
+            let c = try connect(s)
+            #expect(try c.request("LS").final == "ERR NOAUTH authentication required; AUTH name secret")
+            #expect(try c.request("WATCH /").reply.error?.code == .noAuth)
+            #expect(try c.request("FORMAT json").reply.error?.code == .noAuth)
+            #expect(try c.request("PING").final == "OK PONG")
+            #expect(try c.request("HELP AUTH").isOK)
+            #expect(try c.request("AUTH reader pw-reader").final == "OK reader read")
+            #expect(try c.request("WHOAMI").final == "OK reader read all paths")
+            #expect(try c.request("LS").isOK)
+        }
+    }
+
+    @Test func aWrongNameAndAWrongSecretGetTheSameAnswerLaterEachTimeWhileOthersAreServed() throws {
+        try Self.withUsers { s in
+            let c = try connect(s), other = try connect(s)
+            var waits: [Double] = []
+            for line in ["AUTH nobody pw-nobody", "AUTH reader wrong", "AUTH reader wrong"] {
+                try c.line.send(line)
+                let start = Date()
+                let ping = Date()
+                #expect(try other.request("PING").isOK)
+                #expect(Date().timeIntervalSince(ping) < 0.2, "another client waited behind a failing AUTH")
+                #expect(try c.readReply().final == "ERR WRONGPASS wrong name or secret")
+                waits.append(Date().timeIntervalSince(start))
+            }
+            #expect(waits[0] >= 0.25 && waits[1] >= 0.5 && waits[2] >= 1.0, "\(waits)")
+            #expect(try c.request("AUTH reader pw-reader").isOK, "the right secret still works")
+            #expect(try c.request("AUTH reader wrong").isOK == false)
+        }
+    }
+
+    @Test func eachRoleMayUseItsVerbsAndIsToldWhichRoleTheOthersNeed() throws {
+        try Self.withUsers { s in
+            let reader = try Self.login(s, "reader"), writer = try Self.login(s, "writer"), admin = try Self.login(s, "admin")
+            #expect(try reader.request("LS /items").isOK)
+            #expect(try reader.request("ORDER pesto").final == "ERR NOPERM reader (read) may not use ORDER: it needs the write role")
+            #expect(try writer.request("ORDER pesto").isOK)
+            #expect(try writer.request("BANDS A 10 B").final == "ERR NOPERM writer (write) may not use BANDS: it needs the admin role")
+            #expect(try writer.request("STATS").reply.error?.code == .noPerm)
+            #expect(try writer.request("BANDS").isOK)
+            #expect(try admin.request("BANDS A 10 B").isOK)
+            #expect(try admin.request("STATS").isOK)
+        }
+    }
+
+    @Test func grantsHideAndRefuseWhatIsNotAllowedAndDenyWins() throws {
+        try Self.withUsers { s in
+            let ci = try Self.login(s, "ci")
+            #expect(try ci.request("LS /").data.map { $0.components(separatedBy: "/").first ?? "" } == ["items", "orders"])
+            #expect(try ci.request("LS /items LIMIT 100").data.contains { $0.hasPrefix("3  ") } == false)
+            #expect(try ci.request("SHOW /items/3").final == "ERR NOPERM ci (write) may not read /items/3")
+            #expect(try ci.request("SHOW /ITEMS/cheap-items/../3").reply.error?.code == .noPerm, "checked on the path the model resolves")
+            #expect(try ci.request("SET /items/3 name=x").final == "ERR NOPERM ci (write) may not change /items/3")
+            #expect(try ci.request("SET /items/2 name=Two").isOK)
+            #expect(try ci.request("LS /menu").reply.error?.code == .noPerm)
+            #expect(try ci.request("COMPLETE SHOW /").data == ["/items/", "/orders/"])
+            #expect(try ci.request("COMPLETE SHOW /items/").data.contains("/items/3") == false)
+        }
+    }
+
+    @Test func aWatcherNeverReceivesAnEventItMayNotReadLiveOrReplayed() throws {
+        try Self.withUsers { s in
+            let admin = try Self.login(s, "admin"), ci = try Self.login(s, "ci")
+            #expect(try ci.request("WATCH /").final == "ERR NOPERM ci (write) may not watch /; watch under /items or /orders")
+            #expect(try ci.request("WATCH /items/3").reply.error?.code == .noPerm)
+            #expect(try admin.request("SET /items/3 name=Hidden").isOK)
+            #expect(try admin.request("SET /items/2 name=Seen").isOK)
+            let r = try ci.request("WATCH /items FROM 0")
+            #expect(r.final == "OK watching /items at rev 2; replaying 1 event")
+            #expect(try ci.waitPush(timeout: 5) { _ in true }?.contains("/items/2") == true)
+            #expect(try admin.request("SET /items/3 name=Hidden2").isOK)
+            #expect(try admin.request("SET /items/4 name=Seen2").isOK)
+            #expect(try ci.waitPush(timeout: 5) { _ in true }?.contains("/items/4") == true, "the event for /items/3 was not sent before it")
+        }
+    }
+
+    @Test func twoUsersOnOneLoopNeverSeeEachOthersCachedReplies() throws {
+        try Self.withUsers({ $0.ioThreads = 1 }) { s in
+            let ci = try Self.login(s, "ci"), ops = try Self.login(s, "ops")
+            for _ in 0..<3 {
+                #expect(try ci.request("LS /").data.count == 2)
+                #expect(try ops.request("LS /").data.count == 1)
+            }
+        }
+    }
+
+    @Test func aReloadAddsUsersAndClosesTheConnectionsOfRemovedOnes() throws {
+        try Self.withUsers { s in
+            let ops = try Self.login(s, "ops"), ci = try Self.login(s, "ci")
+            var next = Self.users
+            next["ops"] = nil
+            next["new"] = Self.user("new", .read)
+            next["ci"] = Self.user("ci", .read, allow: ["/items"])
+            #expect(s.reloadUsers(next))
+            #expect(try HygieneTests.lastWords(ops.line) == "* BYE user ops was removed from the users file")
+            #expect(try ci.request("WHOAMI").final == "OK ci read allow=/items")
+            #expect(try ci.request("ORDER pesto").reply.error?.code == .noPerm)
+            _ = try Self.login(s, "new")
+        }
+    }
+
+    @Test func withoutUsersEverythingIsAllowedAndAuthIsNotNeeded() throws {
+        try withServer { s in
+            let c = try connect(s)
+            #expect(try c.request("BANDS A 10 B").isOK)
+            #expect(try c.request("WHOAMI").final == "OK anonymous admin all paths (the server has no users file)")
+            #expect(try c.request("AUTH a b").reply.error?.code == .invalid)
+        }
+    }
+}
