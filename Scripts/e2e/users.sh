@@ -49,3 +49,14 @@ kill -HUP "$SERVER_PID"
 wait_for "$work/log" "users reloaded: 1 users" 5 || fail "good reload not logged"
 printf 'AUTH ci hunter2\n' | nc -q 2 127.0.0.1 "$PORT" | grep -qx "ERR WRONGPASS wrong name or secret" || fail "removed user still logs in"
 pass "SIGHUP keeps the old users on a bad file and removes users on a good one"
+
+# tabula --user: the secret from TABULA_SECRET; a refusal exits 2 with the server's message,
+# and the secret shows nowhere.
+TABULA_SECRET="$secret" "$BIN/tabula" -p "$PORT" --user boss -c WHOAMI >"$work/who" 2>&1 || { cat "$work/who"; fail "tabula --user"; }
+grep -qx "OK boss admin all paths" "$work/who" || { cat "$work/who"; fail "WHOAMI through tabula --user"; }
+got=0
+TABULA_SECRET="not-it" "$BIN/tabula" -p "$PORT" --user boss -c WHOAMI >"$work/out" 2>"$work/err" || got=$?
+[[ $got -eq 2 ]] || fail "a refused login: exit $got, expected 2"
+grep -q "the server refused user boss: ERR WRONGPASS wrong name or secret" "$work/err" || { cat "$work/err"; fail "refusal message"; }
+! grep -q "not-it" "$work/err" "$work/out" || fail "the secret was printed"
+pass "tabula --user logs in from TABULA_SECRET; a refusal exits 2 and shows no secret"

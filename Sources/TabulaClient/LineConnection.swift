@@ -10,12 +10,15 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
     case closed(String)
     /// Nothing arrived in time.
     case timeout(String)
+    /// The server would not let us in (AUTH refused).
+    case refused(String)
 
     public var description: String {
         switch self {
         case .connectFailed(let m): return m
         case .closed(let m): return m
         case .timeout(let m): return m
+        case .refused(let m): return m
         }
     }
 }

@@ -33,10 +33,12 @@ public struct Reconnector: Sendable {
     }
 
     /// Connects and rebuilds `session` on the new connection, resuming its watches after
-    /// `revision` of history `historyID` (from the previous connection's greeting). A server
+    /// `revision` of history `historyID` (from the previous connection's greeting), logging
+    /// in first with `credentials` when given. A server
     /// with another history id is not resumed but restarted: see `Resumed.wasReset`.
-    public static func resume(host: String, port: Int, session: SessionTracker, after revision: UInt64, historyID: String, timeout: Double = 2) throws -> Resumed {
+    public static func resume(host: String, port: Int, credentials: Credentials? = nil, session: SessionTracker, after revision: UInt64, historyID: String, timeout: Double = 2) throws -> Resumed {
         let c = try TabulaConnection(host: host, port: port, timeout: timeout)
+        if let credentials { try c.authenticate(credentials) }  // before anything is restored
         let reset = !historyID.isEmpty && c.historyID != historyID
         if !reset { c.resume(from: revision) }
         var refused: [String] = []

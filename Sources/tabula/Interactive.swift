@@ -42,6 +42,7 @@ final class Interactive {
     func run() -> ExitStatus {
         do {
             let c = try TabulaConnection(host: options.host, port: options.port)
+            if let credentials = options.credentials { try c.authenticate(credentials) }
             connection = c
             historyID = c.historyID
         } catch {
@@ -97,8 +98,12 @@ final class Interactive {
         free(raw)
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return }
-        add_history(line)
-        _ = append_history(1, historyPath)  // written at once: survives a crash of the client
+        // Written at once (survives a crash of the client); an AUTH line, which holds a
+        // secret, never.
+        if !trimmed.uppercased().hasPrefix("AUTH ") {
+            add_history(line)
+            _ = append_history(1, historyPath)
+        }
         if ["quit", "exit", "\\q"].contains(trimmed.lowercased()) {
             done = true
             return
@@ -157,7 +162,7 @@ final class Interactive {
 
     func reconnect() {
         do {
-            let resumed = try Reconnector.resume(host: options.host, port: options.port, session: session, after: resumeRevision, historyID: historyID)
+            let resumed = try Reconnector.resume(host: options.host, port: options.port, credentials: options.credentials, session: session, after: resumeRevision, historyID: historyID)
             let c = resumed.connection
             connection = c
             rl_clear_visible_line()

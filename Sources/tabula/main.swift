@@ -20,6 +20,7 @@ let commandLine = CommandLineSpec(
     options: [
         OptionSpec("-h", "--host", value: "HOST", help: "server address (default $TABULA_HOST or 127.0.0.1)"),
         OptionSpec("-p", "--port", value: "PORT", help: "server port (default $TABULA_PORT or 8228)"),
+        OptionSpec("-U", "--user", value: "NAME", help: "log in as NAME on connect and on every reconnect (default\n$TABULA_USER); the secret comes from $TABULA_SECRET or, at a\nterminal, a prompt that does not echo"),
         OptionSpec("-f", "--file", value: "FILE", help: "run FILE in batch mode"),
         OptionSpec("-c", "--command", value: "LINE", repeatable: true, help: "run LINE in batch mode (repeatable, in order)"),
         OptionSpec("--on-error", value: "stop|continue", help: "batch: stop at the first error (default), or run every line"),
@@ -65,6 +66,7 @@ struct Options {
     var color = true
     var importFile: String?
     var into = "/catalog"
+    var credentials: Credentials?
 }
 
 extension Options {
@@ -79,6 +81,9 @@ extension Options {
         o.json = p.has("--json")
         o.color = !p.has("--no-color")
         if let v = p.string("--into") { o.into = v }
+        if let user = p.string("--user") ?? ProcessInfo.processInfo.environment["TABULA_USER"] {
+            o.credentials = Credentials(name: user, secret: try secret(for: user))
+        }
         switch p.positionals.first {
         case nil: break
         case "import":
@@ -91,9 +96,19 @@ extension Options {
     }
 }
 
+/// The secret for `user`: `$TABULA_SECRET`, or asked for at a terminal.
+func secret(for user: String) throws(UsageError) -> String {
+    if let s = ProcessInfo.processInfo.environment["TABULA_SECRET"], !s.isEmpty { return s }
+    guard isatty(0) != 0 else { throw UsageError("--user \(user) needs a secret: set TABULA_SECRET (standard input is the script)") }
+    guard let s = SecretPrompt.read(prompt: "secret for \(user): "), !s.isEmpty else { throw UsageError("no secret given for \(user)") }
+    return s
+}
+
 func connect(_ o: Options) -> TabulaConnection {
     do {
-        return try TabulaConnection(host: o.host, port: o.port)
+        let c = try TabulaConnection(host: o.host, port: o.port)
+        if let credentials = o.credentials { try c.authenticate(credentials) }
+        return c
     } catch {
         die("\(error)", .unavailable)
     }

@@ -54,26 +54,10 @@ func runPasswd(_ arguments: [String]) -> Never {
         secret = PasswordHash.randomBytes(32).map { String(format: "%02x", $0) }.joined()
         FileHandle.standardError.write(Data("secret for \(name) (shown once): \(secret)\n".utf8))
     } else {
-        guard let s = readSecret(), !s.isEmpty else { fail("no secret on standard input (or use --generate)", .usage) }
+        guard let s = SecretPrompt.read(prompt: "secret for \(name): "), !s.isEmpty else { fail("no secret on standard input (or use --generate)", .usage) }
         secret = s
     }
     let entry = UserEntry(name: name, role: role, grants: Grants(allow: allow, deny: deny), hash: PasswordHash.make(secret, iterations: iterations))
     print(entry.line)
     exit(ExitStatus.ok.rawValue)
-}
-
-/// The first line of standard input; at a terminal, asked for without echo.
-func readSecret() -> String? {
-    guard isatty(0) != 0 else { return readLine(strippingNewline: true) }
-    FileHandle.standardError.write(Data("secret: ".utf8))
-    var old = termios()
-    tcgetattr(0, &old)
-    var quiet = old
-    quiet.c_lflag &= ~tcflag_t(ECHO)
-    tcsetattr(0, TCSANOW, &quiet)
-    defer {
-        tcsetattr(0, TCSANOW, &old)
-        FileHandle.standardError.write(Data("\n".utf8))
-    }
-    return readLine(strippingNewline: true)
 }

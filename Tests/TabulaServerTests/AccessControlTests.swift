@@ -146,4 +146,24 @@ import TabulaServer
             #expect(try c.request("AUTH a b").reply.error?.code == .invalid)
         }
     }
+
+    @Test func aReconnectLogsInAgainBeforeItRestoresTheSessionAndWatches() throws {
+        try Self.withUsers { s in
+            let c = try Self.login(s, "ci")
+            var session = SessionTracker()
+            for line in ["WATCH /orders", "CD /items"] { session.observe(request: line, reply: try c.request(line)) }
+            let writer = try Self.login(s, "writer")
+            #expect(try writer.request("ORDER pesto").isOK)
+            let credentials = Credentials(name: "ci", secret: "pw-ci")
+            #expect("\(credentials)" == "user ci", "printing credentials never shows the secret")
+            let resumed = try Reconnector.resume(host: "127.0.0.1", port: s.port, credentials: credentials, session: session, after: 0, historyID: c.historyID)
+            #expect(resumed.refused.isEmpty, "\(resumed.refused)")
+            #expect(try resumed.connection.waitPush(timeout: 5) { $0.contains("Pesto") } != nil)
+            #expect(try resumed.connection.request("PWD").final == "OK /items")
+            let wrong = Credentials(name: "ci", secret: "nope")
+            #expect(throws: ClientError.refused("the server refused user ci: ERR WRONGPASS wrong name or secret")) {
+                _ = try Reconnector.resume(host: "127.0.0.1", port: s.port, credentials: wrong, session: session, after: 0, historyID: c.historyID)
+            }
+        }
+    }
 }

@@ -1,0 +1,22 @@
+import TabulaProtocol
+
+/// A user's name and secret for `AUTH`. Printing it never shows the secret.
+public struct Credentials: Sendable, CustomStringConvertible {
+    public let name: String
+    public let secret: String
+
+    public init(name: String, secret: String) {
+        self.name = name
+        self.secret = secret
+    }
+
+    public var description: String { "user \(name)" }
+}
+
+extension TabulaConnection {
+    /// Logs in; throws `ClientError.refused` with the server's reply when it says no.
+    public func authenticate(_ credentials: Credentials, timeout: Double = 30) throws {
+        let r = try request("AUTH \(credentials.name) \(Quoting.quote(credentials.secret))", timeout: timeout)
+        guard r.isOK else { throw ClientError.refused("the server refused \(credentials): \(r.final)") }
+    }
+}
