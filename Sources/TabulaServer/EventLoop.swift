@@ -11,7 +11,7 @@ import TabulaProtocol
 final class EventLoop: @unchecked Sendable {
     let index: Int
     let epfd: Int32
-    private let listenFD: Int32
+    let listenFD: Int32
     private let inbox = WakeableInbox<LoopMessage>()
     let engine: Engine
     let authenticator: Authenticator
@@ -29,8 +29,8 @@ final class EventLoop: @unchecked Sendable {
 
     // Loop-thread state.
     var conns: [UInt64: Connection] = [:]
-    private var serial: UInt64 = 0
-    private var nextLoop = 0
+    var serial: UInt64 = 0
+    var nextLoop = 0
     var dirty: [Connection] = []
     var flushing: [Connection] = []
     var toEngine: [EngineInput] = []
@@ -178,62 +178,6 @@ final class EventLoop: @unchecked Sendable {
             c.activeWindow = activeWindow
             activeNow += 1
         }
-    }
-
-    // MARK: - Accepting
-
-    private func acceptAll() {
-        while !shuttingDown {
-            var hi: UInt64 = 0, lo: UInt64 = 0
-            let fd = tabula_accept_peer(listenFD, &hi, &lo)
-            let peer = PeerAddress(hi: hi, lo: lo)
-            if fd < 0 {
-                let e = tabula_errno()
-                if e != EAGAIN && e != EWOULDBLOCK && e != ECONNABORTED {
-                    log.log(.warn, "accept: \(String(cString: strerror(e)))")
-                }
-                return
-            }
-            let now = stats.connections.wrappingAdd(1, ordering: .relaxed).newValue
-            if now > config.maxConnections {
-                stats.connections.wrappingSubtract(1, ordering: .relaxed)
-                stats.add(stats.rejectedConnections, 1)
-                let bye = WireEncoder.encode(.bye(reason: "too many connections (limit \(config.maxConnections)); try again later"), format: .text)
-                _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
-                close(fd)
-                log.log(.info, "refused a connection: limit of \(config.maxConnections) reached")
-                continue
-            }
-            if !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
-                stats.connections.wrappingSubtract(1, ordering: .relaxed)
-                stats.add(stats.rejectedConnections, 1)
-                let bye = WireEncoder.encode(.bye(reason: "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first"), format: .text)
-                _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
-                close(fd)
-                log.log(.info, "refused a connection from \(peer): its limit of \(config.maxConnectionsPerAddress) reached")
-                continue
-            }
-            _ = tabula_set_nodelay(fd)
-            stats.add(stats.totalConnections, 1)
-            let loops = executor.state.loops
-            let target = nextLoop % max(1, loops.count)
-            nextLoop += 1
-            if target == index || loops.isEmpty { adopt(fd, peer) } else { loops[target].post([.adopt(fd, peer)]) }
-        }
-    }
-
-    /// Takes a freshly accepted socket into this loop and greets it.
-    private func adopt(_ fd: Int32, _ peer: PeerAddress) {
-        serial += 1
-        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, maxLine: config.maxLine, now: nowSeconds)
-        c.session.authRequired = config.users != nil
-        conns[c.id.raw] = c
-        _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
-        c.interest = tabula_EPOLLIN
-        let rev = executor.state.publishedRevision.load(ordering: .acquiring)
-        c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
-        markDirty(c)
-        log.log(.debug, "connection \(c.id.raw) opened")
     }
 
     // MARK: - Reading

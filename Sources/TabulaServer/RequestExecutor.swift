@@ -59,6 +59,23 @@ struct RequestExecutor: Sendable {
         }
         beforeReplies(!events.isEmpty)
         events.removeAll()  // what fell out of the history, freed outside the lock
+        let (close, replay) = RequestExecutor.encode(answers, cache: &cache, into: &out)
+        // The engine takes over at the first unit routed there, or at once while it holds
+        // uncommitted state; a run cut only by a cap goes on here after the lock is released.
+        let stoppedElsewhere = end < units.endIndex && !isLoop(units[end])
+        return LoopRun(answered: answers.count, close: close, replay: replay, toEngine: heldBack || (answers.count == here.count && stoppedElsewhere))
+    }
+
+    /// At most this many requests run under one acquisition of the lock on a loop, so that a
+    /// pipelined flood holds the others up for a bounded time (the rest runs after a release).
+    static let unitsPerLock = 128
+    /// Nor more than one full page of rows (`LIMIT` at most 10,000): what one lock hold
+    /// produces stays bounded when every request is a large read.
+    static let rowsPerLock = 10_000
+
+    /// Appends the answers, encoded (and cached where they may be); returns whether the last
+    /// asked to close and the replay it began, if any.
+    private static func encode(_ answers: [LoopAnswer], cache: inout ReplyCache, into out: inout [UInt8]) -> (Bool, ReplayPlan?) {
         var close = false
         var replay: ReplayPlan?
         for a in answers {
@@ -76,18 +93,8 @@ struct RequestExecutor: Sendable {
                 close = e.close
             }
         }
-        // The engine takes over at the first unit routed there, or at once while it holds
-        // uncommitted state; a run cut only by a cap goes on here after the lock is released.
-        let stoppedElsewhere = end < units.endIndex && !isLoop(units[end])
-        return LoopRun(answered: answers.count, close: close, replay: replay, toEngine: heldBack || (answers.count == here.count && stoppedElsewhere))
+        return (close, replay)
     }
-
-    /// At most this many requests run under one acquisition of the lock on a loop, so that a
-    /// pipelined flood holds the others up for a bounded time (the rest runs after a release).
-    static let unitsPerLock = 128
-    /// Nor more than one full page of rows (`LIMIT` at most 10,000): what one lock hold
-    /// produces stays bounded when every request is a large read.
-    static let rowsPerLock = 10_000
 
     /// What `runOnLoop` did: how many units it answered, whether the last asked to close or
     /// began a replay, and whether the next must go to the engine (rather than run here

@@ -1,0 +1,61 @@
+import CLinuxShims
+import Glibc
+import TabulaProtocol
+
+/// Accepting: loop 0 accepts, refuses past the connection limits (all, and per address) with
+/// a `* BYE`, and deals connections out round-robin; the loop that gets one greets it.
+extension EventLoop {
+    func acceptAll() {
+        while !shuttingDown {
+            var hi: UInt64 = 0, lo: UInt64 = 0
+            let fd = tabula_accept_peer(listenFD, &hi, &lo)
+            let peer = PeerAddress(hi: hi, lo: lo)
+            if fd < 0 {
+                let e = tabula_errno()
+                if e != EAGAIN && e != EWOULDBLOCK && e != ECONNABORTED {
+                    log.log(.warn, "accept: \(String(cString: strerror(e)))")
+                }
+                return
+            }
+            let now = stats.connections.wrappingAdd(1, ordering: .relaxed).newValue
+            if now > config.maxConnections {
+                refuse(fd, "too many connections (limit \(config.maxConnections)); try again later", log: "limit of \(config.maxConnections) reached")
+                continue
+            }
+            if !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
+                refuse(fd, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
+                continue
+            }
+            _ = tabula_set_nodelay(fd)
+            stats.add(stats.totalConnections, 1)
+            let loops = executor.state.loops
+            let target = nextLoop % max(1, loops.count)
+            nextLoop += 1
+            if target == index || loops.isEmpty { adopt(fd, peer) } else { loops[target].post([.adopt(fd, peer)]) }
+        }
+    }
+
+    /// Takes a freshly accepted socket into this loop and greets it.
+    func adopt(_ fd: Int32, _ peer: PeerAddress) {
+        serial += 1
+        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, maxLine: config.maxLine, now: nowSeconds)
+        c.session.authRequired = config.users != nil
+        conns[c.id.raw] = c
+        _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
+        c.interest = tabula_EPOLLIN
+        let rev = executor.state.publishedRevision.load(ordering: .acquiring)
+        c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
+        markDirty(c)
+        log.log(.debug, "connection \(c.id.raw) opened")
+    }
+
+    /// Says `* BYE reason` to a connection just accepted and closes it, uncounted.
+    private func refuse(_ fd: Int32, _ reason: String, log why: String) {
+        stats.connections.wrappingSubtract(1, ordering: .relaxed)
+        stats.add(stats.rejectedConnections, 1)
+        let bye = WireEncoder.encode(.bye(reason: reason), format: .text)
+        _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        log.log(.info, "refused a connection: \(why)")
+    }
+}
