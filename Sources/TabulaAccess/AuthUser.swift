@@ -1,7 +1,8 @@
 import TabulaModel
 
-/// Who a connection acts as once authenticated: a user of the users file as loaded.
-public struct AuthUser: Sendable, Hashable {
+/// Who a connection acts as once authenticated: a user of the users file as loaded. A class:
+/// every session carries one and is copied often, so it costs one reference.
+public final class AuthUser: Sendable, Hashable {
     public let name: String
     public let role: Role
     public let grants: Grants
@@ -14,6 +15,15 @@ public struct AuthUser: Sendable, Hashable {
         self.role = role
         self.grants = grants
         self.generation = generation
+    }
+
+    public static func == (a: AuthUser, b: AuthUser) -> Bool {
+        a === b || (a.name == b.name && a.role == b.role && a.grants == b.grants && a.generation == b.generation)
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(name)
+        h.combine(generation)
     }
 
     /// `ci write allow=/items`: what WHOAMI and AUTH say.

@@ -7,13 +7,46 @@ public struct Row: Sendable, Equatable {
     public var text: String
     /// The same row as a JSON value.
     public var json: JSONValue
-    /// The path the row names, when it names one (a child in a listing, a completed path):
-    /// what a user's grants are checked against. Never sent.
-    public var path: String?
+    /// The path the row names, when it names one (a child in a listing): what a user's
+    /// grants are checked against. Never sent.
+    public var path: RowPath?
     /// Makes a row.
-    public init(text: String, json: JSONValue, path: String? = nil) {
+    public init(text: String, json: JSONValue, path: RowPath? = nil) {
         self.text = text
         self.json = json
         self.path = path
+    }
+}
+
+/// The path a row names, kept as its parent's path and its own name and joined only when
+/// read: every reply builds rows, only a user with grants reads their paths.
+public struct RowPath: Sendable {
+    private enum Leaf: Sendable {
+        case name(String)
+        case number(Int)
+    }
+
+    private let parent: String
+    private let leaf: Leaf
+
+    /// `parent/name`.
+    public init(_ parent: String, _ name: String) {
+        self.parent = parent
+        leaf = .name(name)
+    }
+
+    /// `parent/number`.
+    public init(_ parent: String, number: Int) {
+        self.parent = parent
+        leaf = .number(number)
+    }
+
+    /// The whole path.
+    public var string: String {
+        let base = parent == "/" ? "" : parent
+        switch leaf {
+        case .name(let n): return base + "/" + n
+        case .number(let n): return base + "/" + String(n)
+        }
     }
 }

@@ -19,8 +19,9 @@ final class Authenticator: @unchecked Sendable {
     private var stopped = false
     /// Set once the thread has returned.
     let finished = Atomic<Bool>(false)
-    /// Checked for unknown names, so that they cost what a known one does.
-    private let decoy = PasswordHash.make(String(decoding: PasswordHash.randomBytes(16).map { 65 + $0 % 26 }, as: UTF8.self))
+    /// Checked for unknown names, so that they cost what a known one does (made on the first
+    /// unknown name: a server start costs no hashing).
+    private lazy var decoy = PasswordHash.make(String(decoding: PasswordHash.randomBytes(16).map { 65 + $0 % 26 }, as: UTF8.self))
 
     init(users: UsersDirectory?, state: SharedState, log: Log) {
         self.users = users

@@ -25,13 +25,14 @@ enum Dispatcher {
     }
 
     /// Why `r` may not run for this connection, or nil. Every request passes here before it
-    /// runs and before any cached reply is handed out. `model` is read only for a request
-    /// that names a path, whose verb takes the lock that allows it.
-    static func refusal(_ r: Request, session: Session, model: @autoclosure () -> Model) -> TabulaError? {
+    /// runs and before any cached reply is handed out. The model is read (through `state`,
+    /// never copied) only for a request that names a path, whose verb takes the lock that
+    /// allows it.
+    static func refusal(_ r: Request, session: Session, state: SharedState) -> TabulaError? {
         if session.authRequired && session.user == nil && !Authorization.allowedBeforeLogin(r.command.verb) {
             return Authorization.authenticationRequired
         }
         guard let user = session.user else { return nil }
-        return Authorization.refusal(r.command, user: user) { typed in model().canonicalPath(typed, cwd: session.viewer.cwd) }
+        return Authorization.refusal(r.command, user: user) { typed in state.model.canonicalPath(typed, cwd: session.viewer.cwd) }
     }
 }

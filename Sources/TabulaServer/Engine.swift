@@ -165,7 +165,7 @@ final class Engine: @unchecked Sendable {
             case .failure(let tag, let error):
                 WireEncoder.encode(Reply(error: error), tag: tag, format: s.format, into: &bytes)
             case .request(let r):
-                if let refusal = Dispatcher.refusal(r, session: s, model: state.model) {
+                if let refusal = Dispatcher.refusal(r, session: s, state: state) {
                     WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: s.format, into: &bytes)
                 } else if let failingWrites, r.command.isWrite {
                     WireEncoder.encode(Reply(error: TabulaError(.storage, failingWrites)), tag: r.tag, format: s.format, into: &bytes)

@@ -17,7 +17,7 @@ extension Engine {
     func processOnCopy(_ c: ConnectionID, _ units: [LineUnit], session: Session) {
         guard case .request(let r) = units[0] else { return }
         let rest = Array(units.dropFirst())
-        if let refusal = state.reading({ Dispatcher.refusal(r, session: session, model: state.model) }) {
+        if let refusal = state.reading({ Dispatcher.refusal(r, session: session, state: state) }) {
             let bytes = WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)
             conclude([], answers: [GroupAnswer(conn: c, bytes: bytes, session: nil, close: false, replay: nil, rest: rest)], mutations: [], events: [], outside: [])
             return

@@ -4,7 +4,8 @@ import TabulaProtocol
 /// What a `WATCH … FROM` leaves to do once its watch is registered: replay the retained
 /// events under `prefix` with a revision in `(after, through]`. `through` is the newest
 /// published revision when the watch was added; everything later reaches the connection live.
-struct ReplayPlan: Sendable, Equatable {
+/// A class: every request's `Execution` carries an optional one, which must cost one word.
+final class ReplayPlan: Sendable {
     let prefix: String
     let after: UInt64
     let through: UInt64
@@ -17,7 +18,17 @@ struct ReplayPlan: Sendable, Equatable {
     let addedWatch: Bool
     /// The watcher's user's grants, when it may not read everything: events outside them
     /// are neither counted nor sent.
-    var grants: Grants? = nil
+    let grants: Grants?
+
+    init(prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool, grants: Grants? = nil) {
+        self.prefix = prefix
+        self.after = after
+        self.through = through
+        self.rev = rev
+        self.tag = tag
+        self.addedWatch = addedWatch
+        self.grants = grants
+    }
 }
 
 /// A replay in progress: first counted (the reply says how many events follow), then sent a

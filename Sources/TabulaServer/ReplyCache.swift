@@ -1,4 +1,3 @@
-import TabulaAccess
 import TabulaModel
 import TabulaProtocol
 
@@ -12,7 +11,10 @@ import TabulaProtocol
 struct ReplyCache {
     struct Key: Hashable {
         let command: Command
-        let user: AuthUser?
+        /// Who asks: the user's name and the load of the users file it came from (which
+        /// fixes its role and grants). Nil and 0 without access control.
+        let user: String?
+        let generation: Int
         let cwd: String
         let favoritesOnly: Bool
         let format: WireFormat
@@ -24,7 +26,7 @@ struct ReplyCache {
     init(capacity: Int = 1024) { self.capacity = capacity }
 
     static func key(_ command: Command, _ session: Session) -> Key {
-        Key(command: command, user: session.user, cwd: session.viewer.cwd, favoritesOnly: session.viewer.filter == .favorites, format: session.format)
+        Key(command: command, user: session.user?.name, generation: session.user?.generation ?? 0, cwd: session.viewer.cwd, favoritesOnly: session.viewer.filter == .favorites, format: session.format)
     }
 
     /// The cached reply for `key` if it was computed at `revision`.

@@ -22,7 +22,12 @@ struct RequestExecutor: Sendable {
         var access = VerbTraits.Access.connection
         var end = units.startIndex
         let cap = units.startIndex + RequestExecutor.unitsPerLock
-        while end < units.endIndex, end < cap, case .loop(let a) = Dispatcher.route(units[end], durable: durable) {
+        var stoppedElsewhere = false  // at a unit that runs elsewhere (not at a cap)
+        while end < units.endIndex, end < cap {
+            guard case .loop(let a) = Dispatcher.route(units[end], durable: durable) else {
+                stoppedElsewhere = true
+                break
+            }
             access = RequestExecutor.wider(access, a)
             end += 1
         }
@@ -43,8 +48,7 @@ struct RequestExecutor: Sendable {
                 // A watch added after a change of this run would be sent that change's event,
                 // published when the run ends: it waits for the next run.
                 if !events.isEmpty, RequestExecutor.isWatch(u) { return }
-                if answer(u, conn: conn, session: &session, cache: &cache, into: &answers, events: &events) { return }
-                if case .run(let e, _, _, _, _)? = answers.last { rows += e.outcome.reply.rows.count }
+                if answer(u, conn: conn, session: &session, cache: &cache, into: &answers, events: &events, rows: &rows) { return }
                 if rows >= RequestExecutor.rowsPerLock { return }
             }
         }
@@ -62,7 +66,6 @@ struct RequestExecutor: Sendable {
         let (close, replay) = RequestExecutor.encode(answers, cache: &cache, into: &out)
         // The engine takes over at the first unit routed there, or at once while it holds
         // uncommitted state; a run cut only by a cap goes on here after the lock is released.
-        let stoppedElsewhere = end < units.endIndex && !isLoop(units[end])
         return LoopRun(answered: answers.count, close: close, replay: replay, toEngine: heldBack || (answers.count == here.count && stoppedElsewhere))
     }
 
@@ -114,13 +117,13 @@ struct RequestExecutor: Sendable {
 
     /// Answers one unit on a loop: refused, from the cache, or run. True when nothing may run
     /// after it here: it closes, or starts a replay.
-    private func answer(_ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into answers: inout [LoopAnswer], events: inout [Event?]) -> Bool {
+    private func answer(_ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into answers: inout [LoopAnswer], events: inout [Event?], rows: inout Int) -> Bool {
         switch u {
         case .failure(let tag, let error):
             answers.append(.bytes(WireEncoder.encode(Reply(error: error), tag: tag, format: session.format)))
             return false
         case .request(let r):
-            if let refusal = Dispatcher.refusal(r, session: session, model: state.model) {
+            if let refusal = Dispatcher.refusal(r, session: session, state: state) {
                 stats.add(stats.requests, 1)
                 answers.append(.bytes(WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)))
                 return false
@@ -137,6 +140,7 @@ struct RequestExecutor: Sendable {
             }
             var e = execute(r, conn: conn, session: &session)
             if case .some = e.outcome.event { events.append(e.outcome.event.take()) }
+            rows += e.outcome.reply.rows.count
             answers.append(.run(e, tag: r.tag, format: session.format, cacheKey: key, revision: state.model.revision))
             return e.close || e.replay != nil
         }
@@ -144,11 +148,6 @@ struct RequestExecutor: Sendable {
 
     static func isWatch(_ u: LineUnit) -> Bool {
         if case .request(let r) = u, case .watch = r.command { return true }
-        return false
-    }
-
-    private func isLoop(_ u: LineUnit) -> Bool {
-        if case .loop = Dispatcher.route(u, durable: durable) { return true }
         return false
     }
 

@@ -25,7 +25,7 @@ public struct CatalogList: ListStore {
 
     public var summary: Row {
         let n = nodes[0]?.children.count ?? 0
-        return Row(text: "catalog/  \(n) top-level \(plural(n, "node"))", json: .object([("name", .string("catalog")), ("count", .int(Int64(n)))]), path: "/catalog")
+        return Row(text: "catalog/  \(n) top-level \(plural(n, "node"))", json: .object([("name", .string("catalog")), ("count", .int(Int64(n)))]), path: RowPath("/", "catalog"))
     }
 
     public func isList(_ ref: Ref) -> Bool { nodes[CatalogList.id(ref)]?.view == .branch }
@@ -60,7 +60,8 @@ public struct CatalogList: ListStore {
         return .object(pairs)
     }
 
-    func row(_ node: CatalogNode) -> Row {
+    /// The node's row; `parent` is its parent's path when the caller has it (a listing).
+    func row(_ node: CatalogNode, in parent: String? = nil) -> Row {
         let detail: String
         switch node.view {
         case .branch: detail = "(\(node.children.count) \(plural(node.children.count, "child", "children")))"
@@ -68,13 +69,14 @@ public struct CatalogList: ListStore {
         case .image(let i): detail = "[image: \(i)]"
         case .text: detail = "[text]"
         }
-        return Row(text: "\(node.slug)\(node.view == .branch ? "/" : "")  \(node.title)  \(detail)", json: json(node), path: path(of: CatalogList.ref(node.id)))
+        return Row(text: "\(node.slug)\(node.view == .branch ? "/" : "")  \(node.title)  \(detail)", json: json(node), path: RowPath(parent ?? path(of: CatalogList.ref(node.parent)), node.slug))
     }
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         guard let node = nodes[CatalogList.id(ref)], node.view == .branch else { return try show(ref, viewer: viewer) }
         let kids = node.children.compactMap { nodes[$0] }
-        return try pageReply(kids, path: path(of: ref), limit: limit, after: after, name: \.slug, row: row)
+        let p = path(of: ref)
+        return try pageReply(kids, path: p, limit: limit, after: after, name: \.slug) { row($0, in: p) }
     }
 
     public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {

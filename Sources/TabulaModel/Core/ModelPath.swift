@@ -1,3 +1,4 @@
+import Glibc
 import TabulaProtocol
 
 /// Path arithmetic: absolute or relative, `.` and `..`, trailing slashes.
@@ -42,8 +43,18 @@ public enum ModelPath {
     /// Whether `path` is `prefix` or lies under it (segment-wise).
     public static func isUnder(_ path: String, prefix: String) -> Bool {
         if prefix == "/" || prefix.isEmpty { return true }
-        guard path.hasPrefix(prefix) else { return false }
-        if path.count == prefix.count { return true }
-        return path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: prefix.utf8.count)] == UInt8(ascii: "/")
+        // Bytes, not characters: a path is under a prefix only when its bytes start with the
+        // prefix's (no Unicode equivalence), and then at a segment boundary.
+        let fast = path.utf8.withContiguousStorageIfAvailable { p in
+            prefix.utf8.withContiguousStorageIfAvailable { q -> Bool in
+                guard p.count >= q.count, memcmp(p.baseAddress!, q.baseAddress!, q.count) == 0 else { return false }
+                return p.count == q.count || p[q.count] == UInt8(ascii: "/")
+            }
+        }
+        if let answer = fast ?? nil { return answer }
+        let p = path.utf8, q = prefix.utf8
+        guard p.count >= q.count, p.starts(with: q) else { return false }
+        if p.count == q.count { return true }
+        return p[p.index(p.startIndex, offsetBy: q.count)] == UInt8(ascii: "/")
     }
 }

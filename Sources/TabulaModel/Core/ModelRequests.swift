@@ -7,7 +7,7 @@ extension Model {
     /// does not handle.
     public func read(_ command: Command, viewer: inout Viewer) -> Reply? {
         guard var reply = readAll(command, viewer: &viewer) else { return nil }
-        if let g = viewer.grants, !g.isUnrestricted { reply.rows.removeAll { $0.path.map { !g.shows($0) } ?? false } }
+        if let g = viewer.grants, !g.isUnrestricted { reply.rows.removeAll { $0.path.map { !g.shows($0.string) } ?? false } }
         return reply
     }
 
@@ -50,7 +50,7 @@ extension Model {
 
     /// `LS /`: a row per list the viewer may see.
     func rootListing(_ viewer: Viewer) -> Reply {
-        let rows = lists.map(\.summary).filter { r in r.path.map { viewer.grants?.shows($0) ?? true } ?? true }
+        let rows = lists.map(\.summary).filter { r in r.path.map { viewer.grants?.shows($0.string) ?? true } ?? true }
         return Reply(rows: rows, message: "\(rows.count) \(plural(rows.count, "list"))")
     }
 

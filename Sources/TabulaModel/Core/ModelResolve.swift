@@ -59,6 +59,7 @@ extension Model {
     /// resolved thing's own path (`/ITEMS/cheap-items/7` → `/items/7`), or, past what exists,
     /// the rest of the segments in lower case. Access rules are checked against this.
     public func canonicalPath(_ path: String?, cwd: String) -> String {
+        if let path, let t = resolvePlain(path, cwd: cwd) { return self.path(of: t) }  // the common case: it exists
         let segs = ModelPath.segments(path, cwd: cwd)
         var t = Target.root
         for (i, seg) in segs.enumerated() {

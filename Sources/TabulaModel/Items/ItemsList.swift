@@ -15,7 +15,7 @@ public struct ItemsList: ListStore {
     public var recordsMutations = true
 
     public var summary: Row {
-        Row(text: "items/  \(items.count) \(plural(items.count, "item")) in \(items.bands.count) \(plural(items.bands.count, "section"))", json: .object([("name", .string("items")), ("count", .int(Int64(items.count)))]), path: "/items")
+        Row(text: "items/  \(items.count) \(plural(items.count, "item")) in \(items.bands.count) \(plural(items.bands.count, "section"))", json: .object([("name", .string("items")), ("count", .int(Int64(items.count)))]), path: RowPath("/", "items"))
     }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind != ItemsList.item }
@@ -54,12 +54,12 @@ public struct ItemsList: ListStore {
         }
     }
 
-    func row(_ item: Item, position: Int? = nil) -> Row { Row(text: items.row(item), json: items.json(item, position: position), path: "/items/\(item.id)") }
+    func row(_ item: Item, position: Int? = nil) -> Row { Row(text: items.row(item), json: items.json(item, position: position), path: RowPath("/items", number: item.id)) }
 
     func bandRow(_ s: Int) -> Row {
         let b = items.bands[s]
         let n = items.count(section: s)
-        return Row(text: "\(b.slug)/  \(b.title)  \(items.rangeText(s))  (\(n) \(plural(n, "item")))", json: .object([("type", .string("band")), ("name", .string(b.slug)), ("title", .string(b.title)), ("lower", .int(Int64(b.lower))), ("count", .int(Int64(n)))]), path: "/items/\(b.slug)")
+        return Row(text: "\(b.slug)/  \(b.title)  \(items.rangeText(s))  (\(n) \(plural(n, "item")))", json: .object([("type", .string("band")), ("name", .string(b.slug)), ("title", .string(b.title)), ("lower", .int(Int64(b.lower))), ("count", .int(Int64(n)))]), path: RowPath("/items", b.slug))
     }
 
     func sectionHeader(_ s: Int, favoritesOnly: Bool) -> Row {

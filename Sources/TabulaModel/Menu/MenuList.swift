@@ -15,7 +15,7 @@ public struct MenuList: ListStore {
     public var recordsMutations = true
 
     public var summary: Row {
-        Row(text: "menu/  \(sections.count) \(plural(sections.count, "section"))", json: .object([("name", .string("menu")), ("count", .int(Int64(sections.count)))]), path: "/menu")
+        Row(text: "menu/  \(sections.count) \(plural(sections.count, "section"))", json: .object([("name", .string("menu")), ("count", .int(Int64(sections.count)))]), path: RowPath("/", "menu"))
     }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind != MenuList.entry }
@@ -47,12 +47,12 @@ public struct MenuList: ListStore {
 
     func sectionRow(_ s: Int) -> Row {
         let n = sections[s].entries.count
-        return Row(text: "\(sections[s].slug)/  \(sections[s].title)  (\(n) \(plural(n, "entry", "entries")))", json: .object([("type", .string("menu-section")), ("name", .string(sections[s].slug)), ("title", .string(sections[s].title)), ("entries", .int(Int64(n)))]), path: "/menu/\(sections[s].slug)")
+        return Row(text: "\(sections[s].slug)/  \(sections[s].title)  (\(n) \(plural(n, "entry", "entries")))", json: .object([("type", .string("menu-section")), ("name", .string(sections[s].slug)), ("title", .string(sections[s].title)), ("entries", .int(Int64(n)))]), path: RowPath("/menu", sections[s].slug))
     }
 
     func entryRow(_ s: Int, _ e: Int) -> Row {
         let entry = sections[s].entries[e]
-        return Row(text: "\(entry.slug)  \(entry.title)", json: .object([("type", .string("menu-entry")), ("name", .string(entry.slug)), ("title", .string(entry.title)), ("path", .string(path(of: Ref(MenuList.entry, s, e))))]), path: path(of: Ref(MenuList.entry, s, e)))
+        return Row(text: "\(entry.slug)  \(entry.title)", json: .object([("type", .string("menu-entry")), ("name", .string(entry.slug)), ("title", .string(entry.title)), ("path", .string(path(of: Ref(MenuList.entry, s, e))))]), path: RowPath("/menu/" + sections[s].slug, entry.slug))
     }
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {

@@ -14,7 +14,7 @@ public struct OrdersList: ListStore {
     public var recordsMutations = true
 
     public var summary: Row {
-        Row(text: "orders/  \(orders.count) \(plural(orders.count, "order"))", json: .object([("name", .string("orders")), ("count", .int(Int64(orders.count)))]), path: "/orders")
+        Row(text: "orders/  \(orders.count) \(plural(orders.count, "order"))", json: .object([("name", .string("orders")), ("count", .int(Int64(orders.count)))]), path: RowPath("/", "orders"))
     }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind == 0 }
@@ -38,7 +38,7 @@ public struct OrdersList: ListStore {
             start = p + 1
         }
         let page = orders.page(from: start, limit: limit)
-        var reply = Reply(rows: page.map { Row(text: $0.row, json: .deferred($0), path: "/orders/\($0.id)") }, message: "\(page.count) of \(orders.count)")
+        var reply = Reply(rows: page.map { Row(text: $0.row, json: .deferred($0), path: RowPath("/orders", number: $0.id)) }, message: "\(page.count) of \(orders.count)")
         if start + page.count < orders.count, let last = page.last { reply.message += "; more: LS /orders LIMIT \(limit) AFTER \(last.id)" }
         return reply
     }

@@ -15,7 +15,7 @@ public struct SettingsList: ListStore {
     public var recordsMutations = true
 
     public var summary: Row {
-        Row(text: "settings/  \(settings.count) \(plural(settings.count, "setting"))", json: .object([("name", .string("settings")), ("count", .int(Int64(settings.count)))]), path: "/settings")
+        Row(text: "settings/  \(settings.count) \(plural(settings.count, "setting"))", json: .object([("name", .string("settings")), ("count", .int(Int64(settings.count)))]), path: RowPath("/", "settings"))
     }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind != SettingsList.option }
@@ -48,7 +48,7 @@ public struct SettingsList: ListStore {
     }
 
     func settingRow(_ i: Int, master: String? = nil) -> Row {
-        Row(text: "\(settings[i].slug)/  \(master ?? settings[i].masterRow)", json: .deferred(settings[i]), path: "/settings/\(settings[i].slug)")
+        Row(text: "\(settings[i].slug)/  \(master ?? settings[i].masterRow)", json: .deferred(settings[i]), path: RowPath("/settings", settings[i].slug))
     }
 
     func optionRows(_ i: Int) -> [Row] {
