@@ -112,7 +112,7 @@ final class EventLoop: @unchecked Sendable {
                 if deadline == nil { deadline = ContinuousClock.now + .seconds(3) }
             }
             let sleep = ready.isEmpty && !replayCanStep && inbox.isEmptyMarkingSleep()
-            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : conns.isEmpty ? -1 : 1000) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
+            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : conns.isEmpty && closedSinceTrim == 0 ? -1 : 1000) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
             rollActivityWindow()
             sweepIfDue()
             if sleep {

@@ -29,7 +29,7 @@ extension EventLoop {
     func sweepIfDue() {
         guard nowSeconds != lastSweep else { return }
         lastSweep = nowSeconds
-        if closedSinceTrim >= EventLoop.closesBeforeTrim {
+        if closedSinceTrim >= EventLoop.closesBeforeTrim || (closedSinceTrim > 0 && conns.isEmpty) {
             // Many connections gave their buffers back: return that memory to the system
             // rather than keep it mapped for connections that may never come.
             closedSinceTrim = 0
