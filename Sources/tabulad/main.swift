@@ -79,7 +79,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let path = p.string("--users") {
         s.usersPath = path
         s.config.users = try loadUsers(path).get()
-    } else if !isLoopback(s.config.bind) && !p.has("--allow-anyone-on-the-network") {
+    } else if isPublicAddress(s.config.bind) && !p.has("--allow-anyone-on-the-network") {
         throw UsageError("refusing to listen on \(s.config.bind) without --users: anyone who can reach the port could read and change everything. Give --users FILE (make its lines with tabulad passwd), or --bind 127.0.0.1, or --allow-anyone-on-the-network if that is really meant")
     }
     return s
