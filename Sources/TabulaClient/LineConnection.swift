@@ -23,6 +23,19 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
     }
 }
 
+/// Where a server listens: a TCP host and port, or a Unix socket.
+public enum Endpoint: Sendable, Equatable, CustomStringConvertible {
+    case tcp(host: String, port: Int)
+    case unix(String)
+
+    public var description: String {
+        switch self {
+        case .tcp(let host, let port): return "\(host):\(port)"
+        case .unix(let path): return path
+        }
+    }
+}
+
 /// A TCP connection that reads and writes lines, with deadlines. No threads: `poll`.
 public final class LineConnection {
     /// The socket, for callers that poll it with other descriptors.
@@ -32,6 +45,36 @@ public final class LineConnection {
     private var eof = false
     /// The longest line read (a JSON reply to `LS … LIMIT 10000` is one line of a few MB).
     public static let maxLine = 64 << 20
+
+    /// Connects to `endpoint`, giving up after `timeout` seconds.
+    public convenience init(_ endpoint: Endpoint, timeout: Double = 5) throws {
+        switch endpoint {
+        case .tcp(let host, let port): try self.init(host: host, port: port, timeout: timeout)
+        case .unix(let path): try self.init(unixPath: path)
+        }
+    }
+
+    /// Connects to the Unix socket at `path`.
+    public init(unixPath path: String) throws {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw ClientError.connectFailed("the socket path \(path) is too long (at most 107 bytes)") }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard s >= 0 else { throw ClientError.connectFailed("socket: \(String(cString: strerror(errno)))") }
+        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        guard r == 0 else {
+            let e = errno
+            close(s)
+            throw ClientError.connectFailed("cannot connect to \(path): \(String(cString: strerror(e)))\(e == EACCES ? "; the socket is for its owner and group" : "; is tabulad running with --unix \(path)?")")
+        }
+        _ = fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK)
+        fd = s
+    }
 
     /// Connects to `host:port`, giving up after `timeout` seconds.
     public init(host: String, port: Int, timeout: Double = 5) throws {

@@ -37,7 +37,12 @@ public struct Reconnector: Sendable {
     /// in first with `credentials` when given. A server
     /// with another history id is not resumed but restarted: see `Resumed.wasReset`.
     public static func resume(host: String, port: Int, credentials: Credentials? = nil, session: SessionTracker, after revision: UInt64, historyID: String, timeout: Double = 2) throws -> Resumed {
-        let c = try TabulaConnection(host: host, port: port, timeout: timeout)
+        try resume(.tcp(host: host, port: port), credentials: credentials, session: session, after: revision, historyID: historyID, timeout: timeout)
+    }
+
+    /// The same at any endpoint.
+    public static func resume(_ endpoint: Endpoint, credentials: Credentials? = nil, session: SessionTracker, after revision: UInt64, historyID: String, timeout: Double = 2) throws -> Resumed {
+        let c = try TabulaConnection(endpoint, timeout: timeout)
         if let credentials { try c.authenticate(credentials) }  // before anything is restored
         let reset = !historyID.isEmpty && c.historyID != historyID
         if !reset { c.resume(from: revision) }

@@ -34,10 +34,15 @@ public final class TabulaConnection {
     /// highest of the events received and the "at rev N" of WATCH replies. Resume from here.
     public private(set) var lastRevision: UInt64 = 0
 
+    /// Connects to `host:port` and reads the greeting.
+    public convenience init(host: String, port: Int, timeout: Double = 5) throws {
+        try self.init(.tcp(host: host, port: port), timeout: timeout)
+    }
+
     /// Connects and reads the greeting.
-    public init(host: String, port: Int, timeout: Double = 5) throws {
-        line = try LineConnection(host: host, port: port, timeout: timeout)
-        guard let h = try line.readLine(timeout: timeout) else { throw ClientError.timeout("no greeting from \(host):\(port) within \(timeout)s") }
+    public init(_ endpoint: Endpoint, timeout: Double = 5) throws {
+        line = try LineConnection(endpoint, timeout: timeout)
+        guard let h = try line.readLine(timeout: timeout) else { throw ClientError.timeout("no greeting from \(endpoint) within \(timeout)s") }
         switch WireDecoder.textPush(h) {
         case .hello(_, _, let rev, let id)?:
             hello = h
@@ -46,7 +51,7 @@ public final class TabulaConnection {
         case .bye(let reason)?:
             throw ClientError.connectFailed("the server refused the connection: \(reason)")
         default:
-            throw ClientError.connectFailed("\(host):\(port) does not speak the Tabula protocol (it said: \(h.prefix(60)))")
+            throw ClientError.connectFailed("\(endpoint) does not speak the Tabula protocol (it said: \(h.prefix(60)))")
         }
     }
 

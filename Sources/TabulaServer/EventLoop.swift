@@ -11,7 +11,8 @@ import TabulaProtocol
 final class EventLoop: @unchecked Sendable {
     let index: Int
     let epfd: Int32
-    let listenFD: Int32
+    /// The listening sockets (loop 0 accepts on them): TCP first, then the Unix socket.
+    let listenFDs: [Int32]
     private let inbox = WakeableInbox<LoopMessage>()
     let engine: Engine
     let authenticator: Authenticator
@@ -64,14 +65,15 @@ final class EventLoop: @unchecked Sendable {
     private var activeNow = 0
     private var activeBefore = 0
     private var windowEnds: UInt64 = 0
-    private static let listenToken: UInt64 = 0
+    /// Listening socket k is registered as `listenTokens + k` (connections are 256 and up).
+    private static let listenTokens: UInt64 = 2
     private static let wakeToken: UInt64 = 1
     private static let pauseAbove = 4096
     private static let resumeBelow = 1024
 
-    init(index: Int, listenFD: Int32, engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
+    init(index: Int, listenFDs: [Int32], engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
         self.index = index
-        self.listenFD = listenFD
+        self.listenFDs = listenFDs
         self.engine = engine
         self.authenticator = authenticator
         self.executor = executor
@@ -86,7 +88,9 @@ final class EventLoop: @unchecked Sendable {
         epfd = tabula_epoll_create()
         _ = tabula_epoll_add(epfd, inbox.fd, tabula_EPOLLIN, EventLoop.wakeToken)
         // Loop 0 accepts and deals connections out round-robin, so the loads stay even.
-        if index == 0 { _ = tabula_epoll_add(epfd, listenFD, tabula_EPOLLIN, EventLoop.listenToken) }
+        if index == 0 {
+            for (k, fd) in listenFDs.enumerated() { _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, EventLoop.listenTokens + UInt64(k)) }
+        }
     }
 
     /// Hands messages to this loop (any thread).
@@ -138,7 +142,9 @@ final class EventLoop: @unchecked Sendable {
                 let ev = events[i]
                 switch ev.data {
                 case EventLoop.wakeToken: inbox.clearSignal()
-                case EventLoop.listenToken: acceptAll()
+                case EventLoop.listenTokens..<EventLoop.listenTokens + UInt64(listenFDs.count):
+                    let k = Int(ev.data - EventLoop.listenTokens)
+                    acceptAll(from: listenFDs[k], local: k > 0)
                 default:
                     guard let c = conns[ev.data] else { continue }
                     if ev.events & (tabula_EPOLLHUP | tabula_EPOLLERR) != 0 && (c.readClosed || c.readPaused) {
@@ -327,7 +333,7 @@ final class EventLoop: @unchecked Sendable {
                 for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
             case .stopReading:
                 shuttingDown = true
-                if index == 0 { _ = tabula_epoll_del(epfd, listenFD) }
+                if index == 0 { for fd in listenFDs { _ = tabula_epoll_del(epfd, fd) } }
                 for c in conns.values where !c.readClosed {
                     c.readClosed = true
                     updateInterest(c)

@@ -5,10 +5,11 @@ import TabulaProtocol
 /// Accepting: loop 0 accepts, refuses past the connection limits (all, and per address) with
 /// a `* BYE`, and deals connections out round-robin; the loop that gets one greets it.
 extension EventLoop {
-    func acceptAll() {
+    /// Accepts what `listener` has; `local` (the Unix socket): no per-address limit.
+    func acceptAll(from listener: Int32, local: Bool) {
         while !shuttingDown {
             var hi: UInt64 = 0, lo: UInt64 = 0
-            let fd = tabula_accept_peer(listenFD, &hi, &lo)
+            let fd = tabula_accept_peer(listener, &hi, &lo)
             let peer = PeerAddress(hi: hi, lo: lo)
             if fd < 0 {
                 let e = tabula_errno()
@@ -22,7 +23,7 @@ extension EventLoop {
                 refuse(fd, "too many connections (limit \(config.maxConnections)); try again later", log: "limit of \(config.maxConnections) reached")
                 continue
             }
-            if !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
+            if !local && !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
                 refuse(fd, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
                 continue
             }

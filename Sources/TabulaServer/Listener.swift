@@ -43,6 +43,35 @@ enum Listener {
     }
 }
 
+extension Listener {
+    /// A non-blocking listening Unix socket at `path`, mode 0660 (owner and group). A socket
+    /// left there by a server that is gone is replaced; anything else at `path` is refused.
+    static func openUnix(path: String) throws -> Int32 {
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            guard st.st_mode & S_IFMT == S_IFSOCK else { throw ServerError("--unix \(path): a file that is not a socket is there; remove it or pick another path") }
+            unlink(path)
+        }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw ServerError("--unix \(path): the path is too long for a socket (at most 107 bytes)") }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError("socket: \(String(cString: strerror(errno)))") }
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        guard bound == 0, chmod(path, 0o660) == 0, listen(fd, 1024) == 0, tabula_set_nonblocking(fd) == 0 else {
+            let e = errno
+            close(fd)
+            throw ServerError("cannot listen on --unix \(path): \(String(cString: strerror(e)))\(e == ENOENT ? "; its directory does not exist" : "")")
+        }
+        return fd
+    }
+}
+
 /// A server start-up failure with a message for the operator.
 public struct ServerError: Error, CustomStringConvertible {
     /// What went wrong and what to do.

@@ -12,7 +12,8 @@ public final class Server: @unchecked Sendable {
     let engine: Engine
     let authenticator: Authenticator
     let loops: [EventLoop]
-    let listenFD: Int32
+    let listenFDs: [Int32]
+    let unixPath: String?
     let log: Log
 
     /// Loads (or seeds) the model from `store` and opens the socket; `start()` begins serving.
@@ -28,7 +29,10 @@ public final class Server: @unchecked Sendable {
         }
         model.recordsMutations = store.isDurable
         let (fd, port) = try Listener.open(host: config.bind, port: config.port)
-        listenFD = fd
+        var fds = [fd]
+        if let path = config.unixPath { fds.append(try Listener.openUnix(path: path)) }
+        listenFDs = fds
+        unixPath = config.unixPath
         self.port = port
         let stats = ServerStats()
         let log = self.log
@@ -38,12 +42,12 @@ public final class Server: @unchecked Sendable {
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
         let engine = Engine(state: state, executor: executor, store: store, log: log)
         let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, log: log)
-        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFD: fd, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
+        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFDs: fds, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
         state.loops = loops
         self.engine = engine
         self.authenticator = authenticator
         self.loops = loops
-        log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
+        log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port)\(config.unixPath.map { " and \($0)" } ?? ""), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
     }
 
     /// Replaces the users (SIGHUP reloads the users file): connections of removed users are
@@ -90,7 +94,8 @@ public final class Server: @unchecked Sendable {
         while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {
             usleep(5000)
         }
-        close(listenFD)
+        for fd in listenFDs { close(fd) }
+        if let unixPath { unlink(unixPath) }
         log.log(.info, "stopped")
     }
 }

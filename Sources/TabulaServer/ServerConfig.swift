@@ -9,6 +9,8 @@ public struct ServerConfig: Sendable {
     public var bind = "127.0.0.1"
     /// Port; 0 picks a free one.
     public var port: Int = 8228
+    /// A Unix socket to serve on as well (`--unix PATH`), for local tools.
+    public var unixPath: String?
     /// Most clients connected at once.
     public var maxConnections = 10_000
     /// Most clients connected at once from one address (0: no limit of its own).

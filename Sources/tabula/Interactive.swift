@@ -34,14 +34,14 @@ final class Interactive {
     }
 
     var prompt: String {
-        let server = options.host == "127.0.0.1" && options.port == 8228 ? "" : "\(options.host):\(options.port) "
+        let server = options.endpoint == .tcp(host: "127.0.0.1", port: 8228) ? "" : "\(options.endpoint) "
         let state = connection == nil ? "(disconnected) " : ""
         return "tabula \(server)\(state)\(session.cwd)> "
     }
 
     func run() -> ExitStatus {
         do {
-            let c = try TabulaConnection(host: options.host, port: options.port)
+            let c = try TabulaConnection(options.endpoint)
             if let credentials = options.credentials { try c.authenticate(credentials) }
             connection = c
             historyID = c.historyID
@@ -50,7 +50,7 @@ final class Interactive {
             return .unavailable
         }
         if options.json { _ = try? connection?.request("FORMAT json") }
-        print("connected to \(options.host):\(options.port) — \(connection?.hello.dropFirst(2) ?? ""); HELP lists verbs, Tab completes, \\q leaves")
+        print("connected to \(options.endpoint) — \(connection?.hello.dropFirst(2) ?? ""); HELP lists verbs, Tab completes, \\q leaves")
         current = self
         signalFD = tabula_signalfd_termination()
         setUpReadline()
@@ -113,7 +113,7 @@ final class Interactive {
             return
         }
         guard let c = connection else {
-            print(renderer.paint("not connected; retrying \(options.host):\(options.port) (the line was not sent)", "33"))
+            print(renderer.paint("not connected; retrying \(options.endpoint) (the line was not sent)", "33"))
             return
         }
         do {
@@ -162,16 +162,16 @@ final class Interactive {
 
     func reconnect() {
         do {
-            let resumed = try Reconnector.resume(host: options.host, port: options.port, credentials: options.credentials, session: session, after: resumeRevision, historyID: historyID)
+            let resumed = try Reconnector.resume(options.endpoint, credentials: options.credentials, session: session, after: resumeRevision, historyID: historyID)
             let c = resumed.connection
             connection = c
             rl_clear_visible_line()
             if resumed.wasReset {
-                print(renderer.paint("reconnected to \(options.host):\(options.port), but the server's state was reset (it started a new history: id \(historyID) is now \(c.historyID)); what you saw before may be gone, LS to look again" + (session.watches.isEmpty ? "" : "; watches restarted from rev \(c.helloRevision), changes in between are not shown"), "33"))
+                print(renderer.paint("reconnected to \(options.endpoint), but the server's state was reset (it started a new history: id \(historyID) is now \(c.historyID)); what you saw before may be gone, LS to look again" + (session.watches.isEmpty ? "" : "; watches restarted from rev \(c.helloRevision), changes in between are not shown"), "33"))
                 resumeRevision = 0
             } else {
                 let watches = session.watches.isEmpty ? "" : "; watches resumed after rev \(resumeRevision)"
-                print(renderer.paint("reconnected to \(options.host):\(options.port)\(watches)", "32"))
+                print(renderer.paint("reconnected to \(options.endpoint)\(watches)", "32"))
             }
             historyID = c.historyID
             for r in resumed.refused { print(renderer.paint("could not restore \(r)", "31")) }

@@ -20,6 +20,7 @@ let commandLine = CommandLineSpec(
     options: [
         OptionSpec("-h", "--host", value: "HOST", help: "server address (default $TABULA_HOST or 127.0.0.1)"),
         OptionSpec("-p", "--port", value: "PORT", help: "server port (default $TABULA_PORT or 8228)"),
+        OptionSpec("--unix", value: "PATH", help: "connect to tabulad's Unix socket at PATH instead of TCP"),
         OptionSpec("-U", "--user", value: "NAME", help: "log in as NAME on connect and on every reconnect (default\n$TABULA_USER); the secret comes from $TABULA_SECRET or, at a\nterminal, a prompt that does not echo"),
         OptionSpec("-f", "--file", value: "FILE", help: "run FILE in batch mode"),
         OptionSpec("-c", "--command", value: "LINE", repeatable: true, help: "run LINE in batch mode (repeatable, in order)"),
@@ -67,6 +68,10 @@ struct Options {
     var importFile: String?
     var into = "/catalog"
     var credentials: Credentials?
+    var unixPath: String?
+
+    /// Where to connect.
+    var endpoint: Endpoint { unixPath.map { .unix($0) } ?? .tcp(host: host, port: port) }
 }
 
 extension Options {
@@ -75,6 +80,7 @@ extension Options {
         var o = Options()
         if let v = p.string("--host") { o.host = v }
         if let v = try p.int("--port", in: 1...65535) { o.port = v }
+        o.unixPath = p.string("--unix")
         o.file = p.string("--file")
         o.commands = p.strings("--command")
         if let v = try p.choice("--on-error", ["stop", "continue"]), let e = ScriptRunner.OnError(rawValue: v) { o.onError = e }
@@ -106,7 +112,7 @@ func secret(for user: String) throws(UsageError) -> String {
 
 func connect(_ o: Options) -> TabulaConnection {
     do {
-        let c = try TabulaConnection(host: o.host, port: o.port)
+        let c = try TabulaConnection(o.endpoint)
         if let credentials = o.credentials { try c.authenticate(credentials) }
         return c
     } catch {

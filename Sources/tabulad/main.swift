@@ -10,6 +10,7 @@ let commandLine = CommandLineSpec(
     usage: ["tabulad [options]", "tabulad passwd NAME ROLE [--allow PREFIX]… [--deny PREFIX]… [--generate]"],
     options: [
         OptionSpec("--bind", value: "ADDR", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for all, which\nneeds --users)"),
+        OptionSpec("--unix", value: "PATH", help: "also serve on a Unix socket at PATH (mode 0660: the owner and\nits group), for local tools that should not use TCP"),
         OptionSpec("--users", value: "FILE", help: "turn access control on: connections AUTH as a user of FILE\n(lines from tabulad passwd) and may do what its role and\ngrants allow; SIGHUP reloads FILE"),
         OptionSpec("--allow-anyone-on-the-network", help: "listen on a non-loopback --bind without --users, letting\nanyone who reaches the port read and change everything"),
         OptionSpec("--port", value: "N", help: "TCP port (default 8228); 0 picks a free port and prints it\non stdout as the first line"),
@@ -61,6 +62,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = p.string("--bind") { s.config.bind = v }
     if let v = try p.int("--port", in: 0...65535) { s.config.port = v }
     if let v = p.string("--data") { s.dataPath = v }
+    s.config.unixPath = p.string("--unix")
     s.memory = p.has("--memory")
     if let v = try p.choice("--sync", ["full", "normal"]) { s.syncFull = v == "full" }
     s.history = try p.int("--history", in: 1...Int.max)
