@@ -18,6 +18,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CLinuxShims"),
+        .target(name: "CTLSShim", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
@@ -28,9 +29,9 @@ let package = Package(
         .target(name: "TabulaAccess", dependencies: ["TabulaModel", "COpenSSL"], swiftSettings: strict),
         .target(
             name: "TabulaServer",
-            dependencies: ["TabulaProtocol", "TabulaModel", "TabulaStorage", "TabulaAccess", "CLinuxShims"],
+            dependencies: ["TabulaProtocol", "TabulaModel", "TabulaStorage", "TabulaAccess", "CLinuxShims", "CTLSShim"],
             swiftSettings: server),
-        .target(name: "TabulaClient", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaCommandLine"], swiftSettings: strict),
+        .target(name: "TabulaClient", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaCommandLine", "CTLSShim"], swiftSettings: strict),
         .executableTarget(name: "tabulad", dependencies: ["TabulaServer", "TabulaAccess", "TabulaCommandLine"], swiftSettings: strict),
         .executableTarget(name: "tabula", dependencies: ["TabulaClient", "TabulaCommandLine", "CReadline", "CLinuxShims"], swiftSettings: strict),
         .executableTarget(name: "tabula-bench", dependencies: ["TabulaProtocol", "TabulaCommandLine", "CLinuxShims"], swiftSettings: strict),

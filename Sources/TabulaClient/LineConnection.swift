@@ -1,3 +1,4 @@
+import CTLSShim
 import Foundation
 import Glibc
 import TabulaProtocol
@@ -26,11 +27,14 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
 /// Where a server listens: a TCP host and port, or a Unix socket.
 public enum Endpoint: Sendable, Equatable, CustomStringConvertible {
     case tcp(host: String, port: Int)
+    /// TLS over TCP, the server verified against `caFile` (PEM) or the system's CAs.
+    case tls(host: String, port: Int, caFile: String?)
     case unix(String)
 
     public var description: String {
         switch self {
         case .tcp(let host, let port): return "\(host):\(port)"
+        case .tls(let host, let port, _): return "\(host):\(port) (TLS)"
         case .unix(let path): return path
         }
     }
@@ -50,6 +54,9 @@ public final class LineConnection {
     public convenience init(_ endpoint: Endpoint, timeout: Double = 5) throws {
         switch endpoint {
         case .tcp(let host, let port): try self.init(host: host, port: port, timeout: timeout)
+        case .tls(let host, let port, let caFile):
+            try self.init(host: host, port: port, timeout: timeout)
+            try startTLS(host: host, caFile: caFile, timeout: timeout)
         case .unix(let path): try self.init(unixPath: path)
         }
     }
@@ -120,7 +127,65 @@ public final class LineConnection {
         throw ClientError.connectFailed("cannot connect to \(host):\(port): \(lastError); is tabulad running there? (Scripts/run starts it)")
     }
 
-    deinit { close(fd) }
+    /// The TLS session and its context, on a TLS connection.
+    private var tls: UnsafeMutableRawPointer?
+    private var tlsContext: UnsafeMutableRawPointer?
+
+    deinit {
+        if let tls { tabula_tls_session_free(tls) }
+        if let tlsContext { tabula_tls_context_free(tlsContext) }
+        close(fd)
+    }
+
+    /// Runs the TLS handshake, verifying the server's certificate for `host`.
+    private func startTLS(host: String, caFile: String?, timeout: Double) throws {
+        var err = [CChar](repeating: 0, count: 512)
+        guard let ctx = tabula_tls_client_context(caFile, &err, Int32(err.count)) else {
+            throw ClientError.connectFailed("TLS: \(String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))\(caFile.map { " (--cacert \($0))" } ?? "")")
+        }
+        tlsContext = ctx
+        guard let session = tabula_tls_client_session(ctx, fd, host) else { throw ClientError.connectFailed("TLS: cannot make a session") }
+        tls = session
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let r = tabula_tls_handshake(session)
+            if r == 1 { return }
+            guard r == Int32(TABULA_TLS_WANT_READ) || r == Int32(TABULA_TLS_WANT_WRITE), deadline.timeIntervalSinceNow > 0 else {
+                var text = [CChar](repeating: 0, count: 256)
+                tabula_tls_last_error(&text, Int32(text.count))
+                throw ClientError.connectFailed("TLS handshake with \(host) failed: \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)); is that the TLS port, and does --cacert hold its certificate's issuer?")
+            }
+            var p = pollfd(fd: fd, events: Int16(r == Int32(TABULA_TLS_WANT_READ) ? POLLIN : POLLOUT), revents: 0)
+            _ = poll(&p, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+        }
+    }
+
+    /// Sends what it can of `bytes`: the count (0 when it would block), or -1 on failure.
+    private func transmit(_ bytes: ArraySlice<UInt8>) -> Int {
+        if let tls {
+            let r = bytes.withUnsafeBytes { tabula_tls_write(tls, $0.baseAddress, Int32($0.count)) }
+            if r > 0 { return Int(r) }
+            return r == Int32(TABULA_TLS_WANT_WRITE) || r == Int32(TABULA_TLS_WANT_READ) ? 0 : -1
+        }
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if n >= 0 { return n }
+        return errno == EAGAIN || errno == EINTR ? 0 : -1
+    }
+
+    /// Reads into `chunk`: the count, 0 at the end, -1 when nothing is there yet, -2 on failure.
+    private func receive(_ chunk: inout [UInt8]) -> Int {
+        if let tls {
+            let r = chunk.withUnsafeMutableBytes { tabula_tls_read(tls, $0.baseAddress, Int32($0.count)) }
+            if r >= 0 { return Int(r) }
+            return r == Int32(TABULA_TLS_WANT_READ) || r == Int32(TABULA_TLS_WANT_WRITE) ? -1 : -2
+        }
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            return errno == EAGAIN ? -1 : -2
+        }
+    }
 
     /// Sends one line (a newline is added).
     public func send(_ line: String) throws {
@@ -131,10 +196,10 @@ public final class LineConnection {
     public func sendRaw(_ bytes: [UInt8]) throws {
         var off = 0
         while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = transmit(bytes[off...])
             if n > 0 {
                 off += n
-            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+            } else if n == 0 {
                 var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 if poll(&p, 1, 10_000) == 0 { throw ClientError.timeout("the server is not reading our requests") }
             } else {
@@ -164,16 +229,13 @@ public final class LineConnection {
     public func readAvailable() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = receive(&chunk)
             if n > 0 {
                 chunk.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                if n < chunk.count { return true }
-            } else if n == 0 {
-                eof = true
-                return false
+                if n < chunk.count && tls == nil { return true }
+            } else if n == -1 {
+                return !eof
             } else {
-                if errno == EINTR { continue }
-                if errno == EAGAIN { return !eof }
                 eof = true
                 return false
             }

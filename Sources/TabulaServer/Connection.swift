@@ -34,6 +34,10 @@ final class Connection {
 
     /// The client's address.
     let peer: PeerAddress
+    /// The TLS session on a connection to the TLS port.
+    var tls: UnsafeMutableRawPointer?
+    /// The TLS session needs the socket writable to go on (a handshake message to send).
+    var tlsWantsWrite = false
     /// The incomplete line's bytes last counted in `ServerStats.partialInput`.
     var partialCounted = 0
     /// Whether it has completed a request line yet.

@@ -11,8 +11,10 @@ import TabulaProtocol
 final class EventLoop: @unchecked Sendable {
     let index: Int
     let epfd: Int32
-    /// The listening sockets (loop 0 accepts on them): TCP first, then the Unix socket.
-    let listenFDs: [Int32]
+    /// The listening sockets (loop 0 accepts on them).
+    let listeners: [Listening]
+    /// The TLS settings, when a TLS port is served.
+    let tlsContext: TLSContext?
     private let inbox = WakeableInbox<LoopMessage>()
     let engine: Engine
     let authenticator: Authenticator
@@ -44,7 +46,9 @@ final class EventLoop: @unchecked Sendable {
     let history: LoopHistory
     var shuttingDown = false
     private var saidGoodbye = false
-    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// One read's bytes; larger than a TLS record (16 KiB), so that a TLS read never leaves
+    /// decrypted bytes inside the session where epoll cannot see them.
+    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var units: [LineUnit] = []
     /// Replies being encoded for one connection, before they join its output.
     private var replies: [UInt8] = []
@@ -71,9 +75,10 @@ final class EventLoop: @unchecked Sendable {
     private static let pauseAbove = 4096
     private static let resumeBelow = 1024
 
-    init(index: Int, listenFDs: [Int32], engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
+    init(index: Int, listeners: [Listening], tlsContext: TLSContext?, engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
         self.index = index
-        self.listenFDs = listenFDs
+        self.listeners = listeners
+        self.tlsContext = tlsContext
         self.engine = engine
         self.authenticator = authenticator
         self.executor = executor
@@ -89,7 +94,7 @@ final class EventLoop: @unchecked Sendable {
         _ = tabula_epoll_add(epfd, inbox.fd, tabula_EPOLLIN, EventLoop.wakeToken)
         // Loop 0 accepts and deals connections out round-robin, so the loads stay even.
         if index == 0 {
-            for (k, fd) in listenFDs.enumerated() { _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, EventLoop.listenTokens + UInt64(k)) }
+            for (k, l) in listeners.enumerated() { _ = tabula_epoll_add(epfd, l.fd, tabula_EPOLLIN, EventLoop.listenTokens + UInt64(k)) }
         }
     }
 
@@ -142,9 +147,8 @@ final class EventLoop: @unchecked Sendable {
                 let ev = events[i]
                 switch ev.data {
                 case EventLoop.wakeToken: inbox.clearSignal()
-                case EventLoop.listenTokens..<EventLoop.listenTokens + UInt64(listenFDs.count):
-                    let k = Int(ev.data - EventLoop.listenTokens)
-                    acceptAll(from: listenFDs[k], local: k > 0)
+                case EventLoop.listenTokens..<EventLoop.listenTokens + UInt64(listeners.count):
+                    acceptAll(from: listeners[Int(ev.data - EventLoop.listenTokens)])
                 default:
                     guard let c = conns[ev.data] else { continue }
                     if ev.events & (tabula_EPOLLHUP | tabula_EPOLLERR) != 0 && (c.readClosed || c.readPaused) {
@@ -152,7 +156,10 @@ final class EventLoop: @unchecked Sendable {
                         continue
                     }
                     if ev.events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 { readFrom(c) }
-                    if ev.events & tabula_EPOLLOUT != 0, conns[ev.data] != nil { markDirty(c) }
+                    if ev.events & tabula_EPOLLOUT != 0, conns[ev.data] != nil {
+                        if c.tlsWantsWrite { readFrom(c) }  // a TLS handshake waiting to send
+                        markDirty(c)
+                    }
                 }
             }
             engine.submit(toEngine)
@@ -188,8 +195,12 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: - Reading
 
-    private func readFrom(_ c: Connection) {
+    func readFrom(_ c: Connection) {
         guard !c.readClosed, !c.readPaused else { return }
+        if c.tls != nil {
+            readTLS(c)
+            return
+        }
         let n = readBuffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
         if n < 0 {
             let e = errno
@@ -204,6 +215,11 @@ final class EventLoop: @unchecked Sendable {
             closeIfDone(c)
             return
         }
+        take(c, n)
+    }
+
+    /// Handles `n` bytes just read into `readBuffer` for `c`: cuts lines, runs or holds them.
+    func take(_ c: Connection, _ n: Int) {
         stats.add(stats.bytesIn, n)
         noteActive(c)
         readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
@@ -319,7 +335,7 @@ final class EventLoop: @unchecked Sendable {
                 // What it sent meanwhile runs at the top of the turn, not here: this may be
                 // inside a request's run (events drained before its replies).
                 if !c.held.isEmpty { ready.append(c) }
-            case .adopt(let fd, let peer):
+            case .adopt(let fd, let peer, let tls):
                 if shuttingDown {
                     let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
                     _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
@@ -327,13 +343,13 @@ final class EventLoop: @unchecked Sendable {
                     stats.connections.wrappingSubtract(1, ordering: .relaxed)
                     stats.addresses.release(peer)
                 } else {
-                    adopt(fd, peer)
+                    adopt(fd, peer, tls: tls)
                 }
             case .usersReloaded:
                 for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
             case .stopReading:
                 shuttingDown = true
-                if index == 0 { for fd in listenFDs { _ = tabula_epoll_del(epfd, fd) } }
+                if index == 0 { for l in listeners { _ = tabula_epoll_del(epfd, l.fd) } }
                 for c in conns.values where !c.readClosed {
                     c.readClosed = true
                     updateInterest(c)

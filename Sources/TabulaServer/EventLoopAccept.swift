@@ -1,15 +1,17 @@
 import CLinuxShims
+import CTLSShim
 import Glibc
 import TabulaProtocol
 
 /// Accepting: loop 0 accepts, refuses past the connection limits (all, and per address) with
 /// a `* BYE`, and deals connections out round-robin; the loop that gets one greets it.
 extension EventLoop {
-    /// Accepts what `listener` has; `local` (the Unix socket): no per-address limit.
-    func acceptAll(from listener: Int32, local: Bool) {
+    /// Accepts what `listener` has: with no per-address limit on the Unix socket, in TLS on
+    /// the TLS port.
+    func acceptAll(from listener: Listening) {
         while !shuttingDown {
             var hi: UInt64 = 0, lo: UInt64 = 0
-            let fd = tabula_accept_peer(listener, &hi, &lo)
+            let fd = tabula_accept_peer(listener.fd, &hi, &lo)
             let peer = PeerAddress(hi: hi, lo: lo)
             if fd < 0 {
                 let e = tabula_errno()
@@ -23,7 +25,7 @@ extension EventLoop {
                 refuse(fd, "too many connections (limit \(config.maxConnections)); try again later", log: "limit of \(config.maxConnections) reached")
                 continue
             }
-            if !local && !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
+            if listener.kind != .unix && !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
                 refuse(fd, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
                 continue
             }
@@ -32,15 +34,25 @@ extension EventLoop {
             let loops = executor.state.loops
             let target = nextLoop % max(1, loops.count)
             nextLoop += 1
-            if target == index || loops.isEmpty { adopt(fd, peer) } else { loops[target].post([.adopt(fd, peer)]) }
+            let tls = listener.kind == .tls
+            if target == index || loops.isEmpty { adopt(fd, peer, tls: tls) } else { loops[target].post([.adopt(fd, peer, tls: tls)]) }
         }
     }
 
     /// Takes a freshly accepted socket into this loop and greets it.
-    func adopt(_ fd: Int32, _ peer: PeerAddress) {
+    func adopt(_ fd: Int32, _ peer: PeerAddress, tls: Bool) {
         serial += 1
         let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, maxLine: config.maxLine, now: nowSeconds)
         c.session.authRequired = config.users != nil
+        if tls {
+            guard let ctx = tlsContext?.handle, let session = tabula_tls_server_session(ctx, fd) else {
+                close(fd)
+                stats.connections.wrappingSubtract(1, ordering: .relaxed)
+                stats.addresses.release(peer)
+                return
+            }
+            c.tls = session  // the handshake runs inside the first reads and writes
+        }
         conns[c.id.raw] = c
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN

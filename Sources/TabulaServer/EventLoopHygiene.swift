@@ -75,7 +75,7 @@ extension EventLoop {
         log.log(.info, "closing connection \(c.id.raw) from \(c.peer): \(why)")
         if c.output.atLineBoundary {
             let bye = WireEncoder.encode(.bye(reason: reason), format: c.session.format)
-            _ = bye.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
+            sendNow(c, bye)
         }
         closeConnection(c)
     }

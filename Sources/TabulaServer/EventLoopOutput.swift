@@ -1,4 +1,5 @@
 import CLinuxShims
+import CTLSShim
 import Glibc
 import TabulaProtocol
 
@@ -29,7 +30,7 @@ extension EventLoop {
             return
         }
         if !c.output.isEmpty {
-            let (result, written) = c.output.flush(fd: c.fd)
+            let (result, written) = c.tls.map { c.output.flush(tls: $0) } ?? c.output.flush(fd: c.fd)
             stats.add(stats.bytesOut, written)
             if written > 0 { c.lastDrained = nowSeconds }
             if case .failed = result {
@@ -56,7 +57,7 @@ extension EventLoop {
         log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count + c.deferredCount) bytes unread, over the output limit of \(config.outputLimit)")
         if c.output.atLineBoundary {
             let bye = WireEncoder.encode(.bye(reason: "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less"), format: c.session.format)
-            _ = bye.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
+            sendNow(c, bye)
         }
         closeConnection(c)
     }
@@ -65,7 +66,7 @@ extension EventLoop {
         guard conns[c.id.raw] != nil else { return }
         var ev: UInt32 = 0
         if !c.readClosed && !c.readPaused { ev |= tabula_EPOLLIN }
-        if !c.output.isEmpty { ev |= tabula_EPOLLOUT }
+        if !c.output.isEmpty || c.tlsWantsWrite { ev |= tabula_EPOLLOUT }
         guard ev != c.interest else { return }
         _ = tabula_epoll_mod(epfd, c.fd, ev, c.id.raw)
         c.interest = ev
@@ -74,6 +75,10 @@ extension EventLoop {
     func closeConnection(_ c: Connection) {
         guard conns.removeValue(forKey: c.id.raw) != nil else { return }
         _ = tabula_epoll_del(epfd, c.fd)
+        if let ssl = c.tls {
+            tabula_tls_session_free(ssl)
+            c.tls = nil
+        }
         close(c.fd)
         c.output.removeAll()
         stats.connections.wrappingSubtract(1, ordering: .relaxed)

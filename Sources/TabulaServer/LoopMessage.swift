@@ -5,7 +5,7 @@ enum LoopMessage: Sendable {
     /// The engine's answer to a connection's group.
     case answer(GroupAnswer)
     /// Take this freshly accepted socket (the accepting loop deals them out round-robin).
-    case adopt(Int32, PeerAddress)
+    case adopt(Int32, PeerAddress, tls: Bool)
     /// The users file was reloaded: connections of removed users are closed, the others act
     /// with their user's new role and grants.
     case usersReloaded

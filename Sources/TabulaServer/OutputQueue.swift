@@ -1,4 +1,5 @@
 import CLinuxShims
+import CTLSShim
 import Glibc
 
 /// Bytes waiting to be written to one socket: whole lines in chunks, flushed with `send`, or
@@ -56,6 +57,23 @@ struct OutputQueue {
             }
             written += r
             consume(r)
+        }
+        return (.done, written)
+    }
+
+    /// Writes as much as a TLS session takes, a record (16 KiB) at a time. A write retried
+    /// after "would block" starts at the same bytes, as OpenSSL requires.
+    mutating func flush(tls ssl: UnsafeMutableRawPointer) -> (FlushResult, Int) {
+        var written = 0
+        while count > 0 {
+            let r = chunks[head].withUnsafeBytes { tabula_tls_write(ssl, $0.baseAddress! + offset, Int32(min($0.count - offset, 16 * 1024))) }
+            if r > 0 {
+                written += Int(r)
+                consume(Int(r))
+                continue
+            }
+            if r == Int32(TABULA_TLS_WANT_WRITE) || r == Int32(TABULA_TLS_WANT_READ) { return (.wouldBlock, written) }
+            return (.failed(EPROTO), written)
         }
         return (.done, written)
     }

@@ -12,7 +12,9 @@ public final class Server: @unchecked Sendable {
     let engine: Engine
     let authenticator: Authenticator
     let loops: [EventLoop]
-    let listenFDs: [Int32]
+    let listeners: [Listening]
+    /// The TLS port actually listened on (with `tlsPort` 0, the one picked), if any.
+    public let tlsPort: Int?
     let unixPath: String?
     let log: Log
 
@@ -29,9 +31,19 @@ public final class Server: @unchecked Sendable {
         }
         model.recordsMutations = store.isDurable
         let (fd, port) = try Listener.open(host: config.bind, port: config.port)
-        var fds = [fd]
-        if let path = config.unixPath { fds.append(try Listener.openUnix(path: path)) }
-        listenFDs = fds
+        var fds = [Listening(fd: fd, kind: .tcp)]
+        var tls: TLSContext?
+        if let p = config.tlsPort {
+            guard let cert = config.tlsCert, let key = config.tlsKey else { throw ServerError("--tls-port needs --tls-cert FILE and --tls-key FILE") }
+            tls = try TLSContext(cert: cert, key: key)
+            let (tfd, tport) = try Listener.open(host: config.bind, port: p)
+            fds.append(Listening(fd: tfd, kind: .tls))
+            tlsPort = tport
+        } else {
+            tlsPort = nil
+        }
+        if let path = config.unixPath { fds.append(Listening(fd: try Listener.openUnix(path: path), kind: .unix)) }
+        listeners = fds
         unixPath = config.unixPath
         self.port = port
         let stats = ServerStats()
@@ -42,12 +54,12 @@ public final class Server: @unchecked Sendable {
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
         let engine = Engine(state: state, executor: executor, store: store, log: log)
         let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, log: log)
-        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listenFDs: fds, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
+        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listeners: fds, tlsContext: tls, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
         state.loops = loops
         self.engine = engine
         self.authenticator = authenticator
         self.loops = loops
-        log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port)\(config.unixPath.map { " and \($0)" } ?? ""), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
+        log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port)\(tlsPort.map { ", TLS on \(config.bind):\($0)" } ?? "")\(config.unixPath.map { " and \($0)" } ?? ""), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
     }
 
     /// Replaces the users (SIGHUP reloads the users file): connections of removed users are
@@ -94,7 +106,7 @@ public final class Server: @unchecked Sendable {
         while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {
             usleep(5000)
         }
-        for fd in listenFDs { close(fd) }
+        for l in listeners { close(l.fd) }
         if let unixPath { unlink(unixPath) }
         log.log(.info, "stopped")
     }

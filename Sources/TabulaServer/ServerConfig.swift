@@ -11,6 +11,11 @@ public struct ServerConfig: Sendable {
     public var port: Int = 8228
     /// A Unix socket to serve on as well (`--unix PATH`), for local tools.
     public var unixPath: String?
+    /// A TLS port to serve on as well (`--tls-port N`; 0 picks a free one), with the
+    /// certificate chain and key in PEM files.
+    public var tlsPort: Int?
+    public var tlsCert: String?
+    public var tlsKey: String?
     /// Most clients connected at once.
     public var maxConnections = 10_000
     /// Most clients connected at once from one address (0: no limit of its own).

@@ -21,6 +21,8 @@ let commandLine = CommandLineSpec(
         OptionSpec("-h", "--host", value: "HOST", help: "server address (default $TABULA_HOST or 127.0.0.1)"),
         OptionSpec("-p", "--port", value: "PORT", help: "server port (default $TABULA_PORT or 8228)"),
         OptionSpec("--unix", value: "PATH", help: "connect to tabulad's Unix socket at PATH instead of TCP"),
+        OptionSpec("--tls", help: "connect with TLS (to tabulad's --tls-port), verifying its\ncertificate for HOST against the system's CAs or --cacert"),
+        OptionSpec("--cacert", value: "FILE", help: "with --tls: trust the CA certificate(s) in FILE (PEM), e.g. a\nself-signed server certificate"),
         OptionSpec("-U", "--user", value: "NAME", help: "log in as NAME on connect and on every reconnect (default\n$TABULA_USER); the secret comes from $TABULA_SECRET or, at a\nterminal, a prompt that does not echo"),
         OptionSpec("-f", "--file", value: "FILE", help: "run FILE in batch mode"),
         OptionSpec("-c", "--command", value: "LINE", repeatable: true, help: "run LINE in batch mode (repeatable, in order)"),
@@ -69,9 +71,14 @@ struct Options {
     var into = "/catalog"
     var credentials: Credentials?
     var unixPath: String?
+    var tls = false
+    var caFile: String?
 
     /// Where to connect.
-    var endpoint: Endpoint { unixPath.map { .unix($0) } ?? .tcp(host: host, port: port) }
+    var endpoint: Endpoint {
+        if let unixPath { return .unix(unixPath) }
+        return tls ? .tls(host: host, port: port, caFile: caFile) : .tcp(host: host, port: port)
+    }
 }
 
 extension Options {
@@ -81,6 +88,10 @@ extension Options {
         if let v = p.string("--host") { o.host = v }
         if let v = try p.int("--port", in: 1...65535) { o.port = v }
         o.unixPath = p.string("--unix")
+        o.tls = p.has("--tls")
+        o.caFile = p.string("--cacert")
+        if o.caFile != nil && !o.tls { throw UsageError("--cacert goes with --tls") }
+        if o.tls && o.unixPath != nil { throw UsageError("--tls is for TCP, not --unix") }
         o.file = p.string("--file")
         o.commands = p.strings("--command")
         if let v = try p.choice("--on-error", ["stop", "continue"]), let e = ScriptRunner.OnError(rawValue: v) { o.onError = e }

@@ -10,6 +10,9 @@ let commandLine = CommandLineSpec(
     usage: ["tabulad [options]", "tabulad passwd NAME ROLE [--allow PREFIX]… [--deny PREFIX]… [--generate]"],
     options: [
         OptionSpec("--bind", value: "ADDR", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for all, which\nneeds --users)"),
+        OptionSpec("--tls-port", value: "N", help: "also serve TLS 1.2/1.3 on port N (0 picks a free one and prints\nit on stdout after the plain port); needs --tls-cert and\n--tls-key"),
+        OptionSpec("--tls-cert", value: "FILE", help: "the certificate chain for --tls-port, PEM"),
+        OptionSpec("--tls-key", value: "FILE", help: "its private key, PEM"),
         OptionSpec("--unix", value: "PATH", help: "also serve on a Unix socket at PATH (mode 0660: the owner and\nits group), for local tools that should not use TCP"),
         OptionSpec("--users", value: "FILE", help: "turn access control on: connections AUTH as a user of FILE\n(lines from tabulad passwd) and may do what its role and\ngrants allow; SIGHUP reloads FILE"),
         OptionSpec("--allow-anyone-on-the-network", help: "listen on a non-loopback --bind without --users, letting\nanyone who reaches the port read and change everything"),
@@ -63,6 +66,12 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.int("--port", in: 0...65535) { s.config.port = v }
     if let v = p.string("--data") { s.dataPath = v }
     s.config.unixPath = p.string("--unix")
+    s.config.tlsPort = try p.int("--tls-port", in: 0...65535)
+    s.config.tlsCert = p.string("--tls-cert")
+    s.config.tlsKey = p.string("--tls-key")
+    if s.config.tlsPort != nil && (s.config.tlsCert == nil || s.config.tlsKey == nil) {
+        throw UsageError("--tls-port needs --tls-cert FILE and --tls-key FILE (make a test pair with: openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -subj /CN=localhost -days 30)")
+    }
     s.memory = p.has("--memory")
     if let v = try p.choice("--sync", ["full", "normal"]) { s.syncFull = v == "full" }
     s.history = try p.int("--history", in: 1...Int.max)
@@ -116,6 +125,9 @@ do {
 }
 if config.port == 0 {
     FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
+}
+if config.tlsPort == 0, let tls = server.tlsPort {
+    FileHandle.standardOutput.write(Data("\(tls)\n".utf8))
 }
 server.start()
 
