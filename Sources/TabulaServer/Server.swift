@@ -30,20 +30,10 @@ public final class Server: @unchecked Sendable {
             try store.seed(model.snapshot)
         }
         model.recordsMutations = store.isDurable
-        let (fd, port) = try Listener.open(host: config.bind, port: config.port)
-        var fds = [Listening(fd: fd, kind: .tcp)]
-        var tls: TLSContext?
-        if let p = config.tlsPort {
-            guard let cert = config.tlsCert, let key = config.tlsKey else { throw ServerError("--tls-port needs --tls-cert FILE and --tls-key FILE") }
-            tls = try TLSContext(cert: cert, key: key)
-            let (tfd, tport) = try Listener.open(host: config.bind, port: p)
-            fds.append(Listening(fd: tfd, kind: .tls))
-            tlsPort = tport
-        } else {
-            tlsPort = nil
-        }
-        if let path = config.unixPath { fds.append(Listening(fd: try Listener.openUnix(path: path), kind: .unix)) }
+        let opened = try Server.openListeners(config)
+        let (fds, port, tls) = (opened.listeners, opened.port, opened.tls)
         listeners = fds
+        tlsPort = opened.tlsPort
         unixPath = config.unixPath
         self.port = port
         let stats = ServerStats()
@@ -59,7 +49,8 @@ public final class Server: @unchecked Sendable {
         self.engine = engine
         self.authenticator = authenticator
         self.loops = loops
-        log.log(.info, "tabulad \(ServerConfig.version) listening on \(config.bind):\(port)\(tlsPort.map { ", TLS on \(config.bind):\($0)" } ?? "")\(config.unixPath.map { " and \($0)" } ?? ""), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
+        let serving = (config.plainPort ? ["\(config.bind):\(port)"] : []) + (tlsPort.map { ["TLS \(config.bind):\($0)"] } ?? []) + (config.unixPath.map { [$0] } ?? [])
+        log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
     }
 
     /// Replaces the users (SIGHUP reloads the users file): connections of removed users are
@@ -71,6 +62,30 @@ public final class Server: @unchecked Sendable {
         log.log(.info, "users reloaded: \(users.count) users (generation \(generation))")
         for loop in loops { loop.post([.usersReloaded]) }
         return true
+    }
+
+    /// The listening sockets `config` asks for, the ports they got (0: no plain port) and the
+    /// TLS settings.
+    private static func openListeners(_ config: ServerConfig) throws -> (listeners: [Listening], port: Int, tlsPort: Int?, tls: TLSContext?) {
+        var fds: [Listening] = []
+        var port = 0
+        if config.plainPort {
+            let (fd, p) = try Listener.open(host: config.bind, port: config.port)
+            fds.append(Listening(fd: fd, kind: .tcp))
+            port = p
+        }
+        var tls: TLSContext?
+        var tlsPort: Int?
+        if let p = config.tlsPort {
+            guard let cert = config.tlsCert, let key = config.tlsKey else { throw ServerError("--tls-port needs --tls-cert FILE and --tls-key FILE") }
+            tls = try TLSContext(cert: cert, key: key)
+            let (tfd, tport) = try Listener.open(host: config.bind, port: p)
+            fds.append(Listening(fd: tfd, kind: .tls))
+            tlsPort = tport
+        }
+        if let path = config.unixPath { fds.append(Listening(fd: try Listener.openUnix(path: path), kind: .unix)) }
+        guard !fds.isEmpty else { throw ServerError("nothing to serve on: give --tls-port or --unix with --no-plain-port") }
+        return (fds, port, tlsPort, tls)
     }
 
     /// Starts the engine and loop threads.

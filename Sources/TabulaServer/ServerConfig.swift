@@ -9,6 +9,9 @@ public struct ServerConfig: Sendable {
     public var bind = "127.0.0.1"
     /// Port; 0 picks a free one.
     public var port: Int = 8228
+    /// Whether to serve the plain TCP port (`--no-plain-port`: only TLS and/or the Unix
+    /// socket).
+    public var plainPort = true
     /// A Unix socket to serve on as well (`--unix PATH`), for local tools.
     public var unixPath: String?
     /// A TLS port to serve on as well (`--tls-port N`; 0 picks a free one), with the

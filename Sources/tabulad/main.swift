@@ -11,6 +11,7 @@ let commandLine = CommandLineSpec(
     options: [
         OptionSpec("--bind", value: "ADDR", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for all, which\nneeds --users)"),
         OptionSpec("--tls-port", value: "N", help: "also serve TLS 1.2/1.3 on port N (0 picks a free one and prints\nit on stdout after the plain port); needs --tls-cert and\n--tls-key"),
+        OptionSpec("--no-plain-port", help: "do not serve plain TCP: only --tls-port and/or --unix"),
         OptionSpec("--tls-cert", value: "FILE", help: "the certificate chain for --tls-port, PEM"),
         OptionSpec("--tls-key", value: "FILE", help: "its private key, PEM"),
         OptionSpec("--unix", value: "PATH", help: "also serve on a Unix socket at PATH (mode 0660: the owner and\nits group), for local tools that should not use TCP"),
@@ -67,6 +68,8 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = p.string("--data") { s.dataPath = v }
     s.config.unixPath = p.string("--unix")
     s.config.tlsPort = try p.int("--tls-port", in: 0...65535)
+    s.config.plainPort = !p.has("--no-plain-port")
+    if !s.config.plainPort && s.config.tlsPort == nil && s.config.unixPath == nil { throw UsageError("--no-plain-port leaves nothing to serve on: give --tls-port or --unix too") }
     s.config.tlsCert = p.string("--tls-cert")
     s.config.tlsKey = p.string("--tls-key")
     if s.config.tlsPort != nil && (s.config.tlsCert == nil || s.config.tlsKey == nil) {
@@ -123,7 +126,7 @@ do {
 } catch {
     fail("\(error)", .unavailable)
 }
-if config.port == 0 {
+if config.port == 0 && config.plainPort {
     FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
 }
 if config.tlsPort == 0, let tls = server.tlsPort {

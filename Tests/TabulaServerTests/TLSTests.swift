@@ -43,6 +43,20 @@ import TabulaStorage
         }
     }
 
+    @Test func withoutThePlainPortOnlyTLSIsServed() throws {
+        let (cert, key) = try Self.certificate()
+        try withServer({
+            $0.plainPort = false
+            $0.tlsPort = 0
+            $0.tlsCert = cert
+            $0.tlsKey = key
+        }) { s in
+            #expect(s.port == 0)
+            let secure = try TabulaConnection(.tls(host: "127.0.0.1", port: try #require(s.tlsPort), caFile: cert), timeout: 30)
+            #expect(try secure.request("PING").isOK)
+        }
+    }
+
     @Test func largeRepliesCrossTLSWhole() throws {
         try Self.withTLS { s, cert in
             let secure = try TabulaConnection(.tls(host: "127.0.0.1", port: try #require(s.tlsPort), caFile: cert), timeout: 30)
