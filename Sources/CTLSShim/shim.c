@@ -1,6 +1,8 @@
 #include "CTLSShim.h"
 #include <openssl/ssl.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
 #include <string.h>
 #include <stdio.h>
 
@@ -97,4 +99,42 @@ void tabula_tls_last_error(char *buf, int len) {
     unsigned long e = ERR_get_error();
     if (e) ERR_error_string_n(e, buf, len); else snprintf(buf, len, "connection closed during the TLS handshake");
     ERR_clear_error();
+}
+
+static SSL_CTX *fuzz_context(void) {
+    static SSL_CTX *ctx = NULL;
+    if (ctx) return ctx;
+    EVP_PKEY *key = EVP_RSA_gen(2048);
+    X509 *cert = X509_new();
+    ASN1_INTEGER_set(X509_get_serialNumber(cert), 1);
+    X509_gmtime_adj(X509_getm_notBefore(cert), 0);
+    X509_gmtime_adj(X509_getm_notAfter(cert), 86400);
+    X509_set_pubkey(cert, key);
+    X509_NAME *name = X509_get_subject_name(cert);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)"localhost", -1, -1, 0);
+    X509_set_issuer_name(cert, name);
+    X509_sign(cert, key, EVP_sha256());
+    ctx = SSL_CTX_new(TLS_server_method());
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_use_certificate(ctx, cert);
+    SSL_CTX_use_PrivateKey(ctx, key);
+    return ctx;
+}
+
+int tabula_tls_fuzz_input(const unsigned char *data, int len) {
+    SSL *ssl = SSL_new(fuzz_context());
+    BIO *in = BIO_new(BIO_s_mem()), *out = BIO_new(BIO_s_mem());
+    SSL_set_bio(ssl, in, out);
+    SSL_set_accept_state(ssl);
+    BIO_write(in, data, len);
+    unsigned char buf[16384];
+    int total = 0;
+    for (int i = 0; i < 64; i++) {
+        int r = SSL_read(ssl, buf, sizeof buf);
+        if (r > 0) { total += r; continue; }
+        break;
+    }
+    SSL_free(ssl);
+    ERR_clear_error();
+    return total;
 }

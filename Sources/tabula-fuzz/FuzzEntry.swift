@@ -1,9 +1,14 @@
+import CTLSShim
+import TabulaAccess
 import TabulaModel
 import TabulaProtocol
 
 /// libFuzzer entry: feeds arbitrary bytes through the line decoder and the request parser,
-/// encodes whatever comes out in both formats, and applies every request that parses to a
-/// model holding the seed data (checking that each change moves the revision by one).
+/// encodes whatever comes out in both formats, checks every request against a restricted
+/// user's rights (AUTH lines included) and reads every line as a users-file line, and
+/// applies every request that parses to a model holding the seed data (checking that each
+/// change moves the revision by one). The same bytes are also fed to a TLS server session
+/// as a client's first flight.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
@@ -13,6 +18,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     drain(&decoder)
     decoder.append(UnsafeRawBufferPointer(rebasing: bytes[half..<size]))
     drain(&decoder)
+    _ = tabula_tls_fuzz_input(data, Int32(size))
     return 0
 }
 
@@ -20,6 +26,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 /// parser and the model whole, so a slow long input is found with -timeout.
 let maxLine = 64 * 1024
 let maxLinesPerInput = 128
+/// A user whose grants the fuzzer checks every request against.
+let restricted = AuthUser(name: "fuzz", role: .write, grants: Grants(allow: ["/items", "/orders"], deny: ["/items/3"]), generation: 1)
 
 func drain(_ decoder: inout LineDecoder) {
     var model = SeedData.model(now: 1_700_000_000)
@@ -34,8 +42,11 @@ func drain(_ decoder: inout LineDecoder) {
         if lines > maxLinesPerInput { return }
         precondition(line.count <= maxLine, "decoder yielded a line over its cap")
         precondition(!line.contains(10), "decoder yielded a line holding a newline")
+        _ = UsersFile.parse(String(decoding: line, as: UTF8.self))
         switch RequestParser.parse(line) {
         case .success(let request)?:
+            let refusal = Authorization.refusal(request.command, user: restricted) { model.canonicalPath($0, cwd: viewer.cwd) }
+            precondition(refusal == nil || refusal?.code == .noPerm, "a refusal is NOPERM")
             let reply = Reply(rows: [Row(text: "\(request.command)", json: .string("\(request.command)"))], message: "ok")
             let text = WireEncoder.encode(reply, tag: request.tag, format: .text)
             precondition(text.last == 10 && text.dropLast().filter { $0 == 10 }.count == 1, "a one-row reply must be exactly two lines")

@@ -34,6 +34,10 @@ int tabula_tls_read(void *ssl, void *buf, int len);
 int tabula_tls_write(void *ssl, const void *buf, int len);
 /// Decrypted bytes waiting inside the session (not visible to poll).
 int tabula_tls_pending(void *ssl);
+/// For the fuzzer: feeds `data` to a fresh server session (memory BIOs, a certificate made
+/// once in memory) as if a client had sent it, driving the handshake and reads until they
+/// stop making progress. Returns the number of application bytes read.
+int tabula_tls_fuzz_input(const unsigned char *data, int len);
 /// The last error, as text, for a failed session.
 void tabula_tls_last_error(char *buf, int len);
 
