@@ -25,7 +25,7 @@ enum Dispatcher {
     }
 
     /// Why `r` may not run for this connection, or nil. Every request passes here before it
-    /// runs and before any cached reply is handed out. The model is read (through `state`,
+    /// runs (a cached reply was made for a request that passed it with the same inputs). The model is read (through `state`,
     /// never copied) only for a request that names a path, whose verb takes the lock that
     /// allows it.
     static func refusal(_ r: Request, session: Session, state: SharedState) -> TabulaError? {

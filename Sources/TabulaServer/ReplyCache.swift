@@ -6,8 +6,10 @@ import TabulaProtocol
 /// request, who asks, the connection's view (path, filter, format) and the state, and the
 /// state only changes with the revision, so a hit at the current revision is exactly what
 /// running the request would give. Any change anywhere moves the revision on and so retires
-/// every entry. It is consulted only after `Dispatcher.refusal` let the request through, and
-/// its key holds the user, so one user's answer is never handed to another.
+/// every entry. An entry is made only for a request `Dispatcher.refusal` let through, and its
+/// key holds everything that check depends on besides the revision (the command, the user
+/// and the load of the users file, the current path), so a hit may skip the check; one
+/// user's answer is never handed to another.
 struct ReplyCache {
     struct Key: Hashable {
         let command: Command

@@ -123,20 +123,23 @@ struct RequestExecutor: Sendable {
             answers.append(.bytes(WireEncoder.encode(Reply(error: error), tag: tag, format: session.format)))
             return false
         case .request(let r):
-            if let refusal = Dispatcher.refusal(r, session: session, state: state) {
-                stats.add(stats.requests, 1)
-                answers.append(.bytes(WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)))
-                return false
-            }
             var key: ReplyCache.Key?
             if r.tag == nil && r.command.traits.cacheable {
                 let k = ReplyCache.key(r.command, session)
+                // A hit proves that this request passed `Dispatcher.refusal` for this user (and
+                // load of the users file), current path and revision: entries are made only
+                // for requests that passed, and keyed by all of that.
                 if let hit = cache.lookup(k, revision: state.model.revision) {
                     stats.add(stats.requests, 1)
                     answers.append(.bytes(hit))
                     return false
                 }
                 key = k
+            }
+            if let refusal = Dispatcher.refusal(r, session: session, state: state) {
+                stats.add(stats.requests, 1)
+                answers.append(.bytes(WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)))
+                return false
             }
             var e = execute(r, conn: conn, session: &session)
             if case .some = e.outcome.event { events.append(e.outcome.event.take()) }

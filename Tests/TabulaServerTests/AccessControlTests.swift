@@ -166,4 +166,16 @@ import TabulaServer
             }
         }
     }
+
+    @Test func aCachedReplyIsNeverHandedOutAfterAReloadTookTheRightAway() throws {
+        try Self.withUsers({ $0.ioThreads = 1 }) { s in
+            let ci = try Self.login(s, "ci")
+            for _ in 0..<2 { #expect(try ci.request("SHOW /items/2").isOK) }  // the second from the cache
+            var next = Self.users
+            next["ci"] = Self.user("ci", .write, allow: ["/items"], deny: ["/items/2"])
+            #expect(s.reloadUsers(next))
+            #expect(try eventually { try ci.request("SHOW /items/2").reply.error?.code == .noPerm })
+            #expect(try ci.request("SHOW /items/4").isOK)
+        }
+    }
 }
