@@ -143,29 +143,31 @@ final class EventLoop: @unchecked Sendable {
             drainInbox()
             runReady()
             if n <= 0 { continue }
-            for i in 0..<Int(n) {
-                let ev = events[i]
-                switch ev.data {
-                case EventLoop.wakeToken: inbox.clearSignal()
-                case EventLoop.listenTokens..<EventLoop.listenTokens + UInt64(listeners.count):
-                    acceptAll(from: listeners[Int(ev.data - EventLoop.listenTokens)])
-                default:
-                    guard let c = conns[ev.data] else { continue }
-                    if ev.events & (tabula_EPOLLHUP | tabula_EPOLLERR) != 0 && (c.readClosed || c.readPaused) {
-                        closeConnection(c)  // the peer is gone both ways: nothing more can be delivered
-                        continue
-                    }
-                    if ev.events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 { readFrom(c) }
-                    if ev.events & tabula_EPOLLOUT != 0, conns[ev.data] != nil {
-                        if c.tlsWantsWrite { readFrom(c) }  // a TLS handshake waiting to send
-                        markDirty(c)
-                    }
-                }
-            }
+            for i in 0..<Int(n) { handle(events[i]) }
             engine.submit(toEngine)
             toEngine.removeAll(keepingCapacity: true)
         }
         finished.store(true, ordering: .releasing)
+    }
+
+    /// One readiness event: the wake-up eventfd, a listening socket or a connection.
+    private func handle(_ ev: tabula_epoll_event) {
+        switch ev.data {
+        case EventLoop.wakeToken: inbox.clearSignal()
+        case EventLoop.listenTokens..<EventLoop.listenTokens + UInt64(listeners.count):
+            acceptAll(from: listeners[Int(ev.data - EventLoop.listenTokens)])
+        default:
+            guard let c = conns[ev.data] else { return }
+            if ev.events & (tabula_EPOLLHUP | tabula_EPOLLERR) != 0 && (c.readClosed || c.readPaused) {
+                closeConnection(c)  // the peer is gone both ways: nothing more can be delivered
+                return
+            }
+            if ev.events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 { readFrom(c) }
+            if ev.events & tabula_EPOLLOUT != 0, conns[ev.data] != nil {
+                if c.tlsWantsWrite { readFrom(c) }  // a TLS handshake waiting to send
+                markDirty(c)
+            }
+        }
     }
 
     /// Whether several connections sent requests in the last activity window (a millisecond):
