@@ -14,6 +14,8 @@ final class Connection {
     /// Requests read while a group was at the engine, a replay ran or the output was full:
     /// they run after that, in order.
     var held: [LineUnit] = []
+    /// About how many bytes the held requests were read from (reads appended to `held`).
+    var heldBytes = 0
     /// A `WATCH … FROM` replay in progress.
     var replay: Replay?
     /// Event bytes pushed during a replay, sent after it; `deferredCount` bytes in all.

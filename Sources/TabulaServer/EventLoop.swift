@@ -73,6 +73,8 @@ final class EventLoop: @unchecked Sendable {
     private static let listenTokens: UInt64 = 2
     private static let wakeToken: UInt64 = 1
     private static let pauseAbove = 4096
+    /// Reading also pauses once the held requests were read from about this many bytes.
+    static let pauseAboveBytes = 1 << 20
     private static let resumeBelow = 1024
 
     init(index: Int, listeners: [Listening], tlsContext: TLSContext?, engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
@@ -243,6 +245,7 @@ final class EventLoop: @unchecked Sendable {
         guard notePartialInput(c) else { return }
         if c.atEngine || c.replay != nil || !c.held.isEmpty {
             c.held += units  // after what they wait for, in order
+            c.heldBytes += n
         } else {
             run(c, units[...])
         }
@@ -252,7 +255,9 @@ final class EventLoop: @unchecked Sendable {
     /// Pauses reading from `c` while its held requests are many (until they are few again)
     /// or wait for its client to read; resumes it otherwise.
     func refreshReading(_ c: Connection) {
-        let tooMany = c.held.count > EventLoop.pauseAbove || (c.readPaused && c.held.count >= EventLoop.resumeBelow)
+        if c.held.isEmpty { c.heldBytes = 0 }
+        let tooMany = c.held.count > EventLoop.pauseAbove || c.heldBytes > EventLoop.pauseAboveBytes
+            || (c.readPaused && c.held.count >= EventLoop.resumeBelow)
         let waiting = !c.held.isEmpty && (c.replay != nil || c.output.count >= config.outputPause)
         let pause = tooMany || waiting
         guard pause != c.readPaused else { return }
@@ -307,6 +312,7 @@ final class EventLoop: @unchecked Sendable {
             guard conns[c.id.raw] != nil, !c.atEngine, c.replay == nil, !c.held.isEmpty else { continue }
             let held = c.held
             c.held.removeAll()
+            c.heldBytes = 0
             if !c.closeWhenFlushed { run(c, held[...]) }
             refreshReading(c)
         }
