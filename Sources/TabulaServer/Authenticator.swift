@@ -16,6 +16,8 @@ final class Authenticator: @unchecked Sendable {
     private let state: SharedState
     private let log: Log
     private var due: [(at: ContinuousClock.Instant, answer: GroupAnswer)] = []
+    /// Secrets verified before: a user's next logins skip the slow hash.
+    private var verified = VerifiedSecrets()
     private var stopped = false
     /// Set once the thread has returned.
     let finished = Atomic<Bool>(false)
@@ -73,7 +75,13 @@ final class Authenticator: @unchecked Sendable {
             return
         }
         let found = users.entry(name)
-        let ok = (found?.0.hash ?? decoy).verify(secret) && found != nil
+        let ok: Bool
+        if let (_, generation) = found, verified.knows(name, secret, generation: generation) {
+            ok = true
+        } else {
+            ok = (found?.0.hash ?? decoy).verify(secret) && found != nil
+            if ok, let (_, generation) = found { verified.remember(name, secret, generation: generation) }
+        }
         let reply: Reply
         var delay = Duration.zero
         if let (e, generation) = found, ok {

@@ -53,3 +53,16 @@ import TabulaModel
         }
     }
 }
+
+@Suite struct VerifiedSecretsTests {
+    @Test func aSecretIsKnownOnlyForItsNameAndLoadOnceRemembered() {
+        var v = VerifiedSecrets()
+        #expect(!v.knows("ci", "s3cret", generation: 1))
+        v.remember("ci", "s3cret", generation: 1)
+        #expect(v.knows("ci", "s3cret", generation: 1))
+        #expect(!v.knows("ci", "s3cret ", generation: 1))
+        #expect(!v.knows("ci", "s3cret", generation: 2), "a reload forgets")
+        #expect(!v.knows("ops", "s3cret", generation: 1))
+        #expect(!v.knows("c", "i\u{0}s3cret", generation: 1) && !v.knows("ci\u{0}s3", "cret", generation: 1))
+    }
+}
