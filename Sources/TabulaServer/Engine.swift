@@ -19,6 +19,9 @@ final class Engine: @unchecked Sendable {
     private let store: StateStore
     let log: Log
     private var stopped = false
+    /// Groups whose first request is a WATCH met in a turn that had already made events:
+    /// they run at the start of the next turn (see `run`).
+    private var carried: [EngineInput] = []
     /// Set once the engine has stopped and released the store.
     let finished = Atomic<Bool>(false)
 
@@ -35,7 +38,9 @@ final class Engine: @unchecked Sendable {
     /// The engine thread's body; returns after `.shutdown`.
     func run() {
         while !stopped {
-            let batch = inbox.takeOrSleep()
+            // Groups put off by the last turn go first, so that they cannot be put off again.
+            let batch = carried.isEmpty ? inbox.takeOrSleep() : carried + inbox.take()
+            carried.removeAll()
             if batch.isEmpty {
                 var pfd = pollfd(fd: inbox.fd, events: Int16(POLLIN), revents: 0)
                 _ = poll(&pfd, 1, -1)
@@ -58,17 +63,25 @@ final class Engine: @unchecked Sendable {
     /// batch is split into turns of about this many.
     static let unitsPerTurn = 1024
 
-    /// Splits what arrived into turns of bounded size; a group that starts with a request run
-    /// on a copy of the state is a turn of its own.
+    /// `WATCH … FROM`.
+    static func isReplay(_ unit: LineUnit) -> Bool {
+        guard case .request(let r) = unit, case .watch(_, .some) = r.command else { return false }
+        return true
+    }
+
+    /// Splits what arrived into turns of bounded size. A group that starts with a request run
+    /// on a copy of the state is a turn of its own, and so is one that starts with `WATCH …
+    /// FROM`: events of later groups would otherwise be queued to the new watch ahead of its
+    /// reply and replay.
     private func processInTurns(_ batch: [EngineInput]) {
         var turn: [EngineInput] = []
         var cost = 0
         for input in batch {
-            if case .group(let c, let units, let session) = input, let first = units.first, Engine.runsOnCopy(first) {
+            if case .group(let c, let units, let session) = input, let first = units.first, Engine.runsOnCopy(first) || Engine.isReplay(first) {
                 if !turn.isEmpty { process(turn) }
                 turn.removeAll()
                 cost = 0
-                processOnCopy(c, units, session: session)
+                if Engine.runsOnCopy(first) { processOnCopy(c, units, session: session) } else { process([input]) }
                 continue
             }
             turn.append(input)
@@ -87,13 +100,19 @@ final class Engine: @unchecked Sendable {
         var mutations: [Mutation] = []
         var events: [Event] = []
         var outside: [Event] = []
+        var ran: [EngineInput] = []
         state.writing {
             // Changes from outside first: their revisions follow the model's as it stands.
             for case .external(let change) in batch { outside += applyOutside(change) }
             for input in batch {
                 switch input {
                 case .group(let c, let units, let session):
-                    answers.append(run(c, units, session: session, failingWrites: nil, mutations: &mutations, events: &events))
+                    if let a = run(c, units, session: session, failingWrites: nil, mutations: &mutations, events: &events) {
+                        answers.append(a)
+                        ran.append(input)
+                    } else {
+                        carried.append(input)
+                    }
                 case .external:
                     break
                 case .shutdown:
@@ -102,7 +121,7 @@ final class Engine: @unchecked Sendable {
             }
             if !events.isEmpty { state.uncommitted = true }
         }
-        conclude(batch, answers: answers, mutations: mutations, events: events, outside: outside)
+        conclude(ran, answers: answers, mutations: mutations, events: events, outside: outside)
     }
 
     /// Commits what a turn applied (rolling back on failure), then publishes its events and
@@ -149,7 +168,10 @@ final class Engine: @unchecked Sendable {
     /// held), up to a replay, a close or its share of the turn. With `failingWrites`, a write
     /// is not run but answered `ERR STORAGE` with that message. Collects the changes'
     /// mutations and events.
-    func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failingWrites: String?, mutations: inout [Mutation], events: inout [Event]) -> GroupAnswer {
+    /// Nil when the group starts with a WATCH and the turn has made events already: the
+    /// watch would be sent those events though they are not after its reply's revision, so
+    /// the group waits for the next turn (a WATCH later in a group ends the group there).
+    func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failingWrites: String?, mutations: inout [Mutation], events: inout [Event]) -> GroupAnswer? {
         var s = start
         var bytes: [UInt8] = []
         var close = false
@@ -159,7 +181,11 @@ final class Engine: @unchecked Sendable {
             if close || replay != nil || done == Engine.unitsPerGroup || bytes.count >= Engine.bytesPerGroup { break }
             if done > 0 && failingWrites == nil && Engine.runsOnCopy(unit) { break }  // a turn of its own
             if Dispatcher.route(unit, durable: true) == .authenticator { break }  // AUTH: back to the loop, which sends it on
-            if done > 0 && !events.isEmpty && RequestExecutor.isWatch(unit) { break }  // after this turn's events are published
+            if done > 0 && Engine.isReplay(unit) { break }  // a turn of its own (see processInTurns)
+            if !events.isEmpty && RequestExecutor.isWatch(unit) {  // after this turn's events are published
+                if done == 0 && failingWrites == nil { return nil }
+                break
+            }
             done += 1
             switch unit {
             case .failure(let tag, let error):

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TabulaAccess
 import TabulaClient
@@ -113,3 +114,62 @@ import TabulaStorage
     }
 }
 
+
+extension PipelineTests {
+    /// Under a stream of durable writes, a WATCH often reaches the engine while writes of
+    /// other connections in the same turn have made events: it gets exactly the events after
+    /// its reply's revision, from the next one on.
+    @Test func aWatchSentDuringWritesGetsExactlyTheEventsAfterItsReply() throws {
+        try withServer(store: try SQLiteStore(path: tempDB(), syncFull: false)) { s in
+            let port = s.port
+            let stop = Atomic<Bool>(false)
+            let group = DispatchGroup()
+            for _ in 0..<3 {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    guard let w = try? TabulaConnection(host: "127.0.0.1", port: port, timeout: 30) else { return }
+                    while !stop.load(ordering: .relaxed) { _ = try? w.request("ORDER pesto") }
+                }.start()
+            }
+            defer {
+                stop.store(true, ordering: .relaxed)
+                group.wait()
+            }
+            for _ in 0..<40 {
+                let c = try connect(s)
+                try c.line.send("WATCH /orders")
+                var before: [String] = []
+                var ack: UInt64 = 0
+                while true {
+                    let l = try #require(try c.line.readLine(timeout: 10))
+                    if let a = WatchAck(message: String(l.dropFirst(3))), l.hasPrefix("OK ") {
+                        ack = a.rev
+                        break
+                    }
+                    before.append(l)
+                }
+                // Events after the reply's revision may come just before the reply line (they
+                // are queued as they are published), but none at or before it, and none missed.
+                var revs = before.compactMap { TabulaConnection.revision(of: $0) }
+                while revs.count < before.count + 3, let l = try c.line.readLine(timeout: 10), let r = TabulaConnection.revision(of: l) { revs.append(r) }
+                #expect(revs.first == ack + 1 && revs == Array(revs.indices).map { ack + 1 + UInt64($0) }, "after 'at rev \(ack)': \(revs)")
+            }
+            // With FROM: the reply, the replayed events, then the live ones, in one unbroken run.
+            for _ in 0..<20 {
+                let c = try connect(s)
+                let from = max(1, c.helloRevision) - 1
+                try c.line.send("WATCH /orders FROM \(from)")
+                var lines: [String] = []
+                while lines.count < 200, let l = try c.line.readLine(timeout: 10) {
+                    lines.append(l)
+                    if lines.count > 1 && TabulaConnection.revision(of: l).map({ $0 > c.helloRevision + 3 }) == true { break }
+                }
+                let ackAt = lines.firstIndex { $0.hasPrefix("OK watching") }
+                #expect(ackAt == 0, "the reply is the first line: \(lines.prefix(2))")
+                let revs = lines.dropFirst().compactMap { TabulaConnection.revision(of: $0) }
+                #expect(revs == Array(revs.indices).map { from + 1 + UInt64($0) }, "FROM \(from): \(revs.prefix(8))")
+            }
+        }
+    }
+}
