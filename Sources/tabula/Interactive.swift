@@ -50,6 +50,9 @@ final class Interactive {
             return .unavailable
         }
         if options.json { _ = try? connection?.request("FORMAT json") }
+        // The server closes a connection that sends no request within --stall-timeout of
+        // connecting; a person at the prompt may well read first.
+        _ = try? connection?.request("PING")
         print("connected to \(options.endpoint) — \(connection?.hello.dropFirst(2) ?? ""); HELP lists verbs, Tab completes, \\q leaves")
         current = self
         signalFD = tabula_signalfd_termination()
@@ -164,6 +167,7 @@ final class Interactive {
         do {
             let resumed = try Reconnector.resume(options.endpoint, credentials: options.credentials, session: session, after: resumeRevision, historyID: historyID)
             let c = resumed.connection
+            _ = try? c.request("PING")  // a request at once, as on the first connection
             connection = c
             rl_clear_visible_line()
             if resumed.wasReset {
