@@ -10,19 +10,19 @@ let commandLine = CommandLineSpec(
     usage: ["tabulad [options]", "tabulad passwd NAME ROLE [--allow PREFIX]… [--deny PREFIX]… [--generate]"],
     options: [
         OptionSpec("--bind", value: "ADDR", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for all, which\nneeds --users)"),
-        OptionSpec("--tls-port", value: "N", help: "also serve TLS 1.2/1.3 on port N (0 picks a free one and prints\nit on stdout after the plain port); needs --tls-cert and\n--tls-key"),
-        OptionSpec("--no-plain-port", help: "do not serve plain TCP: only --tls-port and/or --unix"),
-        OptionSpec("--tls-cert", value: "FILE", help: "the certificate chain for --tls-port, PEM"),
-        OptionSpec("--tls-key", value: "FILE", help: "its private key, PEM"),
-        OptionSpec("--unix", value: "PATH", help: "also serve on a Unix socket at PATH (mode 0660: the owner and\nits group), for local tools that should not use TCP"),
-        OptionSpec("--users", value: "FILE", help: "turn access control on: connections AUTH as a user of FILE\n(lines from tabulad passwd) and may do what its role and\ngrants allow; SIGHUP reloads FILE"),
-        OptionSpec("--allow-anyone-on-the-network", help: "listen on a non-loopback --bind without --users, letting\nanyone who reaches the port read and change everything"),
         OptionSpec("--port", value: "N", help: "TCP port (default 8228); 0 picks a free port and prints it\non stdout as the first line"),
         OptionSpec("--data", value: "PATH", help: "SQLite database file (default ./tabula.sqlite); created and\nseeded with example data when it does not exist"),
         OptionSpec("--memory", help: "keep everything in memory only; nothing survives exit"),
         OptionSpec("--sync", value: "full|normal", help: "full (default): an OK means the change is fsynced to disk;\nnormal: committed to the WAL, fsynced at checkpoints, so a\npower cut (not a crash of tabulad) may lose the last changes"),
         OptionSpec("--history", value: "N", help: "changes kept for WATCH … FROM: on disk, default 1000000\n(the newest 100000 also in memory); with --memory, in\nmemory, default 100000"),
         OptionSpec("--max-size", value: "BYTES", help: "cap the database file; a write that would pass it fails with\nERR STORAGE, as on a full disk (default: no cap)"),
+        OptionSpec("--users", value: "FILE", help: "turn access control on: connections AUTH as a user of FILE\n(lines from tabulad passwd) and may do what its role and\ngrants allow; SIGHUP reloads FILE"),
+        OptionSpec("--allow-anyone-on-the-network", help: "listen on a non-loopback --bind without --users, letting\nanyone who reaches the port read and change everything"),
+        OptionSpec("--tls-port", value: "N", help: "also serve TLS 1.2/1.3 on port N (0 picks a free one and prints\nit on stdout after the plain port); needs --tls-cert and\n--tls-key"),
+        OptionSpec("--tls-cert", value: "FILE", help: "the certificate chain for --tls-port, PEM"),
+        OptionSpec("--tls-key", value: "FILE", help: "its private key, PEM"),
+        OptionSpec("--no-plain-port", help: "do not serve plain TCP: only --tls-port and/or --unix"),
+        OptionSpec("--unix", value: "PATH", help: "also serve on a Unix socket at PATH (mode 0660: the owner and\nits group), for local tools that should not use TCP"),
         OptionSpec("--max-connections", value: "N", help: "most clients at once (default 10000); more are told so and closed"),
         OptionSpec("--max-connections-per-ip", value: "N", help: "most clients at once from one address (default 1000; 0: only\n--max-connections applies)"),
         OptionSpec("--stall-timeout", value: "SECONDS", help: "close a connection that makes no progress for this long: no\nrequest since it connected, an incomplete line, or output it\ndoes not read (default 60; 0: never)"),
@@ -39,8 +39,9 @@ let commandLine = CommandLineSpec(
         client, close, exit 0. SIGHUP: reload the --users file (a bad file is logged and the
         old one kept); connections of removed users are closed.
 
-        EXIT STATUS: 0 after a clean shutdown, 1 for a usage error, 2 when the server cannot
-        start (port in use, unusable data file).
+        EXIT STATUS: 0 after a clean shutdown, 1 for a usage error (also a non-loopback --bind
+        without --users), 2 when the server cannot start (port in use, unusable data file,
+        TLS certificate or key).
         """)
 
 func fail(_ message: String, _ status: ExitStatus) -> Never {
