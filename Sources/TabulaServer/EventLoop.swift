@@ -345,8 +345,10 @@ final class EventLoop: @unchecked Sendable {
                 if !c.held.isEmpty { ready.append(c) }
             case .adopt(let fd, let peer, let tls):
                 if shuttingDown {
-                    let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
-                    _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+                    if !tls {  // no TLS session to say it in yet
+                        let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
+                        _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+                    }
                     close(fd)
                     stats.connections.wrappingSubtract(1, ordering: .relaxed)
                     stats.addresses.release(peer)

@@ -22,11 +22,11 @@ extension EventLoop {
             }
             let now = stats.connections.wrappingAdd(1, ordering: .relaxed).newValue
             if now > config.maxConnections {
-                refuse(fd, "too many connections (limit \(config.maxConnections)); try again later", log: "limit of \(config.maxConnections) reached")
+                refuse(fd, "too many connections (limit \(config.maxConnections)); try again later", plain: listener.kind != .tls, log: "limit of \(config.maxConnections) reached")
                 continue
             }
             if listener.kind != .unix && !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
-                refuse(fd, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
+                refuse(fd, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", plain: listener.kind != .tls, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
                 continue
             }
             _ = tabula_set_nodelay(fd)
@@ -62,12 +62,15 @@ extension EventLoop {
         log.log(.debug, "connection \(c.id.raw) opened")
     }
 
-    /// Says `* BYE reason` to a connection just accepted and closes it, uncounted.
-    private func refuse(_ fd: Int32, _ reason: String, log why: String) {
+    /// Says `* BYE reason` to a connection just accepted (on the plain port or the Unix socket:
+    /// on the TLS port there is no session to say it in) and closes it, uncounted.
+    private func refuse(_ fd: Int32, _ reason: String, plain: Bool, log why: String) {
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
         stats.add(stats.rejectedConnections, 1)
-        let bye = WireEncoder.encode(.bye(reason: reason), format: .text)
-        _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+        if plain {
+            let bye = WireEncoder.encode(.bye(reason: reason), format: .text)
+            _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+        }
         close(fd)
         log.log(.info, "refused a connection: \(why)")
     }
