@@ -88,3 +88,31 @@ extension FloodTests {
         }
     }
 }
+
+extension FloodTests {
+    /// 400 `WATCH / FROM 0` over 20,000 changes in one write, never read (before: a crash out
+    /// of memory): one replay runs at a time, the rest wait unread, others are served.
+    @Test func fourHundredReplaysOfTheWholeHistoryInOneWriteCostBoundedMemory() throws {
+        try withServer { s in
+            let writer = try connect(s)
+            for _ in 0..<20 {
+                try writer.line.send(Array(repeating: "ORDER pesto", count: 1_000).joined(separator: "\n"))
+                for _ in 0..<1_000 { _ = try writer.readReply(timeout: 60) }
+            }
+            let before = Self.rssMB()
+            let attacker = try rawConnect(s), other = try connect(s)
+            try attacker.sendRaw(Array(String(repeating: "WATCH / FROM 0\n", count: 400).utf8))
+            var peak = before
+            let end = Date().addingTimeInterval(2)  // a window to sample memory in, not a wait
+            while Date() < end {
+                let start = Date()
+                #expect(try other.request("PING").isOK)
+                #expect(Date().timeIntervalSince(start) < 1, "a PING waited behind the replays")
+                peak = max(peak, Self.rssMB())
+                usleep(50_000)
+            }
+            #expect(peak - before < 150, "RSS grew \(peak - before) MB")
+            #expect(try writer.request("ORDER gelato").isOK)
+        }
+    }
+}
