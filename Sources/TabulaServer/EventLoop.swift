@@ -42,6 +42,9 @@ final class EventLoop: @unchecked Sendable {
     var ready: [Connection] = []
     /// Connections with a replay in progress.
     var replaying: [Connection] = []
+    /// Replay steps left in this turn, and which replay the next turn starts with.
+    var replayBudget = EventLoop.replayStepsPerTurn
+    var replayTurn = 0
     /// The retained history replays read.
     let history: LoopHistory
     var shuttingDown = false

@@ -12,8 +12,12 @@ extension EventLoop {
         pump(c)
     }
 
-    /// Steps every replay whose client has read what it was sent.
+    /// Steps every replay whose client has read what it was sent, within the turn's budget;
+    /// the one to start with rotates, so that no replay waits for the others for long.
     func pumpReplays() {
+        replayBudget = EventLoop.replayStepsPerTurn
+        if !replaying.isEmpty { replaying.swapAt(0, replayTurn % replaying.count) }
+        replayTurn &+= 1
         var i = 0
         while i < replaying.count {
             let c = replaying[i]
@@ -34,13 +38,18 @@ extension EventLoop {
         replaying.contains { $0.replay != nil && $0.output.count < config.outputPause && conns[$0.id.raw] != nil }
     }
 
-    /// Steps per connection per turn, so that one replay cannot keep the loop from the others.
-    static let replayStepsPerTurn = 8
+    /// Replay steps per loop turn, all replays together (a step reads at most one window of
+    /// revisions: a few milliseconds from disk), so that replays cannot keep the loop from
+    /// its other clients however many there are.
+    static let replayStepsPerTurn = 16
+    /// Of those, at most this many for one replay in a row.
+    static let replayStepsInARow = 8
 
     private func pump(_ c: Connection) {
         var steps = 0
-        while steps < EventLoop.replayStepsPerTurn, var r = c.replay, c.output.count < config.outputPause {
+        while steps < EventLoop.replayStepsInARow, replayBudget > 0, var r = c.replay, c.output.count < config.outputPause {
             steps += 1
+            replayBudget -= 1
             let step = r.step(history)
             c.replay = r
             var bytes: [UInt8] = []
