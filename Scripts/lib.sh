@@ -50,3 +50,16 @@ wait_for() {
     done
     return 1
 }
+
+# tmux helpers for the interactive tests: set $sock (the tmux server) and $S (the session).
+tm() { tmux -L "$sock" "$@"; }
+pane() { tm capture-pane -t "$S" -p -J | sed -e 's/[[:space:]]*$//' -e '/^$/d'; }  # trailing blanks dropped
+wait_pane() {  # wait_pane REGEX [SECONDS]
+    local deadline=$(( $(date +%s%N) + ${2:-5} * 1000000000 ))
+    while (( $(date +%s%N) < deadline )); do
+        pane | grep -qE -- "$1" && return 0
+        sleep 0.05
+    done
+    pane >&2
+    return 1
+}

@@ -12,17 +12,6 @@ start_server --data "$work/db.sqlite"
 export TABULA_HISTFILE="$work/history"
 
 S=t  # the tmux session the helpers talk to
-tm() { tmux -L "$sock" "$@"; }
-pane() { tm capture-pane -t "$S" -p -J | sed -e 's/[[:space:]]*$//' -e '/^$/d'; }  # trailing blanks dropped
-wait_pane() {  # wait_pane REGEX [SECONDS]
-    local deadline=$(( $(date +%s%N) + ${2:-5} * 1000000000 ))
-    while (( $(date +%s%N) < deadline )); do
-        pane | grep -qE -- "$1" && return 0
-        sleep 0.05
-    done
-    pane >&2
-    return 1
-}
 last_line() { pane | tail -n 1; }
 start_client() {  # start_client [extra env assignments]
     tm new-session -d -s "$S" -x 150 -y 50 "env NO_COLOR=1 TABULA_HISTFILE=$TABULA_HISTFILE ${1:-} $BIN/tabula -p $PORT; sleep 30"

@@ -10,17 +10,7 @@ trap 'tmux -L "$sock" kill-server 2>/dev/null || true; stop_server; rm -rf "$wor
 echo "hunter2" | "$BIN/tabulad" passwd alice write --iterations 1000 >"$work/users"
 start_server --memory --users "$work/users"
 
-tm() { tmux -L "$sock" "$@"; }
-pane() { tm capture-pane -t t -p -J | sed -e 's/[[:space:]]*$//' -e '/^$/d'; }
-wait_pane() {  # wait_pane REGEX [SECONDS]
-    local deadline=$(( $(date +%s%N) + ${2:-5} * 1000000000 ))
-    while (( $(date +%s%N) < deadline )); do
-        pane | grep -qE -- "$1" && return 0
-        sleep 0.05
-    done
-    pane >&2
-    return 1
-}
+S=t
 tm new-session -d -s t -x 150 -y 40 "env NO_COLOR=1 TABULA_HISTFILE=$work/history $BIN/tabula -p $PORT --user alice; sleep 30"
 wait_pane "^secret for alice:" || fail "no secret prompt"
 tm send-keys -t t 'hunter2' Enter

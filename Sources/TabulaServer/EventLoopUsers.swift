@@ -1,0 +1,14 @@
+/// A reload of the users file, as each loop applies it to its connections.
+extension EventLoop {
+    /// Brings an authenticated connection up to the users file as now loaded: closed when
+    /// its user is gone, else acting with the user's current role and grants.
+    func refreshUser(_ c: Connection) {
+        guard let users = authenticator.users, let u = c.session.user, u.generation != users.generation else { return }
+        guard let now = users.current(u) else {
+            closeWithBye(c, "user \(u.name) was removed from the users file", log: "its user \(u.name) was removed", timedOut: false)
+            return
+        }
+        c.session.become(now)
+        executor.state.hub.withLock { $0.setGrants(c.id, c.session.viewer.grants) }
+    }
+}
