@@ -26,10 +26,11 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "TabulaProtocol", swiftSettings: strict),
         .target(name: "TabulaCommandLine", dependencies: ["TabulaProtocol"], swiftSettings: strict),
         .target(name: "TabulaModel", dependencies: ["TabulaProtocol"], swiftSettings: strict),
-        .target(name: "TabulaStorage", dependencies: ["TabulaModel", "CSQLite3"], swiftSettings: strict),
+        .target(name: "TabulaStorage", dependencies: ["TabulaModel", "CSQLite3", "CLibPQ"], swiftSettings: strict),
         .target(name: "TabulaAccess", dependencies: ["TabulaModel", "COpenSSL"], swiftSettings: strict),
         .target(
             name: "TabulaServer",

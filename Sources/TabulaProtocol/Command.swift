@@ -52,6 +52,8 @@ public enum Command: Sendable, Hashable {
     case complete(String)
     case auth(name: String, secret: String)
     case whoami
+    /// Wait until the node has applied `rev`, at most `timeout` milliseconds.
+    case sync(rev: UInt64, timeout: Int)
 
     /// Its verb.
     public var verb: Verb {
@@ -77,6 +79,7 @@ public enum Command: Sendable, Hashable {
         case .format: return .format
         case .stats: return .stats
         case .complete: return .complete
+        case .sync: return .sync
         case .auth: return .auth
         case .whoami: return .whoami
         }

@@ -6,6 +6,10 @@ public struct Reply: Sendable, Equatable {
     public var message: String
     /// The error, when it failed.
     public var error: TabulaError?
+    /// The revision a change made (`rev=N` at the end of the text final line, `"rev"` in
+    /// JSON), so a client can ask another node to `SYNC` to it; nil for a request that
+    /// changed nothing.
+    public var rev: UInt64?
 
     /// A successful reply.
     public init(rows: [Row] = [], message: String = "") {

@@ -101,6 +101,7 @@ public enum RequestParser {
         case .stats: return .stats
         case .whoami: return .whoami
         case .auth: return .auth(name: a[0], secret: a[1])
+        case .sync: return try parseSync(a)
         case .show: return .show(path: a.first)
         case .cd: return .cd(path: a.first)
         case .ls: return try parseLs(a)
@@ -159,6 +160,19 @@ public enum RequestParser {
             fields.append(FieldAssignment(f[..<eq].lowercased(), String(f[f.index(after: eq)...])))
         }
         return .set(path: a[0], fields: fields)
+    }
+
+    /// The longest `SYNC` wait, and the default.
+    public static let maxSyncTimeout = 60_000
+    public static let defaultSyncTimeout = 5_000
+
+    static func parseSync(_ a: [String]) throws -> Command {
+        guard let rev = UInt64(a[0]) else { throw TabulaError(.syntax, "SYNC takes a revision number, e.g. SYNC 120 (the rev= of a write's reply)") }
+        guard a.count > 1 else { return .sync(rev: rev, timeout: defaultSyncTimeout) }
+        guard a.count == 3, a[1].uppercased() == "TIMEOUT", let ms = Int(a[2]), (0...maxSyncTimeout).contains(ms) else {
+            throw TabulaError(.syntax, "usage: \(Verb.sync.usage), with ms from 0 to \(maxSyncTimeout)")
+        }
+        return .sync(rev: rev, timeout: ms)
     }
 
     static func parseWatch(_ a: [String]) throws -> Command {

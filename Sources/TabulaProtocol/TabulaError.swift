@@ -22,6 +22,8 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case storage = "STORAGE"
     /// A server limit was reached.
     case limit = "LIMIT"
+    /// `SYNC` waited its whole timeout and the node had not yet applied the revision.
+    case timeout = "TIMEOUT"
     /// The server has users and this connection has not authenticated.
     case noAuth = "NOAUTH"
     /// AUTH with a wrong name or secret (the same for both).

@@ -6,7 +6,7 @@ public enum Verb: String, Sendable, CaseIterable {
     case select = "SELECT", add = "ADD", set = "SET", rm = "RM", mv = "MV", fav = "FAV"
     case filter = "FILTER", bands = "BANDS", order = "ORDER"
     case watch = "WATCH", unwatch = "UNWATCH", format = "FORMAT", stats = "STATS", complete = "COMPLETE"
-    case auth = "AUTH", whoami = "WHOAMI"
+    case auth = "AUTH", whoami = "WHOAMI", sync = "SYNC"
 
     /// What the verb touches, what it may cache and what it needs permission for: the one
     /// place a request is classified. Only `BANDS` depends on its arguments (without them
@@ -15,6 +15,7 @@ public enum Verb: String, Sendable, CaseIterable {
         switch self {
         case .ping, .help, .quit, .auth: return VerbTraits(.connection, permission: .none)
         case .whoami: return VerbTraits(.connection, permission: .read)
+        case .sync: return VerbTraits(.read, permission: .read)
         case .format: return VerbTraits(.connection, permission: .read)
         case .cd, .pwd, .filter, .unwatch: return VerbTraits(.session, permission: .read)
         case .watch: return VerbTraits(.session, permission: .read)
@@ -33,6 +34,7 @@ public enum Verb: String, Sendable, CaseIterable {
         case .ping: return 0...1
         case .quit, .pwd, .stats, .whoami: return 0...0
         case .auth: return 2...2
+        case .sync: return 1...3
         case .ls: return 0...5
         case .show: return 0...1
         case .cd: return 0...1
@@ -78,6 +80,7 @@ public enum Verb: String, Sendable, CaseIterable {
         case .complete: return "COMPLETE partial-line"
         case .auth: return "AUTH name secret"
         case .whoami: return "WHOAMI"
+        case .sync: return "SYNC rev [TIMEOUT ms]"
         }
     }
 
@@ -107,6 +110,7 @@ public enum Verb: String, Sendable, CaseIterable {
         case .complete: return "completion candidates for a partial request line"
         case .auth: return "log in as a user of the server's users file"
         case .whoami: return "name the user this connection acts as, its role and grants"
+        case .sync: return "wait until this node has applied revision rev (read another node's write here)"
         }
     }
 

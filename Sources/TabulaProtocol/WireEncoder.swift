@@ -29,6 +29,10 @@ public enum WireEncoder {
                     if reply.message.utf8.first == UInt8(ascii: "#") { out.append(92) }
                     appendOneLine(reply.message, to: &out)
                 }
+                if let rev = reply.rev {
+                    out.append(contentsOf: " rev=".utf8)
+                    appendDecimal(rev, to: &out)
+                }
             }
             out.append(10)
         case .json:
@@ -40,6 +44,7 @@ public enum WireEncoder {
             } else {
                 pairs.append(("message", .string(reply.message)))
                 pairs.append(("data", .array(reply.rows.map(\.json))))
+                if let rev = reply.rev { pairs.append(("rev", .int(Int64(clamping: rev)))) }
             }
             JSONValue.object(pairs).write(to: &out)
             out.append(10)
@@ -83,6 +88,21 @@ public enum WireEncoder {
             JSONValue.object([("push", .string("bye")), ("reason", .string(reason))]).write(to: &out)
         }
         out.append(10)
+    }
+
+    /// Appends `v` in decimal, without making a String.
+    static func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        var x = v
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[n] = UInt8(ascii: "0") + UInt8(x % 10)
+                x /= 10
+                n += 1
+            } while x > 0
+            for i in stride(from: n - 1, through: 0, by: -1) { out.append(d[i]) }
+        }
     }
 
     /// Appends text with any line break or control character made visible, so one value

@@ -20,6 +20,7 @@ enum Dispatcher {
         guard case .request(let r) = unit else { return .loop(.connection) }
         let traits = r.command.traits
         if case .auth = r.command { return .authenticator }
+        if case .sync = r.command { return .engine }  // it may wait for the engine's next turns
         if (durable && traits.access == .write) || traits.onCopy { return .engine }
         return .loop(traits.access)
     }

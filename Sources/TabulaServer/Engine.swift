@@ -16,12 +16,20 @@ final class Engine: @unchecked Sendable {
     private let inbox = WakeableInbox<EngineInput>()
     let state: SharedState
     let executor: RequestExecutor
-    private let store: StateStore
+    let store: StateStore
     let log: Log
-    private var stopped = false
+    var stopped = false
     /// Groups whose first request is a WATCH met in a turn that had already made events:
     /// they run at the start of the next turn (see `run`).
-    private var carried: [EngineInput] = []
+    var carried: [EngineInput] = []
+    /// Groups that start with a `SYNC` to a revision not yet applied (see EngineSync).
+    var parked: [ParkedSync] = []
+    /// Connections whose parked `SYNC` reached its deadline: answered `ERR TIMEOUT`.
+    var syncExpired: Set<ConnectionID> = []
+    /// What a shared store's node must reload before it may answer from its state again.
+    var pendingReload: PendingReload?
+    /// Whether the last attempt to follow the shared store failed (logged once per outage).
+    var followFailing = false
     /// Set once the engine has stopped and released the store.
     let finished = Atomic<Bool>(false)
 
@@ -38,18 +46,20 @@ final class Engine: @unchecked Sendable {
     /// The engine thread's body; returns after `.shutdown`.
     func run() {
         while !stopped {
+            releaseParked()
             // Groups put off by the last turn go first, so that they cannot be put off again.
             let batch = carried.isEmpty ? inbox.takeOrSleep() : carried + inbox.take()
             carried.removeAll()
             if batch.isEmpty {
                 var pfd = pollfd(fd: inbox.fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&pfd, 1, -1)
+                _ = poll(&pfd, 1, parkedWait())
                 inbox.awake()
                 inbox.clearSignal()
                 continue
             }
             processInTurns(batch)
         }
+        answerParkedAtShutdown()
         store.close()
         finished.store(true, ordering: .releasing)
     }
@@ -97,59 +107,34 @@ final class Engine: @unchecked Sendable {
 
     private func process(_ batch: [EngineInput]) {
         var answers: [GroupAnswer] = []
-        var mutations: [Mutation] = []
-        var events: [Event] = []
+        var work = CommitWork()
         var outside: [Event] = []
         var ran: [EngineInput] = []
+        guard let start = beginTurn(batch) else { return }
         state.writing {
             // Changes from outside first: their revisions follow the model's as it stands.
+            outside += applyStored(start.caught)
             for case .external(let change) in batch { outside += applyOutside(change) }
             for input in batch {
                 switch input {
                 case .group(let c, let units, let session):
-                    if let a = run(c, units, session: session, failingWrites: nil, mutations: &mutations, events: &events) {
+                    if let p = parkIfWaiting(input) {
+                        parked.append(p)
+                    } else if let a = run(c, units, session: session, failing: start.failing, work: &work) {
                         answers.append(a)
                         ran.append(input)
                     } else {
                         carried.append(input)
                     }
-                case .external:
+                case .external, .follow:
                     break
                 case .shutdown:
                     stopped = true
                 }
             }
-            if !events.isEmpty { state.uncommitted = true }
+            if !work.events.isEmpty { state.uncommitted = true }
         }
-        conclude(ran, answers: answers, mutations: mutations, events: events, outside: outside)
-    }
-
-    /// Commits what a turn applied (rolling back on failure), then publishes its events and
-    /// hands out its answers.
-    func conclude(_ batch: [EngineInput], answers: [GroupAnswer], mutations: [Mutation], events: [Event], outside: [Event]) {
-        var answers = answers
-        var committed = true
-        if !events.isEmpty {
-            do {
-                try store.commit(CommitBatch(mutations: mutations, events: events, revision: events.last?.rev ?? 0))
-                noteStoredHistory()
-            } catch {
-                committed = false
-                log.log(.error, "commit failed, batch rolled back: \(error)")
-                answers = rollBack(batch, error: error)
-            }
-        }
-        // Changes from outside come first: they were durable before anything of this batch.
-        var published = outside.map { Optional($0) } + (committed ? events.map { Optional($0) } : [])
-        state.writing {
-            state.uncommitted = false
-            // Events first: once anyone holds the OK of a change, its event is already queued
-            // for every watcher (a watcher's own change's event lands just before its OK).
-            state.publish(&published, stats: executor.stats)
-            deliver(answers)
-            if stopped { for loop in state.loops { loop.post([.goodbye]) } }
-        }
-        published.removeAll()  // what fell out of the history, freed outside the lock
+        conclude(ran, answers: answers, work: work, outside: outside, began: start.began)
     }
 
     /// Applies a change made outside (write lock held); returns its events, or none when its
@@ -165,13 +150,13 @@ final class Engine: @unchecked Sendable {
     }
 
     /// Runs one connection's group in order on a copy of its session (the write lock is
-    /// held), up to a replay, a close or its share of the turn. With `failingWrites`, a write
-    /// is not run but answered `ERR STORAGE` with that message. Collects the changes'
+    /// held), up to a replay, a close or its share of the turn. With `failing`, requests it
+    /// covers are not run but answered `ERR STORAGE` with its message. Collects the changes'
     /// mutations and events.
     /// Nil when the group starts with a WATCH and the turn has made events already: the
     /// watch would be sent those events though they are not after its reply's revision, so
     /// the group waits for the next turn (a WATCH later in a group ends the group there).
-    func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failingWrites: String?, mutations: inout [Mutation], events: inout [Event]) -> GroupAnswer? {
+    func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failing: Failing?, work: inout CommitWork) -> GroupAnswer? {
         var s = start
         var bytes: [UInt8] = []
         var close = false
@@ -179,13 +164,14 @@ final class Engine: @unchecked Sendable {
         var done = 0
         for unit in units {
             if close || replay != nil || done == Engine.unitsPerGroup || bytes.count >= Engine.bytesPerGroup { break }
-            if done > 0 && failingWrites == nil && Engine.runsOnCopy(unit) { break }  // a turn of its own
+            if done > 0 && failing == nil && Engine.runsOnCopy(unit) { break }  // a turn of its own
             if Dispatcher.route(unit, durable: true) == .authenticator { break }  // AUTH: back to the loop, which sends it on
             if done > 0 && Engine.isReplay(unit) { break }  // a turn of its own (see processInTurns)
-            if !events.isEmpty && RequestExecutor.isWatch(unit) {  // after this turn's events are published
-                if done == 0 && failingWrites == nil { return nil }
+            if !work.events.isEmpty && RequestExecutor.isWatch(unit) {  // after this turn's events are published
+                if done == 0 && failing == nil { return nil }
                 break
             }
+            if done > 0 && mustWait(unit) { break }  // a SYNC not yet due: parked on its own
             done += 1
             switch unit {
             case .failure(let tag, let error):
@@ -193,14 +179,13 @@ final class Engine: @unchecked Sendable {
             case .request(let r):
                 if let refusal = Dispatcher.refusal(r, session: s, state: state) {
                     WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: s.format, into: &bytes)
-                } else if let failingWrites, r.command.isWrite {
-                    WireEncoder.encode(Reply(error: TabulaError(.storage, failingWrites)), tag: r.tag, format: s.format, into: &bytes)
+                } else if let failing, failing.covers(r.command) {
+                    WireEncoder.encode(Reply(error: TabulaError(.storage, failing.message)), tag: r.tag, format: s.format, into: &bytes)
+                } else if case .sync(let rev, _) = r.command {
+                    WireEncoder.encode(syncReply(c, rev: rev), tag: r.tag, format: s.format, into: &bytes)
                 } else {
                     var e = executor.execute(r, conn: c, session: &s)
-                    if let ev = e.outcome.event.take() {
-                        events.append(ev)
-                        mutations += e.outcome.mutations
-                    }
+                    if let ev = e.outcome.event.take() { work.add(ev, e.outcome.mutations) }
                     RequestExecutor.encode(e, tag: r.tag, format: s.format, into: &bytes)
                     close = e.close
                     replay = e.replay
@@ -209,39 +194,5 @@ final class Engine: @unchecked Sendable {
         }
         let rest = close ? [] : Array(units[done...])
         return GroupAnswer(conn: c, bytes: bytes, session: s == start ? nil : s, close: close, replay: replay, rest: rest)
-    }
-
-    /// Records the store's oldest retained revision for STATS.
-    private func noteStoredHistory() {
-        if let oldest = try? store.oldestRevision() { state.storedHistoryOldest.store(oldest, ordering: .relaxed) }
-    }
-
-    private func deliver(_ answers: [GroupAnswer]) {
-        var outbox = Array(repeating: [LoopMessage](), count: state.loops.count)
-        for a in answers { outbox[a.conn.loop].append(.answer(a)) }
-        for i in outbox.indices where !outbox[i].isEmpty { state.loops[i].post(outbox[i]) }
-    }
-
-    /// A commit failed: nothing of the batch is stored. Restore the last stored model, answer
-    /// the batch's writes with `ERR STORAGE`, and answer everything else again from the
-    /// restored state.
-    private func rollBack(_ batch: [EngineInput], error: Error) -> [GroupAnswer] {
-        let message = "the change could not be saved (\(error)); nothing was changed, try again later"
-        return state.writing {
-            do {
-                if let snap = try store.load() {
-                    state.model = Model(snapshot: snap)
-                    state.model.recordsMutations = store.isDurable
-                }
-            } catch {
-                log.log(.error, "reload after the failed commit failed too: \(error)")
-            }
-            var mutations: [Mutation] = []
-            var events: [Event] = []
-            return batch.compactMap {
-                guard case .group(let c, let units, let session) = $0 else { return nil }
-                return run(c, units, session: session, failingWrites: message, mutations: &mutations, events: &events)
-            }
-        }
     }
 }

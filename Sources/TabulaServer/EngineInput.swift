@@ -10,6 +10,8 @@ enum EngineInput: Sendable {
     /// Changes made outside this process (another server on a shared store), already
     /// durable: applied to the model in order and published like local changes.
     case external(ExternalChange)
+    /// Other nodes of a shared store committed changes: read and apply them.
+    case follow
     /// Stop after this batch (every loop has stopped reading and has nothing at the engine).
     case shutdown
 }

@@ -17,9 +17,14 @@ extension Engine {
     func processOnCopy(_ c: ConnectionID, _ units: [LineUnit], session: Session) {
         guard case .request(let r) = units[0] else { return }
         let rest = Array(units.dropFirst())
-        if let refusal = state.reading({ Dispatcher.refusal(r, session: session, state: state) }) {
+        let batch = [EngineInput.group(c, [units[0]], session: session)]
+        // A shared store's head is locked for the whole computation (other nodes wait).
+        guard let start = beginTurn(batch) else { return }
+        let outside = state.writing { applyStored(start.caught) }
+        let refusal = start.failing.map { TabulaError(.storage, $0.message) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state) })
+        if let refusal {
             let bytes = WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)
-            conclude([], answers: [GroupAnswer(conn: c, bytes: bytes, session: nil, close: false, replay: nil, rest: rest)], mutations: [], events: [], outside: [])
+            conclude([], answers: [GroupAnswer(conn: c, bytes: bytes, session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
             return
         }
         var (copy, rng) = state.writing {
@@ -39,7 +44,8 @@ extension Engine {
         var bytes: [UInt8] = []
         WireEncoder.encode(outcome.reply, tag: r.tag, format: s.format, into: &bytes)
         let answer = GroupAnswer(conn: c, bytes: bytes, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
-        let batch = [EngineInput.group(c, [units[0]], session: session)]
-        conclude(batch, answers: [answer], mutations: event == nil ? [] : outcome.mutations, events: event.map { [$0] } ?? [], outside: [])
+        var work = CommitWork()
+        if let event { work.add(event, outcome.mutations) }
+        conclude(batch, answers: [answer], work: work, outside: outside, began: start.began)
     }
 }

@@ -360,6 +360,8 @@ final class EventLoop: @unchecked Sendable {
                 }
             case .usersReloaded:
                 for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
+            case .dropAll(let reason):
+                for c in Array(conns.values) { closeWithBye(c, reason, log: reason, timedOut: false) }
             case .stopReading:
                 shuttingDown = true
                 if index == 0 { for l in listeners { _ = tabula_epoll_del(epfd, l.fd) } }

@@ -9,6 +9,9 @@ enum LoopMessage: Sendable {
     /// The users file was reloaded: connections of removed users are closed, the others act
     /// with their user's new role and grants.
     case usersReloaded
+    /// The node's history was replaced (see `HistoryDiverged`): every connection is closed
+    /// with this `* BYE`.
+    case dropAll(String)
     /// Stop accepting and reading (shutdown has begun).
     case stopReading
     /// Say goodbye to every connection and close them (the engine has answered everything).

@@ -11,6 +11,7 @@ public final class Server: @unchecked Sendable {
     public let port: Int
     let engine: Engine
     let authenticator: Authenticator
+    let follower: ClusterFollower?
     let loops: [EventLoop]
     let listeners: [Listening]
     /// The TLS port actually listened on (with `tlsPort` 0, the one picked), if any.
@@ -28,6 +29,8 @@ public final class Server: @unchecked Sendable {
         } else {
             model = SeedData.model(now: Date().timeIntervalSince1970)
             try store.seed(model.snapshot)
+            // Another node of a shared store may have seeded first: take what is stored.
+            if store.isShared, let snap = try store.load() { model = Model(snapshot: snap) }
         }
         model.recordsMutations = store.isDurable
         let opened = try Server.openListeners(config)
@@ -48,6 +51,8 @@ public final class Server: @unchecked Sendable {
         state.loops = loops
         self.engine = engine
         self.authenticator = authenticator
+        follower = store.openChangeListener().map { ClusterFollower(listener: $0, engine: engine, state: state, log: log) }
+        state.storeHead.store(model.revision, ordering: .relaxed)
         self.loops = loops
         let serving = (config.plainPort ? ["\(config.bind):\(port)"] : []) + (tlsPort.map { ["TLS \(config.bind):\($0)"] } ?? []) + (config.unixPath.map { [$0] } ?? [])
         log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
@@ -98,6 +103,11 @@ public final class Server: @unchecked Sendable {
         let at = Thread { a.run() }
         at.name = "tabulad-auth"
         at.start()
+        if let f = follower {
+            let ft = Thread { f.run() }
+            ft.name = "tabulad-follow"
+            ft.start()
+        }
         for loop in loops {
             let lt = Thread { loop.run() }
             lt.name = "tabulad-io-\(loop.index)"
@@ -116,6 +126,7 @@ public final class Server: @unchecked Sendable {
         while loops.contains(where: { !$0.readingStopped.load(ordering: .acquiring) || !$0.nothingForEngine.load(ordering: .acquiring) }) && ContinuousClock.now < deadline {
             usleep(1000)
         }
+        follower?.stopped.store(true, ordering: .releasing)
         engine.submit([.shutdown])
         authenticator.submit([.shutdown])
         while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {

@@ -7,7 +7,7 @@ enum ServerReplies {
     static func stats(state: SharedState, stats: ServerStats, store: StateStore, historyOldest: UInt64) -> Reply {
         let up = ContinuousClock.now - stats.started
         let watches = state.hub.withLock { $0.count }
-        let fields: [(String, Int)] = [
+        var fields: [(String, Int)] = [
             ("connections", stats.connections.load(ordering: .relaxed)),
             ("connections_total", stats.totalConnections.load(ordering: .relaxed)),
             ("connections_rejected", stats.rejectedConnections.load(ordering: .relaxed)),
@@ -23,6 +23,12 @@ enum ServerReplies {
             ("items", state.model[ItemsList.self].items.count),
             ("uptime_seconds", Int(up.components.seconds)),
         ]
+        if store.isShared {
+            // A node of a cluster: the store's head as last seen, and how far behind it this node is.
+            let head = state.storeHead.load(ordering: .relaxed)
+            let applied = state.publishedRevision.load(ordering: .relaxed)
+            fields += [("revision_applied", Int(applied)), ("store_head", Int(head)), ("lag", Int(head > applied ? head - applied : 0))]
+        }
         let rows = fields.map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .int(Int64($0.1)))])) }
         // The store's kind, not its path: where the file lives is the operator's business (the log says).
         let words = [("store", store.kind), ("history_id", state.historyID)].map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .string($0.1))])) }

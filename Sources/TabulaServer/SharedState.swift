@@ -38,6 +38,8 @@ final class SharedState: @unchecked Sendable {
     /// The oldest revision in the store's durable history (0: none), kept by the engine so
     /// that STATS can report it without touching the store from an I/O thread.
     let storedHistoryOldest = Atomic<UInt64>(0)
+    /// A shared store's head revision, as the follower last saw it (for STATS' lag).
+    let storeHead = Atomic<UInt64>(0)
 
     /// The id of the history this server serves (the store's), in every greeting.
     let historyID: String

@@ -9,13 +9,45 @@ public struct CommitBatch: Sendable {
     public var events: [Event]
     /// The revision after the batch.
     public var revision: UInt64
+    /// Where each event's mutations end in `mutations` (event `i` made
+    /// `mutations[ends[i-1]..<ends[i]]`), for a store that hands changes to other nodes.
+    public var mutationEnds: [Int]
 
-    /// Makes a batch.
-    public init(mutations: [Mutation], events: [Event], revision: UInt64) {
+    /// Makes a batch (without `mutationEnds`, every mutation belongs to the last event).
+    public init(mutations: [Mutation], events: [Event], revision: UInt64, mutationEnds: [Int]? = nil) {
         self.mutations = mutations
         self.events = events
         self.revision = revision
+        self.mutationEnds = mutationEnds ?? events.indices.map { $0 == events.count - 1 ? mutations.count : 0 }
     }
+
+    /// The mutations of event `i`.
+    public func mutations(ofEvent i: Int) -> ArraySlice<Mutation> {
+        mutations[(i == 0 ? 0 : mutationEnds[i - 1])..<mutationEnds[i]]
+    }
+}
+
+/// One change another node committed: its event and what it did to the tables.
+public struct StoredChange: Sendable {
+    /// The event, with its revision.
+    public var event: Event
+    /// What it changed.
+    public var mutations: [Mutation]
+    /// Makes one.
+    public init(event: Event, mutations: [Mutation]) {
+        self.event = event
+        self.mutations = mutations
+    }
+}
+
+/// The store's history no longer continues this node's: its head is behind the node (a
+/// restore from a backup, a failover to a standby that was behind), or the changes the
+/// node missed were trimmed. The node must reload and drop its clients, never serve both.
+public struct HistoryDiverged: Error, CustomStringConvertible, Sendable {
+    /// What happened, for the log and the clients' `* BYE`.
+    public var description: String
+    /// Makes one.
+    public init(_ description: String) { self.description = description }
 }
 
 /// Durable state behind the server: load at start, commit batches, replay history.
@@ -47,6 +79,39 @@ public protocol StateStore: AnyObject, Sendable {
     var kind: String { get }
     /// Releases the store (its file and lock); nothing may be called after.
     func close()
+    /// Whether other processes write to the same store (a cluster): the engine then locks
+    /// the store's head for each turn that writes, and follows the others' changes.
+    var isShared: Bool { get }
+    /// Starts a write turn of a shared store: locks its head (until `commit` or
+    /// `abandonWrite`) and returns what other nodes committed after `applied`, in order.
+    func beginWrite(after applied: UInt64) throws -> [StoredChange]
+    /// What other nodes committed after `applied` (at most `limit` changes), without a lock.
+    func changes(after applied: UInt64, limit: Int) throws -> [StoredChange]
+    /// Ends a write turn that wrote nothing (releases the head).
+    func abandonWrite()
+    /// What wakes a node when another commits, for a shared store (nil otherwise).
+    func openChangeListener() -> ChangeListener?
+}
+
+/// Waits for other nodes' commits to a shared store.
+public protocol ChangeListener: AnyObject {
+    /// Waits up to `timeoutMs` for a commit notification and returns the store's head
+    /// revision (as announced, or read when nothing came); throws while the store cannot be
+    /// reached (the next call reconnects).
+    func next(timeoutMs: Int32) throws -> UInt64
+}
+
+extension StateStore {
+    /// One process owns an SQLite file or a memory store.
+    public var isShared: Bool { false }
+    /// Nobody else writes.
+    public func beginWrite(after applied: UInt64) throws -> [StoredChange] { [] }
+    /// Nobody else writes.
+    public func changes(after applied: UInt64, limit: Int) throws -> [StoredChange] { [] }
+    /// Nothing is held.
+    public func abandonWrite() {}
+    /// Nobody else writes.
+    public func openChangeListener() -> ChangeListener? { nil }
 }
 
 /// A store that keeps nothing: `--memory`. Its history is only what the server holds in memory.

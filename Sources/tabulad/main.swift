@@ -13,6 +13,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--port", value: "N", help: "TCP port (default 8228); 0 picks a free port and prints it\non stdout as the first line"),
         OptionSpec("--data", value: "PATH", help: "SQLite database file (default ./tabula.sqlite); created and\nseeded with example data when it does not exist"),
         OptionSpec("--memory", help: "keep everything in memory only; nothing survives exit"),
+        OptionSpec("--postgres", value: "CONNINFO", help: "keep everything in a PostgreSQL database (a libpq connection\nstring or URI; PG* environment variables apply): every node\ngiven the same database is one cluster, sharing one history"),
         OptionSpec("--sync", value: "full|normal", help: "full (default): an OK means the change is fsynced to disk;\nnormal: committed to the WAL, fsynced at checkpoints, so a\npower cut (not a crash of tabulad) may lose the last changes"),
         OptionSpec("--history", value: "N", help: "changes kept for WATCH … FROM: on disk, default 1000000\n(the newest 100000 also in memory); with --memory, in\nmemory, default 100000"),
         OptionSpec("--max-size", value: "BYTES", help: "cap the database file; a write that would pass it fails with\nERR STORAGE, as on a full disk (default: no cap)"),
@@ -55,6 +56,7 @@ struct Settings {
     var usersPath: String?
     var dataPath = "tabula.sqlite"
     var memory = false
+    var postgres: String?
     var syncFull = true
     var history: Int?
     var maxSize: Int?
@@ -77,6 +79,9 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
         throw UsageError("--tls-port needs --tls-cert FILE and --tls-key FILE (make a test pair with: openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -subj /CN=localhost -days 30)")
     }
     s.memory = p.has("--memory")
+    s.postgres = p.string("--postgres")
+    if s.postgres != nil && (s.memory || p.string("--data") != nil) { throw UsageError("--postgres keeps the state in PostgreSQL: leave out --data and --memory") }
+    if s.postgres != nil && p.string("--max-size") != nil { throw UsageError("--max-size caps an SQLite file; with --postgres, cap the database in PostgreSQL") }
     if let v = try p.choice("--sync", ["full", "normal"]) { s.syncFull = v == "full" }
     s.history = try p.int("--history", in: 1...Int.max)
     s.maxSize = try p.int("--max-size", in: 65536...Int.max)
@@ -116,7 +121,11 @@ guard signalFD >= 0 else { fail("cannot set up signal handling", .unavailable) }
 
 let store: StateStore
 do {
-    store = wanted.memory ? MemoryStore() : try SQLiteStore(path: wanted.dataPath, syncFull: wanted.syncFull, historyLimit: wanted.history ?? 1_000_000, maxBytes: wanted.maxSize)
+    if let conninfo = wanted.postgres {
+        store = try PostgresStore(conninfo: conninfo, historyLimit: wanted.history ?? 1_000_000)
+    } else {
+        store = wanted.memory ? MemoryStore() : try SQLiteStore(path: wanted.dataPath, syncFull: wanted.syncFull, historyLimit: wanted.history ?? 1_000_000, maxBytes: wanted.maxSize)
+    }
 } catch {
     fail("\(error)", .unavailable)
 }

@@ -64,6 +64,7 @@ extension Model {
             if case .some = out.event {  // tested in place: no copy of the event
                 revision += 1
                 out.event!.rev = revision
+                out.reply.rev = revision
             }
             return out
         } catch let e as TabulaError {

@@ -1,0 +1,144 @@
+import Foundation
+import TabulaModel
+import TabulaProtocol
+import TabulaStorage
+
+/// What a node of a shared store must reload before it answers from its state again.
+enum PendingReload {
+    /// A commit failed in a way that may leave the model ahead of the store (the connection
+    /// broke): reload, then publish what the store holds after `after`, the last revision the
+    /// node's watchers were sent.
+    case continuing(after: UInt64)
+    /// The store's history no longer continues the node's: reload; the clients were dropped.
+    case replacing
+}
+
+/// How a turn starts: what other nodes committed meanwhile, and what it must refuse.
+struct TurnStart {
+    var caught: [StoredChange] = []
+    var failing: Failing?
+    /// The turn holds the shared store's head (until its commit).
+    var began = false
+}
+
+/// A node of a cluster (a shared store, `StateStore.isShared`): each turn that writes locks
+/// the store's head and first applies what the other nodes committed; a follow poke
+/// (`ClusterFollower`) applies it between writes. Either way the changes are published to
+/// this node's watchers exactly as its own.
+extension Engine {
+    /// Changes applied per follow turn; more come in the next.
+    static let followPage = 10_000
+
+    static let reloadMessage = "this node lost PostgreSQL in the middle of a commit and must reload its state before it answers; it does so as soon as PostgreSQL is back: try again shortly, or ask another node"
+
+    /// Before a turn. Nil when the turn is given up (the node's history was replaced): the
+    /// batch then waits for the next turn.
+    func beginTurn(_ batch: [EngineInput]) -> TurnStart? {
+        guard store.isShared else { return TurnStart() }
+        if pendingReload != nil && !reload() { return TurnStart(failing: Failing(message: Engine.reloadMessage, everything: true)) }
+        let writes = batch.contains(where: Engine.writes)
+        let follow = batch.contains { if case .follow = $0 { return true } else { return false } }
+        guard writes || follow else { return TurnStart() }
+        do {
+            if writes {
+                let caught = try store.beginWrite(after: state.model.revision)
+                noteReachable()
+                return TurnStart(caught: caught, began: true)
+            }
+            let caught = try store.changes(after: state.model.revision, limit: Engine.followPage)
+            noteReachable()
+            if caught.count == Engine.followPage { submit([.follow]) }  // more to read
+            return TurnStart(caught: caught)
+        } catch let d as HistoryDiverged {
+            historyDiverged(d)
+            carried += batch.filter { if case .follow = $0 { return false } else { return true } }
+            return nil
+        } catch {
+            if !followFailing { log.log(.error, "PostgreSQL unreachable: \(error)") }
+            followFailing = true
+            return TurnStart(failing: writes ? Failing(message: "the change could not be saved (\(error)); nothing was changed, try again later", everything: false) : nil)
+        }
+    }
+
+    private func noteReachable() {
+        if followFailing { log.log(.info, "PostgreSQL reachable again") }
+        followFailing = false
+    }
+
+    /// Whether a group holds a write among the requests a turn would run of it.
+    static func writes(_ input: EngineInput) -> Bool {
+        guard case .group(_, let units, _) = input else { return false }
+        return units.prefix(unitsPerGroup).contains {
+            if case .request(let r) = $0 { return r.command.isWrite }
+            return false
+        }
+    }
+
+    /// Applies what other nodes committed (write lock held); returns their events.
+    func applyStored(_ caught: [StoredChange]) -> [Event] {
+        guard let first = caught.first, let last = caught.last else { return [] }
+        guard first.event.rev == state.model.revision + 1 else {
+            log.log(.error, "changes from revision \(first.event.rev) do not follow revision \(state.model.revision); not applied")
+            return []
+        }
+        state.model.apply(caught.flatMap(\.mutations), revision: last.event.rev)
+        return caught.map(\.event)
+    }
+
+    /// A commit to the shared store failed: the model may be ahead of the store. Reload it
+    /// (publishing what others committed since the turn began), or, while the store is
+    /// unreachable, refuse everything that reads the state until it is back.
+    func rollBackShared(_ batch: [EngineInput], error: Error, turnStart: UInt64) -> [GroupAnswer] {
+        if case .continuing(let r)? = pendingReload, r < turnStart {} else { pendingReload = .continuing(after: turnStart) }
+        let message = "the change may not have been saved (\(error)); read it back to check, then try again"
+        let reloaded = reload()
+        return state.writing {
+            state.uncommitted = !reloaded
+            return rerun(batch, failing: Failing(message: reloaded ? message : Engine.reloadMessage, everything: !reloaded))
+        }
+    }
+
+    /// Reloads the model from the shared store as `pendingReload` asks; false while the
+    /// store cannot be read.
+    @discardableResult
+    func reload() -> Bool {
+        guard let pending = pendingReload else { return true }
+        do {
+            guard let snap = try store.load() else { throw StorageError("the database holds no Tabula state any more") }
+            var missed: [Event?] = []
+            if case .continuing(let r) = pending {
+                if snap.revision < r { throw HistoryDiverged("the store's history is at revision \(snap.revision), behind the \(r) this node's clients were sent") }
+                if snap.revision > r { missed = try store.changes(after: r, limit: Int(snap.revision - r)).map { Optional($0.event) } }
+            }
+            state.writing {
+                state.model = Model(snapshot: snap)
+                state.model.recordsMutations = true
+                if case .replacing = pending {
+                    state.history = ChangeHistory(capacity: state.history.capacity, after: snap.revision)
+                    state.publishedRevision.store(snap.revision, ordering: .releasing)
+                }
+                state.uncommitted = false
+                state.publish(&missed, stats: executor.stats)
+            }
+            pendingReload = nil
+            log.log(.info, "reloaded the state from PostgreSQL at revision \(snap.revision)")
+            return true
+        } catch let d as HistoryDiverged {
+            historyDiverged(d)
+            return reload()
+        } catch {
+            if !followFailing { log.log(.error, "cannot reload from PostgreSQL yet: \(error)") }
+            followFailing = true
+            return false
+        }
+    }
+
+    /// The store's history no longer continues this node's: every client is dropped with a
+    /// `* BYE` saying so (never a split history), and the state is reloaded.
+    func historyDiverged(_ d: HistoryDiverged) {
+        log.log(.error, "\(d); dropping every client and reloading")
+        for loop in state.loops { loop.post([.dropAll("the history changed: \(d.description); reconnect to go on from the store's history")]) }
+        pendingReload = .replacing
+        state.writing { state.uncommitted = true }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+import TabulaProtocol
+
+/// A group that starts with `SYNC rev` waiting for the node to apply `rev`.
+struct ParkedSync {
+    let input: EngineInput
+    let conn: ConnectionID
+    let rev: UInt64
+    let deadline: Double
+}
+
+/// `SYNC rev [TIMEOUT ms]`: a connection's requests wait on the engine until the node has
+/// published revision `rev` (its own write, or one another node made and this one followed),
+/// or the timeout passes. A waiting group costs one entry here; the connection's later
+/// requests wait behind it at its loop, as behind any request on the engine.
+extension Engine {
+    /// The longest the engine sleeps while a SYNC waits (a server without a shared store
+    /// publishes the loops' writes without waking the engine).
+    static let parkedPoll: Int32 = 20
+
+    private static func syncTarget(_ unit: LineUnit) -> (rev: UInt64, timeout: Int)? {
+        guard case .request(let r) = unit, case .sync(let rev, let timeout) = r.command else { return nil }
+        return (rev, timeout)
+    }
+
+    /// Whether `unit` is a SYNC that would wait now.
+    func mustWait(_ unit: LineUnit) -> Bool {
+        guard let t = Engine.syncTarget(unit) else { return false }
+        return t.rev > state.publishedRevision.load(ordering: .acquiring)
+    }
+
+    /// The group parked, when it starts with a SYNC that must wait (and has time to).
+    func parkIfWaiting(_ input: EngineInput) -> ParkedSync? {
+        guard case .group(let c, let units, _) = input, let first = units.first, let t = Engine.syncTarget(first), mustWait(first) else { return nil }
+        if syncExpired.contains(c) || t.timeout == 0 { return nil }  // answered ERR TIMEOUT now
+        return ParkedSync(input: input, conn: c, rev: t.rev, deadline: Date().timeIntervalSince1970 + Double(t.timeout) / 1000)
+    }
+
+    /// The reply of a SYNC that is due: OK once the node has the revision, else the timeout.
+    func syncReply(_ c: ConnectionID, rev: UInt64) -> Reply {
+        syncExpired.remove(c)
+        let now = state.publishedRevision.load(ordering: .acquiring)
+        guard now >= rev else {
+            return Reply(error: TabulaError(.timeout, "this node has applied revision \(now), not yet \(rev); it may be cut off from the store (STATS shows its lag): try again, or read from the node that made the change"))
+        }
+        var r = Reply(message: "synced")
+        r.rev = now
+        return r
+    }
+
+    /// Moves parked groups whose revision has come, or whose time is up, to the next turn.
+    func releaseParked() {
+        guard !parked.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        let applied = state.publishedRevision.load(ordering: .acquiring)
+        parked.removeAll { p in
+            let due = p.rev <= applied
+            let expired = now >= p.deadline
+            guard due || expired else { return false }
+            if !due { syncExpired.insert(p.conn) }
+            carried.append(p.input)
+            return true
+        }
+    }
+
+    /// How long the engine may sleep: forever, or briefly while a SYNC waits.
+    func parkedWait() -> Int32 {
+        guard let next = parked.map(\.deadline).min() else { return -1 }
+        return max(1, min(Engine.parkedPoll, Int32((next - Date().timeIntervalSince1970) * 1000) + 1))
+    }
+
+    /// At shutdown every waiting SYNC is answered as timed out.
+    func answerParkedAtShutdown() {
+        guard !parked.isEmpty else { return }
+        for p in parked { syncExpired.insert(p.conn) }
+        let batch = parked.map(\.input)
+        parked.removeAll()
+        let answers = state.writing { rerun(batch, failing: nil) }
+        state.writing { deliver(answers) }
+    }
+}

@@ -1,0 +1,45 @@
+import TabulaProtocol
+
+/// The change table, read through a connection of its own (an I/O loop's replays). It
+/// connects on first use and again after a failure.
+final class PostgresHistoryReader: HistoryReader {
+    private let conninfo: String
+    private var db: PGConnection?
+
+    init(conninfo: String) { self.conninfo = conninfo }
+
+    private func connection() throws -> PGConnection {
+        if let db, db.isUp { return db }
+        db = nil
+        let c = try PGConnection(conninfo, name: "tabulad-replay")
+        db = c
+        return c
+    }
+
+    func oldestRevision() throws -> UInt64 {
+        UInt64(try connection().exec("SELECT coalesce(min(rev), 0) FROM tabula_changes").int(0, 0))
+    }
+
+    func count(after: UInt64, through: UInt64, under prefix: String) throws -> Int {
+        Int(try connection().exec("SELECT count(*) FROM tabula_changes WHERE rev > $1 AND rev <= $2 AND \(PostgresHistoryReader.under)", PostgresHistoryReader.params(after, through, prefix)).int(0, 0))
+    }
+
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event] {
+        let r = try connection().exec("SELECT rev, kind, path, summary, payload FROM tabula_changes WHERE rev > $1 AND rev <= $2 AND \(PostgresHistoryReader.under) ORDER BY rev LIMIT $5", PostgresHistoryReader.params(after, through, prefix) + [String(limit)])
+        var out: [Event] = []
+        for i in 0..<r.count {
+            let e = Event(rev: UInt64(r.int(i, 0)), kind: r.text(i, 1) ?? "", path: r.text(i, 2) ?? "", summary: r.text(i, 3) ?? "", value: JSONParser.parse(r.text(i, 4) ?? "null") ?? .null)
+            out.append(e)
+            if !more(e) { break }
+        }
+        return out
+    }
+
+    /// A path under $3: every path when it is "/", else the path itself or one starting with
+    /// it and a slash (`starts_with` compares bytes, whatever the database's collation).
+    private static let under = "($3 = '/' OR path = $3 OR starts_with(path, $4))"
+
+    private static func params(_ after: UInt64, _ through: UInt64, _ prefix: String) -> [String?] {
+        [String(min(after, UInt64(Int64.max))), String(min(through, UInt64(Int64.max))), prefix, prefix + "/"]
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import TabulaModel
+import TabulaProtocol
+
+/// The cluster store: every node of a cluster points at one PostgreSQL database
+/// (`--postgres CONNINFO`), which holds the lists' tables, the change table (the one global
+/// history) and a one-row head whose revision every writing transaction locks and advances.
+///
+/// Why a locked head: sequences leave gaps and commit out of order, so a reader that polls by
+/// number could pass a change that commits late. Every write turn of every node locks the
+/// head row first, so turns commit one after another in revision order, and a reader of the
+/// change table always sees a gapless prefix of the history. (PostgreSQL makes a commit
+/// visible before it releases the commit's row locks.)
+///
+/// The engine thread owns this object and its connection. A lost connection is retried with
+/// back-off (0.1 s doubling to 2 s); meanwhile every call fails at once, so writes get
+/// `ERR STORAGE` instead of waiting.
+public final class PostgresStore: StateStore, @unchecked Sendable {
+    /// The schema version this build writes; a newer database is refused.
+    public static let schemaVersion: Int64 = 1
+    /// The channel the commits notify (payload: the new head revision).
+    public static let channel = "tabula_changes"
+
+    let conninfo: String
+    let historyLimit: Int
+    let tables = PostgresTables()
+    let codec = MutationCodec()
+    private var db: PGConnection?
+    private var retryAt = 0.0
+    private var backoff = 0.1
+    private var lastError = ""
+    /// Made when the database is first used; shared by every node of the cluster.
+    public private(set) var historyID = ""
+
+    /// Connects, and creates or checks the schema.
+    public init(conninfo: String, historyLimit: Int = 1_000_000) throws {
+        self.conninfo = conninfo
+        self.historyLimit = max(1, historyLimit)
+        let db = try PGConnection(conninfo, name: "tabulad")
+        try PostgresStore.configure(db)
+        try PostgresSchema.prepare(db, tables: tables)
+        historyID = try PostgresSchema.historyID(db)
+        self.db = db
+    }
+
+    static func configure(_ db: PGConnection) throws {
+        // Every commit waits for PostgreSQL's WAL flush (and its synchronous standbys, if
+        // any); a head held by a hung node fails a write after 5 s instead of waiting on.
+        try db.exec("SET synchronous_commit = on; SET lock_timeout = '5s'; SET statement_timeout = '30s'; SET standard_conforming_strings = on")
+    }
+
+    /// The connection, reconnecting when it broke and the back-off allows.
+    private func connection() throws -> PGConnection {
+        if let db, db.isUp { return db }
+        db?.close()
+        db = nil
+        let now = Date().timeIntervalSince1970
+        guard now >= retryAt else {
+            throw StorageError("PostgreSQL is unreachable (\(lastError)); this node retries every \(backoff) s")
+        }
+        do {
+            let c = try PGConnection(conninfo, name: "tabulad")
+            try PostgresStore.configure(c)
+            db = c
+            backoff = 0.1
+            return c
+        } catch {
+            lastError = "\(error)"
+            backoff = min(backoff * 2, 2)
+            retryAt = now + backoff
+            throw error
+        }
+    }
+
+    /// Runs `body`; a failure that broke the connection drops it, so the next call reconnects.
+    private func using<R>(_ body: (PGConnection) throws -> R) throws -> R {
+        let c = try connection()
+        do {
+            return try body(c)
+        } catch {
+            if !c.isUp {
+                lastError = "\(error)"
+                retryAt = Date().timeIntervalSince1970 + backoff
+            }
+            throw error
+        }
+    }
+
+    public var isDurable: Bool { true }
+    public var isShared: Bool { true }
+    public var kind: String { "postgresql" }
+    /// The connection string without a password.
+    public var describe: String { "PostgreSQL " + PostgresStore.redacted(conninfo) }
+
+    /// `conninfo` with any password replaced by `***`.
+    public static func redacted(_ conninfo: String) -> String {
+        conninfo.replacingOccurrences(of: #"(password\s*=\s*)('[^']*'|\S+)"#, with: "$1***", options: .regularExpression)
+            .replacingOccurrences(of: #"(://[^:/@]*:)[^@]*@"#, with: "$1***@", options: .regularExpression)
+    }
+
+    public func close() {
+        db?.close()
+        db = nil
+    }
+
+    // MARK: - Loading
+
+    public func load() throws -> ModelSnapshot? {
+        try using { db in
+            try db.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            defer { _ = try? db.exec("COMMIT") }
+            guard try db.exec("SELECT value FROM tabula_meta WHERE key = 'seeded'").count > 0 else { return nil }
+            let head = try db.exec("SELECT rev FROM tabula_head WHERE id = 1").int(0, 0)
+            return ModelSnapshot(revision: UInt64(head), mutations: try tables.load(from: db))
+        }
+    }
+
+    /// Stores the first model, unless another node did so first (both then load that one).
+    public func seed(_ s: ModelSnapshot) throws {
+        try using { db in
+            try db.exec("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE")
+            do {
+                if try db.exec("SELECT 1 FROM tabula_meta WHERE key = 'seeded'").count == 0 {
+                    try db.exec(try s.mutations.map(tables.sql).joined() + "INSERT INTO tabula_meta(key, value) VALUES ('seeded', 1); UPDATE tabula_head SET rev = \(s.revision) WHERE id = 1")
+                }
+                try db.exec("COMMIT")
+            } catch {
+                _ = try? db.exec("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    public func beginWrite(after applied: UInt64) throws -> [StoredChange] {
+        try using { db in
+            let head = UInt64(try db.exec("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE").int(0, 0))
+            do {
+                return try changes(db, after: applied, head: head, limit: Int.max)
+            } catch {
+                _ = try? db.exec("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    public func abandonWrite() {
+        _ = try? db?.exec("ROLLBACK")
+    }
+
+    /// Writes the batch, its change records and the new head, and commits; the transaction
+    /// (and the head's lock) began with `beginWrite`.
+    public func commit(_ batch: CommitBatch) throws {
+        try using { db in
+            do {
+                var sql = ""
+                for m in batch.mutations { sql += try tables.sql(m) }
+                let now = Date().timeIntervalSince1970
+                var rows: [String] = []
+                for (i, e) in batch.events.enumerated() {
+                    var payload: [UInt8] = []
+                    e.value.write(to: &payload)
+                    let values = [String(e.rev), "\(now)", PGConnection.literal(e.path), PGConnection.literal(e.kind), PGConnection.literal(e.summary),
+                                  PGConnection.literal(String(decoding: payload, as: UTF8.self)), PGConnection.literal(codec.encode(Array(batch.mutations(ofEvent: i))))]
+                    rows.append("(" + values.joined(separator: ", ") + ")")
+                }
+                if !rows.isEmpty { sql += "INSERT INTO tabula_changes(rev, time, path, kind, summary, payload, mutations) VALUES " + rows.joined(separator: ", ") + ";" }
+                sql += "UPDATE tabula_head SET rev = \(batch.revision) WHERE id = 1;"
+                if batch.revision > UInt64(historyLimit) { sql += "DELETE FROM tabula_changes WHERE rev <= \(batch.revision - UInt64(historyLimit));" }
+                sql += "SELECT pg_notify('\(PostgresStore.channel)', '\(batch.revision)');"
+                try db.exec(sql)
+                try db.exec("COMMIT")
+                if batch.revision > UInt64(historyLimit) { oldest = batch.revision - UInt64(historyLimit) + 1 } else if oldest == 0 { oldest = batch.events.first?.rev }
+            } catch {
+                _ = try? db.exec("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    // MARK: - Following
+
+    public func changes(after applied: UInt64, limit: Int) throws -> [StoredChange] {
+        try using { db in
+            let head = UInt64(try db.exec("SELECT rev FROM tabula_head WHERE id = 1").int(0, 0))
+            return try changes(db, after: applied, head: head, limit: limit)
+        }
+    }
+
+    /// The changes in `(applied, head]`, at most `limit`; throws `HistoryDiverged` when the
+    /// head is behind `applied` or the first of them is gone.
+    private func changes(_ db: PGConnection, after applied: UInt64, head: UInt64, limit: Int) throws -> [StoredChange] {
+        if head < applied {
+            throw HistoryDiverged("the store's history is at revision \(head), behind this node's \(applied) (restored from a backup, or failed over to a standby that was behind)")
+        }
+        guard head > applied else { return [] }
+        let n = min(UInt64(limit), head - applied)
+        let r = try db.exec("SELECT rev, kind, path, summary, payload, mutations FROM tabula_changes WHERE rev > $1 AND rev <= $2 ORDER BY rev", [String(applied), String(applied + n)])
+        var out: [StoredChange] = []
+        out.reserveCapacity(r.count)
+        for i in 0..<r.count {
+            let rev = UInt64(r.int(i, 0))
+            guard rev == applied + UInt64(out.count) + 1 else { break }
+            let e = Event(rev: rev, kind: r.text(i, 1) ?? "", path: r.text(i, 2) ?? "", summary: r.text(i, 3) ?? "", value: JSONParser.parse(r.text(i, 4) ?? "null") ?? .null)
+            out.append(StoredChange(event: e, mutations: try codec.decode(r.text(i, 5) ?? "[]")))
+        }
+        if out.count < Int(n) {
+            throw HistoryDiverged("the changes after revision \(applied + UInt64(out.count)) are no longer in the store's history (trimmed to --history)")
+        }
+        return out
+    }
+
+    // MARK: - History
+
+    /// Read once, then kept up to date by the commits (no round trip per commit).
+    public func oldestRevision() throws -> UInt64 {
+        if let oldest { return oldest }
+        let v = try using { UInt64(try $0.exec("SELECT coalesce(min(rev), 0) FROM tabula_changes").int(0, 0)) }
+        oldest = v
+        return v
+    }
+
+    private var oldest: UInt64?
+
+    /// A connection of its own that LISTENs for the other nodes' commits.
+    public func openChangeListener() -> ChangeListener? { PostgresListener(conninfo: conninfo) }
+
+    /// A connection of its own, for an I/O loop's replays.
+    public func openHistoryReader() throws -> HistoryReader? {
+        PostgresHistoryReader(conninfo: conninfo)
+    }
+}
