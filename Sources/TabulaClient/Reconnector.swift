@@ -45,6 +45,12 @@ public struct Reconnector: Sendable {
         let c = try TabulaConnection(endpoint, timeout: timeout)
         if let credentials { try c.authenticate(credentials) }  // before anything is restored
         let reset = !historyID.isEmpty && c.historyID != historyID
+        if !reset && revision > c.helloRevision && !session.watches.isEmpty {
+            // Another node of a cluster may not have applied all we saw yet: wait for it
+            // (SYNC), so the watches resume after `revision` with nothing repeated.
+            let synced = try c.request("SYNC \(revision) TIMEOUT 5000", timeout: timeout + 5)
+            guard synced.isOK else { throw ClientError.connectFailed("\(endpoint) has not caught up with revision \(revision): \(synced.final)") }
+        }
         if !reset { c.resume(from: revision) }
         var refused: [String] = []
         for r in session.restoreRequests(after: reset ? nil : revision) {

@@ -24,6 +24,9 @@ final class Interactive {
     var done = false
     var nextAttempt = Date()
     var reconnector = Reconnector()
+    /// Which of `options.servers` the session is on (or was last on).
+    var serverIndex = 0
+    var endpoint: Endpoint { options.servers.endpoints[serverIndex] }
     let historyPath: String
     var signalFD: Int32 = -1
 
@@ -34,26 +37,34 @@ final class Interactive {
     }
 
     var prompt: String {
-        let server = options.endpoint == .tcp(host: "127.0.0.1", port: 8228) ? "" : "\(options.endpoint) "
+        let server = endpoint == .tcp(host: "127.0.0.1", port: 8228) ? "" : "\(endpoint) "
         let state = connection == nil ? "(disconnected) " : ""
         return "tabula \(server)\(state)\(session.cwd)> "
     }
 
     func run() -> ExitStatus {
-        do {
-            let c = try TabulaConnection(options.endpoint)
-            if let credentials = options.credentials { try c.authenticate(credentials) }
-            connection = c
-            historyID = c.historyID
-        } catch {
-            FileHandle.standardError.write(Data("tabula: \(error)\n".utf8))
+        var errors: [String] = []
+        for i in options.servers.endpoints.indices where connection == nil {
+            do {
+                let c = try TabulaConnection(options.servers.endpoints[i])
+                if let credentials = options.credentials { try c.authenticate(credentials) }
+                connection = c
+                historyID = c.historyID
+                serverIndex = i
+            } catch {
+                errors.append("\(error)")
+                if case ClientError.refused = error { break }
+            }
+        }
+        if connection == nil {
+            FileHandle.standardError.write(Data("tabula: \(errors.joined(separator: "; "))\n".utf8))
             return .unavailable
         }
         if options.json { _ = try? connection?.request("FORMAT json") }
         // The server closes a connection that sends no request within --stall-timeout of
         // connecting; a person at the prompt may well read first.
         _ = try? connection?.request("PING")
-        print("connected to \(options.endpoint) — \(connection?.hello.dropFirst(2) ?? ""); HELP lists verbs, Tab completes, \\q leaves")
+        print("connected to \(endpoint) — \(connection?.hello.dropFirst(2) ?? ""); HELP lists verbs, Tab completes, \\q leaves")
         current = self
         signalFD = tabula_signalfd_termination()
         setUpReadline()
@@ -116,7 +127,7 @@ final class Interactive {
             return
         }
         guard let c = connection else {
-            print(renderer.paint("not connected; retrying \(options.endpoint) (the line was not sent)", "33"))
+            print(renderer.paint("not connected; retrying \(options.servers.endpoints.count > 1 ? "the servers" : "\(endpoint)") (the line was not sent)", "33"))
             return
         }
         do {
@@ -163,30 +174,37 @@ final class Interactive {
         rl_forced_update_display()
     }
 
+    /// Tries the servers after the lost one in turn (it comes last); all failing, waits longer.
     func reconnect() {
-        do {
-            let resumed = try Reconnector.resume(options.endpoint, credentials: options.credentials, session: session, after: resumeRevision, historyID: historyID)
-            let c = resumed.connection
-            _ = try? c.request("PING")  // a request at once, as on the first connection
-            connection = c
-            rl_clear_visible_line()
-            if resumed.wasReset {
-                print(renderer.paint("reconnected to \(options.endpoint), but the server's state was reset (it started a new history: id \(historyID) is now \(c.historyID)); what you saw before may be gone, LS to look again" + (session.watches.isEmpty ? "" : "; watches restarted from rev \(c.helloRevision), changes in between are not shown"), "33"))
-                resumeRevision = 0
-            } else {
-                let watches = session.watches.isEmpty ? "" : "; watches resumed after rev \(resumeRevision)"
-                print(renderer.paint("reconnected to \(options.endpoint)\(watches)", "32"))
+        for i in options.servers.failoverOrder(after: serverIndex) where connection == nil {
+            if let resumed = try? Reconnector.resume(options.servers.endpoints[i], credentials: options.credentials, session: session, after: resumeRevision, historyID: historyID) {
+                serverIndex = i
+                resumedOn(resumed)
+                return
             }
-            historyID = c.historyID
-            for r in resumed.refused { print(renderer.paint("could not restore \(r)", "31")) }
-            printPushes(c.takePushes() + c.pollPushes(), redraw: false)
-            resumeRevision = max(resumeRevision, c.lastRevision)
-            rl_set_prompt(prompt)
-            rl_forced_update_display()
-        } catch {
-            reconnector.failed()
-            nextAttempt = Date().addingTimeInterval(reconnector.delay)
         }
+        reconnector.failed()
+        nextAttempt = Date().addingTimeInterval(reconnector.delay)
+    }
+
+    private func resumedOn(_ resumed: Reconnector.Resumed) {
+        let c = resumed.connection
+        _ = try? c.request("PING")  // a request at once, as on the first connection
+        connection = c
+        rl_clear_visible_line()
+        if resumed.wasReset {
+            print(renderer.paint("reconnected to \(endpoint), but the server's state was reset (it started a new history: id \(historyID) is now \(c.historyID)); what you saw before may be gone, LS to look again" + (session.watches.isEmpty ? "" : "; watches restarted from rev \(c.helloRevision), changes in between are not shown"), "33"))
+            resumeRevision = 0
+        } else {
+            let watches = session.watches.isEmpty ? "" : "; watches resumed after rev \(resumeRevision)"
+            print(renderer.paint("reconnected to \(endpoint)\(watches)", "32"))
+        }
+        historyID = c.historyID
+        for r in resumed.refused { print(renderer.paint("could not restore \(r)", "31")) }
+        printPushes(c.takePushes() + c.pollPushes(), redraw: false)
+        resumeRevision = max(resumeRevision, c.lastRevision)
+        rl_set_prompt(prompt)
+        rl_forced_update_display()
     }
 
     func handleSignal() {

@@ -18,7 +18,7 @@ let commandLine = CommandLineSpec(
         "                                      into PATH (default /catalog)",
     ],
     options: [
-        OptionSpec("-h", "--host", value: "HOST", help: "server address (default $TABULA_HOST or 127.0.0.1)"),
+        OptionSpec("-h", "--host", value: "HOST[:PORT]", repeatable: true, help: "server address (default $TABULA_HOST or 127.0.0.1); several\n(repeated, or a comma list): the first that answers is used and,\nwhen it goes away, the next, with the session and watches resumed"),
         OptionSpec("-p", "--port", value: "PORT", help: "server port (default $TABULA_PORT or 8228)"),
         OptionSpec("--unix", value: "PATH", help: "connect to tabulad's Unix socket at PATH instead of TCP"),
         OptionSpec("--tls", help: "connect with TLS (to tabulad's --tls-port), verifying its\ncertificate for HOST against the system's CAs or --cacert"),
@@ -60,7 +60,7 @@ func die(_ message: String, _ status: ExitStatus) -> Never {
 }
 
 struct Options {
-    var host = ProcessInfo.processInfo.environment["TABULA_HOST"] ?? "127.0.0.1"
+    var hosts = [ProcessInfo.processInfo.environment["TABULA_HOST"] ?? "127.0.0.1"]
     var port = Int(ProcessInfo.processInfo.environment["TABULA_PORT"] ?? "") ?? 8228
     var file: String?
     var commands: [String] = []
@@ -74,18 +74,15 @@ struct Options {
     var tls = false
     var caFile: String?
 
-    /// Where to connect.
-    var endpoint: Endpoint {
-        if let unixPath { return .unix(unixPath) }
-        return tls ? .tls(host: host, port: port, caFile: caFile) : .tcp(host: host, port: port)
-    }
+    /// Where to connect, in order of preference.
+    var servers = HostList(endpoints: [])
 }
 
 extension Options {
     static func from(_ arguments: [String]) throws(UsageError) -> Options {
         let p = try commandLine.parseOrAnswer(arguments, version: "0.1.0")
         var o = Options()
-        if let v = p.string("--host") { o.host = v }
+        if !p.strings("--host").isEmpty { o.hosts = p.strings("--host") }
         if let v = try p.int("--port", in: 1...65535) { o.port = v }
         o.unixPath = p.string("--unix")
         o.tls = p.has("--tls")
@@ -109,6 +106,11 @@ extension Options {
         case let word?: throw UsageError("unexpected argument '\(word)'; see tabula --help")
         }
         if o.file != nil && !o.commands.isEmpty { throw UsageError("give -f or -c, not both") }
+        if let path = o.unixPath {
+            o.servers = HostList(endpoints: [.unix(path)])
+        } else {
+            do { o.servers = try HostList(o.hosts, defaultPort: o.port, tls: o.tls, caFile: o.caFile) } catch { throw UsageError("--host: \(error)") }
+        }
         return o
     }
 }
@@ -121,14 +123,21 @@ func secret(for user: String) throws(UsageError) -> String {
     return s
 }
 
+/// A connection to the first server of the list that answers.
 func connect(_ o: Options) -> TabulaConnection {
-    do {
-        let c = try TabulaConnection(o.endpoint)
-        if let credentials = o.credentials { try c.authenticate(credentials) }
-        return c
-    } catch {
-        die("\(error)", .unavailable)
+    var errors: [String] = []
+    for endpoint in o.servers.endpoints {
+        do {
+            let c = try TabulaConnection(endpoint)
+            if let credentials = o.credentials { try c.authenticate(credentials) }
+            return c
+        } catch ClientError.refused(let m) {
+            die(m, .unavailable)
+        } catch {
+            errors.append("\(error)")
+        }
     }
+    die(errors.joined(separator: "; "), .unavailable)
 }
 
 func printOut(_ s: String) {
