@@ -9,12 +9,15 @@ public struct DecodedReply: Sendable, Equatable {
     public var message: String
     /// The error, for `ERR`.
     public var error: TabulaError?
+    /// The revision a change made (`rev=N`, the last word of a text `OK` line; `"rev"` in JSON).
+    public var rev: UInt64?
 
     /// Whether the request succeeded.
     public var isOK: Bool { error == nil }
 
     /// Makes one.
-    public init(tag: String? = nil, rows: [Row] = [], message: String = "", error: TabulaError? = nil) {
+    public init(tag: String? = nil, rows: [Row] = [], message: String = "", error: TabulaError? = nil, rev: UInt64? = nil) {
+        self.rev = rev
         self.tag = tag
         self.rows = rows
         self.message = message

@@ -22,14 +22,14 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case storage = "STORAGE"
     /// A server limit was reached.
     case limit = "LIMIT"
-    /// `SYNC` waited its whole timeout and the node had not yet applied the revision.
-    case timeout = "TIMEOUT"
     /// The server has users and this connection has not authenticated.
     case noAuth = "NOAUTH"
     /// AUTH with a wrong name or secret (the same for both).
     case wrongPass = "WRONGPASS"
     /// The user's role or grants do not allow the request.
     case noPerm = "NOPERM"
+    /// `SYNC` waited its whole timeout and the node had not yet applied the revision.
+    case timeout = "TIMEOUT"
 }
 
 /// A user-facing error: a stable code and a message a person can act on.

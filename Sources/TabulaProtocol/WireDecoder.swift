@@ -20,7 +20,10 @@ public struct WireDecoder: Sendable {
             if v["push"] != nil { return WireDecoder.jsonPush(v).map { .push($0) } ?? .unreadable(line) }
             return jsonReply(v).map { .reply($0) } ?? .unreadable(line)
         case UInt8(ascii: "O") where line == "OK" || line.hasPrefix("OK "):
-            return .reply(finish(textFinal(line.dropFirst(2)), error: nil))
+            let (body, rev) = WireDecoder.revision(line.dropFirst(2))
+            var reply = finish(textFinal(body), error: nil)
+            reply.rev = rev
+            return .reply(reply)
         case UInt8(ascii: "E") where line.hasPrefix("ERR "):
             var (tag, rest) = WireDecoder.tagged(line.dropFirst(4))
             let code = rest.prefix { $0 != " " }
@@ -31,6 +34,14 @@ public struct WireDecoder: Sendable {
         default:
             return .unreadable(line)
         }
+    }
+
+    /// A change's `OK` line ends in ` rev=N`: the rest, and N.
+    static func revision(_ s: Substring) -> (Substring, UInt64?) {
+        guard let space = s.lastIndex(of: " ") else { return (s, nil) }
+        let word = s[s.index(after: space)...]
+        guard word.hasPrefix("rev="), let n = UInt64(word.dropFirst(4)) else { return (s, nil) }
+        return (s[..<space], n)
     }
 
     /// After `OK`: one space, then `#tag` and one space, then the message (`\#` when it
@@ -59,7 +70,8 @@ public struct WireDecoder: Sendable {
         let tag = v["tag"]?.stringValue
         let message = v["message"]?.stringValue ?? ""
         if ok {
-            return DecodedReply(tag: tag, rows: (v["data"]?.arrayValue ?? []).map { Row(text: "", json: $0) }, message: message)
+            let rev = v["rev"]?.intValue.map { UInt64(clamping: $0) }
+            return DecodedReply(tag: tag, rows: (v["data"]?.arrayValue ?? []).map { Row(text: "", json: $0) }, message: message, rev: rev)
         }
         guard let c = v["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)) else { return nil }
         return DecodedReply(tag: tag, error: TabulaError(c, message))

@@ -24,11 +24,11 @@ import TabulaProtocol
         .select: "SELECT /settings/my-int 8", .add: "ADD /orders x", .set: "SET /items/1 name=x", .rm: "RM /items/1",
         .mv: "MV /items/1 2", .fav: "FAV /items/1", .filter: "FILTER all", .bands: "BANDS A 5 B", .order: "ORDER pesto",
         .watch: "WATCH /items", .unwatch: "UNWATCH", .format: "FORMAT json", .stats: "STATS", .complete: "COMPLETE LS",
-        .auth: "AUTH a b", .whoami: "WHOAMI",
+        .auth: "AUTH a b", .whoami: "WHOAMI", .sync: "SYNC 5",
     ]
 
     @Test func eachRoleMayUseExactlyItsVerbs() {
-        let readVerbs: Set<Verb> = [.ls, .show, .cd, .pwd, .watch, .unwatch, .complete, .filter, .format, .help, .ping, .quit, .whoami, .auth]
+        let readVerbs: Set<Verb> = [.ls, .show, .cd, .pwd, .watch, .unwatch, .complete, .filter, .format, .help, .ping, .quit, .whoami, .auth, .sync]
         let writeVerbs = readVerbs.union([.select, .add, .set, .rm, .mv, .fav, .order])
         #expect(Set(Self.samples.keys) == Set(Verb.allCases))
         for (verb, line) in Self.samples {

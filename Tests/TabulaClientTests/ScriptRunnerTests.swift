@@ -32,7 +32,7 @@ import TabulaStorage
         try Self.withServer { s in
             let r = try Self.run("# a comment\nSELECT /settings/my-int 32\n\\expect My Int: 32\nPWD\n", on: s)
             #expect(r.code == TabulaCommandLine.ExitStatus.ok)
-            #expect(r.out == ["- my-int/  My Int: 32", "OK My Int: 32", "OK /"])
+            #expect(r.out == ["- my-int/  My Int: 32", "OK My Int: 32 rev=1", "OK /"])
             #expect(r.err.isEmpty)
         }
     }

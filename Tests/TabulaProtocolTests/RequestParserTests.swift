@@ -144,3 +144,25 @@ func failure(_ s: String) -> TabulaError? {
         #expect(command("LS")?.isWrite == false)
     }
 }
+
+@Suite("SYNC requests")
+struct SyncParsingTests {
+    @Test("SYNC takes a revision and an optional TIMEOUT in milliseconds up to a minute")
+    func parsesSync() {
+        #expect(command("SYNC 42") == .sync(rev: 42, timeout: 5_000))
+        #expect(command("sync 42 timeout 0") == .sync(rev: 42, timeout: 0))
+        for bad in ["SYNC x", "SYNC 1 TIMEOUT", "SYNC 1 TIMEOUT 60001", "SYNC 1 WAIT 5", "SYNC -1"] {
+            guard case .failure(let f)? = parse(bad) else { Issue.record("\(bad) parsed"); continue }
+            #expect(f.error.code == .syntax)
+        }
+    }
+
+    @Test("the reply of a change names its revision: rev=N in text, a rev field in JSON")
+    func repliesCarryRevisions() {
+        var r = Reply(message: "My Int: 64")
+        r.rev = 57
+        #expect(String(decoding: WireEncoder.encode(r, tag: nil, format: .text), as: UTF8.self) == "OK My Int: 64 rev=57\n")
+        #expect(String(decoding: WireEncoder.encode(r, tag: "t", format: .json), as: UTF8.self).contains(#""rev":57"#))
+        #expect(String(decoding: WireEncoder.encode(Reply(message: "x"), tag: nil, format: .text), as: UTF8.self) == "OK x\n")
+    }
+}

@@ -82,7 +82,7 @@ import TabulaStorage
             let push = try w.waitPush(timeout: 5) { _ in true }
             #expect(push?.hasPrefix("* EVENT 1 order /orders/1 1  Pesto  /menu/pasta/pesto") == true)
             #expect(try w.request("LS /orders").data.count == 1)
-            #expect(try w.request("ORDER gelato").final == "OK order 2: Gelato")
+            #expect(try w.request("ORDER gelato").final == "OK order 2: Gelato rev=2")
         }
     }
 
@@ -91,7 +91,7 @@ import TabulaStorage
             let c = try connect(s)
             let e = Event(rev: 7, kind: "clear", path: "/orders", summary: "", value: .null)
             s.engine.submit([.external(ExternalChange(mutations: [], events: [e]))])
-            #expect(try c.request("ORDER pesto").final == "OK order 1: Pesto")
+            #expect(try c.request("ORDER pesto").final == "OK order 1: Pesto rev=1")
             #expect(try stat(c, "revision") == 1)
         }
     }

@@ -141,7 +141,7 @@ import TabulaStorage
             try c.line.send("SELECT /settings/my-int 64")
             #expect(try c.line.readLine(timeout: 5) == "* EVENT 1 select /settings/my-int My Int: 64")
             #expect(try c.line.readLine(timeout: 5) == "- my-int/  My Int: 64")
-            #expect(try c.line.readLine(timeout: 5) == "OK My Int: 64")
+            #expect(try c.line.readLine(timeout: 5) == "OK My Int: 64 rev=1")
         }
     }
 

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TabulaClient
+import Synchronization
+import TabulaServer
+
+@Suite("Nodes of a cluster on one PostgreSQL", .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
+struct ClusterTests {
+    @Test("a write on one node reaches a watcher on another, with the revision its OK named")
+    func writesReachOtherNodes() throws {
+        try withCluster { nodes, _ in
+            let watcher = try connect(nodes[1])
+            #expect(try watcher.request("WATCH /orders").isOK)
+            let ok = try connect(nodes[0]).request("ORDER pesto").final
+            let rev = try #require(revision(of: ok))
+            #expect(ok.hasPrefix("OK order 1: Pesto"))
+            let event = try watcher.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") }
+            #expect(event?.hasPrefix("* EVENT \(rev) order /orders/1 ") == true)
+        }
+    }
+
+    @Test("SYNC lets a write on node A be read on node B at once")
+    func syncReadsYourWrites() throws {
+        try withCluster { nodes, _ in
+            let a = try connect(nodes[0])
+            let b = try connect(nodes[1])
+            for value in [8, 16, 32, 64] {
+                let rev = try #require(revision(of: try a.request("SELECT /settings/my-int \(value)").final))
+                #expect(try b.request("SYNC \(rev)").final == "OK synced rev=\(rev)")
+                #expect(try b.request("SHOW /settings/my-int").data.contains("selected: \(value) (#\([8, 16, 32, 64].firstIndex(of: value)! + 1))"))
+            }
+        }
+    }
+
+    @Test("SYNC to a revision that never comes answers ERR TIMEOUT after its timeout, and the connection goes on")
+    func syncTimesOut() throws {
+        try withCluster(nodes: 1) { nodes, _ in
+            let c = try connect(nodes[0])
+            let start = Date()
+            let r = try c.request("SYNC 1000 TIMEOUT 300")
+            #expect(r.final.hasPrefix("ERR TIMEOUT this node has applied revision 0, not yet 1000"))
+            #expect(Date().timeIntervalSince(start) >= 0.3)
+            #expect(try c.request("PING").final == "OK PONG")
+        }
+    }
+
+    @Test("writes on two nodes at once get one order of revisions and the same lists on both")
+    func concurrentWritersAgree() throws {
+        try withCluster { nodes, _ in
+            let group = DispatchGroup()
+            let failures = Mutex(0)
+            for node in nodes {
+                DispatchQueue.global().async(group: group) {
+                    defer { group.leave() }
+                    guard let c = try? connect(node) else { return failures.withLock { $0 += 1 } }
+                    for _ in 0..<50 where (try? c.request("ORDER gelato").isOK) != true { failures.withLock { $0 += 1 } }
+                }
+                group.enter()
+            }
+            group.wait()
+            #expect(failures.withLock { $0 } == 0)
+            let lists = try nodes.map { n -> [String] in
+                let c = try connect(n)
+                #expect(try c.request("SYNC 100").isOK)
+                return try c.request("LS /orders LIMIT 200").data
+            }
+            #expect(lists[0].count == 100)
+            #expect(lists[0] == lists[1])
+        }
+    }
+
+    @Test("a store whose head goes behind a node (a restore) makes it drop its clients with a BYE, never serve both histories")
+    func rewoundHistoryDropsClients() throws {
+        try withCluster(nodes: 1) { nodes, db in
+            let c = try connect(nodes[0])
+            #expect(try c.request("WATCH /").isOK)
+            #expect(try c.request("ORDER pesto").isOK)
+            try psql(db, "UPDATE tabula_head SET rev = 0; DELETE FROM tabula_changes; DELETE FROM orders")  // as a restore of an older backup
+            let bye = try c.waitPush(timeout: 5) { $0.hasPrefix("* BYE") }
+            #expect(bye?.hasPrefix("* BYE the history changed: the store's history is at revision 0, behind this node's 1") == true)
+            // It reloaded the store's state: new clients start from the store's history.
+            #expect(try eventually { try connect(nodes[0]).request("LS /orders").final == "OK 0 of 0" })
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import TabulaServer
+@testable import TabulaStorage
+
+/// The PostgreSQL the cluster tests use: `TABULA_TEST_POSTGRES` (a conninfo with rights to
+/// create databases), which Scripts/test sets after starting a private server.
+let testPostgres = ProcessInfo.processInfo.environment["TABULA_TEST_POSTGRES"]
+
+/// A new, empty database on the test server; its conninfo.
+func freshDatabase() throws -> String {
+    let admin = try PGConnection(testPostgres ?? "", name: "tabula-tests")
+    let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+    try admin.exec("CREATE DATABASE \(name)")
+    return (testPostgres ?? "") + " dbname=\(name)"
+}
+
+/// Runs SQL on a database, as another program would.
+func psql(_ conninfo: String, _ sql: String) throws {
+    try PGConnection(conninfo, name: "tabula-tests").exec(sql)
+}
+
+/// Two in-process nodes on one fresh database; both stopped after `body`.
+func withCluster(nodes n: Int = 2, _ body: (_ nodes: [Server], _ conninfo: String) throws -> Void) throws {
+    let db = try freshDatabase()
+    var servers: [Server] = []
+    defer { for s in servers { s.stop() } }
+    for _ in 0..<n {
+        var config = ServerConfig()
+        config.port = 0
+        config.logLevel = ProcessInfo.processInfo.environment["TABULA_TEST_LOG"] == nil ? .error : .debug
+        let s = try Server(config: config, store: try PostgresStore(conninfo: db))
+        s.start()
+        servers.append(s)
+    }
+    try body(servers, db)
+}
+
+/// The revision a change's reply names (`rev=N` at the end of its final line).
+func revision(of final: String) -> UInt64? {
+    guard let r = final.range(of: " rev=", options: .backwards) else { return nil }
+    return UInt64(final[r.upperBound...])
+}

@@ -1,0 +1,46 @@
+import Testing
+import TabulaModel
+@testable import TabulaStorage
+
+@Suite("The change table's mutations and SQL")
+struct MutationCodecTests {
+    let codec = MutationCodec()
+
+    @Test("every list's whole state survives its JSON form")
+    func seedRoundTrips() throws {
+        let mutations = SeedData.model(now: 1_700_000_000.25).snapshot.mutations
+        #expect(try codec.decode(codec.encode(mutations)) == mutations)
+    }
+
+    @Test("deletes, counters, whole tables, quotes and whole-number reals come back as written")
+    func oddValuesRoundTrip() throws {
+        let mutations = [
+            Mutation("items", .put([.int(3), .text("O'Brien \"x\" \\ é 😀"), .int(7), .text("SN"), .double(3), .int(0), .double(-1.5)])),
+            Mutation("items", .delete(.int(4))),
+            Mutation("bands", .replaceAll([[.int(0), .text("cheap"), .int(0)], [.int(1), .text("dear"), .int(100)]])),
+            Mutation("next_item_id", .counter(9)),
+        ]
+        #expect(try codec.decode(codec.encode(mutations)) == mutations)
+    }
+
+    @Test("a damaged or unknown change is refused with a message, never half read")
+    func damagedChangesAreRefused() {
+        #expect(throws: StorageError.self) { try codec.decode("{") }
+        #expect(throws: StorageError.self) { try codec.decode(#"[["nope","put",[1]]]"#) }
+        #expect(throws: StorageError.self) { try codec.decode(#"[["items","put",[1]]]"#) }
+        #expect(throws: StorageError.self) { try codec.decode(#"[["items","grow",1]]"#) }
+    }
+
+    @Test("SQL quotes every text literal and upserts by the table's key")
+    func sqlQuotesText() throws {
+        let sql = try PostgresTables().sql(Mutation("orders", .put([.int(1), .text("x'); DROP TABLE orders; --"), .text("T"), .double(2.5)])))
+        #expect(sql.contains("'x''); DROP TABLE orders; --'"))
+        #expect(sql.contains("ON CONFLICT(id) DO UPDATE SET"))
+    }
+
+    @Test("a conninfo's password never reaches the log")
+    func redactsPasswords() {
+        #expect(PostgresStore.redacted("host=a password=s3cret dbname=t") == "host=a password=*** dbname=t")
+        #expect(PostgresStore.redacted("postgresql://u:s3cret@h/db") == "postgresql://u:***@h/db")
+    }
+}
