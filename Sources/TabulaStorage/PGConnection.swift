@@ -52,6 +52,13 @@ final class PGConnection {
         return try check(PQexec(conn, sql))
     }
 
+    /// Runs SQL built as bytes.
+    @discardableResult
+    func exec(_ sql: SQLText) throws -> PGResult {
+        guard let conn else { throw StorageError("the PostgreSQL connection is closed") }
+        return try check(sql.withCString { PQexec(conn, $0) })
+    }
+
     /// Runs one statement with text parameters ($1, $2, …; nil is NULL).
     @discardableResult
     func exec(_ sql: String, _ params: [String?]) throws -> PGResult {
@@ -96,11 +103,6 @@ final class PGConnection {
     /// libpq's messages end in a line break and may span lines: one line.
     static func clean(_ s: String) -> String {
         s.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
-    }
-
-    /// `s` as an SQL string literal (standard_conforming_strings is on: only quotes double).
-    static func literal(_ s: String) -> String {
-        "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }
 

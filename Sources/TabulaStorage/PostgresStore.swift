@@ -121,7 +121,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             try db.exec("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE")
             do {
                 if try db.exec("SELECT 1 FROM tabula_meta WHERE key = 'seeded'").count == 0 {
-                    try db.exec(try s.mutations.map(tables.sql).joined() + "INSERT INTO tabula_meta(key, value) VALUES ('seeded', 1); UPDATE tabula_head SET rev = \(s.revision) WHERE id = 1")
+                    try db.exec(try tables.sql(s.mutations) + "INSERT INTO tabula_meta(key, value) VALUES ('seeded', 1); UPDATE tabula_head SET rev = \(s.revision) WHERE id = 1")
                 }
                 try db.exec("COMMIT")
             } catch {
@@ -154,23 +154,28 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public func commit(_ batch: CommitBatch) throws {
         try using { db in
             do {
-                var sql = ""
-                for m in batch.mutations { sql += try tables.sql(m) }
+                var sql = SQLText()
+                try tables.sql(batch.mutations, into: &sql)
                 let now = Date().timeIntervalSince1970
-                var rows: [String] = []
+                if !batch.events.isEmpty { sql.raw("INSERT INTO tabula_changes(rev, time, path, kind, summary, payload, mutations) VALUES ") }
                 for (i, e) in batch.events.enumerated() {
                     var payload: [UInt8] = []
                     e.value.write(to: &payload)
-                    let values = [String(e.rev), "\(now)", PGConnection.literal(e.path), PGConnection.literal(e.kind), PGConnection.literal(e.summary),
-                                  PGConnection.literal(String(decoding: payload, as: UTF8.self)), PGConnection.literal(codec.encode(Array(batch.mutations(ofEvent: i))))]
-                    rows.append("(" + values.joined(separator: ", ") + ")")
+                    sql.raw(i == 0 ? "(\(e.rev), \(now), " : ", (\(e.rev), \(now), ")
+                    for text in [e.path, e.kind, e.summary] {
+                        sql.literal(text)
+                        sql.raw(", ")
+                    }
+                    sql.literal(bytes: payload)
+                    sql.raw(", ")
+                    sql.literal(codec.encode(Array(batch.mutations(ofEvent: i))))
+                    sql.raw(")")
                 }
-                if !rows.isEmpty { sql += "INSERT INTO tabula_changes(rev, time, path, kind, summary, payload, mutations) VALUES " + rows.joined(separator: ", ") + ";" }
-                sql += "UPDATE tabula_head SET rev = \(batch.revision) WHERE id = 1;"
-                if batch.revision > UInt64(historyLimit) { sql += "DELETE FROM tabula_changes WHERE rev <= \(batch.revision - UInt64(historyLimit));" }
-                sql += "SELECT pg_notify('\(PostgresStore.channel)', '\(batch.revision)');"
+                sql.raw(";UPDATE tabula_head SET rev = \(batch.revision) WHERE id = 1;")
+                if batch.revision > UInt64(historyLimit) { sql.raw("DELETE FROM tabula_changes WHERE rev <= \(batch.revision - UInt64(historyLimit));") }
+                // NOTIFY and COMMIT in the same round trip; an error stops the text there.
+                sql.raw("SELECT pg_notify('\(PostgresStore.channel)', '\(batch.revision)');COMMIT")
                 try db.exec(sql)
-                try db.exec("COMMIT")
                 if batch.revision > UInt64(historyLimit) { oldest = batch.revision - UInt64(historyLimit) + 1 } else if oldest == 0 { oldest = batch.events.first?.rev }
             } catch {
                 _ = try? db.exec("ROLLBACK")

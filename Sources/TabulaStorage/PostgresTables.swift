@@ -48,35 +48,77 @@ struct PostgresTables {
     /// Every table's CREATE statement.
     var creates: [String] { tables.values.sorted { $0.schema.name < $1.schema.name }.map(\.create) }
 
-    /// The SQL that writes one mutation (ends in a semicolon).
-    func sql(_ m: Mutation) throws -> String {
-        if case .counter(let v) = m.change {
-            return "INSERT INTO tabula_meta(key, value) VALUES (\(PGConnection.literal(m.table)), \(v)) ON CONFLICT(key) DO UPDATE SET value = greatest(tabula_meta.value, excluded.value);"
+    /// Appends the SQL that writes a batch's mutations in few statements: the puts to one
+    /// table between its deletes become one multi-row upsert (a key put twice keeps its last
+    /// row), and each counter is raised once, to its highest value.
+    func sql(_ mutations: [Mutation], into out: inout SQLText) throws {
+        var pending: [String: (keys: [[StoredValue]: Int], rows: [[StoredValue]])] = [:]
+        var counters: [String: Int64] = [:]
+        func flush(_ table: String) throws {
+            guard let p = pending.removeValue(forKey: table), !p.rows.isEmpty else { return }
+            try upsert(table, p.rows, into: &out)
         }
-        guard let t = tables[m.table] else { throw StorageError("no table \(m.table) in this store; this tabulad does not know that list") }
-        let keys = t.schema.columns.prefix(t.schema.keyColumns).map(\.name)
-        let rest = t.schema.columns.dropFirst(t.schema.keyColumns).map(\.name)
-        let upsert = rest.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + rest.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        func insert(_ rows: [[StoredValue]]) -> String {
-            guard !rows.isEmpty else { return "" }
-            let values = rows.map { "(" + $0.map(PostgresTables.literal).joined(separator: ", ") + ")" }.joined(separator: ", ")
-            return "INSERT INTO \(t.schema.name)(\(t.columns)) VALUES \(values) ON CONFLICT(\(keys.joined(separator: ", "))) \(upsert);"
+        for m in mutations {
+            switch m.change {
+            case .counter(let v): counters[m.table] = max(counters[m.table] ?? v, v)
+            case .put(let row):
+                let values = row.values
+                let key = Array(values.prefix(try table(m.table).schema.keyColumns))
+                var p = pending.removeValue(forKey: m.table) ?? ([:], [])
+                if let i = p.keys[key] { p.rows[i] = values } else {
+                    p.keys[key] = p.rows.count
+                    p.rows.append(values)
+                }
+                pending[m.table] = p
+            case .delete(let key):
+                try flush(m.table)
+                let t = try table(m.table)
+                out.raw("DELETE FROM \(t.schema.name) WHERE \(t.schema.columns[0].name) = ")
+                out.value(key)
+                out.raw(";")
+            case .replaceAll(let rows):
+                try flush(m.table)
+                out.raw("DELETE FROM \(try table(m.table).schema.name);")
+                try upsert(m.table, rows, into: &out)
+            }
         }
-        switch m.change {
-        case .put(let row): return insert([row.values])
-        case .delete(let key): return "DELETE FROM \(t.schema.name) WHERE \(t.schema.columns[0].name) = \(PostgresTables.literal(key));"
-        case .replaceAll(let rows): return "DELETE FROM \(t.schema.name);" + insert(rows)
-        case .counter: return ""
+        for table in pending.keys.sorted() { try flush(table) }
+        for (name, v) in counters.sorted(by: { $0.key < $1.key }) {
+            out.raw("INSERT INTO tabula_meta(key, value) VALUES (")
+            out.literal(name)
+            out.raw(", \(v)) ON CONFLICT(key) DO UPDATE SET value = greatest(tabula_meta.value, excluded.value);")
         }
     }
 
-    /// A value as an SQL literal.
-    static func literal(_ v: StoredValue) -> String {
-        switch v {
-        case .int(let n): return String(n)
-        case .double(let d): return d.isFinite ? "\(d)::double precision" : "'\(d > 0 ? "Infinity" : d < 0 ? "-Infinity" : "NaN")'::double precision"
-        case .text(let s): return PGConnection.literal(s)
+    /// The SQL of `mutations`, as text.
+    func sql(_ mutations: [Mutation]) throws -> String {
+        var out = SQLText()
+        try sql(mutations, into: &out)
+        return out.string
+    }
+
+    private func table(_ name: String) throws -> Table {
+        guard let t = tables[name] else { throw StorageError("no table \(name) in this store; this tabulad does not know that list") }
+        return t
+    }
+
+    /// One multi-row `INSERT … ON CONFLICT DO UPDATE` (keys must be distinct).
+    private func upsert(_ name: String, _ rows: [[StoredValue]], into out: inout SQLText) throws {
+        guard !rows.isEmpty else { return }
+        let t = try table(name)
+        let keys = t.schema.columns.prefix(t.schema.keyColumns).map(\.name)
+        let rest = t.schema.columns.dropFirst(t.schema.keyColumns).map(\.name)
+        out.raw("INSERT INTO \(t.schema.name)(\(t.columns)) VALUES ")
+        for (i, row) in rows.enumerated() {
+            out.raw(i == 0 ? "(" : ", (")
+            for (j, v) in row.enumerated() {
+                if j > 0 { out.raw(", ") }
+                out.value(v)
+            }
+            out.raw(")")
         }
+        out.raw(" ON CONFLICT(\(keys.joined(separator: ", "))) ")
+        out.raw(rest.isEmpty ? "DO NOTHING;" : "DO UPDATE SET " + rest.map { "\($0) = excluded.\($0)" }.joined(separator: ", ") + ";")
     }
 
     /// Every stored row and counter, as mutations that rebuild the lists from empty (`db` is
