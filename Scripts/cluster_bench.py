@@ -1,0 +1,129 @@
+"""Scripts/bench --cluster: write throughput of PostgreSQL clusters of 1, 2 and 3 nodes beside
+one SQLite node at --sync full, and the time from a write's OK on one node to its event on a
+watcher of another. Imported by Scripts/bench (which builds release and linebench)."""
+import os, socket, statistics, subprocess, tempfile, threading, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PG = os.path.join(ROOT, "Scripts", "postgres")
+
+
+def start_node(rel, *flags):
+    p = subprocess.Popen([os.path.join(rel, "tabulad"), "--port", "0", "--log-level", "warn", *flags],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return p, int(p.stdout.readline())
+
+
+def stop(procs):
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.wait()
+
+
+def database(pgdir, conninfo, name):
+    subprocess.run([PG, "psql", pgdir, "-c", "CREATE DATABASE %s" % name], check=True, stdout=subprocess.DEVNULL)
+    return conninfo.replace("dbname=tabula", "dbname=%s" % name)
+
+
+def writes(lb, ports, n):
+    """linebench c=50 per node, all at once; total writes per second over the slowest."""
+    procs = [subprocess.Popen([lb, "-p", str(p), "-c", "50", "-n", str(n), "-m", "okerr", "-L", "-q", "-T", "120", "ORDER pesto"],
+                              stdout=subprocess.PIPE, text=True) for p in ports]
+    outs = [dict(x.split("=", 1) for x in q.communicate()[0].split()) for q in procs]
+    if any(int(o["errors"]) for o in outs):
+        raise SystemExit("writes failed: %s" % outs)
+    return sum(int(o["replies"]) for o in outs) / max(float(o["elapsed_s"]) for o in outs), max(float(o["p99_ms"]) for o in outs)
+
+
+class Lines:
+    def __init__(self, port):
+        self.s = socket.create_connection(("127.0.0.1", port))
+        self.buf = b""
+        self.readline()
+
+    def readline(self):
+        while b"\n" not in self.buf:
+            self.buf += self.s.recv(65536)
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode(), time.monotonic()
+
+
+def propagation(a, b, rate=1000, seconds=10, writers=10):
+    """Writers on node a at `rate` writes/s in all; a watcher on node b. Each event's arrival
+    on b minus its write's OK on a, in ms."""
+    ok, seen, stop_at = {}, {}, time.monotonic() + seconds
+    w = Lines(b)
+    w.s.sendall(b"WATCH /orders\n")
+    w.readline()
+
+    def watch():
+        while True:
+            line, t = w.readline()
+            if line.startswith("* EVENT"):
+                seen[int(line.split()[2])] = t
+            if line == "OK PONG":
+                return
+
+    def write(k):
+        c = Lines(a)
+        period = writers / rate
+        nxt = time.monotonic() + k * period / writers
+        while time.monotonic() < stop_at:
+            time.sleep(max(0, nxt - time.monotonic()))
+            nxt += period
+            c.s.sendall(b"ORDER pesto\n")
+            line, t = c.readline()
+            while not line.startswith("OK"):  # the order's row comes first
+                line, t = c.readline()
+            ok[int(line.rsplit("rev=", 1)[1])] = t
+
+    wt = threading.Thread(target=watch)
+    wt.start()
+    ts = [threading.Thread(target=write, args=(k,)) for k in range(writers)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    time.sleep(1)
+    w.s.sendall(b"PING\n")
+    wt.join()
+    d = sorted((seen[r] - ok[r]) * 1000 for r in ok if r in seen)
+    missing = len([r for r in ok if r not in seen])
+    return len(ok) / seconds, d[len(d) // 2], d[int(len(d) * 0.99)], d[-1], missing
+
+
+def run(runs, n, work, rel, lb):
+    pgdir = tempfile.mkdtemp(prefix="tabula-bench-pg-", dir="/tmp")
+    os.chmod(pgdir, 0o755)
+    conninfo = subprocess.check_output([PG, "start", pgdir], text=True).strip()
+    res, k = {}, 0
+    try:
+        for r in range(runs):
+            for case in ("sqlite", 1, 2, 3):
+                k += 1
+                if case == "sqlite":
+                    procs = [start_node(rel, "--data", os.path.join(work, "b%d.sqlite" % k), "--sync", "full")]
+                else:
+                    db = database(pgdir, conninfo, "b%d" % k)
+                    procs = [start_node(rel, "--postgres", db) for _ in range(case)]
+                try:
+                    res.setdefault(case, []).append(writes(lb, [p for _, p in procs], n))
+                finally:
+                    stop(p for p, _ in procs)
+        db = database(pgdir, conninfo, "latency")
+        procs = [start_node(rel, "--postgres", db) for _ in range(2)]
+        try:
+            lat = propagation(procs[0][1], procs[1][1])
+        finally:
+            stop(p for p, _ in procs)
+    finally:
+        subprocess.call([PG, "stop", pgdir, "fast"])
+        subprocess.call(["rm", "-rf", pgdir])
+    print("Cluster writes (ORDER, linebench c=50 per node, %d per node; medians of %d alternating runs)" % (n, runs))
+    print("%-26s %12s %10s" % ("store", "writes/s", "p99 ms"))
+    for case, v in res.items():
+        name = "SQLite --sync full, 1 node" if case == "sqlite" else "PostgreSQL, %d node%s" % (case, "" if case == 1 else "s")
+        print("%-26s %12.0f %10.1f" % (name, statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)))
+    rate, p50, p99, worst, missing = lat
+    print("OK on node A to the event on a watcher of node B, %.0f writes/s for 10 s: p50 %.2f ms, p99 %.2f ms, max %.2f ms%s"
+          % (rate, p50, p99, worst, "" if not missing else " (%d events missing!)" % missing))
