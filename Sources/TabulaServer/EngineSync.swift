@@ -54,9 +54,10 @@ extension Engine {
         guard !parked.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         let applied = state.publishedRevision.load(ordering: .acquiring)
+        let stopping = state.stopping.load(ordering: .acquiring)
         parked.removeAll { p in
             let due = p.rev <= applied
-            let expired = now >= p.deadline
+            let expired = now >= p.deadline || stopping
             guard due || expired else { return false }
             if !due { syncExpired.insert(p.conn) }
             carried.append(p.input)

@@ -119,6 +119,7 @@ public final class Server: @unchecked Sendable {
     /// client, then every socket closed. Returns when done (or after a few seconds).
     public func stop() {
         log.log(.info, "shutting down")
+        engine.state.stopping.store(true, ordering: .releasing)
         for loop in loops { loop.post([.stopReading]) }
         let deadline = ContinuousClock.now + .seconds(5)
         // The engine stops only once no loop has anything left for it (requests read before

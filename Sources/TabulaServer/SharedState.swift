@@ -40,6 +40,8 @@ final class SharedState: @unchecked Sendable {
     let storedHistoryOldest = Atomic<UInt64>(0)
     /// A shared store's head revision, as the follower last saw it (for STATS' lag).
     let storeHead = Atomic<UInt64>(0)
+    /// Set when the server starts stopping: waiting SYNCs are answered at once.
+    let stopping = Atomic<Bool>(false)
 
     /// The id of the history this server serves (the store's), in every greeting.
     let historyID: String
