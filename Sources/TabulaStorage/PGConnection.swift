@@ -52,6 +52,20 @@ final class PGConnection {
         return try check(PQexec(conn, sql))
     }
 
+    /// Runs SQL text of several statements and returns every statement's result, in one
+    /// round trip (each statement sees what committed before it started).
+    func execEach(_ sql: String) throws -> [PGResult] {
+        guard let conn else { throw StorageError("the PostgreSQL connection is closed") }
+        guard PQsendQuery(conn, sql) == 1 else { throw StorageError("PostgreSQL: \(PGConnection.clean(String(cString: PQerrorMessage(conn))))") }
+        var out: [PGResult] = []
+        var failure: Error?
+        while let r = PQgetResult(conn) {
+            do { out.append(try check(r)) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+        return out
+    }
+
     /// Runs SQL built as bytes.
     @discardableResult
     func exec(_ sql: SQLText) throws -> PGResult {

@@ -133,16 +133,25 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     // MARK: - Writing
 
+    /// Locks the head and reads what others committed after `applied`, in one round trip:
+    /// the read is a statement of its own, so it sees every commit before the lock was ours.
     public func beginWrite(after applied: UInt64) throws -> [StoredChange] {
         try using { db in
-            let head = UInt64(try db.exec("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE").int(0, 0))
             do {
-                return try changes(db, after: applied, head: head, limit: Int.max)
+                let r = try db.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE; \(PostgresStore.changesAfter(applied))")
+                return try changes(r[2], after: applied, head: UInt64(r[1].int(0, 0)), limit: Int.max)
             } catch {
                 _ = try? db.exec("ROLLBACK")
                 throw error
             }
         }
+    }
+
+    /// The changes after `applied` through `through` (by default the head, as locked): a
+    /// bounded range, so the planner keeps to the primary key however large the table.
+    static func changesAfter(_ applied: UInt64, through: UInt64? = nil) -> String {
+        let upper = through.map(String.init) ?? "(SELECT rev FROM tabula_head WHERE id = 1)"
+        return "SELECT rev, kind, path, summary, payload, mutations FROM tabula_changes WHERE rev > \(applied) AND rev <= \(upper) ORDER BY rev"
     }
 
     public func abandonWrite() {
@@ -189,22 +198,23 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public func changes(after applied: UInt64, limit: Int) throws -> [StoredChange] {
         try using { db in
             let head = UInt64(try db.exec("SELECT rev FROM tabula_head WHERE id = 1").int(0, 0))
-            return try changes(db, after: applied, head: head, limit: limit)
+            let through = applied + min(UInt64(limit), head > applied ? head - applied : 0)
+            let r = head > applied ? try db.exec(PostgresStore.changesAfter(applied, through: through)) : nil
+            return try changes(r, after: applied, head: head, limit: limit)
         }
     }
 
-    /// The changes in `(applied, head]`, at most `limit`; throws `HistoryDiverged` when the
-    /// head is behind `applied` or the first of them is gone.
-    private func changes(_ db: PGConnection, after applied: UInt64, head: UInt64, limit: Int) throws -> [StoredChange] {
+    /// The changes in `(applied, head]` that `r` read, at most `limit`; throws
+    /// `HistoryDiverged` when the head is behind `applied` or the first of them is gone.
+    private func changes(_ r: PGResult?, after applied: UInt64, head: UInt64, limit: Int) throws -> [StoredChange] {
         if head < applied {
             throw HistoryDiverged("the store's history is at revision \(head), behind this node's \(applied) (restored from a backup, or failed over to a standby that was behind)")
         }
-        guard head > applied else { return [] }
+        guard head > applied, let r else { return [] }
         let n = min(UInt64(limit), head - applied)
-        let r = try db.exec("SELECT rev, kind, path, summary, payload, mutations FROM tabula_changes WHERE rev > $1 AND rev <= $2 ORDER BY rev", [String(applied), String(applied + n)])
         var out: [StoredChange] = []
-        out.reserveCapacity(r.count)
-        for i in 0..<r.count {
+        out.reserveCapacity(min(r.count, Int(n)))
+        for i in 0..<min(r.count, Int(n)) {
             let rev = UInt64(r.int(i, 0))
             guard rev == applied + UInt64(out.count) + 1 else { break }
             let e = Event(rev: rev, kind: r.text(i, 1) ?? "", path: r.text(i, 2) ?? "", summary: r.text(i, 3) ?? "", value: JSONParser.parse(r.text(i, 4) ?? "null") ?? .null)
