@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TabulaModel
 @testable import TabulaStorage
@@ -33,9 +34,21 @@ struct MutationCodecTests {
 
     @Test("SQL quotes every text literal and upserts by the table's key")
     func sqlQuotesText() throws {
-        let sql = try PostgresTables().sql(Mutation("orders", .put([.int(1), .text("x'); DROP TABLE orders; --"), .text("T"), .double(2.5)])))
+        let sql = try PostgresTables().sql([Mutation("orders", .put([.int(1), .text("x'); DROP TABLE orders; --"), .text("T"), .double(2.5)]))])
         #expect(sql.contains("'x''); DROP TABLE orders; --'"))
         #expect(sql.contains("ON CONFLICT(id) DO UPDATE SET"))
+    }
+
+    @Test("a batch's puts to one table become one upsert keeping each key's last row, and a counter is raised once")
+    func batchesCoalesce() throws {
+        let row = { (id: Int64, title: String) in Mutation("orders", .put([.int(id), .text("/menu/x"), .text(title), .double(1)])) }
+        let sql = try PostgresTables().sql([row(1, "a"), Mutation("next_order_id", .counter(2)), row(2, "b"), row(1, "c"), Mutation("next_order_id", .counter(3))])
+        #expect(sql.components(separatedBy: "INSERT INTO orders").count == 2)
+        #expect(!sql.contains("'a'") && sql.contains("'c'") && sql.contains("'b'"))
+        #expect(sql.components(separatedBy: "INSERT INTO tabula_meta").count == 2 && sql.contains("'next_order_id', 3)"))
+        let withDelete = try PostgresTables().sql([row(1, "a"), Mutation("orders", .delete(.int(1))), row(1, "d")])
+        let put = try #require(withDelete.range(of: "'a'")), delete = try #require(withDelete.range(of: "DELETE FROM orders")), again = try #require(withDelete.range(of: "'d'"))
+        #expect(put.lowerBound < delete.lowerBound && delete.lowerBound < again.lowerBound)
     }
 
     @Test("a conninfo's password never reaches the log")
