@@ -25,6 +25,14 @@ def database(pgdir, conninfo, name):
     return conninfo.replace("dbname=tabula", "dbname=%s" % name)
 
 
+def turns(conninfo):
+    """How many write turns committed to `db`: the updates of its head row (PostgreSQL's
+    own count; each turn of each node locks and advances it once)."""
+    out = subprocess.run(["psql", "-X", "-At", conninfo, "-c", "SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'tabula_head'"],
+                         capture_output=True, text=True).stdout.strip()
+    return int(out or 0)
+
+
 def writes(lb, ports, n):
     """linebench c=50 per node, all at once; total writes per second over the slowest."""
     procs = [subprocess.Popen([lb, "-p", str(p), "-c", "50", "-n", str(n), "-m", "okerr", "-L", "-q", "-T", "120", "ORDER pesto"],
@@ -107,7 +115,10 @@ def run(runs, n, work, rel, lb):
                     db = database(pgdir, conninfo, "b%d" % k)
                     procs = [start_node(rel, "--postgres", db) for _ in range(case)]
                 try:
-                    res.setdefault(case, []).append(writes(lb, [p for _, p in procs], n))
+                    rate, p99 = writes(lb, [p for _, p in procs], n)
+                    time.sleep(0.6)  # PostgreSQL's statistics lag by up to 0.5 s
+                    per_turn = n * len(procs) / max(1, turns(db)) if case != "sqlite" else 0
+                    res.setdefault(case, []).append((rate, p99, per_turn))
                 finally:
                     stop(p for p, _ in procs)
         db = database(pgdir, conninfo, "latency")
@@ -120,10 +131,11 @@ def run(runs, n, work, rel, lb):
         subprocess.call([PG, "stop", pgdir, "fast"])
         subprocess.call(["rm", "-rf", pgdir])
     print("Cluster writes (ORDER, linebench c=50 per node, %d per node; medians of %d alternating runs)" % (n, runs))
-    print("%-26s %12s %10s" % ("store", "writes/s", "p99 ms"))
+    print("%-26s %12s %10s %16s %14s" % ("store", "writes/s", "p99 ms", "writes per turn", "turns/s"))
     for case, v in res.items():
         name = "SQLite --sync full, 1 node" if case == "sqlite" else "PostgreSQL, %d node%s" % (case, "" if case == 1 else "s")
-        print("%-26s %12.0f %10.1f" % (name, statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)))
+        rate, per = statistics.median(x[0] for x in v), statistics.median(x[2] for x in v)
+        print("%-26s %12.0f %10.1f %16s %14s" % (name, rate, statistics.median(x[1] for x in v), "%.1f" % per if per else "", "%.0f" % (rate / per) if per else ""))
     rate, p50, p99, worst, missing = lat
     print("OK on node A to the event on a watcher of node B, %.0f writes/s for 10 s: p50 %.2f ms, p99 %.2f ms, max %.2f ms%s"
           % (rate, p50, p99, worst, "" if not missing else " (%d events missing!)" % missing))
