@@ -3,18 +3,11 @@ import TabulaProtocol
 /// The change table, read through a connection of its own (an I/O loop's replays). It
 /// connects on first use and again after a failure.
 final class PostgresHistoryReader: HistoryReader {
-    private let conninfo: String
-    private var db: PGConnection?
+    private let db: PGLazyConnection
 
-    init(conninfo: String) { self.conninfo = conninfo }
+    init(conninfo: String) { db = PGLazyConnection(conninfo, name: "tabulad-replay") }
 
-    private func connection() throws -> PGConnection {
-        if let db, db.isUp { return db }
-        db = nil
-        let c = try PGConnection(conninfo, name: "tabulad-replay")
-        db = c
-        return c
-    }
+    private func connection() throws -> PGConnection { try db.get() }
 
     func oldestRevision() throws -> UInt64 {
         UInt64(try connection().exec("SELECT coalesce(min(rev), 0) FROM tabula_changes").int(0, 0))

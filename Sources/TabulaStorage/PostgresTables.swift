@@ -16,15 +16,8 @@ struct PostgresTables {
     let lists: [(tables: [Table], counters: [String])]
 
     init(_ registered: [any ListStore.Type] = Model.registered) {
-        var all: [String: Table] = [:]
-        var lists: [(tables: [Table], counters: [String])] = []
-        for list in registered {
-            let tables = list.schema.tables.map(PostgresTables.table)
-            for t in tables { all[t.schema.name] = t }
-            lists.append((tables, list.schema.counters))
-        }
-        self.tables = all
-        self.lists = lists
+        let made = ListTables(registered, PostgresTables.table)
+        (tables, lists) = (made.byName, made.lists)
     }
 
     static func table(_ s: TableSchema) -> Table {
