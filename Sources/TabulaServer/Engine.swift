@@ -13,7 +13,7 @@ import TabulaStorage
 /// back the replies and publishes the events. While a batch is applied but not committed,
 /// the loops send every request here, so no client sees a change a crash could still lose.
 final class Engine: @unchecked Sendable {
-    private let inbox = WakeableInbox<EngineInput>()
+    let inbox = WakeableInbox<EngineInput>()
     let state: SharedState
     let executor: RequestExecutor
     let store: StateStore
@@ -111,6 +111,8 @@ final class Engine: @unchecked Sendable {
         var outside: [Event] = []
         var ran: [EngineInput] = []
         guard let start = beginTurn(batch) else { return }
+        // Requests that came while the shared store's head was awaited join this turn.
+        let batch = start.began ? batch + lateArrivals(after: batch) : batch
         state.writing {
             // Changes from outside first: their revisions follow the model's as it stands.
             outside += applyStored(start.caught)

@@ -60,6 +60,29 @@ extension Engine {
         }
     }
 
+    /// What reached the inbox while the head's lock was awaited, for the turn that now holds
+    /// it: plain groups, up to the turn's bound; anything that needs a turn of its own (or
+    /// comes past the bound) waits for the next.
+    func lateArrivals(after batch: [EngineInput]) -> [EngineInput] {
+        var cost = batch.reduce(0) { n, input in
+            if case .group(_, let units, _) = input { return n + min(units.count, Engine.unitsPerGroup) }
+            return n
+        }
+        var joining: [EngineInput] = []
+        for input in inbox.take() {
+            switch input {
+            case .group(_, let units, _) where cost < Engine.unitsPerTurn && !(units.first.map { Engine.runsOnCopy($0) || Engine.isReplay($0) } ?? false):
+                cost += min(units.count, Engine.unitsPerGroup)
+                joining.append(input)
+            case .follow:
+                break  // this turn catches up
+            default:
+                carried.append(input)
+            }
+        }
+        return joining
+    }
+
     private func noteReachable() {
         if followFailing { log.log(.info, "PostgreSQL reachable again") }
         followFailing = false
