@@ -210,6 +210,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         if head < applied {
             throw HistoryDiverged("the store's history is at revision \(head), behind this node's \(applied) (restored from a backup, or failed over to a standby that was behind)")
         }
+        // Every node trims the history as it commits: what it holds starts here at most.
+        if head > UInt64(historyLimit), let o = oldest { oldest = max(o, head - UInt64(historyLimit) + 1) }
         guard head > applied, let r else { return [] }
         let n = min(UInt64(limit), head - applied)
         var out: [StoredChange] = []

@@ -42,7 +42,7 @@ let commandLine = CommandLineSpec(
 
         EXIT STATUS: 0 after a clean shutdown, 1 for a usage error (also a non-loopback --bind
         without --users), 2 when the server cannot start (port in use, unusable data file,
-        TLS certificate or key).
+        PostgreSQL unreachable or not a Tabula database, TLS certificate or key).
         """)
 
 func fail(_ message: String, _ status: ExitStatus) -> Never {
