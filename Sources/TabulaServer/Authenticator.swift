@@ -57,7 +57,7 @@ final class Authenticator: @unchecked Sendable {
                 switch input {
                 case .group(let c, let units, let session): check(c, units, session: session)
                 case .shutdown: stopped = true
-                case .external, .follow: break
+                case .follow: break
                 }
             }
         }

@@ -116,7 +116,6 @@ final class Engine: @unchecked Sendable {
         state.writing {
             // Changes from outside first: their revisions follow the model's as it stands.
             outside += applyStored(start.caught)
-            for case .external(let change) in batch { outside += applyOutside(change) }
             for input in batch {
                 switch input {
                 case .group(let c, let units, let session):
@@ -128,7 +127,7 @@ final class Engine: @unchecked Sendable {
                     } else {
                         carried.append(input)
                     }
-                case .external, .follow:
+                case .follow:
                     break
                 case .shutdown:
                     stopped = true
@@ -137,18 +136,6 @@ final class Engine: @unchecked Sendable {
             if !work.events.isEmpty { state.uncommitted = true }
         }
         conclude(ran, answers: answers, work: work, outside: outside, began: start.began)
-    }
-
-    /// Applies a change made outside (write lock held); returns its events, or none when its
-    /// revisions do not follow the model's (it is then logged and dropped, never applied out
-    /// of order).
-    private func applyOutside(_ change: ExternalChange) -> [Event] {
-        guard let first = change.events.first, let last = change.events.last, first.rev == state.model.revision + 1 else {
-            log.log(.error, "an outside change at revision \(change.events.first?.rev ?? 0) does not follow revision \(state.model.revision); dropped")
-            return []
-        }
-        state.model.apply(change.mutations, revision: last.rev)
-        return change.events
     }
 
     /// Runs one connection's group in order on a copy of its session (the write lock is

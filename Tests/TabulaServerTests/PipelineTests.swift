@@ -68,34 +68,6 @@ import TabulaStorage
         }
     }
 
-    @Test func aChangeFromOutsideIsAppliedAndPublishedLikeALocalOne() throws {
-        try withServer { s in
-            let w = try connect(s)
-            #expect(try w.request("WATCH /orders").isOK)
-            // What another server sharing the store would hand over: its mutations and events.
-            var other = SeedData.model(now: 0)
-            var v = Viewer()
-            var rng = SplitMix64(seed: 1)
-            let out = other.apply(.order(path: "pesto"), viewer: &v, now: 0, rng: &rng)
-            let event = try #require(out.event)
-            s.engine.submit([.external(ExternalChange(mutations: out.mutations, events: [event]))])
-            let push = try w.waitPush(timeout: 5) { _ in true }
-            #expect(push?.hasPrefix("* EVENT 1 order /orders/1 1  Pesto  /menu/pasta/pesto") == true)
-            #expect(try w.request("LS /orders").data.count == 1)
-            #expect(try w.request("ORDER gelato").final == "OK order 2: Gelato rev=2")
-        }
-    }
-
-    @Test func aChangeFromOutsideThatSkipsARevisionIsDroppedNotApplied() throws {
-        try withServer { s in
-            let c = try connect(s)
-            let e = Event(rev: 7, kind: "clear", path: "/orders", summary: "", value: .null)
-            s.engine.submit([.external(ExternalChange(mutations: [], events: [e]))])
-            #expect(try c.request("ORDER pesto").final == "OK order 1: Pesto rev=1")
-            #expect(try stat(c, "revision") == 1)
-        }
-    }
-
     @Test func aPipelinedFloodIsRunInBoundedSlicesAndStillAnsweredInOrder() throws {
         try withServer { s in
             let c = try connect(s)
