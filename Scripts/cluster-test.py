@@ -9,7 +9,8 @@ node is killed with kill -9 and restarted, and PostgreSQL is stopped with
   * the final LS of every list is identical on every node, and on a fresh node started at the
     end (which loads the tables, not the change stream);
   * every acknowledged write is there (its order or item exists, with the revision of its
-    OK naming its event), and none is half-applied.
+    OK naming its event), and none is half-applied;
+  * while PostgreSQL is down, writes are refused with ERR STORAGE at once (under 2 s).
 Prints the counts. Exits non-zero on the first violation.
 """
 import argparse, os, re, signal, socket, subprocess, sys, tempfile, threading, time
@@ -120,6 +121,7 @@ def writer(node, wid, stop, acked, errors):
             if conn is None:
                 conn = Conn(node.port, timeout=5)
             seq += 1
+            started = time.monotonic()
             if seq % 3 == 0:
                 name = "w%d-%d" % (wid, seq)
                 final = conn.request("ADD /items %s %d" % (name, seq % 997))[-1]
@@ -135,7 +137,7 @@ def writer(node, wid, stop, acked, errors):
                     fail("unexpected OK: %s" % final)
                 acked.append(what + (int(REV.search(final).group(1)),))
             elif final.startswith("ERR STORAGE"):
-                errors.append(final)
+                errors.append((final, time.monotonic() - started))
                 time.sleep(0.05)
             else:
                 fail("unexpected reply: %s" % final)
@@ -248,9 +250,13 @@ def main():
             t.join()
         check_failures()
         check(nodes, conninfo, log, streams, acked, head)
+        slowest = max((e[1] for e in errors), default=0)
+        if slowest > 2:
+            raise SystemExit("FAIL: a write took %.1f s to be refused while PostgreSQL was down" % slowest)
         print("ok - cluster: 3 nodes, %.0f s, %d writes acknowledged, %d refused with ERR STORAGE, head %d, "
               "%d events per watcher, identical on all 3; node 2 killed and restarted, its watcher resumed (%s); "
-              "PostgreSQL stopped -m immediate and restarted" % (s, len(acked), len(errors), head, len(streams[0]), resumes[0] if resumes else "no resume"))
+              "PostgreSQL stopped -m immediate and restarted (refusals took %.0f ms at most)"
+              % (s, len(acked), len(errors), head, len(streams[0]), resumes[0] if resumes else "no resume", slowest * 1000))
     finally:
         for n in nodes:
             n.stop()

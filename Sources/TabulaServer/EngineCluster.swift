@@ -47,6 +47,7 @@ extension Engine {
             }
             let caught = try store.changes(after: state.model.revision, limit: Engine.followPage)
             noteReachable()
+            if !caught.isEmpty { noteStoredHistory() }
             if caught.count == Engine.followPage { submit([.follow]) }  // more to read
             return TurnStart(caught: caught)
         } catch let d as HistoryDiverged {
@@ -144,6 +145,7 @@ extension Engine {
                 state.publish(&missed, stats: executor.stats)
             }
             pendingReload = nil
+            noteStoredHistory()
             log.log(.info, "reloaded the state from PostgreSQL at revision \(snap.revision)")
             return true
         } catch let d as HistoryDiverged {

@@ -185,7 +185,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                 // NOTIFY and COMMIT in the same round trip; an error stops the text there.
                 sql.raw("SELECT pg_notify('\(PostgresStore.channel)', '\(batch.revision)');COMMIT")
                 try db.exec(sql)
-                if batch.revision > UInt64(historyLimit) { oldest = batch.revision - UInt64(historyLimit) + 1 } else if oldest == 0 { oldest = batch.events.first?.rev }
+                noteHead(batch.revision)
             } catch {
                 _ = try? db.exec("ROLLBACK")
                 throw error
@@ -211,7 +211,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             throw HistoryDiverged("the store's history is at revision \(head), behind this node's \(applied) (restored from a backup, or failed over to a standby that was behind)")
         }
         // Every node trims the history as it commits: what it holds starts here at most.
-        if head > UInt64(historyLimit), let o = oldest { oldest = max(o, head - UInt64(historyLimit) + 1) }
+        noteHead(head)
         guard head > applied, let r else { return [] }
         let n = min(UInt64(limit), head - applied)
         var out: [StoredChange] = []
@@ -239,6 +239,14 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     }
 
     private var oldest: UInt64?
+
+    /// The history starts at revision 1 and every committing node trims it to
+    /// `--history`: at head `h` it holds `h - limit + 1` on (or 1 on).
+    private func noteHead(_ head: UInt64) {
+        guard head > 0 else { return }
+        let floor = head > UInt64(historyLimit) ? head - UInt64(historyLimit) + 1 : 1
+        oldest = max(oldest ?? 0, floor)
+    }
 
     /// A connection of its own that LISTENs for the other nodes' commits.
     public func openChangeListener() -> ChangeListener? { PostgresListener(conninfo: conninfo) }

@@ -69,6 +69,20 @@ struct ClusterTests {
         }
     }
 
+    @Test("WATCH … FROM replays the cluster's change table on any node, and names the oldest revision it holds")
+    func replaysFromTheChangeTable() throws {
+        try withCluster(history: 3, inMemory: 1) { nodes, _ in  // the replay must read PostgreSQL
+            let a = try connect(nodes[0]), b = try connect(nodes[1])
+            for rev in 1...6 {  // B follows each change before the history (3) lets it go
+                #expect(try a.request("ORDER pesto").isOK)
+                #expect(try b.request("SYNC \(rev)").isOK)
+            }
+            #expect(try b.request("WATCH /orders FROM 1").final.hasPrefix("ERR EXPIRED revision 1 is older than the history kept; the oldest revision held is 4"))
+            #expect(try b.request("WATCH /orders FROM 3").final == "OK watching /orders at rev 6; replaying 3 events")
+            for rev in 4...6 { #expect(try b.waitPush(timeout: 5) { $0.hasPrefix("* EVENT \(rev) ") } != nil) }
+        }
+    }
+
     @Test("a store whose head goes behind a node (a restore) makes it drop its clients with a BYE, never serve both histories")
     func rewoundHistoryDropsClients() throws {
         try withCluster(nodes: 1) { nodes, db in

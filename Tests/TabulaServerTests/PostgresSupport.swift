@@ -20,7 +20,7 @@ func psql(_ conninfo: String, _ sql: String) throws {
 }
 
 /// Two in-process nodes on one fresh database; both stopped after `body`.
-func withCluster(nodes n: Int = 2, _ body: (_ nodes: [Server], _ conninfo: String) throws -> Void) throws {
+func withCluster(nodes n: Int = 2, history: Int = 1_000_000, inMemory: Int? = nil, _ body: (_ nodes: [Server], _ conninfo: String) throws -> Void) throws {
     let db = try freshDatabase()
     var servers: [Server] = []
     defer { for s in servers { s.stop() } }
@@ -28,7 +28,8 @@ func withCluster(nodes n: Int = 2, _ body: (_ nodes: [Server], _ conninfo: Strin
         var config = ServerConfig()
         config.port = 0
         config.logLevel = ProcessInfo.processInfo.environment["TABULA_TEST_LOG"] == nil ? .error : .debug
-        let s = try Server(config: config, store: try PostgresStore(conninfo: db))
+        config.setHistory(inMemory ?? history, durable: true)
+        let s = try Server(config: config, store: try PostgresStore(conninfo: db, historyLimit: history))
         s.start()
         servers.append(s)
     }
