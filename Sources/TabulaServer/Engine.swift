@@ -114,7 +114,7 @@ final class Engine: @unchecked Sendable {
         // Requests that came while the shared store's head was awaited join this turn.
         let batch = start.began ? batch + lateArrivals(after: batch) : batch
         state.writing {
-            // Changes from outside first: their revisions follow the model's as it stands.
+            // Other nodes' changes first: their revisions follow the model's as it stands.
             outside += applyStored(start.caught)
             for input in batch {
                 switch input {

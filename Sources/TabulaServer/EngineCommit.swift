@@ -55,7 +55,7 @@ extension Engine {
         } else if began {
             store.abandonWrite()
         }
-        // Changes from outside come first: they were durable before anything of this batch.
+        // Other nodes' changes come first: they were durable before anything of this batch.
         if committed { published += work.events.map { Optional($0) } }
         state.writing {
             state.uncommitted = pendingReload != nil
