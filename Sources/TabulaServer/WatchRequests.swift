@@ -11,6 +11,9 @@ extension RequestExecutor {
             return Execution(Reply(error: TabulaError(.notFound, "nothing can change under \(p)\(hint)")))
         }
         let revision = state.model.revision
+        if let from, from > revision, store.isShared {
+            return Execution(Reply(error: TabulaError(.expired, "revision \(from) is ahead of this node, which has applied \(revision); SYNC \(from) first (it waits for this node to catch up), then WATCH \(prefix ?? "/") FROM \(from)")))
+        }
         if let from, from > revision {
             return Execution(Reply(error: TabulaError(.expired, "revision \(from) is newer than this server's history, which is at \(revision) (history id \(state.historyID)); the server started a new history or is another one, so nothing can be resumed: LS to resync, then WATCH without FROM")))
         }

@@ -41,6 +41,7 @@ struct ClusterTests {
             #expect(r.final.hasPrefix("ERR TIMEOUT this node has applied revision 0, not yet 1000"))
             #expect(Date().timeIntervalSince(start) >= 0.3)
             #expect(try c.request("PING").final == "OK PONG")
+            #expect(try c.request("WATCH /orders FROM 1000").final == "ERR EXPIRED revision 1000 is ahead of this node, which has applied 0; SYNC 1000 first (it waits for this node to catch up), then WATCH /orders FROM 1000")
         }
     }
 
