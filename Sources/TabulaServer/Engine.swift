@@ -112,7 +112,7 @@ final class Engine: @unchecked Sendable {
         var ran: [EngineInput] = []
         guard let start = beginTurn(batch) else { return }
         // Requests that came while the shared store's head was awaited join this turn.
-        let batch = start.began ? batch + lateArrivals(after: batch) : batch
+        let batch = start.deferred ? [] : start.began ? batch + lateArrivals(after: batch) : batch
         state.writing {
             // Other nodes' changes first: their revisions follow the model's as it stands.
             outside += applyStored(start.caught)

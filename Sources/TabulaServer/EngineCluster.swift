@@ -19,6 +19,8 @@ struct TurnStart {
     var failing: Failing?
     /// The turn holds the shared store's head (until its commit).
     var began = false
+    /// The turn only catches up (its requests went back to `carried`).
+    var deferred = false
 }
 
 /// A node of a cluster (a shared store, `StateStore.isShared`): each turn that writes locks
@@ -40,6 +42,14 @@ extension Engine {
         let follow = batch.contains { if case .follow = $0 { return true } else { return false } }
         guard writes || follow else { return TurnStart() }
         do {
+            // Far behind (back from a long cut-off): catch up a page a turn first, so that
+            // the write turn, which reads under the lock all it missed, reads little.
+            if writes && state.storeHead.load(ordering: .relaxed) > state.model.revision + UInt64(Engine.followPage) {
+                let caught = try store.changes(after: state.model.revision, limit: Engine.followPage)
+                noteReachable()
+                carried += batch.filter { if case .follow = $0 { return false } else { return true } }
+                return TurnStart(caught: caught, deferred: true)
+            }
             if writes {
                 let caught = try store.beginWrite(after: state.model.revision)
                 noteReachable()

@@ -18,9 +18,11 @@ extension Engine {
         guard case .request(let r) = units[0] else { return }
         let rest = Array(units.dropFirst())
         let batch = [EngineInput.group(c, [units[0]], session: session)]
-        // A shared store's head is locked for the whole computation (other nodes wait).
-        guard let start = beginTurn(batch) else { return }
+        // A shared store's head is locked for the whole computation (other nodes wait). A
+        // turn given up or deferred carries the whole group to the next.
+        guard let start = beginTurn([.group(c, units, session: session)]) else { return }
         let outside = state.writing { applyStored(start.caught) }
+        if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
         let refusal = start.failing.map { TabulaError(.storage, $0.message) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state) })
         if let refusal {
             let bytes = WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)
