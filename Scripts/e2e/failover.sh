@@ -39,3 +39,8 @@ for n in 1 2 3; do
 done
 wait_pane "^tabula 127.0.0.1:$B />" || fail "the prompt does not name node B"
 pass "tabula --host A,B fails over from a killed node; the watch resumes with no lost or repeated event"
+
+# Batch mode: the first server that answers.
+out="$("$BIN/tabula" --host "127.0.0.1:$A" --host "127.0.0.1:$B" -c 'LS /orders')" || fail "batch mode did not use node B"
+grep -q "^OK 3 of 3" <<<"$out" || fail "batch mode on node B: $out"
+pass "tabula --host A --host B in batch mode uses B while A is down"
