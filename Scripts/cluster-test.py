@@ -235,16 +235,7 @@ def main():
         stop_writers.set()
         for t in writers:
             t.join()
-        # Every node reaches the head; every watcher then holds it.
-        head = max(list_all(n.port)[1] for n in nodes)
-        for n in nodes:
-            c = Conn(n.port)
-            if not c.request("SYNC %d TIMEOUT 20000" % head)[-1].startswith("OK"):
-                raise SystemExit("FAIL: " + "node on port %d did not reach revision %d" % (n.port, head))
-            c.close()
-        deadline = time.time() + 20
-        while time.time() < deadline and any(len(st) < head for st in streams):
-            time.sleep(0.05)
+        head = settle(nodes, streams)
         stop_watchers.set()
         for t in watchers:
             t.join()
@@ -262,6 +253,21 @@ def main():
             n.stop()
         subprocess.call([PG, "stop", pgdir, "fast"], stderr=subprocess.DEVNULL)
         subprocess.call(["rm", "-rf", pgdir])
+
+
+def settle(nodes, streams):
+    """Waits until every node has reached the cluster's head and every watcher holds it;
+    returns the head."""
+    head = max(list_all(n.port)[1] for n in nodes)
+    for n in nodes:
+        c = Conn(n.port)
+        if not c.request("SYNC %d TIMEOUT 20000" % head)[-1].startswith("OK"):
+            raise SystemExit("FAIL: node on port %d did not reach revision %d" % (n.port, head))
+        c.close()
+    deadline = time.time() + 20
+    while time.time() < deadline and any(len(st) < head for st in streams):
+        time.sleep(0.05)
+    return head
 
 
 def check(nodes, conninfo, log, streams, acked, head):
