@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import Glibc
 
 /// A thin, throwing wrapper over one libpq connection. One thread uses it at a time.
 final class PGConnection {
@@ -45,44 +46,87 @@ final class PGConnection {
     /// The socket, for waiting on notifications.
     var socket: Int32 { conn.map { PQsocket($0) } ?? -1 }
 
+    /// The longest a statement may take before the connection is given up (a server that
+    /// hangs without closing the socket): `ERR STORAGE` then, rather than a stuck engine.
+    /// PostgreSQL's own `lock_timeout` (5 s) fires first for a head held by another node.
+    static let statementTimeout = 10.0
+
     /// Runs SQL text (one statement or several; the result of the last is returned).
     @discardableResult
-    func exec(_ sql: String) throws -> PGResult {
-        guard let conn else { throw StorageError("the PostgreSQL connection is closed") }
-        return try check(PQexec(conn, sql))
+    func exec(_ sql: String, timeout: Double = PGConnection.statementTimeout) throws -> PGResult {
+        try last(run(timeout) { PQsendQuery($0, sql) })
     }
 
     /// Runs SQL text of several statements and returns every statement's result, in one
     /// round trip (each statement sees what committed before it started).
-    func execEach(_ sql: String) throws -> [PGResult] {
+    func execEach(_ sql: String, timeout: Double = PGConnection.statementTimeout) throws -> [PGResult] {
+        try run(timeout) { PQsendQuery($0, sql) }
+    }
+
+    /// Runs SQL built as bytes.
+    @discardableResult
+    func exec(_ sql: SQLText, timeout: Double = PGConnection.statementTimeout) throws -> PGResult {
+        try last(run(timeout) { c in sql.withCString { PQsendQuery(c, $0) } })
+    }
+
+    /// Runs one statement with text parameters ($1, $2, …; nil is NULL).
+    @discardableResult
+    func exec(_ sql: String, _ params: [String?], timeout: Double = PGConnection.statementTimeout) throws -> PGResult {
+        let copies = params.map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        return try last(run(timeout) { c in
+            copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { PQsendQueryParams(c, sql, Int32(params.count), nil, $0.baseAddress, nil, nil, 0) }
+        })
+    }
+
+    private func last(_ results: [PGResult]) throws -> PGResult {
+        guard let r = results.last else { throw StorageError("PostgreSQL returned no result") }
+        return r
+    }
+
+    /// Sends with `send`, then waits for every result, at most `timeout` seconds in all
+    /// (the socket is non-blocking, so neither sending nor reading can hang past it). On the
+    /// deadline the connection is closed: the server rolls its transaction back.
+    private func run(_ timeout: Double, _ send: (OpaquePointer) -> Int32) throws -> [PGResult] {
         guard let conn else { throw StorageError("the PostgreSQL connection is closed") }
-        guard PQsendQuery(conn, sql) == 1 else { throw StorageError("PostgreSQL: \(PGConnection.clean(String(cString: PQerrorMessage(conn))))") }
+        let deadline = Date().timeIntervalSince1970 + timeout
+        PQsetnonblocking(conn, 1)
+        guard send(conn) == 1 else { throw broken(conn) }
+        while true {
+            let f = PQflush(conn)
+            if f == 0 { break }
+            if f < 0 { throw broken(conn) }
+            try waitFor(Int16(POLLIN | POLLOUT), conn, deadline, timeout)
+            if PQconsumeInput(conn) == 0 { throw broken(conn) }
+        }
         var out: [PGResult] = []
         var failure: Error?
-        while let r = PQgetResult(conn) {
+        while true {
+            while PQisBusy(conn) == 1 {
+                try waitFor(Int16(POLLIN), conn, deadline, timeout)
+                if PQconsumeInput(conn) == 0 { throw broken(conn) }
+            }
+            guard let r = PQgetResult(conn) else { break }
             do { out.append(try check(r)) } catch { failure = failure ?? error }
         }
         if let failure { throw failure }
         return out
     }
 
-    /// Runs SQL built as bytes.
-    @discardableResult
-    func exec(_ sql: SQLText) throws -> PGResult {
-        guard let conn else { throw StorageError("the PostgreSQL connection is closed") }
-        return try check(sql.withCString { PQexec(conn, $0) })
+    private func waitFor(_ events: Int16, _ conn: OpaquePointer, _ deadline: Double, _ timeout: Double) throws {
+        var pfd = pollfd(fd: PQsocket(conn), events: events, revents: 0)
+        while true {
+            let ms = Int32(max(0, (deadline - Date().timeIntervalSince1970) * 1000))
+            let n = poll(&pfd, 1, ms)
+            if n > 0 { return }
+            if n < 0 && errno == EINTR { continue }
+            close()
+            throw StorageError("PostgreSQL did not answer within \(Int(timeout)) s; the connection was dropped and will be made again")
+        }
     }
 
-    /// Runs one statement with text parameters ($1, $2, …; nil is NULL).
-    @discardableResult
-    func exec(_ sql: String, _ params: [String?]) throws -> PGResult {
-        guard let conn else { throw StorageError("the PostgreSQL connection is closed") }
-        let copies = params.map { $0.map { strdup($0) } ?? nil }
-        defer { copies.forEach { free($0) } }
-        let r = copies.map { UnsafePointer($0) }.withUnsafeBufferPointer {
-            PQexecParams(conn, sql, Int32(params.count), nil, $0.baseAddress, nil, nil, 0)
-        }
-        return try check(r)
+    private func broken(_ conn: OpaquePointer) -> StorageError {
+        StorageError("PostgreSQL: \(PGConnection.clean(String(cString: PQerrorMessage(conn))))")
     }
 
     private func check(_ r: OpaquePointer?) throws -> PGResult {

@@ -120,7 +120,7 @@ struct PostgresTables {
         var out: [Mutation] = []
         for list in lists {
             for t in list.tables {
-                let r = try db.exec(t.select)
+                let r = try db.exec(t.select, timeout: 120)  // a whole table: allow for a big one
                 let types = t.schema.columns.map(\.type)
                 let rows: [[StoredValue]] = (0..<r.count).map { i in
                     types.indices.map { j in
