@@ -39,7 +39,10 @@ extension Engine {
         guard store.isShared else { return TurnStart() }
         if pendingReload != nil && !reload() { return TurnStart(failing: Failing(message: Engine.reloadMessage, everything: true)) }
         let writes = batch.contains(where: Engine.writes)
+        // A poke for a head this node already has (its own commit's notification, or one a
+        // write turn caught up with) costs no round trip; a head behind the node is read.
         let follow = batch.contains { if case .follow = $0 { return true } else { return false } }
+            && state.storeHead.load(ordering: .relaxed) != state.model.revision
         guard writes || follow else { return TurnStart() }
         do {
             // Far behind (back from a long cut-off): catch up a page a turn first, so that

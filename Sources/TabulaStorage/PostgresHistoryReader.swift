@@ -21,7 +21,7 @@ final class PostgresHistoryReader: HistoryReader {
         let r = try connection().exec("SELECT rev, kind, path, summary, payload FROM tabula_changes WHERE rev > $1 AND rev <= $2 AND \(PostgresHistoryReader.under) ORDER BY rev LIMIT $5", PostgresHistoryReader.params(after, through, prefix) + [String(limit)])
         var out: [Event] = []
         for i in 0..<r.count {
-            let e = Event(rev: UInt64(r.int(i, 0)), kind: r.text(i, 1) ?? "", path: r.text(i, 2) ?? "", summary: r.text(i, 3) ?? "", value: JSONParser.parse(r.text(i, 4) ?? "null") ?? .null)
+            let e = r.event(i)
             out.append(e)
             if !more(e) { break }
         }
@@ -34,5 +34,13 @@ final class PostgresHistoryReader: HistoryReader {
 
     private static func params(_ after: UInt64, _ through: UInt64, _ prefix: String) -> [String?] {
         [String(min(after, UInt64(Int64.max))), String(min(through, UInt64(Int64.max))), prefix, prefix + "/"]
+    }
+}
+
+extension PGResult {
+    /// The event of row `i` of a change-table query whose first columns are rev, kind, path,
+    /// summary, payload.
+    func event(_ i: Int) -> Event {
+        Event(rev: UInt64(int(i, 0)), kind: text(i, 1) ?? "", path: text(i, 2) ?? "", summary: text(i, 3) ?? "", value: JSONParser.parse(text(i, 4) ?? "null") ?? .null)
     }
 }

@@ -219,8 +219,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         for i in 0..<min(r.count, Int(n)) {
             let rev = UInt64(r.int(i, 0))
             guard rev == applied + UInt64(out.count) + 1 else { break }
-            let e = Event(rev: rev, kind: r.text(i, 1) ?? "", path: r.text(i, 2) ?? "", summary: r.text(i, 3) ?? "", value: JSONParser.parse(r.text(i, 4) ?? "null") ?? .null)
-            out.append(StoredChange(event: e, mutations: try codec.decode(r.text(i, 5) ?? "[]")))
+            out.append(StoredChange(event: r.event(i), mutations: try codec.decode(r.text(i, 5) ?? "[]")))
         }
         if out.count < Int(n) {
             throw HistoryDiverged("the changes after revision \(applied + UInt64(out.count)) are no longer in the store's history (trimmed to --history)")
