@@ -9,12 +9,15 @@ public final class AuthUser: Sendable, Hashable {
     /// Which load of the users file this came from: a reload makes every cached answer for
     /// the old rights unusable (cache keys hold it).
     public let generation: Int
+    /// The hash of the secret it logged in with: a reload that changes it ends the session.
+    public let credential: PasswordHash?
 
-    public init(name: String, role: Role, grants: Grants, generation: Int) {
+    public init(name: String, role: Role, grants: Grants, generation: Int, credential: PasswordHash? = nil) {
         self.name = name
         self.role = role
         self.grants = grants
         self.generation = generation
+        self.credential = credential
     }
 
     public static func == (a: AuthUser, b: AuthUser) -> Bool {

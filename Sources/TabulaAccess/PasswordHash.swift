@@ -39,6 +39,12 @@ public struct PasswordHash: Sendable, Hashable {
         self.init(iterations: n, salt: Array(salt), hash: Array(hash))
     }
 
+    /// A hash no secret matches (random bytes, not derived), checked for unknown names so
+    /// that they cost what a known name with `iterations` does; making it costs no hashing.
+    public static func decoy(iterations: Int) -> PasswordHash {
+        PasswordHash(iterations: iterations, salt: randomBytes(16), hash: randomBytes(32))
+    }
+
     init(iterations: Int, salt: [UInt8], hash: [UInt8]) {
         self.iterations = iterations
         self.salt = salt

@@ -33,11 +33,14 @@ public enum UsersFile {
     }
 
     /// The users, by name; the first problem found otherwise (a file is taken whole or not).
+    /// Line ends may be LF or CRLF, and a UTF-8 byte-order mark may begin the file.
     public static func parse(_ text: String) -> Result<[String: UserEntry], Problem> {
         var users: [String: UserEntry] = [:]
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let body = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+        // Split on scalars: as Characters, "\r\n" is one grapheme, never equal to "\n".
+        for (i, raw) in body.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let content = raw.prefix { $0 != "#" }
-            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map { String(String.UnicodeScalarView($0)) }
             if words.isEmpty { continue }
             switch entry(words) {
             case .failure(let message): return .failure(Problem(line: i + 1, message: message))

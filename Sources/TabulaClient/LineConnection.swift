@@ -83,8 +83,9 @@ public final class LineConnection {
         fd = s
     }
 
-    /// Connects to `host:port`, giving up after `timeout` seconds.
-    public init(host: String, port: Int, timeout: Double = 5) throws {
+    /// Connects to `host:port`, giving up after `timeout` seconds; from the local IPv4
+    /// address `source` when given (a test speaking as several clients over loopback).
+    public init(host: String, port: Int, timeout: Double = 5, source: String? = nil) throws {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -99,6 +100,10 @@ public final class LineConnection {
         while let a = ai {
             let s = socket(a.pointee.ai_family, a.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), a.pointee.ai_protocol)
             if s >= 0 {
+                if let source, !LineConnection.bind(s, ipv4: source) {
+                    close(s)
+                    throw ClientError.connectFailed("cannot bind to \(source): \(String(cString: strerror(errno)))")
+                }
                 _ = fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK)
                 var r = connect(s, a.pointee.ai_addr, a.pointee.ai_addrlen)
                 if r != 0 && errno == EINPROGRESS {
@@ -125,6 +130,14 @@ public final class LineConnection {
             ai = a.pointee.ai_next
         }
         throw ClientError.connectFailed("cannot connect to \(host):\(port): \(lastError); is tabulad running there? (Scripts/run starts it)")
+    }
+
+    /// Binds socket `s` to the IPv4 address `ipv4` (any port).
+    private static func bind(_ s: Int32, ipv4: String) -> Bool {
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        guard inet_pton(AF_INET, ipv4, &a.sin_addr) == 1 else { return false }
+        return withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 } }
     }
 
     /// The TLS session and its context, on a TLS connection.

@@ -39,9 +39,19 @@ public final class TabulaConnection {
         try self.init(.tcp(host: host, port: port), timeout: timeout)
     }
 
+    /// Connects to `host:port` from the local IPv4 address `source` and reads the greeting.
+    public convenience init(host: String, port: Int, timeout: Double = 5, source: String) throws {
+        try self.init(LineConnection(host: host, port: port, timeout: timeout, source: source), "\(host):\(port)", timeout: timeout)
+    }
+
     /// Connects and reads the greeting.
-    public init(_ endpoint: Endpoint, timeout: Double = 5) throws {
-        line = try LineConnection(endpoint, timeout: timeout)
+    public convenience init(_ endpoint: Endpoint, timeout: Double = 5) throws {
+        try self.init(LineConnection(endpoint, timeout: timeout), "\(endpoint)", timeout: timeout)
+    }
+
+    /// Reads the greeting on `line`, just connected to `endpoint`.
+    init(_ line: LineConnection, _ endpoint: String, timeout: Double) throws {
+        self.line = line
         guard let h = try line.readLine(timeout: timeout) else { throw ClientError.timeout("no greeting from \(endpoint) within \(timeout)s") }
         switch WireDecoder.textPush(h) {
         case .hello(_, _, let rev, let id)?:

@@ -1,108 +1,209 @@
 import CLinuxShims
+import Dispatch
 import Foundation
 import Glibc
 import Synchronization
 import TabulaAccess
 import TabulaProtocol
 
-/// The thread that checks `AUTH` secrets: a slow hash (tens of milliseconds, by design) must
-/// not run on an I/O loop. A wrong name or secret is answered only after a delay that doubles
-/// with each failure in a row on that connection; the delay is kept here, as a due time, so
-/// it holds up nobody else (the connection's later requests wait on its loop meanwhile).
+/// Checks `AUTH` secrets off the I/O loops, so that nobody can starve a login:
+///
+/// - a login the per-start cache knows (`VerifiedSecrets`) is answered at once, on the loop,
+///   without queueing (microseconds);
+/// - every other login waits in a `LoginScheduler` (per address, bounded) and is hashed on
+///   a pool of `hashers` threads (as many as cores, at least 2), quiet addresses first;
+///   a login whose connection has gone is dropped unhashed;
+/// - a failure's answer waits out its back-off on the timer thread (`run`), holding up no
+///   hasher; the connection's later requests wait on its loop meanwhile (a connection has
+///   one AUTH in flight at a time).
 final class Authenticator: @unchecked Sendable {
-    private let inbox = WakeableInbox<EngineInput>()
+    /// A login waiting for its hash.
+    struct Job: Sendable {
+        let conn: ConnectionID
+        let units: [LineUnit]
+        let session: Session
+        let life: ConnectionLife
+        let name: String
+        let secret: String
+        let tag: String?
+    }
+
+    /// An answer that may go out at `at` (a failure's back-off), or a stop.
+    enum Timed: Sendable {
+        case answer(at: ContinuousClock.Instant, GroupAnswer)
+        case shutdown
+    }
+
+    private let timerInbox = WakeableInbox<Timed>()
     /// Nil without `--users`: AUTH is then refused as needless.
     let users: UsersDirectory?
     private let state: SharedState
     private let log: Log
-    private var due: [(at: ContinuousClock.Instant, answer: GroupAnswer)] = []
-    /// Secrets verified before: a user's next logins skip the slow hash.
-    private var verified = VerifiedSecrets()
-    private var stopped = false
-    /// Set once the thread has returned.
-    let finished = Atomic<Bool>(false)
-    /// Checked for unknown names, so that they cost what a known one does (made on the first
-    /// unknown name: a server start costs no hashing).
-    private lazy var decoy = PasswordHash.make(String(decoding: PasswordHash.randomBytes(16).map { 65 + $0 % 26 }, as: UTF8.self))
+    private let stats: ServerStats
+    private let queue = Mutex(LoginScheduler<PeerAddress, Job>())
 
-    init(users: UsersDirectory?, state: SharedState, log: Log) {
+    /// Runs `body` on the scheduler, under its lock, and publishes its counts to STATS.
+    private func scheduling<T>(_ body: (inout LoginScheduler<PeerAddress, Job>) -> T) -> T {
+        queue.withLock { q in
+            let r = body(&q)
+            stats.loginsWaiting.store(q.pendingCount, ordering: .relaxed)
+            stats.loginsDropped.store(q.dropped, ordering: .relaxed)
+            return r
+        }
+    }
+    private let work = DispatchSemaphore(value: 0)
+    private let verified = Mutex(VerifiedSecrets())
+    private let stopping = Atomic<Bool>(false)
+    private let timerDone = Atomic<Bool>(false)
+    private let hashersDone = Atomic<Int>(0)
+    let hashers: Int
+    private let start = ContinuousClock.now
+
+    /// Set once every thread has returned.
+    var finished: Bool { timerDone.load(ordering: .acquiring) && hashersDone.load(ordering: .acquiring) == hashers }
+
+    init(users: UsersDirectory?, state: SharedState, stats: ServerStats, log: Log, hashers: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
         self.users = users
         self.state = state
+        self.stats = stats
         self.log = log
+        self.hashers = hashers
     }
 
-    /// Hands over groups that start with AUTH.
-    func submit(_ inputs: [EngineInput]) { inbox.post(inputs) }
+    /// Starts the timer thread and the hashers.
+    func startThreads() {
+        let t = Thread { self.run() }
+        t.name = "tabulad-auth"
+        t.start()
+        for k in 0..<hashers {
+            let h = Thread { self.hash() }
+            h.name = "tabulad-hash-\(k)"
+            h.start()
+        }
+    }
 
-    /// The first failure's delay; each further one in a row doubles it, up to `maxDelay`.
-    static let firstDelay = Duration.milliseconds(250)
-    static let maxDelay = Duration.seconds(8)
+    /// Stops: waiting logins are refused unhashed, delayed answers go out at once.
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        let left = scheduling { $0.drain() }
+        for j in left { post(answer(j, Reply(error: TabulaError(.invalid, "server shutting down")), session: nil)) }
+        for _ in 0..<hashers { work.signal() }
+        timerInbox.post([.shutdown])
+    }
 
+    /// Takes a group that starts with AUTH (loop thread): answered at once when no hash is
+    /// needed, else queued for a hasher.
+    func submit(_ c: ConnectionID, _ units: [LineUnit], session: Session, peer: PeerAddress, life: ConnectionLife) {
+        guard case .request(let r)? = units.first, case .auth(let name, let secret) = r.command else { return }
+        let job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: r.tag)
+        guard let users else {
+            post(answer(job, Reply(error: TabulaError(.invalid, "this server has no users file: every connection may do everything, no AUTH needed")), session: nil))
+            return
+        }
+        if let (e, generation) = users.entry(name), verified.withLock({ $0.knows(name, secret, generation: generation) }) {
+            post(succeeded(job, e, generation: generation))
+            return
+        }
+        let queued = scheduling { $0.enqueue(job, name: name, from: peer) { $0.life.isOpen } }
+        guard queued else {
+            let max = LoginScheduler<PeerAddress, Job>.maxPendingPerAddress
+            post(answer(job, Reply(error: TabulaError(.limit, "\(max) logins from \(peer) are waiting already; wait for their answers before sending more")), session: nil))
+            return
+        }
+        work.signal()
+    }
+
+    /// A hasher's body: hashes the scheduler's next login until stopped.
+    private func hash() {
+        defer { hashersDone.add(1, ordering: .releasing) }
+        while true {
+            work.wait()
+            if stopping.load(ordering: .acquiring) { return }
+            while let (job, name, address) = scheduling({ $0.next(at: seconds(), isLive: { $0.life.isOpen }) }) {
+                let (reply, session, failed) = verdict(job)
+                let delay = scheduling { $0.finish(name: name, from: address, failed: failed, at: seconds()) }
+                work.signal()  // another login of that address may be hashed now
+                let a = answer(job, reply, session: session)
+                if delay == 0 || stopping.load(ordering: .acquiring) {
+                    post(a)
+                } else {
+                    timerInbox.post([.answer(at: .now + .milliseconds(Int(delay * 1000)), a)])
+                }
+                if stopping.load(ordering: .acquiring) { return }
+            }
+        }
+    }
+
+    /// The slow check of one login: the reply and the session after it (nil: unchanged).
+    private func verdict(_ job: Job) -> (Reply, Session?, failed: Bool) {
+        guard let users else { return (Reply(error: TabulaError(.invalid, "no users")), nil, true) }
+        let (found, hash, generation) = users.check(job.name)
+        let ok = hash.verify(job.secret) && found != nil
+        stats.add(stats.loginsHashed, 1)
+        if !ok { stats.add(stats.loginsFailed, 1) }
+        if ok, let e = found {
+            verified.withLock { $0.remember(job.name, job.secret, generation: generation) }
+            return (Reply(message: "\(e.name) \(e.role.rawValue)"), loggedIn(job, e, generation: generation), false)
+        }
+        log.log(.warn, "connection \(job.conn.raw): AUTH as \(job.name.prefix(64)) failed")
+        return (Reply(error: TabulaError(.wrongPass, "wrong name or secret")), nil, true)
+    }
+
+    /// The answer to a login of `e` known to be right.
+    private func succeeded(_ job: Job, _ e: UserEntry, generation: Int) -> GroupAnswer {
+        answer(job, Reply(message: "\(e.name) \(e.role.rawValue)"), session: loggedIn(job, e, generation: generation))
+    }
+
+    /// The job's session acting as `e` from now on (its watches filtered by e's grants).
+    private func loggedIn(_ job: Job, _ e: UserEntry, generation: Int) -> Session {
+        var s = job.session
+        s.become(AuthUser(name: e.name, role: e.role, grants: e.grants, generation: generation, credential: e.hash))
+        state.hub.withLock { $0.setGrants(job.conn, s.viewer.grants) }
+        log.log(.info, "connection \(job.conn.raw) authenticated as \(e.name)")
+        return s
+    }
+
+    private func answer(_ job: Job, _ reply: Reply, session: Session?) -> GroupAnswer {
+        let bytes = WireEncoder.encode(reply, tag: job.tag, format: (session ?? job.session).format)
+        return GroupAnswer(conn: job.conn, bytes: bytes, session: session, close: false, replay: nil, rest: Array(job.units.dropFirst()))
+    }
+
+    /// The timer thread's body: sends each delayed answer when due.
     func run() {
+        var due: [(at: ContinuousClock.Instant, answer: GroupAnswer)] = []
+        var stopped = false
         while !stopped {
             let now = ContinuousClock.now
-            let ready = due.filter { $0.at <= now }
+            post(due.filter { $0.at <= now }.map(\.answer))
             due.removeAll { $0.at <= now }
-            post(ready.map(\.answer))
-            let batch = inbox.takeOrSleep()
+            let batch = timerInbox.takeOrSleep()
             if batch.isEmpty {
-                var pfd = pollfd(fd: inbox.fd, events: Int16(POLLIN), revents: 0)
-                let wait = due.map { $0.at }.min().map { max(0, Int32(($0 - ContinuousClock.now) / .milliseconds(1)) + 1) } ?? -1
+                var pfd = pollfd(fd: timerInbox.fd, events: Int16(POLLIN), revents: 0)
+                let wait = due.map(\.at).min().map { max(0, Int32(($0 - ContinuousClock.now) / .milliseconds(1)) + 1) } ?? -1
                 _ = poll(&pfd, 1, wait)
-                inbox.awake()
-                inbox.clearSignal()
+                timerInbox.awake()
+                timerInbox.clearSignal()
                 continue
             }
-            for input in batch {
-                switch input {
-                case .group(let c, let units, let session): check(c, units, session: session)
+            for t in batch {
+                switch t {
+                case .answer(let at, let a): due.append((at, a))
                 case .shutdown: stopped = true
-                case .follow: break
                 }
             }
         }
         post(due.map(\.answer))  // nobody waits for a delay at shutdown
-        due.removeAll()
-        finished.store(true, ordering: .releasing)
+        timerDone.store(true, ordering: .releasing)
     }
 
-    private func check(_ c: ConnectionID, _ units: [LineUnit], session: Session) {
-        guard case .request(let r)? = units.first, case .auth(let name, let secret) = r.command else { return }
-        var s = session
-        guard let users else {
-            let bytes = WireEncoder.encode(Reply(error: TabulaError(.invalid, "this server has no users file: every connection may do everything, no AUTH needed")), tag: r.tag, format: s.format)
-            due.append((ContinuousClock.now, GroupAnswer(conn: c, bytes: bytes, session: nil, close: false, replay: nil, rest: Array(units.dropFirst()))))
-            return
-        }
-        let found = users.entry(name)
-        let ok: Bool
-        if let (_, generation) = found, verified.knows(name, secret, generation: generation) {
-            ok = true
-        } else {
-            ok = (found?.0.hash ?? decoy).verify(secret) && found != nil
-            if ok, let (_, generation) = found { verified.remember(name, secret, generation: generation) }
-        }
-        let reply: Reply
-        var delay = Duration.zero
-        if let (e, generation) = found, ok {
-            let user = AuthUser(name: e.name, role: e.role, grants: e.grants, generation: generation)
-            s.become(user)
-            s.authFailures = 0
-            state.hub.withLock { $0.setGrants(c, s.viewer.grants) }
-            reply = Reply(message: "\(e.name) \(e.role.rawValue)")
-            log.log(.info, "connection \(c.raw) authenticated as \(e.name)")
-        } else {
-            s.authFailures += 1
-            delay = min(Authenticator.maxDelay, Authenticator.firstDelay * (1 << min(s.authFailures - 1, 10)))
-            reply = Reply(error: TabulaError(.wrongPass, "wrong name or secret"))
-            log.log(.warn, "connection \(c.raw): AUTH failed (\(s.authFailures) in a row)")
-        }
-        let bytes = WireEncoder.encode(reply, tag: r.tag, format: s.format)
-        let answer = GroupAnswer(conn: c, bytes: bytes, session: s, close: false, replay: nil, rest: Array(units.dropFirst()))
-        due.append((ContinuousClock.now + delay, answer))
+    private func seconds() -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     private func post(_ answers: [GroupAnswer]) {
         for a in answers { state.loops[a.conn.loop].post([.answer(a)]) }
     }
+
+    private func post(_ a: GroupAnswer) { post([a]) }
 }

@@ -36,6 +36,8 @@ final class Connection {
 
     /// The client's address.
     let peer: PeerAddress
+    /// Open until the loop closes it (others check it before working for it).
+    let life = ConnectionLife()
     /// The TLS session on a connection to the TLS port.
     var tls: UnsafeMutableRawPointer?
     /// The TLS session needs the socket writable to go on (a handshake message to send).

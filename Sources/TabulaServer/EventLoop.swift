@@ -298,7 +298,7 @@ final class EventLoop: @unchecked Sendable {
             }
             if r.toEngine && !c.closeWhenFlushed && !rest.isEmpty {
                 if Dispatcher.route(rest[rest.startIndex], durable: executor.durable) == .authenticator {
-                    authenticator.submit([.group(c.id, Array(rest), session: c.session)])
+                    authenticator.submit(c.id, Array(rest), session: c.session, peer: c.peer, life: c.life)
                 } else {
                     toEngine.append(.group(c.id, Array(rest), session: c.session))
                 }

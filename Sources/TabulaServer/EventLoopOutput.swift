@@ -75,6 +75,7 @@ extension EventLoop {
     func closeConnection(_ c: Connection) {
         guard conns.removeValue(forKey: c.id.raw) != nil else { return }
         _ = tabula_epoll_del(epfd, c.fd)
+        c.life.end()
         if let ssl = c.tls {
             tabula_tls_session_free(ssl)
             c.tls = nil

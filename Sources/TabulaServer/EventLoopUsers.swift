@@ -8,6 +8,10 @@ extension EventLoop {
             closeWithBye(c, "user \(u.name) was removed from the users file", log: "its user \(u.name) was removed", timedOut: false)
             return
         }
+        if let old = u.credential, now.credential != old {
+            closeWithBye(c, "the secret of user \(u.name) changed in the users file; log in again with the new one", log: "its user \(u.name) has a new secret", timedOut: false)
+            return
+        }
         c.session.become(now)
         executor.state.hub.withLock { $0.setGrants(c.id, c.session.viewer.grants) }
     }

@@ -46,9 +46,10 @@ public final class Server: @unchecked Sendable {
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
         let engine = Engine(state: state, executor: executor, store: store, log: log)
-        let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, log: log)
+        let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, stats: stats, log: log)
         let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listeners: fds, tlsContext: tls, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
         state.loops = loops
+        if let users = config.users { Server.noteUnusualIterations(users, log: log) }
         self.engine = engine
         self.authenticator = authenticator
         follower = store.openChangeListener().map { ClusterFollower(listener: $0, engine: engine, state: state, log: log) }
@@ -65,8 +66,19 @@ public final class Server: @unchecked Sendable {
         guard let directory = authenticator.users else { return false }
         let generation = directory.replace(users)
         log.log(.info, "users reloaded: \(users.count) users (generation \(generation))")
+        Server.noteUnusualIterations(users, log: log)
         for loop in loops { loop.post([.usersReloaded]) }
         return true
+    }
+
+    /// Names in the log the users whose hash has another iteration count than most: a wrong
+    /// secret for them costs another time than an unknown name does (rehash them with
+    /// tabulad passwd to make every login cost the same).
+    static func noteUnusualIterations(_ users: [String: UserEntry], log: Log) {
+        let odd = UsersDirectory.unusualIterations(users)
+        guard !odd.isEmpty else { return }
+        let common = UsersDirectory.commonIterations(users)
+        log.log(.warn, "users \(odd.joined(separator: ", ")) have hashes of another iteration count than the others' \(common): their names can be told from unknown ones by timing; rehash them with tabulad passwd")
     }
 
     /// The listening sockets `config` asks for, the ports they got (0: no plain port) and the
@@ -99,10 +111,7 @@ public final class Server: @unchecked Sendable {
         let t = Thread { e.run() }
         t.name = "tabulad-engine"
         t.start()
-        let a = authenticator
-        let at = Thread { a.run() }
-        at.name = "tabulad-auth"
-        at.start()
+        authenticator.startThreads()
         if let f = follower {
             let ft = Thread { f.run() }
             ft.name = "tabulad-follow"
@@ -129,8 +138,8 @@ public final class Server: @unchecked Sendable {
         }
         follower?.stopped.store(true, ordering: .releasing)
         engine.submit([.shutdown])
-        authenticator.submit([.shutdown])
-        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {
+        authenticator.stop()
+        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished) && ContinuousClock.now < deadline {
             usleep(5000)
         }
         for l in listeners { close(l.fd) }

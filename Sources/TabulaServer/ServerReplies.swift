@@ -20,6 +20,10 @@ enum ServerReplies {
             ("bytes_out", stats.bytesOut.load(ordering: .relaxed)),
             ("slow_consumers_dropped", stats.slowConsumersDropped.load(ordering: .relaxed)),
             ("connections_timed_out", stats.timedOut.load(ordering: .relaxed)),
+            ("logins_hashed", stats.loginsHashed.load(ordering: .relaxed)),
+            ("logins_failed", stats.loginsFailed.load(ordering: .relaxed)),
+            ("logins_waiting", stats.loginsWaiting.load(ordering: .relaxed)),
+            ("logins_dropped", stats.loginsDropped.load(ordering: .relaxed)),
             ("items", state.model[ItemsList.self].items.count),
             ("uptime_seconds", Int(up.components.seconds)),
         ]

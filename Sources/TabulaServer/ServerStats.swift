@@ -14,6 +14,12 @@ final class ServerStats: Sendable {
     let partialInput = Atomic<Int>(0)
     /// Connections closed for making no progress, or for being idle.
     let timedOut = Atomic<Int>(0)
+    /// Logins checked against their slow hash, and those that failed.
+    let loginsHashed = Atomic<Int>(0)
+    let loginsFailed = Atomic<Int>(0)
+    /// Logins waiting for a hasher now, and those dropped unhashed (their connection had gone).
+    let loginsWaiting = Atomic<Int>(0)
+    let loginsDropped = Atomic<Int>(0)
     /// Connections open per client address.
     let addresses = AddressBook()
     let started = ContinuousClock.now

@@ -11,8 +11,6 @@ struct Session: Sendable, Equatable {
     var authRequired = false
     /// The user this connection acts as, once authenticated.
     var user: AuthUser?
-    /// AUTH failures in a row on this connection (each waits longer for its answer).
-    var authFailures = 0
 
     /// Acts as `u` from now on: its grants limit what listings show.
     mutating func become(_ u: AuthUser?) {

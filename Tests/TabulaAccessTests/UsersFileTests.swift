@@ -18,6 +18,20 @@ import TabulaModel
         #expect(PasswordHash.make("s3cret", iterations: 1_000) != Self.hash, "every hash has its own salt")
     }
 
+    @Test func aFileWithCRLFLineEndsAndAByteOrderMarkReadsAsTheSameUsers() throws {
+        let lines = ["# users", "ci write \(Self.hash.encoded) allow=/items", "admin admin \(Self.hash.encoded)", ""]
+        let plain = try UsersFile.parse(lines.joined(separator: "\n")).get()
+        let windows = try UsersFile.parse("\u{FEFF}" + lines.joined(separator: "\r\n")).get()
+        #expect(windows == plain)
+        #expect(windows["ci"]?.grants.allow == ["/items"])
+    }
+
+    @Test func theDecoyMatchesNoSecretAndCostsTheIterationsAsked() {
+        let d = PasswordHash.decoy(iterations: 1_000)
+        #expect(d.iterations == 1_000)
+        #expect(!d.verify("") && !d.verify("s3cret"))
+    }
+
     @Test func aFileListsUsersWithRolesAndGrants() throws {
         let text = """
             # users

@@ -13,6 +13,11 @@ import TabulaServer
         UserEntry(name: name, role: role, grants: Grants(allow: allow, deny: deny), hash: PasswordHash.make("pw-\(name)", iterations: 1_000))
     }
 
+    /// `name` with a new role and grants and the same secret (the same hash).
+    static func regranted(_ name: String, _ role: Role, allow: [String] = [], deny: [String] = []) -> UserEntry {
+        UserEntry(name: name, role: role, grants: Grants(allow: allow, deny: deny), hash: users[name]!.hash)
+    }
+
     static let users: [String: UserEntry] = [
         "reader": user("reader", .read),
         "writer": user("writer", .write),
@@ -129,7 +134,7 @@ import TabulaServer
             var next = Self.users
             next["ops"] = nil
             next["new"] = Self.user("new", .read)
-            next["ci"] = Self.user("ci", .read, allow: ["/items"])
+            next["ci"] = Self.regranted("ci", .read, allow: ["/items"])
             #expect(s.reloadUsers(next))
             #expect(try HygieneTests.lastWords(ops.line) == "* BYE user ops was removed from the users file")
             #expect(try ci.request("WHOAMI").final == "OK ci read allow=/items")
@@ -172,7 +177,7 @@ import TabulaServer
             let ci = try Self.login(s, "ci")
             for _ in 0..<2 { #expect(try ci.request("SHOW /items/2").isOK) }  // the second from the cache
             var next = Self.users
-            next["ci"] = Self.user("ci", .write, allow: ["/items"], deny: ["/items/2"])
+            next["ci"] = Self.regranted("ci", .write, allow: ["/items"], deny: ["/items/2"])
             #expect(s.reloadUsers(next))
             #expect(try eventually { try ci.request("SHOW /items/2").reply.error?.code == .noPerm })
             #expect(try ci.request("SHOW /items/4").isOK)

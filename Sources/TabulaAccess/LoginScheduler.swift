@@ -1,0 +1,147 @@
+import Foundation
+
+/// Which waiting login is hashed next, and how long a failure's answer waits: pure policy,
+/// no threads or clocks (times are passed in, in seconds).
+///
+/// - Logins wait per address, at most `maxPendingPerAddress` each; at most
+///   `maxHashingPerAddress` of an address are hashed at once, so one address cannot take
+///   every hashing thread.
+/// - The next login hashed is that of the address with the fewest recent failures, then the
+///   fewest recent attempts, then the oldest: a client that guesses drops behind everyone
+///   who does not, and a first login from a quiet address waits for at most the hashes
+///   already running.
+/// - A failure's answer waits `firstDelay` doubled for each recent failure of the address or
+///   of the name (whichever has more), up to `maxDelay`. Recent counts halve every
+///   `halfLife` seconds, so nobody is locked out for good.
+/// - Remembered addresses and names are bounded (`maxRemembered` each; the faintest are
+///   forgotten first).
+public struct LoginScheduler<Address: Hashable & Sendable, Job: Sendable>: Sendable {
+    public static var maxPendingPerAddress: Int { 32 }
+    public static var maxHashingPerAddress: Int { 2 }
+    public static var firstDelay: Double { 0.25 }
+    public static var maxDelay: Double { 8 }
+    public static var halfLife: Double { 60 }
+    public static var maxRemembered: Int { 4096 }
+
+    /// A count that halves every `halfLife` seconds.
+    struct Fading: Sendable {
+        var value = 0.0
+        var at = 0.0
+        func now(_ t: Double) -> Double { value * pow2(-(t - at) / LoginScheduler.halfLife) }
+        mutating func add(_ n: Double, _ t: Double) {
+            value = now(t) + n
+            at = t
+        }
+    }
+
+    struct Waiting: Sendable {
+        var jobs: [(seq: UInt64, name: String, job: Job)] = []
+        var hashing = 0
+    }
+
+    struct Record: Sendable {
+        var failures = Fading()
+        var attempts = Fading()
+    }
+
+    private var waiting: [Address: Waiting] = [:]
+    private var addresses: [Address: Record] = [:]
+    private var names: [String: Fading] = [:]
+    private var seq: UInt64 = 0
+    /// Logins dropped unhashed because their connection had gone, since the start.
+    public private(set) var dropped = 0
+
+    public init() {}
+
+    /// Logins waiting, over all addresses.
+    public private(set) var pendingCount = 0
+
+    /// Queues a login of `name` from `address`; false when that address already has
+    /// `maxPendingPerAddress` waiting (after dropping those whose connection is gone).
+    public mutating func enqueue(_ job: Job, name: String, from address: Address, isLive: (Job) -> Bool) -> Bool {
+        var w = waiting[address, default: Waiting()]
+        if w.jobs.count >= Self.maxPendingPerAddress {
+            let before = w.jobs.count
+            w.jobs.removeAll { !isLive($0.job) }
+            dropped += before - w.jobs.count
+            pendingCount -= before - w.jobs.count
+        }
+        guard w.jobs.count < Self.maxPendingPerAddress else { return false }
+        seq += 1
+        w.jobs.append((seq, name, job))
+        pendingCount += 1
+        waiting[address] = w
+        return true
+    }
+
+    /// The next login to hash, counted as hashing for its address until `finish`; logins whose
+    /// connection is gone are dropped on the way, unhashed.
+    public mutating func next(at t: Double, isLive: (Job) -> Bool) -> (job: Job, name: String, address: Address)? {
+        while let address = best(at: t) {
+            var w = waiting[address]!
+            let first = w.jobs.removeFirst()
+            pendingCount -= 1
+            guard isLive(first.job) else {
+                dropped += 1
+                store(w, address)
+                continue
+            }
+            w.hashing += 1
+            store(w, address)
+            addresses[address, default: Record()].attempts.add(1, t)
+            return (first.job, first.name, address)
+        }
+        return nil
+    }
+
+    /// Records a hashed login's outcome; returns how long (seconds) its answer waits.
+    public mutating func finish(name: String, from address: Address, failed: Bool, at t: Double) -> Double {
+        if var w = waiting[address] {
+            w.hashing = max(0, w.hashing - 1)
+            store(w, address)
+        }
+        guard failed else { return 0 }
+        addresses[address, default: Record()].failures.add(1, t)
+        names[name, default: Fading()].add(1, t)
+        let n = max(addresses[address]!.failures.now(t), names[name]!.now(t))
+        forgetFaintest(at: t)
+        return min(Self.maxDelay, Self.firstDelay * pow2((n - 1).rounded()))
+    }
+
+    /// Empties the queue (shutdown): every waiting login, to be answered unhashed.
+    public mutating func drain() -> [Job] {
+        let jobs = waiting.values.flatMap { $0.jobs.map(\.job) }
+        waiting.removeAll()
+        pendingCount = 0
+        return jobs
+    }
+
+    private func best(at t: Double) -> Address? {
+        var chosen: (Address, Double, Double, UInt64)?
+        for (a, w) in waiting where !w.jobs.isEmpty && w.hashing < Self.maxHashingPerAddress {
+            let r = addresses[a] ?? Record()
+            let key = (a, r.failures.now(t).rounded(), r.attempts.now(t).rounded(), w.jobs[0].seq)
+            if let c = chosen, (c.1, c.2, c.3) <= (key.1, key.2, key.3) { continue }
+            chosen = key
+        }
+        return chosen?.0
+    }
+
+    private mutating func store(_ w: Waiting, _ address: Address) {
+        waiting[address] = w.jobs.isEmpty && w.hashing == 0 ? nil : w
+    }
+
+    private mutating func forgetFaintest(at t: Double) {
+        if addresses.count > Self.maxRemembered {
+            let keep = addresses.sorted { max($0.value.failures.now(t), $0.value.attempts.now(t)) > max($1.value.failures.now(t), $1.value.attempts.now(t)) }.prefix(Self.maxRemembered / 2)
+            addresses = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+        }
+        if names.count > Self.maxRemembered {
+            let keep = names.sorted { $0.value.now(t) > $1.value.now(t) }.prefix(Self.maxRemembered / 2)
+            names = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+        }
+    }
+}
+
+/// 2 to the power `x`.
+private func pow2(_ x: Double) -> Double { exp2(x) }
