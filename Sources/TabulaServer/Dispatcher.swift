@@ -34,6 +34,6 @@ enum Dispatcher {
             return Authorization.authenticationRequired
         }
         guard let user = session.user else { return nil }
-        return Authorization.refusal(r.command, user: user) { typed in state.model.canonicalPath(typed, cwd: session.viewer.cwd) }
+        return Authorization.refusal(r.command, user: user) { typed in state.model.canonicalPath(typed, viewer: session.viewer) }
     }
 }

@@ -7,7 +7,8 @@ extension RequestExecutor {
     func watch(_ c: ConnectionID, prefix: String?, from: UInt64?, tag: String?, session: Session) -> Execution {
         let p = ModelPath.join(ModelPath.segments(prefix ?? "/", cwd: prefix == nil ? "/" : session.viewer.cwd))
         if let top = ModelPath.segments(p, cwd: "/").first, !Model.roots.contains(top) {
-            let hint = EditDistance.closest(to: top, in: Model.roots).map { "; did you mean /\($0)?" } ?? "; the top-level lists are /\(Model.roots.joined(separator: ", /"))"
+            let roots = Model.roots.filter { session.viewer.sees("/" + $0) }
+            let hint = EditDistance.closest(to: top, in: roots).map { "; did you mean /\($0)?" } ?? "; the top-level lists are /\(roots.joined(separator: ", /"))"
             return Execution(Reply(error: TabulaError(.notFound, "nothing can change under \(p)\(hint)")))
         }
         let revision = state.model.revision

@@ -33,6 +33,10 @@ func drain(_ decoder: inout LineDecoder) {
     var model = SeedData.model(now: 1_700_000_000)
     var viewer = Viewer()
     var rng = SplitMix64(seed: 1)
+    // The same requests as the restricted user, on a model of its own.
+    var granted = SeedData.model(now: 1_700_000_000)
+    var grantedViewer = Viewer()
+    grantedViewer.grants = restricted.grants
     var lines = 0
     while let unit = decoder.next() {
         guard case .line(let line) = unit else { continue }
@@ -45,8 +49,10 @@ func drain(_ decoder: inout LineDecoder) {
         _ = UsersFile.parse(String(decoding: line, as: UTF8.self))
         switch RequestParser.parse(line) {
         case .success(let request)?:
-            let refusal = Authorization.refusal(request.command, user: restricted) { model.canonicalPath($0, cwd: viewer.cwd) }
+            let gv = grantedViewer
+            let refusal = Authorization.refusal(request.command, user: restricted) { granted.canonicalPath($0, viewer: gv) }
             precondition(refusal == nil || refusal?.code == .noPerm, "a refusal is NOPERM")
+            if refusal == nil { checkGranted(granted.apply(request.command, viewer: &grantedViewer, now: 1_700_000_000, rng: &rng).reply, viewer: grantedViewer) }
             let reply = Reply(rows: [Row(text: "\(request.command)", json: .string("\(request.command)"))], message: "ok")
             let text = WireEncoder.encode(reply, tag: request.tag, format: .text)
             precondition(text.last == 10 && text.dropLast().filter { $0 == 10 }.count == 1, "a one-row reply must be exactly two lines")
@@ -66,6 +72,13 @@ func drain(_ decoder: inout LineDecoder) {
             break
         }
     }
+}
+
+/// A reply to the restricted user names no row it may not see and pages to no item hidden
+/// from it (its grants deny /items/3).
+func checkGranted(_ reply: Reply, viewer: Viewer) {
+    for r in reply.rows { precondition(r.path.map { viewer.sees($0.string) } ?? true, "a row the user may not see: \(r.text)") }
+    precondition(!(reply.message.contains("; more: ") && reply.message.hasSuffix(" AFTER 3")), "a page hint names the hidden item: \(reply.message)")
 }
 
 /// The client's decoder reads back what the server wrote: one reply, with its tag, its

@@ -25,7 +25,7 @@ import TabulaProtocol
             let viewer = Viewer(cwd: cwds.randomElement(using: &rng)!)
             let general = model.resolveBySegments(path, viewer: viewer)
             #expect(model.resolve(path, viewer: viewer) == general, "\(path) from \(viewer.cwd)")
-            if let fast = model.resolvePlain(path, cwd: viewer.cwd) {
+            if let fast = model.resolvePlain(path, viewer: viewer) {
                 fastTaken += 1
                 #expect(.success(fast) == general, "\(path) from \(viewer.cwd)")
             }

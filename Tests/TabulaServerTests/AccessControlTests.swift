@@ -24,6 +24,8 @@ import TabulaServer
         "admin": user("admin", .admin),
         "ci": user("ci", .write, allow: ["/items", "/orders"], deny: ["/items/3"]),
         "ops": user("ops", .write, allow: ["/orders"]),
+        "diner": user("diner", .write, deny: ["/menu/pizza/margherita", "/settings/my-int"]),
+        "browser": user("browser", .read, allow: ["/catalog/item-2"]),
     ]
 
     static func withUsers(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server) throws -> Void) throws {
@@ -99,6 +101,37 @@ import TabulaServer
             #expect(try ci.request("LS /menu").reply.error?.code == .noPerm)
             #expect(try ci.request("COMPLETE SHOW /").data == ["/items/", "/orders/"])
             #expect(try ci.request("COMPLETE SHOW /items/").data.contains("/items/3") == false)
+        }
+    }
+
+    @Test func aDeniedMenuEntryCannotBeOrderedByItsBareNameAndIsNeverSuggested() throws {
+        try Self.withUsers { s in
+            let diner = try Self.login(s, "diner")
+            #expect(try diner.request("ORDER /menu/pizza/margherita").reply.error?.code == .noPerm)
+            let bare = try diner.request("ORDER margherita")
+            #expect(bare.reply.error?.code == .notFound && !bare.final.contains("margherita/") && !bare.final.contains("/menu/pizza/margherita"), "\(bare.final)")
+            #expect(try diner.request("LS /orders").data.isEmpty, "nothing was ordered")
+            #expect(try diner.request("ORDER pepperoni").isOK)
+            #expect(try diner.request("SHOW /settings/my-in").final.contains("my-int") == false)
+            let names = try diner.request("COMPLETE ORDER ").data
+            #expect(names.contains("pepperoni") && !names.contains("margherita"), "\(names)")
+            #expect(try diner.request("LS /menu/pizza").data.count == 2)
+            #expect(try diner.request("LS /menu").data.first?.contains("(2 entries)") == true, "counts leave the entry out")
+        }
+    }
+
+    @Test func pagesCountsAndCompletionsLeaveOutWhatTheUserMayNotSee() throws {
+        try Self.withUsers { s in
+            let ci = try Self.login(s, "ci"), browser = try Self.login(s, "browser")
+            let page = try ci.request("LS /items LIMIT 1 AFTER 2")
+            #expect(page.data.contains { $0.hasPrefix("4  ") } && !page.final.contains("AFTER 3"), "\(page.data) \(page.final)")
+            #expect(try ci.request("LS /").data.first { $0.hasPrefix("items/") }?.hasPrefix("items/  3 items") == true)
+            let admin = try Self.login(s, "admin")
+            #expect(try admin.request("COMPLETE SELECT /settings/my-int ").data.isEmpty == false)
+            #expect(try browser.request("COMPLETE SELECT /settings/my-int ").data.isEmpty)
+            let offered = try browser.request("COMPLETE ORDER ").data
+            #expect(!offered.contains { ["margherita", "pepperoni", "menu"].contains(where: $0.contains) }, "\(offered)")
+            #expect(try browser.request("LS /catalog").data.count == 1)
         }
     }
 

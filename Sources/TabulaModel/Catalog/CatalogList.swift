@@ -23,8 +23,9 @@ public struct CatalogList: ListStore {
     static func id(_ ref: Ref) -> Int { ref.kind == 0 ? 0 : ref.a }
     static func ref(_ id: Int) -> Ref { id == 0 ? .top : Ref(node, id) }
 
-    public var summary: Row {
-        let n = nodes[0]?.children.count ?? 0
+    public func summary(seenBy viewer: Viewer) -> Row {
+        let top = nodes[0]?.children ?? []
+        let n = viewer.isRestricted ? top.count { nodes[$0].map { viewer.sees("/catalog/\($0.slug)") } ?? false } : top.count
         return Row(text: "catalog/  \(n) top-level \(plural(n, "node"))", json: .object([("name", .string("catalog")), ("count", .int(Int64(n)))]), path: RowPath("/", "catalog"))
     }
 
@@ -49,10 +50,21 @@ public struct CatalogList: ListStore {
         (nodes[CatalogList.id(ref)]?.children ?? []).prefix(limit).compactMap { nodes[$0] }.map { ($0.slug, $0.view == .branch) }
     }
 
-    func json(_ node: CatalogNode) -> JSONValue {
+    /// The children of `node` that `viewer` sees, in order.
+    func seenChildren(_ node: CatalogNode, viewer: Viewer) -> [CatalogNode] {
+        let kids = node.children.compactMap { nodes[$0] }
+        guard viewer.isRestricted else { return kids }
+        let p = path(of: CatalogList.ref(node.id))
+        return kids.filter { viewer.sees(p + "/" + $0.slug) }
+    }
+
+    /// How many children of `node` `viewer` sees.
+    func childCount(_ node: CatalogNode, viewer: Viewer) -> Int { viewer.isRestricted ? seenChildren(node, viewer: viewer).count : node.children.count }
+
+    func json(_ node: CatalogNode, viewer: Viewer = Viewer()) -> JSONValue {
         var pairs: [(String, JSONValue)] = [("type", .string("node")), ("name", .string(node.slug)), ("title", .string(node.title)), ("view", .string(node.view.kind))]
         switch node.view {
-        case .branch: pairs.append(("children", .int(Int64(node.children.count))))
+        case .branch: pairs.append(("children", .int(Int64(childCount(node, viewer: viewer)))))
         case .tabs(let t): pairs.append(("tabs", .array(t.map { .string($0) })))
         case .image(let i): pairs.append(("image", .string(i)))
         case .text(let t): pairs.append(("text", .string(t)))
@@ -60,23 +72,26 @@ public struct CatalogList: ListStore {
         return .object(pairs)
     }
 
-    /// The node's row; `parent` is its parent's path when the caller has it (a listing).
-    func row(_ node: CatalogNode, in parent: String? = nil) -> Row {
+    /// The node's row, its children counted as `viewer` sees them; `parent` is its parent's
+    /// path when the caller has it (a listing).
+    func row(_ node: CatalogNode, in parent: String? = nil, viewer: Viewer = Viewer()) -> Row {
         let detail: String
         switch node.view {
-        case .branch: detail = "(\(node.children.count) \(plural(node.children.count, "child", "children")))"
+        case .branch:
+            let n = childCount(node, viewer: viewer)
+            detail = "(\(n) \(plural(n, "child", "children")))"
         case .tabs(let t): detail = "[tabs: \(t.joined(separator: ", "))]"
         case .image(let i): detail = "[image: \(i)]"
         case .text: detail = "[text]"
         }
-        return Row(text: "\(node.slug)\(node.view == .branch ? "/" : "")  \(node.title)  \(detail)", json: json(node), path: RowPath(parent ?? path(of: CatalogList.ref(node.parent)), node.slug))
+        return Row(text: "\(node.slug)\(node.view == .branch ? "/" : "")  \(node.title)  \(detail)", json: json(node, viewer: viewer), path: RowPath(parent ?? path(of: CatalogList.ref(node.parent)), node.slug))
     }
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         guard let node = nodes[CatalogList.id(ref)], node.view == .branch else { return try show(ref, viewer: viewer) }
         let kids = node.children.compactMap { nodes[$0] }
         let p = path(of: ref)
-        return try pageReply(kids, path: p, limit: limit, after: after, name: \.slug) { row($0, in: p) }
+        return try pageReply(kids, path: p, limit: limit, after: after, viewer: viewer, name: \.slug) { row($0, in: p, viewer: viewer) }
     }
 
     public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
@@ -85,7 +100,9 @@ public struct CatalogList: ListStore {
         guard let node = nodes[ref.a] else { throw TabulaError(.notFound, "no \(p)") }
         var rows = [fieldRow("title", node.title, .string(node.title)), fieldRow("view", node.view.kind, .string(node.view.kind))]
         switch node.view {
-        case .branch: rows.append(fieldRow("children", node.children.compactMap { nodes[$0]?.slug }.joined(separator: ", "), .int(Int64(node.children.count))))
+        case .branch:
+            let kids = seenChildren(node, viewer: viewer)
+            rows.append(fieldRow("children", kids.map(\.slug).joined(separator: ", "), .int(Int64(kids.count))))
         case .tabs(let tabs): rows.append(fieldRow("tabs", tabs.joined(separator: ", "), .array(tabs.map { .string($0) })))
         case .image(let i): rows.append(fieldRow("image", i, .string(i)))
         case .text(let x): rows.append(fieldRow("text", x, .string(x)))

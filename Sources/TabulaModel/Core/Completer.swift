@@ -17,7 +17,7 @@ public enum Completer {
         case (.help, 0):
             return Verb.allCases.map(\.rawValue).filter { $0.lowercased().hasPrefix(partial.lowercased()) }
         case (.select, 1):
-            guard case .success(let t) = model.resolve(done[1], viewer: viewer) else { return [] }
+            guard case .success(let t) = model.resolve(done[1], viewer: viewer), viewer.reaches(model.path(of: t)) else { return [] }
             words = model.completions(for: .select, argument: 1, at: t)
         case (.fav, 1): words = ["on", "off"]
         case (.filter, 0): words = ["favorites", "all"]
@@ -26,7 +26,7 @@ public enum Completer {
         case (.ls, 1), (.ls, 3): words = ["LIMIT", "AFTER"]
         case (.order, 0):
             var seen = Set<String>()
-            return (model.bareNames + paths(partial, model: model, viewer: viewer)).filter { $0.hasPrefix(partial) && seen.insert($0).inserted }.map(Quoting.quote)
+            return (model.bareNames(for: viewer) + paths(partial, model: model, viewer: viewer)).filter { $0.hasPrefix(partial) && seen.insert($0).inserted }.map(Quoting.quote)
         case (.ls, 0), (.show, 0), (.cd, 0), (.select, 0), (.add, 0), (.set, 0), (.rm, 0), (.mv, 0), (.fav, 0), (.watch, 0), (.unwatch, 0):
             return paths(partial, model: model, viewer: viewer).map(Quoting.quote)
         default: return []
@@ -46,9 +46,8 @@ public enum Completer {
             stem = partial
         }
         guard case .success(let t) = model.resolve(dir.isEmpty ? "." : dir, viewer: viewer), model.isList(t) else { return [] }
-        let base = model.path(of: t)
         return model.childNames(of: t).filter {
-            $0.name.lowercased().hasPrefix(stem.lowercased()) && (viewer.grants?.shows((base == "/" ? "" : base) + "/" + $0.name) ?? true)
+            $0.name.lowercased().hasPrefix(stem.lowercased()) && model.child(of: t, named: $0.name, viewer: viewer) != nil
         }.map { dir + $0.name + ($0.isList ? "/" : "") }
     }
 

@@ -5,8 +5,10 @@ func fieldRow(_ k: String, _ v: String, _ j: JSONValue) -> Row {
     Row(text: "\(k): \(v)", json: .object([("field", .string(k)), ("value", j)]))
 }
 
-/// A page of `all` for `LS`: `after` names the last row of the previous page.
-func pageReply<T>(_ all: [T], path: String, limit: Int, after: String?, name: (T) -> String, row: (T) -> Row) throws -> Reply {
+/// A page of `all` for `LS`: `after` names the last row of the previous page. A viewer with
+/// grants pages over the rows it sees only (their count, the page and its "more" hint).
+func pageReply<T>(_ every: [T], path: String, limit: Int, after: String?, viewer: Viewer, name: (T) -> String, row: (T) -> Row) throws -> Reply {
+    let all = viewer.isRestricted ? every.filter { row($0).path.map { viewer.sees($0.string) } ?? true } : every
     var start = 0
     if let a = after {
         let lower = a.lowercased()

@@ -15,8 +15,8 @@ public protocol ListStore: Sendable {
     /// then no write spends time encoding rows nobody reads). `Model` sets it.
     var recordsMutations: Bool { get set }
 
-    /// Its row in `LS /`.
-    var summary: Row { get }
+    /// Its row in `LS /`, counting only what `viewer` sees.
+    func summary(seenBy viewer: Viewer) -> Row
     /// Whether `LS` and `CD` treat `ref` as a list.
     func isList(_ ref: Ref) -> Bool
     /// The child of `ref` named `name` (any case), if there is one.

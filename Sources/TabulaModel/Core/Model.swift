@@ -127,4 +127,12 @@ public struct Model: Sendable {
 
     /// Every name a request may use without a path (ORDER margherita).
     public var bareNames: [String] { lists.flatMap { $0.bareNames } }
+
+    /// The bare names (or paths, where a name is not unique) of the places `viewer` may reach.
+    public func bareNames(for viewer: Viewer) -> [String] {
+        guard viewer.isRestricted else { return bareNames }
+        return bareNames.filter { name in
+            name.hasPrefix("/") ? viewer.reaches(name) : lists.indices.contains { i in lists[i].places(bareNamed: name).contains { viewer.reaches(self.path(of: .place(list: i, $0))) } }
+        }
+    }
 }

@@ -7,7 +7,7 @@ extension Model {
     /// does not handle.
     public func read(_ command: Command, viewer: inout Viewer) -> Reply? {
         guard var reply = readAll(command, viewer: &viewer) else { return nil }
-        if let g = viewer.grants, !g.isUnrestricted { reply.rows.removeAll { $0.path.map { !g.shows($0.string) } ?? false } }
+        if viewer.isRestricted { reply.rows.removeAll { $0.path.map { !viewer.sees($0.string) } ?? false } }
         return reply
     }
 
@@ -34,7 +34,7 @@ extension Model {
             case .filter(let f):
                 return try filter(f, viewer: &viewer)
             case .bands(let args) where args.isEmpty:
-                return self[ItemsList.self].bandsReply
+                return self[ItemsList.self].bandsReply(viewer)
             case .complete(let line):
                 let c = Completer.complete(line, model: self, viewer: viewer)
                 return Reply(rows: c.map { Row(text: $0, json: .object([("candidate", .string($0))])) }, message: "\(c.count) \(plural(c.count, "candidate"))")
@@ -50,7 +50,7 @@ extension Model {
 
     /// `LS /`: a row per list the viewer may see.
     func rootListing(_ viewer: Viewer) -> Reply {
-        let rows = lists.map(\.summary).filter { r in r.path.map { viewer.grants?.shows($0.string) ?? true } ?? true }
+        let rows = lists.map { $0.summary(seenBy: viewer) }.filter { r in r.path.map { viewer.sees($0.string) } ?? true }
         return Reply(rows: rows, message: "\(rows.count) \(plural(rows.count, "list"))")
     }
 
@@ -117,12 +117,12 @@ extension Model {
         try lists.withUnsafeMutableBufferPointer { try $0[i].write(w, at: ref, viewer: viewer, now: now, rng: &rng) }
     }
 
-    /// `ORDER`: the entry named by path, or by its bare name when that is unique, appended to
-    /// the order list.
+    /// `ORDER`: the entry named by path, or by its bare name when that is unique among the
+    /// entries the viewer may read, appended to the order list.
     mutating func order(_ path: String, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome {
         var target: Target?
         if !path.utf8.contains(UInt8(ascii: "/")) {
-            let matches = lists.indices.flatMap { i in lists[i].places(bareNamed: path).map { Target.place(list: i, $0) } }
+            let matches = lists.indices.flatMap { i in lists[i].places(bareNamed: path).map { Target.place(list: i, $0) } }.filter { viewer.reaches(self.path(of: $0)) }
             if matches.count > 1 {
                 throw TabulaError(.invalid, "\(path) is on the menu more than once: \(matches.map { self.path(of: $0) }.joined(separator: ", ")); give the full path")
             }
@@ -132,7 +132,7 @@ extension Model {
             switch resolve(path, viewer: viewer) {
             case .success(let t): target = t
             case .failure(let e):
-                if let s = EditDistance.closest(to: path, in: bareNames) { throw TabulaError(.notFound, "no menu entry \(path); did you mean \(s)?") }
+                if let s = EditDistance.closest(to: path, in: bareNames(for: viewer)) { throw TabulaError(.notFound, "no menu entry \(path); did you mean \(s)?") }
                 throw e
             }
         }

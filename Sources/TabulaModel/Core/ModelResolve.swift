@@ -2,9 +2,11 @@ import TabulaProtocol
 
 /// Resolving paths to targets.
 extension Model {
-    /// Resolves `path` (absolute, or relative to `viewer.cwd`) or says what is missing.
+    /// Resolves `path` (absolute, or relative to `viewer.cwd`) or says what is missing. What
+    /// the viewer may not see does not exist for it: resolving, suggesting and canonical
+    /// paths all go through `child(of:named:viewer:)`.
     public func resolve(_ path: String?, viewer: Viewer) -> Result<Target, TabulaError> {
-        if let path, let t = resolvePlain(path, cwd: viewer.cwd) { return .success(t) }
+        if let path, let t = resolvePlain(path, viewer: viewer) { return .success(t) }
         return resolveBySegments(path, viewer: viewer)
     }
 
@@ -13,12 +15,12 @@ extension Model {
         let segs = ModelPath.segments(path, cwd: viewer.cwd)
         var t = Target.root
         for (i, seg) in segs.enumerated() {
-            guard let next = child(of: t, named: seg) else {
+            guard let next = child(of: t, named: seg, viewer: viewer) else {
                 let here = ModelPath.join(Array(segs[..<i]))
                 if !isList(t) {
                     return .failure(TabulaError(.notFound, "\(self.path(of: t)) has nothing under it; SHOW \(self.path(of: t)) to see it"))
                 }
-                let names = childNames(of: t).map(\.name)
+                let names = childNames(of: t).map(\.name).filter { child(of: t, named: $0, viewer: viewer) != nil }
                 if let s = EditDistance.closest(to: seg, in: names) {
                     return .failure(TabulaError(.notFound, "no \(ModelPath.join(Array(segs[...i]))); did you mean \(ModelPath.join(Array(segs[..<i]) + [s]))?"))
                 }
@@ -31,7 +33,7 @@ extension Model {
 
     /// The common case, fast: a path of plain names (no `.` or `..`) that exists, walked
     /// without building a list of segments. Nil otherwise; `resolve` then does the rest.
-    func resolvePlain(_ path: String, cwd: String) -> Target? {
+    func resolvePlain(_ path: String, viewer: Viewer) -> Target? {
         var t = Target.root
         func walk(_ path: String) -> Bool {
             var p = path
@@ -41,7 +43,7 @@ extension Model {
                     if start != i {
                         if u[start] == UInt8(ascii: ".") { return false }
                         let name = String(decoding: UnsafeBufferPointer(rebasing: u[start..<i]), as: UTF8.self)
-                        guard let next = child(of: t, named: name) else { return false }
+                        guard let next = child(of: t, named: name, viewer: viewer) else { return false }
                         t = next
                     }
                     start = i + 1
@@ -49,21 +51,30 @@ extension Model {
                 return true
             }
         }
-        if path.utf8.first != UInt8(ascii: "/") && !walk(cwd) { return nil }
+        if path.utf8.first != UInt8(ascii: "/") && !walk(viewer.cwd) { return nil }
         return walk(path) ? t : nil
     }
 }
 
 extension Model {
+    /// The child of `t` named `name`, if `viewer` may see it (one path check, only for a
+    /// viewer with grants).
+    @inline(__always)
+    func child(of t: Target, named name: String, viewer: Viewer) -> Target? {
+        guard let next = child(of: t, named: name) else { return nil }
+        return !viewer.isRestricted || viewer.sees(path(of: next)) ? next : nil
+    }
+
     /// The absolute path `path` (typed, relative to `cwd`) names, as the model spells it: the
     /// resolved thing's own path (`/ITEMS/cheap-items/7` → `/items/7`), or, past what exists,
-    /// the rest of the segments in lower case. Access rules are checked against this.
-    public func canonicalPath(_ path: String?, cwd: String) -> String {
-        if let path, let t = resolvePlain(path, cwd: cwd) { return self.path(of: t) }  // the common case: it exists
-        let segs = ModelPath.segments(path, cwd: cwd)
+    /// the rest of the segments in lower case. Access rules are checked against this; what
+    /// `viewer` may not see counts as not existing (so a refusal never tells it exists).
+    public func canonicalPath(_ path: String?, viewer: Viewer) -> String {
+        if let path, let t = resolvePlain(path, viewer: viewer) { return self.path(of: t) }  // the common case: it exists
+        let segs = ModelPath.segments(path, cwd: viewer.cwd)
         var t = Target.root
         for (i, seg) in segs.enumerated() {
-            guard let next = child(of: t, named: seg) else {
+            guard let next = child(of: t, named: seg, viewer: viewer) else {
                 let base = self.path(of: t)
                 return (base == "/" ? "" : base) + "/" + segs[i...].map { $0.lowercased() }.joined(separator: "/")
             }

@@ -15,6 +15,17 @@ public struct Viewer: Sendable, Equatable {
     /// rest.
     public var grants: Grants?
 
+    /// Whether grants limit what this viewer may know of.
+    public var isRestricted: Bool { grants.map { !$0.isUnrestricted } ?? false }
+
+    /// Whether this viewer may know that `path` exists: the one rule every answer built from
+    /// the model follows (listings, counts, paging hints, did-you-mean, completion, bare
+    /// names). True for a covered path and for one that leads to an allowed prefix.
+    public func sees(_ path: String) -> Bool { grants?.shows(path) ?? true }
+
+    /// Whether this viewer may read `path` and everything under it.
+    public func reaches(_ path: String) -> Bool { grants?.covers(path) ?? true }
+
     /// A viewer at `/` seeing all items.
     public init(cwd: String = "/", filter: ItemFilterSetting = .all) {
         self.cwd = cwd

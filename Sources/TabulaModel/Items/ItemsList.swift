@@ -14,8 +14,9 @@ public struct ItemsList: ListStore {
 
     public var recordsMutations = true
 
-    public var summary: Row {
-        Row(text: "items/  \(items.count) \(plural(items.count, "item")) in \(items.bands.count) \(plural(items.bands.count, "section"))", json: .object([("name", .string("items")), ("count", .int(Int64(items.count)))]), path: RowPath("/", "items"))
+    public func summary(seenBy viewer: Viewer) -> Row {
+        let n = viewer.isRestricted ? SeenItems(items, viewer: viewer, favoritesOnly: false).total : items.count
+        return Row(text: "items/  \(n) \(plural(n, "item")) in \(items.bands.count) \(plural(items.bands.count, "section"))", json: .object([("name", .string("items")), ("count", .int(Int64(n)))]), path: RowPath("/", "items"))
     }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind != ItemsList.item }
@@ -56,64 +57,66 @@ public struct ItemsList: ListStore {
 
     func row(_ item: Item, position: Int? = nil) -> Row { Row(text: items.row(item), json: items.json(item, position: position), path: RowPath("/items", number: item.id)) }
 
-    func bandRow(_ s: Int) -> Row {
+    /// Band `s` with `n` items in it (as the viewer asking sees them).
+    func bandRow(_ s: Int, count n: Int) -> Row {
         let b = items.bands[s]
-        let n = items.count(section: s)
         return Row(text: "\(b.slug)/  \(b.title)  \(items.rangeText(s))  (\(n) \(plural(n, "item")))", json: .object([("type", .string("band")), ("name", .string(b.slug)), ("title", .string(b.title)), ("lower", .int(Int64(b.lower))), ("count", .int(Int64(n)))]), path: RowPath("/items", b.slug))
     }
 
-    func sectionHeader(_ s: Int, favoritesOnly: Bool) -> Row {
+    func sectionHeader(_ s: Int, count n: Int, favoritesOnly: Bool) -> Row {
         let b = items.bands[s]
-        let n = items.count(section: s, favoritesOnly: favoritesOnly)
         return Row(text: "\(RowMarks.sectionHeader)\(b.title) (\(items.rangeText(s))): \(n) \(plural(n, favoritesOnly ? "favourite" : "item"))", json: .object([("type", .string("section")), ("name", .string(b.slug)), ("title", .string(b.title)), ("count", .int(Int64(n)))]))
     }
 
     static let noItems = Row(text: RowMarks.emptySection, json: .object([("type", .string("empty")), ("text", .string(RowMarks.emptySection))]))
 
     /// `BANDS` without arguments.
-    public var bandsReply: Reply {
-        Reply(rows: items.bands.indices.map { bandRow($0) }, message: "\(items.bands.count) \(plural(items.bands.count, "band"))")
+    /// `BANDS` without arguments, its counts as `viewer` sees them.
+    public func bandsReply(_ viewer: Viewer) -> Reply {
+        let shown = SeenItems(items, viewer: viewer, favoritesOnly: false)
+        return Reply(rows: items.bands.indices.map { bandRow($0, count: shown.count($0)) }, message: "\(items.bands.count) \(plural(items.bands.count, "band"))")
     }
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         guard ref.kind != ItemsList.item else { return try show(ref, viewer: viewer) }
         let favs = viewer.filter == .favorites
+        let shown = SeenItems(items, viewer: viewer, favoritesOnly: favs)
         let sections = ref.kind == ItemsList.section ? [ref.a] : Array(items.bands.indices)
         var startSection = sections[0]
         var startPos = 0
         if let a = after {
-            guard let id = Int(a), items.item(id) != nil, sections.contains(items.section(of: id)) else {
+            guard let id = Int(a), shown.isShown(id, in: sections) else {
                 throw TabulaError(.notFound, "AFTER \(a): no item \(a) in \(path(of: ref))")
             }
             startSection = items.section(of: id)
-            startPos = items.position(of: id, favoritesOnly: favs) + ((items.item(id)?.favorite ?? false) || !favs ? 1 : 0)
+            startPos = shown.position(after: id)
         }
         var rows: [Row] = []
-        var shown = 0
+        var count = 0
         var lastId: Int?
         var more = false
         for s in sections where s >= startSection {
             let from = s == startSection ? startPos : 0
-            let total = items.count(section: s, favoritesOnly: favs)
-            if shown >= limit {
+            let total = shown.count(s)
+            if count >= limit {
                 more = true
                 break
             }
-            if from == 0 { rows.append(sectionHeader(s, favoritesOnly: favs)) }
+            if from == 0 { rows.append(sectionHeader(s, count: total, favoritesOnly: favs)) }
             if total == 0 {
                 rows.append(ItemsList.noItems)
                 continue
             }
-            let page = items.page(section: s, from: from, limit: limit - shown, favoritesOnly: favs)
+            let page = shown.page(s, from: from, limit: limit - count)
             rows += page.map { row($0) }
-            shown += page.count
+            count += page.count
             lastId = page.last?.id ?? lastId
             if from + page.count < total {
                 more = true
                 break
             }
         }
-        var message = "\(shown) \(plural(shown, favs ? "favourite" : "item"))"
+        var message = "\(count) \(plural(count, favs ? "favourite" : "item"))"
         if more, let l = lastId { message += "; more: LS \(path(of: ref)) LIMIT \(limit) AFTER \(l)" }
         return Reply(rows: rows, message: message)
     }
@@ -125,18 +128,20 @@ public struct ItemsList: ListStore {
             let id = ref.a
             guard let it = items.item(id) else { throw TabulaError(.notFound, "no \(p)") }
             let s = items.section(of: id)
+            let shown = SeenItems(items, viewer: viewer, favoritesOnly: false)
             return Reply(rows: [
                 fieldRow("id", "\(id)", .int(Int64(id))), fieldRow("name", it.name, .string(it.name)), fieldRow("value", Display.dollars(it.value), .int(Int64(it.value))),
                 fieldRow("serial", it.serial, .string(it.serial)), fieldRow("created", Display.timestamp(it.created), .string(Display.timestamp(it.created))),
                 fieldRow("favorite", it.favorite ? "yes ★" : "no", .bool(it.favorite)), fieldRow("section", items.bands[s].slug, .string(items.bands[s].slug)),
-                fieldRow("position", "#\(items.position(of: id) + 1) of \(items.count(section: s))", .int(Int64(items.position(of: id) + 1))),
+                fieldRow("position", "#\(shown.position(after: id)) of \(shown.count(s))", .int(Int64(shown.position(after: id)))),
             ], message: p)
         case ItemsList.section:
-            return Reply(rows: [bandRow(ref.a)], message: p)
+            return Reply(rows: [bandRow(ref.a, count: SeenItems(items, viewer: viewer, favoritesOnly: false).count(ref.a))], message: p)
         default:
+            let shown = SeenItems(items, viewer: viewer, favoritesOnly: false)
             return Reply(rows: [
-                fieldRow("items", "\(items.count)", .int(Int64(items.count))),
-                fieldRow("sections", items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(separator: ", "), .array(items.bands.indices.map { bandRow($0).json })),
+                fieldRow("items", "\(shown.total)", .int(Int64(shown.total))),
+                fieldRow("sections", items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(separator: ", "), .array(items.bands.indices.map { bandRow($0, count: shown.count($0)).json })),
                 fieldRow("favorites", items.hasFavorites ? "yes (FILTER favorites is offered)" : "none (no favourites filter)", .bool(items.hasFavorites)),
                 fieldRow("filter", viewer.filter.rawValue, .string(viewer.filter.rawValue)),
             ], message: p)

@@ -92,9 +92,11 @@ extension ItemsList {
     mutating func setBands(_ args: [String]) throws -> Outcome {
         let bands = try Band.parse(args).get()
         let n = bands.count
-        guard bands != items.bands else { return .unchanged("\(n) \(plural(n, "band"))", rows: bandsReply.rows) }
+        // The reply and the event count every item: BANDS is an admin's, and its event one
+        // value for every watcher of /items (README, Security, says so).
+        guard bands != items.bands else { return .unchanged("\(n) \(plural(n, "band"))", rows: bandsReply(Viewer()).rows) }
         items.setBands(bands)
-        let rows = items.bands.indices.map { bandRow($0) }
+        let rows = items.bands.indices.map { bandRow($0, count: items.count(section: $0)) }
         let summary = items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(separator: ", ")
         let event = Event(rev: 0, kind: "bands", path: "/items", summary: summary, value: .array(rows.map(\.json)))
         return Outcome(Reply(rows: rows, message: "\(n) \(plural(n, "band"))"), event: event, mutations: record([ItemsCodec.bands(bands)]))

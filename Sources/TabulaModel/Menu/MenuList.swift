@@ -14,8 +14,9 @@ public struct MenuList: ListStore {
 
     public var recordsMutations = true
 
-    public var summary: Row {
-        Row(text: "menu/  \(sections.count) \(plural(sections.count, "section"))", json: .object([("name", .string("menu")), ("count", .int(Int64(sections.count)))]), path: RowPath("/", "menu"))
+    public func summary(seenBy viewer: Viewer) -> Row {
+        let n = viewer.isRestricted ? sections.count { viewer.sees("/menu/\($0.slug)") } : sections.count
+        return Row(text: "menu/  \(n) \(plural(n, "section"))", json: .object([("name", .string("menu")), ("count", .int(Int64(n)))]), path: RowPath("/", "menu"))
     }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind != MenuList.entry }
@@ -45,8 +46,10 @@ public struct MenuList: ListStore {
         }
     }
 
-    func sectionRow(_ s: Int) -> Row {
-        let n = sections[s].entries.count
+    /// Section `s`, its entries counted as `viewer` sees them.
+    func sectionRow(_ s: Int, viewer: Viewer = Viewer()) -> Row {
+        let slug = sections[s].slug
+        let n = viewer.isRestricted ? sections[s].entries.count { viewer.sees("/menu/\(slug)/\($0.slug)") } : sections[s].entries.count
         return Row(text: "\(sections[s].slug)/  \(sections[s].title)  (\(n) \(plural(n, "entry", "entries")))", json: .object([("type", .string("menu-section")), ("name", .string(sections[s].slug)), ("title", .string(sections[s].title)), ("entries", .int(Int64(n)))]), path: RowPath("/menu", sections[s].slug))
     }
 
@@ -57,10 +60,10 @@ public struct MenuList: ListStore {
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         switch ref.kind {
-        case 0: return try pageReply(Array(sections.indices), path: "/menu", limit: limit, after: after, name: { sections[$0].slug }, row: sectionRow)
+        case 0: return try pageReply(Array(sections.indices), path: "/menu", limit: limit, after: after, viewer: viewer, name: { sections[$0].slug }, row: { sectionRow($0, viewer: viewer) })
         case MenuList.section:
             let s = ref.a
-            return try pageReply(Array(sections[s].entries.indices), path: path(of: ref), limit: limit, after: after, name: { sections[s].entries[$0].slug }, row: { entryRow(s, $0) })
+            return try pageReply(Array(sections[s].entries.indices), path: path(of: ref), limit: limit, after: after, viewer: viewer, name: { sections[s].entries[$0].slug }, row: { entryRow(s, $0) })
         default: return try show(ref, viewer: viewer)
         }
     }

@@ -13,9 +13,13 @@ public struct OrdersList: ListStore {
 
     public var recordsMutations = true
 
-    public var summary: Row {
-        Row(text: "orders/  \(orders.count) \(plural(orders.count, "order"))", json: .object([("name", .string("orders")), ("count", .int(Int64(orders.count)))]), path: RowPath("/", "orders"))
+    public func summary(seenBy viewer: Viewer) -> Row {
+        let n = viewer.isRestricted ? seen(viewer).count : orders.count
+        return Row(text: "orders/  \(n) \(plural(n, "order"))", json: .object([("name", .string("orders")), ("count", .int(Int64(n)))]), path: RowPath("/", "orders"))
     }
+
+    /// The orders `viewer` sees, in order (every order: O(n), only for a viewer with grants).
+    func seen(_ viewer: Viewer) -> [Order] { orders.page(from: 0, limit: orders.count).filter { viewer.sees("/orders/\($0.id)") } }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind == 0 }
 
@@ -32,14 +36,17 @@ public struct OrdersList: ListStore {
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         guard ref.kind == 0 else { return try show(ref, viewer: viewer) }
+        // A viewer with grants pages over the orders it sees only.
+        let seen = viewer.isRestricted ? seen(viewer) : nil
         var start = 0
         if let a = after {
-            guard let id = Int(a), let p = orders.position(of: id) else { throw TabulaError(.notFound, "AFTER \(a): no order \(a)") }
+            guard let id = Int(a), let p = seen.map({ $0.firstIndex { $0.id == id } }) ?? orders.position(of: id) else { throw TabulaError(.notFound, "AFTER \(a): no order \(a)") }
             start = p + 1
         }
-        let page = orders.page(from: start, limit: limit)
-        var reply = Reply(rows: page.map { Row(text: $0.row, json: .deferred($0), path: RowPath("/orders", number: $0.id)) }, message: "\(page.count) of \(orders.count)")
-        if start + page.count < orders.count, let last = page.last { reply.message += "; more: LS /orders LIMIT \(limit) AFTER \(last.id)" }
+        let total = seen?.count ?? orders.count
+        let page = seen.map { Array($0[min(start, $0.count)..<min(start + limit, $0.count)]) } ?? orders.page(from: start, limit: limit)
+        var reply = Reply(rows: page.map { Row(text: $0.row, json: .deferred($0), path: RowPath("/orders", number: $0.id)) }, message: "\(page.count) of \(total)")
+        if start + page.count < total, let last = page.last { reply.message += "; more: LS /orders LIMIT \(limit) AFTER \(last.id)" }
         return reply
     }
 

@@ -14,8 +14,9 @@ public struct SettingsList: ListStore {
 
     public var recordsMutations = true
 
-    public var summary: Row {
-        Row(text: "settings/  \(settings.count) \(plural(settings.count, "setting"))", json: .object([("name", .string("settings")), ("count", .int(Int64(settings.count)))]), path: RowPath("/", "settings"))
+    public func summary(seenBy viewer: Viewer) -> Row {
+        let n = viewer.isRestricted ? settings.count { viewer.sees($0.path) } : settings.count
+        return Row(text: "settings/  \(n) \(plural(n, "setting"))", json: .object([("name", .string("settings")), ("count", .int(Int64(n)))]), path: RowPath("/", "settings"))
     }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind != SettingsList.option }
@@ -61,7 +62,7 @@ public struct SettingsList: ListStore {
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         switch ref.kind {
-        case 0: return try pageReply(Array(settings.indices), path: "/settings", limit: limit, after: after, name: { settings[$0].slug }, row: { settingRow($0) })
+        case 0: return try pageReply(Array(settings.indices), path: "/settings", limit: limit, after: after, viewer: viewer, name: { settings[$0].slug }, row: { settingRow($0) })
         case SettingsList.setting: return Reply(rows: optionRows(ref.a), message: settings[ref.a].masterRow)
         default: return try show(ref, viewer: viewer)
         }
