@@ -18,7 +18,8 @@ void *tabula_tls_server_context(const char *cert, const char *key, char *err, in
     SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
     if (!ctx) { error_text("cannot make a TLS context", err, errlen); return NULL; }
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
-    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    /* RELEASE_BUFFERS: an idle or stalled session keeps no 16 KiB record buffers. */
+    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
     if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) { error_text("cannot use the --tls-cert file", err, errlen); SSL_CTX_free(ctx); return NULL; }
     if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) { error_text("cannot use the --tls-key file", err, errlen); SSL_CTX_free(ctx); return NULL; }
     if (SSL_CTX_check_private_key(ctx) != 1) { error_text("the --tls-key does not match the --tls-cert", err, errlen); SSL_CTX_free(ctx); return NULL; }
@@ -72,6 +73,8 @@ static int outcome(SSL *ssl, int r) {
     default: return TABULA_TLS_FAILED;
     }
 }
+
+int tabula_tls_established(void *p) { return SSL_is_init_finished((SSL *)p) ? 1 : 0; }
 
 int tabula_tls_handshake(void *p) {
     SSL *ssl = (SSL *)p;

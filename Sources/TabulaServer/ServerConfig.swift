@@ -27,6 +27,9 @@ public struct ServerConfig: Sendable {
     /// request line since it connected or since it began its current line (slowloris), or
     /// with output it does not read (0: never).
     public var stallTimeout = 60
+    /// Seconds a TLS connection may take to finish its handshake (0: only `stallTimeout`):
+    /// shorter than the stall timeout, since a connection in handshake can do nothing else.
+    public var handshakeTimeout = 10
     /// Seconds a connection with no watch may go without a request before it is closed
     /// (0, the default: never).
     public var idleTimeout = 0

@@ -27,6 +27,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--max-connections", value: "N", help: "most clients at once (default 10000); more are told so and closed"),
         OptionSpec("--max-connections-per-ip", value: "N", help: "most clients at once from one address (default 1000; 0: only\n--max-connections applies)"),
         OptionSpec("--stall-timeout", value: "SECONDS", help: "close a connection that makes no progress for this long: no\nrequest since it connected, an incomplete line, or output it\ndoes not read (default 60; 0: never)"),
+        OptionSpec("--handshake-timeout", value: "SECONDS", help: "close a TLS connection whose handshake has not finished in\nthis long (default 10; 0: only --stall-timeout applies)"),
         OptionSpec("--idle-timeout", value: "SECONDS", help: "close a connection without watches that sends no request for\nthis long (default 0: never)"),
         OptionSpec("--max-partial-input", value: "BYTES", help: "incomplete request lines held for all clients together; past\nit a client whose incomplete line grows is closed (default\n67108864)"),
         OptionSpec("--max-line", value: "BYTES", help: "longest request line (default 65536)"),
@@ -89,6 +90,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.int("--max-connections-per-ip", in: 0...Int.max) { s.config.maxConnectionsPerAddress = v }
     if let v = try p.int("--stall-timeout", in: 0...86_400) { s.config.stallTimeout = v }
     if let v = try p.int("--idle-timeout", in: 0...31_536_000) { s.config.idleTimeout = v }
+    if let v = try p.int("--handshake-timeout", in: 0...86_400) { s.config.handshakeTimeout = v }
     if let v = try p.int("--max-partial-input", in: 65536...Int.max) { s.config.maxPartialInput = v }
     if let v = try p.int("--max-line", in: 16...Int.max) { s.config.maxLine = v }
     if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }

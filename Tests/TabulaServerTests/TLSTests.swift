@@ -22,13 +22,25 @@ import TabulaStorage
         return (cert, key)
     }
 
-    static func withTLS(_ body: (Server, String) throws -> Void) throws {
+    static func withTLS(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server, String) throws -> Void) throws {
         let (cert, key) = try certificate()
         try withServer({
             $0.tlsPort = 0
             $0.tlsCert = cert
             $0.tlsKey = key
+            configure(&$0)
         }) { try body($0, cert) }
+    }
+
+    @Test func aConnectionThatNeverFinishesItsHandshakeIsClosedAfterTheHandshakeTimeout() throws {
+        try Self.withTLS({ $0.handshakeTimeout = 1 }) { s, cert in
+            let port = try #require(s.tlsPort)
+            let secure = try TabulaConnection(.tls(host: "127.0.0.1", port: port, caFile: cert), timeout: 30)
+            let stalled = try LineConnection(host: "127.0.0.1", port: port)  // TCP only: no ClientHello
+            let words = try HygieneTests.lastWords(stalled, timeout: 10)
+            #expect(words != "still open after 10.0 s", "closed well before the 60 s stall timeout")
+            #expect(try secure.request("PING").isOK, "a connection past its handshake is not held to it")
+        }
     }
 
     @Test func aTLSClientIsServedAndSeesEventsFromAPlainOne() throws {

@@ -28,6 +28,8 @@ void tabula_tls_session_free(void *ssl);
 
 /// The handshake (client): 1 when done, or a TABULA_TLS_ result.
 int tabula_tls_handshake(void *ssl);
+/* Whether the session's handshake has finished. */
+int tabula_tls_established(void *ssl);
 /// Bytes read (> 0), 0 when the peer closed, or a TABULA_TLS_ result.
 int tabula_tls_read(void *ssl, void *buf, int len);
 /// Bytes written (> 0) or a TABULA_TLS_ result.
