@@ -6,10 +6,10 @@ import Foundation
 /// - Logins wait per address, at most `maxPendingPerAddress` each; at most
 ///   `maxHashingPerAddress` of an address are hashed at once, so one address cannot take
 ///   every hashing thread.
-/// - The next login hashed is that of the address with the fewest recent failures, then the
-///   fewest recent attempts, then the oldest: a client that guesses drops behind everyone
-///   who does not, and a first login from a quiet address waits for at most the hashes
-///   already running.
+/// - The next login hashed is that of the address with the fewest recent failures, then of
+///   the name with the fewest, then the fewest recent attempts, then the oldest: a client
+///   that guesses drops behind everyone who does not, and a first login from a quiet
+///   address waits for at most the hashes already running.
 /// - A failure's answer waits `firstDelay` doubled for each recent failure of the address or
 ///   of the name (whichever has more), up to `maxDelay`. Recent counts halve every
 ///   `halfLife` seconds, so nobody is locked out for good.
@@ -116,15 +116,19 @@ public struct LoginScheduler<Address: Hashable & Sendable, Job: Sendable>: Senda
         return jobs
     }
 
+    /// The address whose next login goes first: fewest recent failures of the address, then
+    /// of the name it logs in as (so that, while fresh addresses guess one name, a login as
+    /// another name goes ahead of them), then fewest recent attempts, then the oldest.
     private func best(at t: Double) -> Address? {
-        var chosen: (Address, Double, Double, UInt64)?
+        var chosen: (address: Address, key: (Double, Double, Double, UInt64))?
         for (a, w) in waiting where !w.jobs.isEmpty && w.hashing < Self.maxHashingPerAddress {
             let r = addresses[a] ?? Record()
-            let key = (a, r.failures.now(t).rounded(), r.attempts.now(t).rounded(), w.jobs[0].seq)
-            if let c = chosen, (c.1, c.2, c.3) <= (key.1, key.2, key.3) { continue }
-            chosen = key
+            let nameFailures = names[w.jobs[0].name]?.now(t) ?? 0
+            let key = (r.failures.now(t).rounded(), nameFailures.rounded(), r.attempts.now(t).rounded(), w.jobs[0].seq)
+            if let c = chosen, c.key <= key { continue }
+            chosen = (a, key)
         }
-        return chosen?.0
+        return chosen?.address
     }
 
     private mutating func store(_ w: Waiting, _ address: Address) {

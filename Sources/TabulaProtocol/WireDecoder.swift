@@ -10,8 +10,8 @@ public struct WireDecoder: Sendable {
     public mutating func feed(_ line: String) -> ServerMessage? {
         let u = line.utf8
         switch u.first {
-        case UInt8(ascii: "-") where line.hasPrefix("- "):
-            rows.append(Row(text: WireDecoder.unescape(line.dropFirst(2)), json: .null))
+        case UInt8(ascii: "-") where line.startsScalars(with: "- "):
+            rows.append(Row(text: WireDecoder.unescape(line.droppingScalars(2)), json: .null))
             return nil
         case UInt8(ascii: "*"):
             return WireDecoder.textPush(line).map { .push($0) } ?? .unreadable(line)
@@ -19,17 +19,17 @@ public struct WireDecoder: Sendable {
             guard let v = JSONParser.parse(line) else { return .unreadable(line) }
             if v["push"] != nil { return WireDecoder.jsonPush(v).map { .push($0) } ?? .unreadable(line) }
             return jsonReply(v).map { .reply($0) } ?? .unreadable(line)
-        case UInt8(ascii: "O") where line == "OK" || line.hasPrefix("OK "):
-            let (body, rev) = WireDecoder.revision(line.dropFirst(2))
+        case UInt8(ascii: "O") where line == "OK" || line.startsScalars(with: "OK "):
+            let (body, rev) = WireDecoder.revision(line.droppingScalars(2))
             var reply = finish(textFinal(body), error: nil)
             reply.rev = rev
             return .reply(reply)
-        case UInt8(ascii: "E") where line.hasPrefix("ERR "):
-            var (tag, rest) = WireDecoder.tagged(line.dropFirst(4))
-            let code = rest.prefix { $0 != " " }
+        case UInt8(ascii: "E") where line.startsScalars(with: "ERR "):
+            var (tag, rest) = WireDecoder.tagged(line.droppingScalars(4))
+            let code = Substring(rest.unicodeScalars.prefix { $0 != " " })
             guard let c = ErrorCode(rawValue: String(code)) else { return .unreadable(line) }
-            rest = rest.dropFirst(code.count)
-            if rest.first == " " { rest = rest.dropFirst() }
+            rest = rest.droppingScalars(code.unicodeScalars.count)
+            if rest.unicodeScalars.first == " " { rest = rest.droppingScalars(1) }
             return .reply(finish((tag, ""), error: TabulaError(c, WireDecoder.unescape(rest))))
         default:
             return .unreadable(line)
@@ -47,7 +47,7 @@ public struct WireDecoder: Sendable {
     /// After `OK`: one space, then `#tag` and one space, then the message (`\#` when it
     /// starts with `#`), spaces kept.
     private func textFinal(_ rest: Substring) -> (String?, String) {
-        let (tag, message) = WireDecoder.tagged(rest.first == " " ? rest.dropFirst() : rest)
+        let (tag, message) = WireDecoder.tagged(rest.unicodeScalars.first == " " ? rest.droppingScalars(1) : rest)
         return (tag, WireDecoder.unescape(message))
     }
 
@@ -58,10 +58,10 @@ public struct WireDecoder: Sendable {
 
     /// `#tag rest` → (tag, rest without the one space after the tag); no tag → (nil, all).
     static func tagged(_ s: Substring) -> (String?, Substring) {
-        guard s.first == "#" else { return (nil, s) }
-        let tag = s.dropFirst().prefix { $0 != " " }
-        let rest = s.dropFirst(tag.count + 1)
-        return (String(tag), rest.first == " " ? rest.dropFirst() : rest)
+        guard s.unicodeScalars.first == "#" else { return (nil, s) }
+        let tag = Substring(s.unicodeScalars.dropFirst().prefix { $0 != " " })
+        let rest = s.droppingScalars(tag.unicodeScalars.count + 1)
+        return (String(tag), rest.unicodeScalars.first == " " ? rest.droppingScalars(1) : rest)
     }
 
     private mutating func jsonReply(_ v: JSONValue) -> DecodedReply? {
@@ -79,8 +79,8 @@ public struct WireDecoder: Sendable {
 
     /// A text push line, or nil when it is not one.
     public static func textPush(_ line: String) -> Push? {
-        if line.hasPrefix("* HELLO ") {
-            let words = line.dropFirst(8).split(separator: " ")
+        if line.startsScalars(with: "* HELLO ") {
+            let words = line.droppingScalars(8).unicodeScalars.split(separator: " ").map(Substring.init)
             guard words.first == "tabula", words.count >= 2, let v = Int(words[1]) else { return nil }
             var fields: [Substring: Substring] = [:]
             for w in words.dropFirst(2) {
@@ -90,12 +90,12 @@ public struct WireDecoder: Sendable {
             guard let rev = fields["rev"].flatMap({ UInt64($0) }) else { return nil }
             return .hello(protocolVersion: v, server: fields["server"].map(String.init) ?? "", rev: rev, id: fields["id"].map(String.init) ?? "")
         }
-        if line.hasPrefix("* EVENT ") {
-            let parts = line.dropFirst(8).split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+        if line.startsScalars(with: "* EVENT ") {
+            let parts = line.droppingScalars(8).unicodeScalars.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(Substring.init)
             guard parts.count >= 3, let rev = UInt64(parts[0]) else { return nil }
             return .event(Event(rev: rev, kind: String(parts[1]), path: unescape(parts[2]), summary: parts.count > 3 ? unescape(parts[3]) : "", value: .null))
         }
-        if line == "* BYE" || line.hasPrefix("* BYE ") { return .bye(reason: unescape(line.dropFirst(6))) }
+        if line == "* BYE" || line.startsScalars(with: "* BYE ") { return .bye(reason: unescape(line.droppingScalars(6))) }
         return nil
     }
 
@@ -143,10 +143,10 @@ public struct WireDecoder: Sendable {
 
     /// Text as a person typed it, from its one-line wire form: `\n`, `\r` and `\\` undone.
     public static func unescape<S: StringProtocol>(_ s: S) -> String {
-        guard s.contains("\\") else { return String(s) }
-        var out = ""
+        guard s.utf8.contains(UInt8(ascii: "\\")) else { return String(s) }
+        var out = String.UnicodeScalarView()
         var escaped = false
-        for ch in s {
+        for ch in s.unicodeScalars {  // scalars: a mark after a backslash is not part of it
             if escaped {
                 switch ch {
                 case "n": out.append("\n")
@@ -161,6 +161,23 @@ public struct WireDecoder: Sendable {
             }
         }
         if escaped { out.append("\\") }
-        return out
+        return String(out)
     }
+}
+
+extension StringProtocol {
+    /// Whether it starts with `prefix`, scalar by scalar: a combining mark after a space
+    /// (a title that starts with one) never hides the space, as Character comparison would.
+    func startsScalars(with prefix: String) -> Bool { unicodeScalars.starts(with: prefix.unicodeScalars) }
+
+}
+
+extension Substring {
+    /// What follows its first `n` scalars.
+    func droppingScalars(_ n: Int) -> Substring { Substring(unicodeScalars.dropFirst(n)) }
+}
+
+extension String {
+    /// What follows its first `n` scalars.
+    func droppingScalars(_ n: Int) -> Substring { Substring(self).droppingScalars(n) }
 }

@@ -35,6 +35,17 @@ import Testing
         #expect(r6?.job == 3)
     }
 
+    @Test func amongFreshAddressesALoginAsANameWithoutFailuresGoesFirst() {
+        var s = Scheduler()
+        for k in 0..<3 {
+            _ = s.enqueue(k, name: "admin", from: "fresh\(k)", isLive: Self.live)
+        }
+        _ = s.finish(name: "admin", from: "elsewhere", failed: true, at: 0)
+        _ = s.enqueue(9, name: "ci", from: "newcomer", isLive: Self.live)
+        let r = s.next(at: 0, isLive: Self.live)
+        #expect(r?.job == 9)
+    }
+
     @Test func noMoreThanTwoLoginsOfOneAddressAreHashedAtOnce() {
         var s = Scheduler()
         for j in 0..<5 { _ = s.enqueue(j, name: "a", from: "one", isLive: Self.live) }

@@ -14,6 +14,18 @@ import TabulaProtocol
         #expect(out == [.reply(DecodedReply(tag: "t1", rows: [Row(text: "a\nb\\c", json: .null), Row(text: "== Cheap", json: .null)], message: "2 of 2; more: LS"))])
     }
 
+    @Test func textThatStartsWithACombiningMarkDecodesWhole() {
+        // Found by the fuzzer: a band titled "\u{05B4}" made a row the decoder could not read
+        // (as Characters, the space before a combining mark is part of the mark's grapheme).
+        let mark = "\u{05B4}"
+        let reply = Reply(rows: [Row(text: "\(mark)/  \(mark)  any price", json: .null), Row(text: "\\\(mark)x", json: .null)], message: "\(mark) band")
+        #expect(Self.decode(WireEncoder.encode(reply, tag: "t", format: .text)) == [.reply(DecodedReply(tag: "t", rows: reply.rows, message: reply.message))])
+        let e = TabulaError(.notFound, "\(mark) is not there")
+        #expect(Self.decode(WireEncoder.encode(Reply(error: e), tag: nil, format: .text)) == [.reply(DecodedReply(error: e))])
+        let event = Event(rev: 3, kind: "set", path: "/catalog/x", summary: "\(mark) new title", value: .null)
+        #expect(WireDecoder.textPush(String(decoding: WireEncoder.encode(.event(event), format: .text).dropLast(), as: UTF8.self)) == .event(event))
+    }
+
     @Test func errorsDecodeToTheirCodeAndMessageInBothFormats() {
         let e = TabulaError(.notFound, "no /items/9; LS /items lists what is there")
         for format in [WireFormat.text, .json] {
