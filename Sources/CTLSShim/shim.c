@@ -74,6 +74,8 @@ static int outcome(SSL *ssl, int r) {
     }
 }
 
+void tabula_tls_release_buffers(void *p) { SSL_free_buffers((SSL *)p); }
+
 int tabula_tls_established(void *p) { return SSL_is_init_finished((SSL *)p) ? 1 : 0; }
 
 int tabula_tls_handshake(void *p) {

@@ -1,4 +1,5 @@
 import CLinuxShims
+import CTLSShim
 import Glibc
 import Synchronization
 import TabulaProtocol
@@ -13,8 +14,9 @@ final class EventLoop: @unchecked Sendable {
     let epfd: Int32
     /// The listening sockets (loop 0 accepts on them).
     let listeners: [Listening]
-    /// The TLS settings, when a TLS port is served.
-    let tlsContext: TLSContext?
+    /// The thread that runs TLS handshakes, when a TLS port is served (loop 0 hands it the
+    /// sockets it accepts there).
+    let handshakes: HandshakeWorker?
     private let inbox = WakeableInbox<LoopMessage>()
     let engine: Engine
     let authenticator: Authenticator
@@ -80,10 +82,10 @@ final class EventLoop: @unchecked Sendable {
     static let pauseAboveBytes = 1 << 20
     private static let resumeBelow = 1024
 
-    init(index: Int, listeners: [Listening], tlsContext: TLSContext?, engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
+    init(index: Int, listeners: [Listening], handshakes: HandshakeWorker?, engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
         self.index = index
         self.listeners = listeners
-        self.tlsContext = tlsContext
+        self.handshakes = handshakes
         self.engine = engine
         self.authenticator = authenticator
         self.executor = executor
@@ -348,8 +350,11 @@ final class EventLoop: @unchecked Sendable {
                 if !c.held.isEmpty { ready.append(c) }
             case .adopt(let fd, let peer, let tls):
                 if shuttingDown {
-                    if !tls {  // no TLS session to say it in yet
-                        let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
+                    let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
+                    if let tls {
+                        _ = bye.withUnsafeBytes { tabula_tls_write(tls.handle, $0.baseAddress, Int32($0.count)) }
+                        tabula_tls_session_free(tls.handle)
+                    } else {
                         _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
                     }
                     close(fd)

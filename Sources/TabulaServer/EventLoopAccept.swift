@@ -34,25 +34,23 @@ extension EventLoop {
             let loops = executor.state.loops
             let target = nextLoop % max(1, loops.count)
             nextLoop += 1
-            let tls = listener.kind == .tls
-            if target == index || loops.isEmpty { adopt(fd, peer, tls: tls) } else { loops[target].post([.adopt(fd, peer, tls: tls)]) }
+            if listener.kind == .tls, let handshakes {
+                handshakes.take(.init(fd: fd, peer: peer, loop: target))  // comes back to `target` done
+            } else if target == index || loops.isEmpty {
+                adopt(fd, peer, tls: nil)
+            } else {
+                loops[target].post([.adopt(fd, peer, tls: nil)])
+            }
         }
     }
 
-    /// Takes a freshly accepted socket into this loop and greets it.
-    func adopt(_ fd: Int32, _ peer: PeerAddress, tls: Bool) {
+    /// Takes a freshly accepted socket (with its TLS session, past the handshake) into this
+    /// loop and greets it.
+    func adopt(_ fd: Int32, _ peer: PeerAddress, tls: TLSSession?) {
         serial += 1
         let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, maxLine: config.maxLine, now: nowSeconds)
         c.session.authRequired = config.users != nil
-        if tls {
-            guard let ctx = tlsContext?.handle, let session = tabula_tls_server_session(ctx, fd) else {
-                close(fd)
-                stats.connections.wrappingSubtract(1, ordering: .relaxed)
-                stats.addresses.release(peer)
-                return
-            }
-            c.tls = session  // the handshake runs inside the first reads and writes
-        }
+        c.tls = tls?.handle
         conns[c.id.raw] = c
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN
@@ -60,6 +58,7 @@ extension EventLoop {
         c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
         markDirty(c)
         log.log(.debug, "connection \(c.id.raw) opened")
+        if c.tls != nil { readFrom(c) }  // records the handshake read ahead are not seen by epoll
     }
 
     /// Says `* BYE reason` to a connection just accepted (on the plain port or the Unix socket:

@@ -1,5 +1,4 @@
 import CLinuxShims
-import CTLSShim
 import TabulaProtocol
 
 /// Connection hygiene: incomplete input counted against one bound for the whole server, and
@@ -37,7 +36,7 @@ extension EventLoop {
             tabula_trim_memory()
         }
         let stall = config.stallTimeout, idle = config.idleTimeout
-        guard stall > 0 || idle > 0 || config.handshakeTimeout > 0, !shuttingDown else { return }
+        guard stall > 0 || idle > 0, !shuttingDown else { return }
         for c in Array(conns.values) { check(c, stall: stall, idle: idle) }
     }
 
@@ -46,13 +45,6 @@ extension EventLoop {
 
     private func check(_ c: Connection, stall: Int, idle: Int) {
         let now = nowSeconds
-        let handshake = config.handshakeTimeout
-        if handshake > 0, let ssl = c.tls, !c.hasRequested, now - c.lastRequest >= handshake, tabula_tls_established(ssl) == 0 {
-            stats.add(stats.timedOut, 1)
-            log.log(.info, "closing connection \(c.id.raw) from \(c.peer): no TLS handshake in \(handshake) s")
-            closeConnection(c)  // no session to say why in
-            return
-        }
         if stall > 0 {
             // While reading is paused the line is incomplete because the server stopped
             // reading (for the output, checked below), not because the client is slow.

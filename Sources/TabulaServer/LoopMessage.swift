@@ -4,8 +4,9 @@ enum LoopMessage: Sendable {
     case send(ConnectionID, [UInt8])
     /// The engine's answer to a connection's group.
     case answer(GroupAnswer)
-    /// Take this freshly accepted socket (the accepting loop deals them out round-robin).
-    case adopt(Int32, PeerAddress, tls: Bool)
+    /// Take this freshly accepted socket (the accepting loop deals them out round-robin),
+    /// with its TLS session when it came to the TLS port (the handshake is done).
+    case adopt(Int32, PeerAddress, tls: TLSSession?)
     /// The users file was reloaded: connections of removed users are closed, the others act
     /// with their user's new role and grants.
     case usersReloaded

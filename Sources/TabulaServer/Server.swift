@@ -11,6 +11,7 @@ public final class Server: @unchecked Sendable {
     public let port: Int
     let engine: Engine
     let authenticator: Authenticator
+    let handshakes: HandshakeWorker?
     let follower: ClusterFollower?
     let loops: [EventLoop]
     let listeners: [Listening]
@@ -47,7 +48,9 @@ public final class Server: @unchecked Sendable {
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
         let engine = Engine(state: state, executor: executor, store: store, log: log)
         let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, stats: stats, log: log)
-        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listeners: fds, tlsContext: tls, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
+        let handshakes = tls.map { HandshakeWorker(context: $0, state: state, stats: stats, log: log, timeout: config.handshakeTimeout) }
+        self.handshakes = handshakes
+        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listeners: fds, handshakes: handshakes, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
         state.loops = loops
         if let users = config.users { Server.noteUnusualIterations(users, log: log) }
         self.engine = engine
@@ -112,6 +115,11 @@ public final class Server: @unchecked Sendable {
         t.name = "tabulad-engine"
         t.start()
         authenticator.startThreads()
+        if let h = handshakes {
+            let ht = Thread { h.run() }
+            ht.name = "tabulad-tls"
+            ht.start()
+        }
         if let f = follower {
             let ft = Thread { f.run() }
             ft.name = "tabulad-follow"
@@ -139,7 +147,8 @@ public final class Server: @unchecked Sendable {
         follower?.stopped.store(true, ordering: .releasing)
         engine.submit([.shutdown])
         authenticator.stop()
-        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished) && ContinuousClock.now < deadline {
+        handshakes?.stop()
+        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished || handshakes.map { !$0.finished.load(ordering: .acquiring) } ?? false) && ContinuousClock.now < deadline {
             usleep(5000)
         }
         for l in listeners { close(l.fd) }

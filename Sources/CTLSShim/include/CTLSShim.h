@@ -28,6 +28,8 @@ void tabula_tls_session_free(void *ssl);
 
 /// The handshake (client): 1 when done, or a TABULA_TLS_ result.
 int tabula_tls_handshake(void *ssl);
+/* Gives back the session's record buffers when they hold nothing (a session waiting). */
+void tabula_tls_release_buffers(void *ssl);
 /* Whether the session's handshake has finished. */
 int tabula_tls_established(void *ssl);
 /// Bytes read (> 0), 0 when the peer closed, or a TABULA_TLS_ result.

@@ -1,0 +1,150 @@
+import CLinuxShims
+import CTLSShim
+import Foundation
+import Glibc
+import Synchronization
+
+/// The thread that runs TLS handshakes, so that their public-key work (about a millisecond
+/// each with RSA 2048) never runs on an I/O loop: loop 0 hands it each socket accepted on
+/// the TLS port; once the handshake is done, the socket and its session go to the loop
+/// chosen for it. A handshake not done in `--handshake-timeout` seconds is closed (there is
+/// no session yet to say why in). Sessions in handshake hold little (OpenSSL releases its
+/// record buffers between reads) and are bounded by the connection limits counted at accept.
+final class HandshakeWorker: @unchecked Sendable {
+    /// A socket accepted on the TLS port, for `loop`.
+    struct Accepted: Sendable {
+        let fd: Int32
+        let peer: PeerAddress
+        let loop: Int
+    }
+
+    private struct Pending {
+        let accepted: Accepted
+        /// Made when the first bytes (the ClientHello) arrive: a socket that sends nothing
+        /// costs no session.
+        var ssl: UnsafeMutableRawPointer?
+        let since: ContinuousClock.Instant
+        var interest: UInt32
+    }
+
+    private let inbox = WakeableInbox<Accepted?>()
+    private let context: TLSContext
+    private let state: SharedState
+    private let stats: ServerStats
+    private let log: Log
+    private let timeout: Int
+    private let epfd = tabula_epoll_create()
+    private var pending: [Int32: Pending] = [:]
+    /// Set once the thread has returned.
+    let finished = Atomic<Bool>(false)
+
+    init(context: TLSContext, state: SharedState, stats: ServerStats, log: Log, timeout: Int) {
+        self.context = context
+        self.state = state
+        self.stats = stats
+        self.log = log
+        self.timeout = timeout
+        _ = tabula_epoll_add(epfd, inbox.fd, tabula_EPOLLIN, UInt64(UInt32.max) + 1)
+    }
+
+    /// Takes a socket just accepted on the TLS port (any thread).
+    func take(_ a: Accepted) { inbox.post([a]) }
+
+    /// Closes every handshake in progress and returns (shutdown).
+    func stop() { inbox.post([nil]) }
+
+    func run() {
+        var events = [tabula_epoll_event](repeating: tabula_epoll_event(), count: 128)
+        var stopped = false
+        while !stopped {
+            for item in inbox.take() {
+                guard let a = item else {
+                    stopped = true
+                    break
+                }
+                start(a)
+            }
+            if stopped { break }
+            let wait: Int32 = inbox.isEmptyMarkingSleep() ? (pending.isEmpty ? -1 : 500) : 0
+            let n = tabula_epoll_wait(epfd, &events, Int32(events.count), wait)
+            inbox.awake()
+            for i in 0..<max(0, Int(n)) {
+                let token = events[i].data
+                if token > UInt64(UInt32.max) {
+                    inbox.clearSignal()
+                } else {
+                    step(Int32(token))
+                }
+            }
+            expire()
+        }
+        for fd in Array(pending.keys) { drop(fd, why: nil) }
+        finished.store(true, ordering: .releasing)
+    }
+
+    private func start(_ a: Accepted) {
+        pending[a.fd] = Pending(accepted: a, ssl: nil, since: .now, interest: tabula_EPOLLIN)
+        _ = tabula_epoll_add(epfd, a.fd, tabula_EPOLLIN, UInt64(a.fd))
+    }
+
+    /// Runs the handshake of `fd` as far as the socket allows.
+    private func step(_ fd: Int32) {
+        guard var p = pending[fd] else { return }
+        if p.ssl == nil {
+            guard let ssl = tabula_tls_server_session(context.handle, fd) else { return drop(fd, why: "no TLS session could be made") }
+            p.ssl = ssl
+            pending[fd] = p
+        }
+        guard let ssl = p.ssl else { return }
+        let r = tabula_tls_handshake(ssl)
+        switch r {
+        case 1:
+            pending[fd] = nil
+            _ = tabula_epoll_del(epfd, fd)
+            state.loops[p.accepted.loop].post([.adopt(fd, p.accepted.peer, tls: TLSSession(ssl))])
+        case Int32(TABULA_TLS_WANT_READ), Int32(TABULA_TLS_WANT_WRITE):
+            if r == Int32(TABULA_TLS_WANT_READ) { tabula_tls_release_buffers(ssl) }  // waiting for the client: hold no buffers
+            let want = r == Int32(TABULA_TLS_WANT_READ) ? tabula_EPOLLIN : tabula_EPOLLOUT
+            if want != p.interest {
+                p.interest = want
+                _ = tabula_epoll_mod(epfd, fd, want, UInt64(fd))
+                pending[fd] = p
+            }
+        default:
+            var text = [CChar](repeating: 0, count: 256)
+            tabula_tls_last_error(&text, Int32(text.count))
+            drop(fd, why: "TLS handshake failed: \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        }
+    }
+
+    /// Closes the handshakes older than the timeout.
+    private func expire() {
+        guard timeout > 0 else { return }
+        let limit = ContinuousClock.now - .seconds(timeout)
+        for (fd, p) in pending where p.since < limit {
+            stats.add(stats.timedOut, 1)
+            drop(fd, why: "no TLS handshake in \(timeout) s")
+        }
+    }
+
+    private func drop(_ fd: Int32, why: String?) {
+        guard let p = pending.removeValue(forKey: fd) else { return }
+        _ = tabula_epoll_del(epfd, fd)
+        if let ssl = p.ssl { tabula_tls_session_free(ssl) }
+        close(fd)
+        release(p.accepted.peer)
+        if let why { log.log(.debug, "closing a TLS connection from \(p.accepted.peer): \(why)") }
+    }
+
+    private func release(_ peer: PeerAddress) {
+        stats.connections.wrappingSubtract(1, ordering: .relaxed)
+        stats.addresses.release(peer)
+    }
+}
+
+/// An OpenSSL session handed from the handshake thread to a loop, which owns it from then on
+/// (never used by two threads at once).
+struct TLSSession: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+    init(_ handle: UnsafeMutableRawPointer) { self.handle = handle }
+}
