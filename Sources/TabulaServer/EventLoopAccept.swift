@@ -22,11 +22,11 @@ extension EventLoop {
             }
             let now = stats.connections.wrappingAdd(1, ordering: .relaxed).newValue
             if now > config.maxConnections {
-                refuse(fd, "too many connections (limit \(config.maxConnections)); try again later", plain: listener.kind != .tls, log: "limit of \(config.maxConnections) reached")
+                refuse(fd, peer, "too many connections (limit \(config.maxConnections)); try again later", plain: listener.kind != .tls, log: "limit of \(config.maxConnections) reached")
                 continue
             }
             if listener.kind != .unix && !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
-                refuse(fd, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", plain: listener.kind != .tls, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
+                refuse(fd, peer, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", plain: listener.kind != .tls, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
                 continue
             }
             _ = tabula_set_nodelay(fd)
@@ -61,11 +61,17 @@ extension EventLoop {
         if c.tls != nil { readFrom(c) }  // records the handshake read ahead are not seen by epoll
     }
 
-    /// Says `* BYE reason` to a connection just accepted (on the plain port or the Unix socket:
-    /// on the TLS port there is no session to say it in) and closes it, uncounted.
-    private func refuse(_ fd: Int32, _ reason: String, plain: Bool, log why: String) {
+    /// Says `* BYE reason` to a connection just accepted and closes it, uncounted; on the TLS
+    /// port the handshake thread says it once the session is up (or just closes it, past a
+    /// few hundred such refusals in handshake at once).
+    private func refuse(_ fd: Int32, _ peer: PeerAddress, _ reason: String, plain: Bool, log why: String) {
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
         stats.add(stats.rejectedConnections, 1)
+        if !plain, let handshakes {
+            handshakes.take(.init(fd: fd, peer: peer, loop: index, refusal: reason))
+            log.log(.info, "refusing a TLS connection: \(why)")
+            return
+        }
         if plain {
             let bye = WireEncoder.encode(.bye(reason: reason), format: .text)
             _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }

@@ -3,6 +3,7 @@ import CTLSShim
 import Foundation
 import Glibc
 import Synchronization
+import TabulaProtocol
 
 /// The thread that runs TLS handshakes, so that their public-key work (about a millisecond
 /// each with RSA 2048) never runs on an I/O loop: loop 0 hands it each socket accepted on
@@ -16,7 +17,14 @@ final class HandshakeWorker: @unchecked Sendable {
         let fd: Int32
         let peer: PeerAddress
         let loop: Int
+        /// Refused at accept (a connection limit): told this in a `* BYE` once the session is
+        /// up, then closed; not counted among the connections.
+        var refusal: String? = nil
     }
+
+    /// Refused connections in handshake at once, at most (more are closed unspoken).
+    static let maxRefusing = 256
+    private var refusing = 0
 
     private struct Pending {
         let accepted: Accepted
@@ -83,6 +91,13 @@ final class HandshakeWorker: @unchecked Sendable {
     }
 
     private func start(_ a: Accepted) {
+        if a.refusal != nil {
+            guard refusing < HandshakeWorker.maxRefusing else {
+                close(a.fd)
+                return
+            }
+            refusing += 1
+        }
         pending[a.fd] = Pending(accepted: a, ssl: nil, since: .now, interest: tabula_EPOLLIN)
         _ = tabula_epoll_add(epfd, a.fd, tabula_EPOLLIN, UInt64(a.fd))
     }
@@ -99,6 +114,11 @@ final class HandshakeWorker: @unchecked Sendable {
         let r = tabula_tls_handshake(ssl)
         switch r {
         case 1:
+            if let reason = p.accepted.refusal {
+                let bye = WireEncoder.encode(.bye(reason: reason), format: .text)
+                _ = bye.withUnsafeBytes { tabula_tls_write(ssl, $0.baseAddress, Int32($0.count)) }
+                return drop(fd, why: nil)
+            }
             pending[fd] = nil
             _ = tabula_epoll_del(epfd, fd)
             state.loops[p.accepted.loop].post([.adopt(fd, p.accepted.peer, tls: TLSSession(ssl))])
@@ -132,7 +152,7 @@ final class HandshakeWorker: @unchecked Sendable {
         _ = tabula_epoll_del(epfd, fd)
         if let ssl = p.ssl { tabula_tls_session_free(ssl) }
         close(fd)
-        release(p.accepted.peer)
+        if p.accepted.refusal != nil { refusing -= 1 } else { release(p.accepted.peer) }
         if let why { log.log(.debug, "closing a TLS connection from \(p.accepted.peer): \(why)") }
     }
 

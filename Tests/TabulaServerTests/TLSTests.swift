@@ -43,6 +43,17 @@ import TabulaStorage
         }
     }
 
+    @Test func aTLSClientPastTheConnectionLimitIsToldSoInTLS() throws {
+        try Self.withTLS({ $0.maxConnections = 1 }) { s, cert in
+            let port = try #require(s.tlsPort)
+            let kept = try TabulaConnection(.tls(host: "127.0.0.1", port: port, caFile: cert), timeout: 30)
+            #expect(throws: ClientError.connectFailed("the server refused the connection: too many connections (limit 1); try again later")) {
+                _ = try TabulaConnection(.tls(host: "127.0.0.1", port: port, caFile: cert), timeout: 30)
+            }
+            #expect(try kept.request("PING").isOK)
+        }
+    }
+
     @Test func aTLSClientIsServedAndSeesEventsFromAPlainOne() throws {
         try Self.withTLS { s, cert in
             let port = try #require(s.tlsPort)
