@@ -107,6 +107,7 @@ final class Engine: @unchecked Sendable {
 
     private func process(_ batch: [EngineInput]) {
         var answers: [GroupAnswer] = []
+        var eventEnds: [Int] = []
         var work = CommitWork()
         var outside: [Event] = []
         var ran: [EngineInput] = []
@@ -123,6 +124,7 @@ final class Engine: @unchecked Sendable {
                         parked.append(p)
                     } else if let a = run(c, units, session: session, failing: start.failing, work: &work) {
                         answers.append(a)
+                        eventEnds.append(work.events.count)
                         ran.append(input)
                     } else {
                         carried.append(input)
@@ -135,7 +137,7 @@ final class Engine: @unchecked Sendable {
             }
             if !work.events.isEmpty { state.uncommitted = true }
         }
-        conclude(ran, answers: answers, work: work, outside: outside, began: start.began)
+        conclude(ran, answers: answers, work: work, outside: outside, began: start.began, eventEnds: eventEnds)
     }
 
     /// Runs one connection's group in order on a copy of its session (the write lock is
@@ -156,7 +158,7 @@ final class Engine: @unchecked Sendable {
             if done > 0 && failing == nil && Engine.runsOnCopy(unit) { break }  // a turn of its own
             if Dispatcher.route(unit, durable: true) == .authenticator { break }  // AUTH: back to the loop, which sends it on
             if done > 0 && Engine.isReplay(unit) { break }  // a turn of its own (see processInTurns)
-            if !work.events.isEmpty && RequestExecutor.isWatch(unit) {  // after this turn's events are published
+            if !work.events.isEmpty && RequestExecutor.readsPublished(unit) {  // after this turn's events are published
                 if done == 0 && failing == nil { return nil }
                 break
             }
@@ -174,7 +176,10 @@ final class Engine: @unchecked Sendable {
                     WireEncoder.encode(syncReply(c, rev: rev), tag: r.tag, format: s.format, into: &bytes)
                 } else {
                     var e = executor.execute(r, conn: c, session: &s)
-                    if let ev = e.outcome.event.take() { work.add(ev, e.outcome.mutations) }
+                    if let ev = e.outcome.event.take() {
+                        if let own = state.ownEvent(ev, for: c, stats: executor.stats) { bytes += own }
+                        work.add(ev, e.outcome.mutations, origin: c)
+                    }
                     RequestExecutor.encode(e, tag: r.tag, format: s.format, into: &bytes)
                     close = e.close
                     replay = e.replay

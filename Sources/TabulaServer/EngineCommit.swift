@@ -8,11 +8,14 @@ struct CommitWork {
     var events: [Event] = []
     /// Where each event's mutations end (see `CommitBatch.mutationEnds`).
     var ends: [Int] = []
+    /// The connection whose request made each event (it was given the event inline).
+    var origins: [ConnectionID?] = []
 
-    mutating func add(_ event: Event, _ m: [Mutation]) {
+    mutating func add(_ event: Event, _ m: [Mutation], origin: ConnectionID? = nil) {
         events.append(event)
         mutations += m
         ends.append(mutations.count)
+        origins.append(origin)
     }
 }
 
@@ -33,10 +36,13 @@ struct Failing {
 extension Engine {
     /// Commits what a turn applied (rolling back on failure), then publishes its events and
     /// hands out its answers. `began`: the turn locked a shared store's head (released here).
-    func conclude(_ batch: [EngineInput], answers: [GroupAnswer], work: CommitWork, outside: [Event], began: Bool = false) {
+    /// `eventEnds[k]`: how many of `work.events` had been made once answer k's group ran
+    /// (nil: all of them before any answer).
+    func conclude(_ batch: [EngineInput], answers: [GroupAnswer], work: CommitWork, outside: [Event], began: Bool = false, eventEnds: [Int]? = nil) {
         var answers = answers
         var committed = true
         var published = outside.map { Optional($0) }
+        var origins = [ConnectionID?](repeating: nil, count: outside.count)
         if !work.events.isEmpty {
             do {
                 try store.commit(CommitBatch(mutations: work.mutations, events: work.events, revision: work.events.last?.rev ?? 0, mutationEnds: work.ends))
@@ -56,16 +62,42 @@ extension Engine {
             store.abandonWrite()
         }
         // Other nodes' changes come first: they were durable before anything of this batch.
-        if committed { published += work.events.map { Optional($0) } }
+        if committed {
+            published += work.events.map { Optional($0) }
+            origins += work.origins
+        }
+        let ends = committed ? eventEnds?.map { $0 + outside.count } : nil
         state.writing {
             state.uncommitted = pendingReload != nil
-            // Events first: once anyone holds the OK of a change, its event is already queued
-            // for every watcher (a watcher's own change's event lands just before its OK).
-            state.publish(&published, stats: executor.stats)
-            deliver(answers)
+            publishInOrder(&published, origins: origins, answers: answers, ends: ends)
             if stopped { for loop in state.loops { loop.post([.goodbye]) } }
         }
         published.removeAll()  // what fell out of the history, freed outside the lock
+    }
+
+    /// Queues events and answers so that every connection's stream follows the turn's order.
+    /// Events first: once anyone holds the OK of a change, its event is already queued for
+    /// every watcher. A watching connection with an answer gets the events made before its
+    /// group ran before its answer (its own inside it, just before their replies), and those
+    /// made after it after its answer: the published events are cut there (only there, so a
+    /// turn of writers that watch nothing still fans out as one piece per watcher).
+    private func publishInOrder(_ published: inout [Event?], origins: [ConnectionID?], answers: [GroupAnswer], ends: [Int]?) {
+        var from = 0
+        var waiting: [GroupAnswer] = []
+        if let ends {
+            for (k, a) in answers.enumerated() {
+                waiting.append(a)
+                guard state.hub.withLock({ $0.watches(a.conn) }) else { continue }
+                state.publish(&published, range: from..<max(from, ends[k]), origins: origins, stats: executor.stats)
+                from = max(from, ends[k])
+                deliver(waiting)
+                waiting.removeAll()
+            }
+        } else {
+            waiting = answers
+        }
+        state.publish(&published, range: from..<published.count, origins: origins, stats: executor.stats)
+        deliver(waiting)
     }
 
     /// Records the store's oldest retained revision for STATS.

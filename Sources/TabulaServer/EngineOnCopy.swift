@@ -43,11 +43,11 @@ extension Engine {
             state.writesOnEngine = false
             if event != nil { state.uncommitted = true }
         }
-        var bytes: [UInt8] = []
+        var bytes = event.flatMap { state.ownEvent($0, for: c, stats: executor.stats) } ?? []
         WireEncoder.encode(outcome.reply, tag: r.tag, format: s.format, into: &bytes)
         let answer = GroupAnswer(conn: c, bytes: bytes, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
         var work = CommitWork()
-        if let event { work.add(event, outcome.mutations) }
+        if let event { work.add(event, outcome.mutations, origin: c) }
         conclude(batch, answers: [answer], work: work, outside: outside, began: start.began)
     }
 }

@@ -37,6 +37,7 @@ struct RequestExecutor: Sendable {
         var answers: [LoopAnswer] = []
         answers.reserveCapacity(here.count)
         var events: [Event?] = []
+        var origins: [ConnectionID?] = []
         var heldBack = false  // the engine holds uncommitted state, or runs a write on a copy
         func runAll() {
             if (access != .connection && state.uncommitted) || (access == .write && state.writesOnEngine) {
@@ -47,8 +48,9 @@ struct RequestExecutor: Sendable {
             for u in here {
                 // A watch added after a change of this run would be sent that change's event,
                 // published when the run ends: it waits for the next run.
-                if !events.isEmpty, RequestExecutor.isWatch(u) { return }
+                if !events.isEmpty, RequestExecutor.readsPublished(u) { return }
                 if answer(u, conn: conn, session: &session, cache: &cache, into: &answers, events: &events, rows: &rows) { return }
+                while origins.count < events.count { origins.append(conn) }
                 if rows >= RequestExecutor.rowsPerLock { return }
             }
         }
@@ -56,7 +58,7 @@ struct RequestExecutor: Sendable {
         case .write:
             state.writing {
                 runAll()
-                state.publish(&events, stats: stats)
+                state.publish(&events, origins: origins, stats: stats)
             }
         case .read, .session: state.reading { runAll() }
         case .connection: runAll()
@@ -142,16 +144,27 @@ struct RequestExecutor: Sendable {
                 return false
             }
             var e = execute(r, conn: conn, session: &session)
-            if case .some = e.outcome.event { events.append(e.outcome.event.take()) }
+            if case .some = e.outcome.event {
+                let ev = e.outcome.event.take()
+                if let ev, let own = state.ownEvent(ev, for: conn, stats: stats) { answers.append(.bytes(own)) }
+                events.append(ev)
+            }
             rows += e.outcome.reply.rows.count
-            answers.append(.run(e, tag: r.tag, format: session.format, cacheKey: key, revision: state.model.revision))
+            // Only a cacheable request (a read, run under the lock) needs the revision: a PING,
+            // run under no lock, must not touch the model while another loop writes to it.
+            answers.append(.run(e, tag: r.tag, format: session.format, cacheKey: key, revision: key == nil ? 0 : state.model.revision))
             return e.close || e.replay != nil
         }
     }
 
-    static func isWatch(_ u: LineUnit) -> Bool {
-        if case .request(let r) = u, case .watch = r.command { return true }
-        return false
+    /// WATCH and STATS read what is published (the history, the watches): after a change
+    /// of the same run or turn, which is published when it ends, they wait for the next one.
+    static func readsPublished(_ u: LineUnit) -> Bool {
+        guard case .request(let r) = u else { return false }
+        switch r.command {
+        case .watch, .stats: return true
+        default: return false
+        }
     }
 
     static func wider(_ a: VerbTraits.Access, _ b: VerbTraits.Access) -> VerbTraits.Access {

@@ -76,23 +76,41 @@ final class SharedState: @unchecked Sendable {
     /// Makes committed events visible: queues each, encoded once per format, to every
     /// watcher's loop, and moves it into the history. Call holding the write lock. Leaves in
     /// `events` what fell out of the history, for the caller to free after unlocking.
-    func publish(_ events: inout [Event?], stats: ServerStats) {
-        guard let last = events.last??.rev else { return }
+    /// `origins[i]`, when given, is the connection whose request made event i: it is left
+    /// out, having been given the event inline (`ownEvent`).
+    func publish(_ events: inout [Event?], origins: [ConnectionID?] = [], stats: ServerStats) {
+        publish(&events, range: events.indices, origins: origins, stats: stats)
+    }
+
+    /// `publish` of `events[range]` only (`origins` indexed like `events`).
+    func publish(_ events: inout [Event?], range: Range<Int>, origins: [ConnectionID?], stats: ServerStats) {
+        guard !range.isEmpty, let last = events[range.upperBound - 1]?.rev else { return }
         publishedRevision.store(last, ordering: .releasing)
-        deliver(events, stats: stats)
-        for i in events.indices { history.append(&events[i]) }
+        deliver(events[range], origins: origins, stats: stats)
+        for i in range { history.append(&events[i]) }
+    }
+
+    /// Event `e`'s bytes for `c` itself when one of its watches covers it: a connection's
+    /// own events go in its reply stream just before the reply of the request that made
+    /// them, so that they never overtake the replies to its earlier requests (and `publish`
+    /// leaves it out of their audience). Nil when it does not watch the event's path.
+    func ownEvent(_ e: Event, for c: ConnectionID, stats: ServerStats) -> [UInt8]? {
+        guard let f = hub.withLock({ $0.format(of: c, forEventAt: e.path) }) else { return nil }
+        stats.add(stats.eventsDelivered, 1)
+        return WireEncoder.encode(.event(e), format: f)
     }
 
     /// Queues events to their watchers' loops. A run of consecutive events with the same
     /// audience (the common case: everyone watches one prefix) is encoded once per format
     /// into one piece, and each watcher gets that piece in one message.
-    private func deliver(_ events: [Event?], stats: ServerStats) {
+    private func deliver(_ events: ArraySlice<Event?>, origins: [ConnectionID?], stats: ServerStats) {
+        func origin(_ i: Int) -> ConnectionID? { i < origins.count ? origins[i] : nil }
         if hub.withLock({ $0.isEmpty }) { return }
         var outbox = Array(repeating: [LoopMessage](), count: loops.count)
         var delivered = 0
         hub.withLock { hub in
-            var i = 0
-            while i < events.count {
+            var i = events.startIndex
+            while i < events.endIndex {
                 guard let e = events[i], let audience = hub.audience(of: e.path) else {
                     i += 1
                     continue
@@ -101,12 +119,12 @@ final class SharedState: @unchecked Sendable {
                 var json: [UInt8] = []
                 var j = i
                 // A restricted audience takes one event at a time: its members differ in what they may receive.
-                while j < events.count, let next = events[j], j == i || (!audience.restricted && hub.audience(of: next.path) === audience) {
+                while j < events.endIndex, let next = events[j], j == i || (!audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path) === audience) {
                     if audience.wantsText { WireEncoder.encode(.event(next), format: .text, into: &text) }
                     if audience.wantsJSON { WireEncoder.encode(.event(next), format: .json, into: &json) }
                     j += 1
                 }
-                for m in audience.members where m.grants?.receives(e.path) ?? true {
+                for m in audience.members where m.conn != origin(i) && (m.grants?.receives(e.path) ?? true) {
                     outbox[m.conn.loop].append(.send(m.conn, m.format == .json ? json : text))
                     delivered += j - i
                 }

@@ -37,6 +37,15 @@ struct WatchHub {
     /// Whether `c` watches anything.
     func watches(_ c: ConnectionID) -> Bool { byConnection[c] != nil }
 
+    /// The format `c` is sent an event at `path` in, when one of its watches covers the path
+    /// and its grants let it receive it; nil otherwise. A lookup per level of `path`.
+    func format(of c: ConnectionID, forEventAt path: String) -> WireFormat? {
+        guard let f = formats[c], grants[c]?.receives(path) ?? true else { return nil }
+        var covered = false
+        WatchHub.forEachPrefix(of: path) { p in if !covered, byPrefix[p]?.contains(c) == true { covered = true } }
+        return covered ? f : nil
+    }
+
     /// The number of (connection, prefix) watches.
     var count: Int { byConnection.values.reduce(0) { $0 + $1.count } }
 
