@@ -47,6 +47,12 @@ public struct LineDecoder: Sendable {
         Array(bytes).withUnsafeBytes { append($0) }
     }
 
+    /// The input has ended: a last line sent without a newline becomes a complete line
+    /// (`next` yields it), as `sh`, `nc` and `printf` users expect.
+    public mutating func finish() {
+        if bufferedCount > 0 && !discarding { buffer.append(10) }
+    }
+
     /// The next complete line, `.tooLong` for an over-long one, or nil when more bytes are needed.
     public mutating func next() -> DecodedLine? {
         while true {

@@ -218,13 +218,22 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         if n == 0 {
-            // Half-close: answer what was asked, then close.
+            // Half-close: answer what was asked (a last line without a newline too), then close.
+            endOfInput(c)
+            guard conns[c.id.raw] != nil else { return }
             c.readClosed = true
             updateInterest(c)
             closeIfDone(c)
             return
         }
         take(c, n)
+    }
+
+    /// The peer sent its last byte: a last line it left without a newline runs as a line.
+    func endOfInput(_ c: Connection) {
+        guard c.decoder.bufferedCount > 0 else { return }
+        c.decoder.finish()
+        take(c, 0)
     }
 
     /// Handles `n` bytes just read into `readBuffer` for `c`: cuts lines, runs or holds them.

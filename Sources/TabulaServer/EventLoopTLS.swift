@@ -20,6 +20,8 @@ extension EventLoop {
             }
             switch n {
             case 0:
+                endOfInput(c)
+                guard conns[c.id.raw] != nil else { return }
                 c.readClosed = true
                 updateInterest(c)
                 closeIfDone(c)

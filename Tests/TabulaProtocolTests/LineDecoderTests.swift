@@ -27,6 +27,16 @@ func lines(_ d: inout LineDecoder) -> [String] {
         #expect(lines(&d) == ["PING"])
     }
 
+    @Test func aPartialLineAtTheEndOfInputIsALine() {
+        var d = LineDecoder(maxLine: 100)
+        d.append(contentsOf: Array("PING\nLS /items".utf8))
+        #expect(lines(&d) == ["PING"])
+        d.finish()
+        #expect(lines(&d) == ["LS /items"])
+        d.finish()
+        #expect(lines(&d).isEmpty, "nothing buffered: nothing more")
+    }
+
     @Test func reportsAnOverLongLineOnceAndResynchronisesAtTheNextNewline() {
         var d = LineDecoder(maxLine: 8)
         d.append(contentsOf: Array("0123456789".utf8))

@@ -94,6 +94,17 @@ import TabulaStorage
         }
     }
 
+    @Test func aLastLineWithoutANewlineRunsWhenTheInputEnds() throws {
+        try withServer { s in
+            let c = try rawConnect(s)
+            try c.sendRaw(Array("PING one\nPING two".utf8))
+            c.finishSending()
+            #expect(try c.readLine(timeout: 5) == "OK one")
+            #expect(try c.readLine(timeout: 5) == "OK two")
+            #expect(throws: ClientError.self) { _ = try c.readLine(timeout: 5) }
+        }
+    }
+
     @Test func peersThatVanishOrSayNothingLeakNothing() throws {
         try withServer { s in
             let probe = try connect(s)
