@@ -73,10 +73,11 @@ public enum RequestParser {
         guard !args.isEmpty else { return .failure(TabulaError(.syntax, "empty request")) }
         let word = args.removeFirst()
         guard let verb = Verb.named(word) else {
+            let quoted = TabulaError.quoting(word)
             if let s = Verb.suggestion(for: word) {
-                return .failure(TabulaError(.unknown, "unknown verb '\(word)'; did you mean \(s.rawValue)? (HELP lists all verbs)"))
+                return .failure(TabulaError(.unknown, "unknown verb '\(quoted)'; did you mean \(s.rawValue)? (HELP lists all verbs)"))
             }
-            return .failure(TabulaError(.unknown, "unknown verb '\(word)'; HELP lists all verbs"))
+            return .failure(TabulaError(.unknown, "unknown verb '\(quoted)'; HELP lists all verbs"))
         }
         guard verb.arity.contains(args.count) else {
             let n = args.count

@@ -39,10 +39,32 @@ public struct TabulaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was wrong and what to do.
     public var message: String
 
-    /// Makes an error from a code and a message.
+    /// Makes an error from a code and a message. A message that quotes a long request
+    /// keeps its head and tail (what was wrong, what to do) and says what it cut, so that an
+    /// error is never an echo of a 64 KiB line.
     public init(_ code: ErrorCode, _ message: String) {
         self.code = code
-        self.message = message
+        self.message = TabulaError.bounded(message)
+    }
+
+    /// Longest message, in UTF-8 bytes, before the middle is cut.
+    public static let longestMessage = 1024
+
+    static func bounded(_ m: String) -> String {
+        let n = m.utf8.count
+        guard n > longestMessage else { return m }
+        let scalars = Array(m.unicodeScalars)
+        let head = String(String.UnicodeScalarView(scalars.prefix(longestMessage / 2)))
+        let tail = String(String.UnicodeScalarView(scalars.suffix(longestMessage / 4)))
+        return "\(head)… (\(n - head.utf8.count - tail.utf8.count) bytes cut) …\(tail)"
+    }
+
+    /// `text` as an error quotes what a client sent: whole up to 64 characters, else its
+    /// first 64 and how long it was.
+    public static func quoting(_ text: some StringProtocol) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > 64 else { return String(text) }
+        return String(String.UnicodeScalarView(scalars.prefix(64))) + "… (\(text.utf8.count) bytes, cut)"
     }
 
     /// `CODE message`, as on the wire.

@@ -137,10 +137,10 @@ public enum Verb: String, Sendable, CaseIterable {
     }
 
     /// The closest verb to a misspelt word, if one is close enough to suggest.
+    /// The verb `word` most likely meant: one it begins (`sel` → SELECT), else the nearest
+    /// within a third of its length; none for a word over `EditDistance.longestWord`
+    /// characters (bounded cost, whatever was sent).
     public static func suggestion(for word: String) -> Verb? {
-        let upper = word.uppercased()
-        let scored = Verb.allCases.map { ($0, EditDistance.between(upper, $0.rawValue)) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        return best.1 <= max(1, upper.count / 3) ? best.0 : nil
+        EditDistance.closest(to: word, in: Verb.allCases.map(\.rawValue)).flatMap(Verb.named)
     }
 }

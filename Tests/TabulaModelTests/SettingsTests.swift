@@ -19,6 +19,13 @@ import TabulaProtocol
         #expect(h.rows("LS /settings").last == "my-int/  My Int: 32")
     }
 
+    @Test func completingTheOptionsOfAHugeSettingAnswersOnePage() {
+        let h = Harness()
+        #expect(h.ok("ADD /settings Big int " + (1...9_004).map(String.init).joined(separator: " ")))
+        let rows = h.rows("COMPLETE SELECT /settings/big ")
+        #expect(rows.count == Completer.mostCandidates && rows.first == "1")
+    }
+
     @Test func selectingByIndexIsOneBased() {
         let h = Harness()
         #expect(h.error("SELECT my-string #3") == .notFound)  // relative to / there is no my-string

@@ -89,6 +89,26 @@ func failure(_ s: String) -> TabulaError? {
         #expect(failure("SEELCT a b")?.message.contains("did you mean SELECT?") == true)
     }
 
+    @Test func aVerbsBeginningSuggestsThatVerb() throws {
+        #expect(failure("sel /settings/my-int 16")?.message.contains("did you mean SELECT?") == true)
+        #expect(failure("sele x")?.message.contains("did you mean SELECT?") == true)
+    }
+
+    @Test func aHugeUnknownVerbIsQuotedCutAndGetsNoSuggestion() throws {
+        let word = String(repeating: "Q", count: 65_000)
+        let e = try #require(failure(word))
+        #expect(e.code == .unknown)
+        #expect(e.message.utf8.count < 300, "\(e.message.utf8.count) bytes")
+        #expect(e.message.contains("65000 bytes, cut") && !e.message.contains("did you mean"))
+    }
+
+    @Test func anErrorMessageKeepsItsHeadAndTailAndSaysWhatItCut() {
+        let long = "no /" + String(repeating: "a", count: 5_000) + "; LS / lists what is there"
+        let m = TabulaError(.notFound, long).message
+        #expect(m.utf8.count <= TabulaError.longestMessage + 40)
+        #expect(m.hasPrefix("no /aaa") && m.hasSuffix("LS / lists what is there") && m.contains("bytes cut"))
+    }
+
     @Test func unknownVerbFarFromAnyHasNoSuggestion() throws {
         #expect(failure("XYZZYQ")?.message.contains("did you mean") == false)
     }

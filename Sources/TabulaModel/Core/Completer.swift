@@ -3,8 +3,21 @@ import TabulaProtocol
 /// Completion candidates for a partial request line, from the one grammar of `Verb`,
 /// so that every client completes the same way.
 public enum Completer {
-    /// Candidates for the last (possibly empty) word of `line`, each a whole word, quoted where needed.
+    /// Most candidates one completion answers (the first, in the list's order): a setting of
+    /// 9,000 options costs one page, not 9,000 rows.
+    public static let mostCandidates = 200
+
+    /// Longest partial line completed, in bytes (a longer one gets no candidates).
+    public static let longestLine = 4096
+
+    /// Candidates for the last (possibly empty) word of `line`, each a whole word, quoted
+    /// where needed; at most `mostCandidates`.
     public static func complete(_ line: String, model: Model, viewer: Viewer) -> [String] {
+        guard line.utf8.count <= longestLine else { return [] }
+        return Array(candidates(line, model: model, viewer: viewer).prefix(mostCandidates))
+    }
+
+    private static func candidates(_ line: String, model: Model, viewer: Viewer) -> [String] {
         let (done, partial) = split(line)
         guard let first = done.first else {
             let lower = partial.lowercased() == partial && !partial.isEmpty
