@@ -40,7 +40,7 @@ final class Authenticator: @unchecked Sendable {
     private let state: SharedState
     private let log: Log
     private let stats: ServerStats
-    private let queue = Mutex(LoginScheduler<PeerAddress, Job>())
+    private let queue = Locked(LoginScheduler<PeerAddress, Job>())
 
     /// Runs `body` on the scheduler, under its lock, and publishes its counts to STATS.
     private func scheduling<T>(_ body: (inout LoginScheduler<PeerAddress, Job>) -> T) -> T {
@@ -52,7 +52,7 @@ final class Authenticator: @unchecked Sendable {
         }
     }
     private let work = DispatchSemaphore(value: 0)
-    private let verified = Mutex(VerifiedSecrets())
+    private let verified = Locked(VerifiedSecrets())
     private let stopping = Atomic<Bool>(false)
     private let timerDone = Atomic<Bool>(false)
     private let hashersDone = Atomic<Int>(0)

@@ -17,7 +17,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 /// One line per event that matters, to stderr, with a UTC timestamp.
 public final class Log: Sendable {
     let level: LogLevel
-    let lock = Mutex(())
+    let lock = Locked(())
 
     /// Logs at `level` and quieter.
     public init(level: LogLevel) { self.level = level }

@@ -16,7 +16,7 @@ struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
 
 /// How many connections each address has open (every loop closes its own; loop 0 accepts).
 final class AddressBook: Sendable {
-    private let counts = Mutex<[PeerAddress: Int]>([:])
+    private let counts = Locked<[PeerAddress: Int]>([:])
 
     /// Counts one more connection from `a` unless it has `limit` already (0: no limit);
     /// returns whether it may connect.

@@ -30,7 +30,7 @@ final class SharedState: @unchecked Sendable {
     /// Guarded by `lock`. Random numbers for random items.
     var rng = SplitMix64(seed: UInt64(UInt(bitPattern: time(nil))) &* 0x9E37_79B9)
     /// Who watches what.
-    let hub = Mutex(WatchHub())
+    let hub = Locked(WatchHub())
     /// The I/O loops, to deliver events to.
     var loops: [EventLoop] = []
     /// The revision of the last published (committed) change: what clients may know of.

@@ -10,10 +10,10 @@ final class UsersDirectory: Sendable {
         var decoy: PasswordHash
     }
 
-    private let loaded: Mutex<Loaded>
+    private let loaded: Locked<Loaded>
 
     init(_ users: [String: UserEntry]) {
-        loaded = Mutex(Loaded(users: users, generation: 1, decoy: .decoy(iterations: UsersDirectory.commonIterations(users))))
+        loaded = Locked(Loaded(users: users, generation: 1, decoy: .decoy(iterations: UsersDirectory.commonIterations(users))))
     }
 
     /// The load now in use.

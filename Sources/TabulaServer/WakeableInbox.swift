@@ -10,7 +10,7 @@ final class WakeableInbox<Element: Sendable>: Sendable {
         var sleeping = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The eventfd the consumer waits on.
     let fd: Int32 = tabula_eventfd()
 
