@@ -18,7 +18,7 @@ public enum Tokenizer {
             let b = line[i]
             if b == 0 { return .failure(TabulaError(.encoding, "NUL byte at column \(i - line.startIndex + 1); lines are UTF-8 text")) }
             if b < 32 && b != 9 || b == 127 {
-                return .failure(TabulaError(.encoding, "control character 0x\(String(b, radix: 16)) at column \(i - line.startIndex + 1); quote text with \"…\" and write \\n or \\t for line breaks and tabs"))
+                return .failure(TabulaError(.encoding, "control character 0x\(String(b, radix: 16)) at column \(i - line.startIndex + 1); quote text with \"…\" and write a line break as backslash n, a tab as backslash t"))
             }
             switch b {
             case 32, 9:

@@ -141,7 +141,7 @@ public struct WireDecoder: Sendable {
         }
     }
 
-    /// Text as a person typed it, from its one-line wire form: `\n`, `\r` and `\\` undone.
+    /// Text as a person typed it, from its one-line wire form: `\n`, `\r`, `\t` and `\\` undone.
     public static func unescape<S: StringProtocol>(_ s: S) -> String {
         guard s.utf8.contains(UInt8(ascii: "\\")) else { return String(s) }
         var out = String.UnicodeScalarView()
@@ -151,6 +151,7 @@ public struct WireDecoder: Sendable {
                 switch ch {
                 case "n": out.append("\n")
                 case "r": out.append("\r")
+                case "t": out.append("\t")
                 default: out.append(ch)
                 }
                 escaped = false

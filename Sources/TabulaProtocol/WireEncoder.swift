@@ -114,7 +114,7 @@ public enum WireEncoder {
         s.withUTF8 { buf in
             // Fast path: no byte that could start anything to escape.
             var clean = true
-            for b in buf where b < 32 && b != 9 || b == 127 || b == 92 || b == 0xC2 || b == 0xE2 {
+            for b in buf where b < 32 || b == 127 || b == 92 || b == 0xC2 || b == 0xE2 {
                 clean = false
                 break
             }
@@ -127,12 +127,15 @@ public enum WireEncoder {
                 switch b {
                 case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
                 case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
+                case 9: out.append(contentsOf: [92, UInt8(ascii: "t")])
                 case 92: out.append(contentsOf: [92, 92])
-                case 0..<32 where b != 9, 127: out.append(UInt8(ascii: "?"))
+                case 0..<32, 127: out.append(UInt8(ascii: "?"))
                 case 0xC2 where (0x80...0x9F).contains(next):
                     out.append(UInt8(ascii: "?"))
                     i += 1
-                case 0xE2 where (next == 0x80 && (0xAA...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)):
+                // Bidirectional controls, and the line and paragraph separators (U+2028/9) that
+                // some terminals and JavaScript take for line breaks.
+                case 0xE2 where (next == 0x80 && (0xA8...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)):
                     out.append(UInt8(ascii: "?"))
                     i += 2
                 default: out.append(b)

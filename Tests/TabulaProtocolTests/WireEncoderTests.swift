@@ -29,6 +29,13 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
         let r = Reply(rows: [Row(text: "x\u{9B}31my\u{202E}evil\u{2066}\u{85}★ – ≥", json: .null)], message: "")
         #expect(text(WireEncoder.encode(r, tag: nil, format: .text)) == "- x?31my?evil??★ – ≥\nOK\n")
     }
+    @Test func aTabIsEscapedAndLineSeparatorsNeverReachATextClientRaw() {
+        let r = Reply(rows: [Row(text: "a\tb\u{2028}c\u{2029}d", json: .null)], message: "")
+        #expect(text(WireEncoder.encode(r, tag: nil, format: .text)) == #"- a\tb?c?d"# + "\nOK\n")
+        var d = WireDecoder()
+        _ = d.feed(#"- a\tb"#)
+        #expect(d.feed("OK") == .reply(DecodedReply(tag: nil, rows: [Row(text: "a\tb", json: .null)], message: "")))
+    }
     @Test func jsonRepliesAreOneObjectPerLineThatParses() throws {
         let bytes = WireEncoder.encode(reply, tag: "a", format: .json)
         #expect(bytes.filter { $0 == 10 }.count == 1)
