@@ -24,4 +24,14 @@ public struct Reply: Sendable, Equatable {
         self.message = ""
         self.error = error
     }
+
+    /// Adds `notice` to the final line's text (an error's message, or the OK's), in
+    /// parentheses: something the client should know beside the answer.
+    public mutating func note(_ notice: String) {
+        if error != nil {
+            error!.message += " (\(notice))"
+        } else {
+            message += message.isEmpty ? "(\(notice))" : " (\(notice))"
+        }
+    }
 }

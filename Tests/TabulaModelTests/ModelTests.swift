@@ -58,13 +58,15 @@ import TabulaProtocol
         #expect(copy.revision == h.model.revision)
     }
 
-    @Test func aPwdWhoseListWasRemovedFallsBackToTheNearestAncestor() {
+    @Test func aClientWhoseCurrentListWasRemovedIsMovedToTheNearestAncestorWithANotice() {
         let h = Harness()
         #expect(h.ok("CD /catalog/item-2/item-2.1"))
         var other = Viewer()
         var rng = SplitMix64(seed: 3)
         _ = h.model.apply(.rm(path: "/catalog/item-2"), viewer: &other, now: 0, rng: &rng)
-        #expect(h.run("PWD").reply.message == "/catalog")
+        let ls = h.run("LS")
+        #expect(ls.reply.error == nil && ls.reply.message.hasSuffix("(your current path /catalog/item-2/item-2.1 was removed; you are now at /catalog)"), "\(ls.reply)")
+        #expect(h.run("PWD").reply.message == "/catalog", "told once, then where it is")
     }
 }
 

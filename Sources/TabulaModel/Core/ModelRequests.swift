@@ -6,9 +6,20 @@ extension Model {
     /// without arguments, COMPLETE); `viewer` may change. Nil for a write or a verb the model
     /// does not handle.
     public func read(_ command: Command, viewer: inout Viewer) -> Reply? {
+        let moved = settle(&viewer)
         guard var reply = readAll(command, viewer: &viewer) else { return nil }
         if viewer.isRestricted { reply.rows.removeAll { $0.path.map { !viewer.sees($0.string) } ?? false } }
+        if let moved { reply.note(moved) }
         return reply
+    }
+
+    /// Moves a current path that no longer exists for `viewer` (another client removed it)
+    /// up to its nearest existing ancestor; returns the notice for the reply, or nil.
+    func settle(_ viewer: inout Viewer) -> String? {
+        guard viewer.cwd != "/", case .failure = resolve(viewer.cwd, viewer: viewer) else { return nil }
+        let old = viewer.cwd
+        while viewer.cwd != "/", case .failure = resolve(viewer.cwd, viewer: viewer) { viewer.cwd = ModelPath.join(ModelPath.segments("..", cwd: viewer.cwd)) }
+        return "your current path \(old) was removed; you are now at \(viewer.cwd)"
     }
 
     private func readAll(_ command: Command, viewer: inout Viewer) -> Reply? {
@@ -28,9 +39,7 @@ extension Model {
                 viewer.cwd = self.path(of: t)
                 return Reply(message: viewer.cwd)
             case .pwd:
-                // The current path may have been removed by someone else; fall back to its nearest ancestor.
-                while case .failure = resolve(viewer.cwd, viewer: Viewer()) { viewer.cwd = ModelPath.join(ModelPath.segments("..", cwd: viewer.cwd)) }
-                return Reply(message: viewer.cwd)
+                return Reply(message: viewer.cwd)  // `settle` moved it up if it was removed
             case .filter(let f):
                 return try filter(f, viewer: &viewer)
             case .bands(let args) where args.isEmpty:
@@ -57,6 +66,13 @@ extension Model {
     /// Applies one model command for `viewer`: reads as `read`; a write that changes something
     /// bumps the revision and returns its event and mutations.
     public mutating func apply(_ command: Command, viewer: inout Viewer, now: Double, rng: inout SplitMix64) -> Outcome {
+        let moved = settle(&viewer)
+        var out = applySettled(command, viewer: &viewer, now: now, rng: &rng)
+        if let moved { out.reply.note(moved) }
+        return out
+    }
+
+    private mutating func applySettled(_ command: Command, viewer: inout Viewer, now: Double, rng: inout SplitMix64) -> Outcome {
         if let reply = read(command, viewer: &viewer) { return Outcome(reply) }
         guard command.isWrite else { return .fail(TabulaError(.invalid, "the model does not handle this verb")) }
         do {
