@@ -25,8 +25,15 @@ extension EventLoop {
                 refuse(fd, peer, "too many connections (limit \(config.maxConnections)); try again later", plain: listener.kind != .tls, log: "limit of \(config.maxConnections) reached")
                 continue
             }
-            if listener.kind != .unix && !stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress) {
-                refuse(fd, peer, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", plain: listener.kind != .tls, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
+            // The last tenth of the slots is kept for addresses holding fewer than 16.
+            let nearlyFull = now > config.maxConnections - config.maxConnections / 10
+            if listener.kind != .unix, let why = stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress, nearlyFull: nearlyFull) {
+                switch why {
+                case .limit:
+                    refuse(fd, peer, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", plain: listener.kind != .tls, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
+                case .reserved:
+                    refuse(fd, peer, "the server is nearly full and its last slots are kept for addresses with fewer than \(AddressBook.smallHolder) connections; close some first", plain: listener.kind != .tls, log: "\(peer) holds \(AddressBook.smallHolder) or more while the server is nearly full")
+                }
                 continue
             }
             _ = tabula_set_nodelay(fd)

@@ -18,14 +18,24 @@ struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
 final class AddressBook: Sendable {
     private let counts = Locked<[PeerAddress: Int]>([:])
 
-    /// Counts one more connection from `a` unless it has `limit` already (0: no limit);
-    /// returns whether it may connect.
-    func admit(_ a: PeerAddress, limit: Int) -> Bool {
+    /// Connections an address may hold and still take one of the slots kept for others
+    /// (see `admit`).
+    static let smallHolder = 16
+
+    /// Why an address may not connect.
+    enum Refusal { case limit, reserved }
+
+    /// Counts one more connection from `a` unless it has `limit` already (0: no limit), or
+    /// the server is nearly full (`nearlyFull`) and `a` holds `smallHolder` or more: the last
+    /// slots are kept for addresses that hold few, so that a few addresses cannot take them
+    /// all. Nil when it may connect.
+    func admit(_ a: PeerAddress, limit: Int, nearlyFull: Bool) -> Refusal? {
         counts.withLock { c in
             let n = c[a, default: 0]
-            if limit > 0 && n >= limit { return false }
+            if limit > 0 && n >= limit { return .limit }
+            if nearlyFull && n >= AddressBook.smallHolder { return .reserved }
             c[a] = n + 1
-            return true
+            return nil
         }
     }
 

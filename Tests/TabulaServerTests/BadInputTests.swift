@@ -64,6 +64,24 @@ import TabulaStorage
         }
     }
 
+    @Test func theLastTenthOfTheSlotsIsKeptForAddressesThatHoldFew() throws {
+        try withServer({ $0.maxConnections = 40 }) { s in
+            var flood: [TabulaConnection] = []
+            var refusal: String?
+            while refusal == nil && flood.count < 40 {
+                do {
+                    flood.append(try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 10, source: "127.0.0.70"))
+                } catch ClientError.connectFailed(let why) {
+                    refusal = why
+                }
+            }
+            #expect(flood.count == 36, "one address took \(flood.count) of 40 slots")
+            #expect(refusal?.contains("last slots are kept for addresses with fewer than 16 connections") == true, "\(refusal ?? "none")")
+            let other = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 10, source: "127.0.0.71")
+            #expect(try other.request("PING").isOK)
+        }
+    }
+
     @Test func aClientThatNeverReadsIsPausedThenDroppedWhileOthersAreServed() throws {
         try withServer({ $0.outputLimit = 256 * 1024; $0.stallTimeout = 1 }) { s in
             let normal = try connect(s)
