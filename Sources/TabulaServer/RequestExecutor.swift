@@ -77,6 +77,9 @@ struct RequestExecutor: Sendable {
     /// Nor more than one full page of rows (`LIMIT` at most 10,000): what one lock hold
     /// produces stays bounded when every request is a large read.
     static let rowsPerLock = 10_000
+    /// What a cached reply counts as: a row for every this many bytes of it (10,000 rows of
+    /// 64 bytes, 640 KB, are one run's worth whether built or copied).
+    static let bytesPerRow = 64
 
     /// Appends the answers, encoded (and cached where they may be); returns whether the last
     /// asked to close and the replay it began, if any.
@@ -134,6 +137,9 @@ struct RequestExecutor: Sendable {
                 if let hit = cache.lookup(k, revision: state.model.revision) {
                     stats.add(stats.requests, 1)
                     answers.append(.bytes(hit))
+                    // A cached reply counts toward the run's bound like the one it copies:
+                    // its rows, judged by its size (a row is at least a few bytes).
+                    rows += hit.count / RequestExecutor.bytesPerRow
                     return false
                 }
                 key = k

@@ -52,6 +52,27 @@ import TabulaStorage
         }
     }
 
+    @Test func cachedLargeRepliesCountTowardTheBoundLikeBuiltOnes() throws {
+        try withServer({ $0.ioThreads = 1 }) { s in
+            let setup = try connect(s)
+            try Self.addItems(setup, 20_000)
+            #expect(try setup.request("LS /items LIMIT 10000", timeout: 30).isOK)  // now cached
+            let before = Self.rssMB()
+            // Six clients that never read, 128 cached pages each (before: copied out until each
+            // was dropped at the 8 MiB output limit, 48 MB in all; now 9 MB).
+            let attackers = try (0..<6).map { _ in try rawConnect(s) }
+            for a in attackers { try a.sendRaw(Array(String(repeating: "LS /items LIMIT 10000\n", count: 128).utf8)) }
+            var peak = before
+            let end = Date().addingTimeInterval(2)  // a window to sample memory in, not a wait
+            while Date() < end {
+                #expect(try setup.request("PING").isOK)
+                peak = max(peak, Self.rssMB())
+                usleep(50_000)
+            }
+            #expect(peak - before < 25, "RSS grew \(peak - before) MB")
+        }
+    }
+
     @Test func aFloodOfLargeReadsBehindADurableWriteDoesNotHoldTheEngine() throws {
         let store = try SQLiteStore(path: tempDB(), syncFull: false)
         try withServer({ _ in }, store: store) { s in
