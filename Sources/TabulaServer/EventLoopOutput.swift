@@ -3,8 +3,9 @@ import CTLSShim
 import Glibc
 import TabulaProtocol
 
-/// Writing: each turn flushes the connections that got output; a connection past the output
-/// limit is dropped as a slow consumer; closing unregisters it everywhere.
+/// Writing: each turn flushes the connections that got output; a connection that a push
+/// takes past the output limit is dropped as a slow consumer (`push`); closing unregisters
+/// it everywhere.
 extension EventLoop {
 
     func markDirty(_ c: Connection) {
@@ -25,10 +26,6 @@ extension EventLoop {
     }
 
     func flush(_ c: Connection) {
-        if c.output.count > config.outputLimit {
-            dropSlowConsumer(c)
-            return
-        }
         if !c.output.isEmpty {
             let (result, written) = c.tls.map { c.output.flush(tls: $0) } ?? c.output.flush(fd: c.fd)
             stats.add(stats.bytesOut, written)

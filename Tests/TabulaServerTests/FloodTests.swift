@@ -73,6 +73,21 @@ import TabulaStorage
         }
     }
 
+    @Test func aReplyLargerThanTheOutputLimitReachesAClientThatReads() throws {
+        try withServer({ $0.outputLimit = 2 * 1024 * 1024 }) { s in
+            let c = try connect(s)
+            let name = String(repeating: "n", count: 500)
+            for start in stride(from: 0, to: 10_000, by: 1_000) {
+                try c.line.send((0..<1_000).map { "ADD /items \(name)\(start + $0) \($0 % 100)" }.joined(separator: "\n"))
+                for _ in 0..<1_000 { _ = try c.readReply(timeout: 60) }
+            }
+            #expect(try c.request("FORMAT json").isOK)
+            let page = try c.request("LS /items LIMIT 10000", timeout: 60)  // about 6 MB: three times the limit
+            #expect(page.isOK && page.data.count >= 10_000, "\(page.final.prefix(200))")
+            #expect(try c.request("PING").isOK, "still connected")
+        }
+    }
+
     @Test func aFloodOfLargeReadsBehindADurableWriteDoesNotHoldTheEngine() throws {
         let store = try SQLiteStore(path: tempDB(), syncFull: false)
         try withServer({ _ in }, store: store) { s in
