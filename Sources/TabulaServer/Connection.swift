@@ -18,6 +18,8 @@ final class Connection {
     var heldBytes = 0
     /// A `WATCH … FROM` replay in progress.
     var replay: Replay?
+    /// Its next step is at the `ReplayReader` (the store is being read for it).
+    var replayAtReader = false
     /// Event bytes pushed during a replay, sent after it; `deferredCount` bytes in all.
     var deferred: [[UInt8]] = []
     var deferredCount = 0

@@ -47,8 +47,10 @@ final class EventLoop: @unchecked Sendable {
     /// Replay steps left in this turn, and which replay the next turn starts with.
     var replayBudget = EventLoop.replayStepsPerTurn
     var replayTurn = 0
-    /// The retained history replays read.
-    let history: LoopHistory
+    /// The history replays read on this loop (memory), and the thread that reads the store
+    /// for what memory no longer holds.
+    let history: MemoryHistory
+    let replayReader: ReplayReader
     var shuttingDown = false
     private var saidGoodbye = false
     /// One read's bytes; larger than a TLS record (16 KiB), so that a TLS read never leaves
@@ -82,7 +84,7 @@ final class EventLoop: @unchecked Sendable {
     static let pauseAboveBytes = 1 << 20
     private static let resumeBelow = 1024
 
-    init(index: Int, listeners: [Listening], handshakes: HandshakeWorker?, engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
+    init(index: Int, listeners: [Listening], handshakes: HandshakeWorker?, replayReader: ReplayReader, engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
         self.index = index
         self.listeners = listeners
         self.handshakes = handshakes
@@ -92,7 +94,8 @@ final class EventLoop: @unchecked Sendable {
         self.config = config
         self.stats = stats
         self.log = log
-        history = LoopHistory(state: executor.state, store: executor.store)
+        history = MemoryHistory(state: executor.state)
+        self.replayReader = replayReader
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         nowSeconds = Int(ts.tv_sec)
@@ -372,6 +375,11 @@ final class EventLoop: @unchecked Sendable {
                 } else {
                     adopt(fd, peer, tls: tls)
                 }
+            case .replayStep(let id, let r, let step):
+                guard let c = conns[id.raw], c.replay != nil else { continue }
+                c.replayAtReader = false
+                c.replay = r
+                take(step, of: r, for: c)
             case .usersReloaded:
                 for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
             case .dropAll(let reason):

@@ -35,7 +35,7 @@ extension EventLoop {
 
     /// Whether a replay could take a step now (the loop must then not sleep).
     var replayCanStep: Bool {
-        replaying.contains { $0.replay != nil && $0.output.count < config.outputPause && conns[$0.id.raw] != nil }
+        replaying.contains { $0.replay != nil && !$0.replayAtReader && $0.output.count < config.outputPause && conns[$0.id.raw] != nil }
     }
 
     /// Replay steps per loop turn, all replays together (a step reads at most one window of
@@ -45,35 +45,49 @@ extension EventLoop {
     /// Of those, at most this many for one replay in a row.
     static let replayStepsInARow = 8
 
+    /// Takes the replay's steps that memory can serve; the first it cannot goes to the
+    /// `ReplayReader` (the replay waits for its answer, `take` goes on from there).
     private func pump(_ c: Connection) {
         var steps = 0
-        while steps < EventLoop.replayStepsInARow, replayBudget > 0, var r = c.replay, c.output.count < config.outputPause {
+        while steps < EventLoop.replayStepsInARow, replayBudget > 0, !c.replayAtReader, let before = c.replay, c.output.count < config.outputPause {
             steps += 1
             replayBudget -= 1
+            var r = before
             let step = r.step(history)
-            c.replay = r
-            var bytes: [UInt8] = []
-            switch step {
-            case .counting:
-                continue
-            case .acknowledge(let n):
-                let ack = WatchAck(prefix: r.plan.prefix, rev: r.plan.rev, replaying: n)
-                WireEncoder.encode(Reply(message: ack.message), tag: r.plan.tag, format: c.session.format, into: &bytes)
-            case .events(let events):
-                for e in events { WireEncoder.encode(.event(e), format: c.session.format, into: &bytes) }
-            case .finished:
-                finishReplay(c)
-            case .failed(let gap):
-                failReplay(c, r, gap)
+            if case .failed(let gap) = step, gap.elsewhere {
+                c.replayAtReader = true
+                replayReader.take(c.id, before)  // the same step, from the store
+                return
             }
-            c.output.append(bytes)
-            markDirty(c)
+            c.replay = r
+            take(step, of: r, for: c)
         }
+    }
+
+    /// Queues what a step of `r` made for `c`.
+    func take(_ step: Replay.Step, of r: Replay, for c: Connection) {
+        var bytes: [UInt8] = []
+        switch step {
+        case .counting:
+            return
+        case .acknowledge(let n):
+            let ack = WatchAck(prefix: r.plan.prefix, rev: r.plan.rev, replaying: n)
+            WireEncoder.encode(Reply(message: ack.message), tag: r.plan.tag, format: c.session.format, into: &bytes)
+        case .events(let events):
+            for e in events { WireEncoder.encode(.event(e), format: c.session.format, into: &bytes) }
+        case .finished:
+            finishReplay(c)
+        case .failed(let gap):
+            failReplay(c, r, gap)
+        }
+        c.output.append(bytes)
+        markDirty(c)
     }
 
     /// The replay is done: what was deferred follows it, and held requests run next.
     private func finishReplay(_ c: Connection) {
         c.replay = nil
+        c.replayAtReader = false
         for piece in c.deferred { c.output.append(piece) }
         c.deferred.removeAll()
         c.deferredCount = 0

@@ -7,6 +7,9 @@ enum LoopMessage: Sendable {
     /// Take this freshly accepted socket (the accepting loop deals them out round-robin),
     /// with its TLS session when it came to the TLS port (the handshake is done).
     case adopt(Int32, PeerAddress, tls: TLSSession?)
+    /// A replay's step taken by the `ReplayReader` against the store: the replay as it is
+    /// now, and what the step made.
+    case replayStep(ConnectionID, Replay, Replay.Step)
     /// The users file was reloaded: connections of removed users are closed, the others act
     /// with their user's new role and grants.
     case usersReloaded

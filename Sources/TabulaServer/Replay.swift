@@ -34,7 +34,7 @@ final class ReplayPlan: Sendable {
 /// A replay in progress: first counted (the reply says how many events follow), then sent a
 /// page at a time. Each step costs at most one window of revisions, so the loop interleaves
 /// it with everything else and sends only while the client keeps up.
-struct Replay {
+struct Replay: Sendable {
     let plan: ReplayPlan
     private(set) var cursor: UInt64
     private(set) var acknowledged = false
@@ -52,7 +52,7 @@ struct Replay {
         cursor = plan.after
     }
 
-    enum Step: Equatable {
+    enum Step: Equatable, Sendable {
         /// Counted part of the range; step again.
         case counting
         /// The count is complete: reply with it, then the events follow.
@@ -120,9 +120,14 @@ extension Event {
 }
 
 /// The retained history has no longer what was asked for.
-struct HistoryGap: Error, Equatable {
+struct HistoryGap: Error, Equatable, Sendable {
     /// The oldest revision retained now (0: unknown, the store could not be read).
     let oldest: UInt64
     /// Why, when the store could not be read.
     var failure: String?
+    /// Not a gap: memory does not hold the range, and the store must be asked (off the loop).
+    var elsewhere = false
+
+    /// What `MemoryHistory` throws for a range it does not hold.
+    static let elsewhere = HistoryGap(oldest: 0, elsewhere: true)
 }

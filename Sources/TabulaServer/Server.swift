@@ -12,6 +12,7 @@ public final class Server: @unchecked Sendable {
     let engine: Engine
     let authenticator: Authenticator
     let handshakes: HandshakeWorker?
+    let replayReader: ReplayReader
     let follower: ClusterFollower?
     let loops: [EventLoop]
     let listeners: [Listening]
@@ -50,7 +51,9 @@ public final class Server: @unchecked Sendable {
         let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, stats: stats, log: log)
         let handshakes = tls.map { HandshakeWorker(context: $0, state: state, stats: stats, log: log, timeout: config.handshakeTimeout) }
         self.handshakes = handshakes
-        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listeners: fds, handshakes: handshakes, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
+        let replayReader = ReplayReader(state: state, history: StoreHistory(state: state, store: store))
+        self.replayReader = replayReader
+        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listeners: fds, handshakes: handshakes, replayReader: replayReader, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
         state.loops = loops
         if let users = config.users { Server.noteUnusualIterations(users, log: log) }
         self.engine = engine
@@ -115,6 +118,10 @@ public final class Server: @unchecked Sendable {
         t.name = "tabulad-engine"
         t.start()
         authenticator.startThreads()
+        let rr = replayReader
+        let rt = Thread { rr.run() }
+        rt.name = "tabulad-replay"
+        rt.start()
         if let h = handshakes {
             let ht = Thread { h.run() }
             ht.name = "tabulad-tls"
@@ -148,7 +155,8 @@ public final class Server: @unchecked Sendable {
         engine.submit([.shutdown])
         authenticator.stop()
         handshakes?.stop()
-        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished || handshakes.map { !$0.finished.load(ordering: .acquiring) } ?? false) && ContinuousClock.now < deadline {
+        replayReader.stop()
+        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished || handshakes.map { !$0.finished.load(ordering: .acquiring) } ?? false || !replayReader.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {
             usleep(5000)
         }
         for l in listeners { close(l.fd) }

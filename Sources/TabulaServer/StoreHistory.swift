@@ -1,11 +1,12 @@
 import TabulaProtocol
 import TabulaStorage
 
-/// One I/O loop's view of the retained history for replays: memory (under the read lock)
-/// while it holds the range, else the store through the loop's own read-only connection,
-/// opened on first use. Checks of what is retained are made after reading, so a range that
+/// The history a replay reads when memory no longer holds its range: the store's, through
+/// the `ReplayReader` thread's own read-only connection (opened on first use, and again
+/// after a failure). Never used on an I/O loop: opening it and reading from it may block
+/// (disk, PostgreSQL). Checks of what is retained are made after reading, so a range that
 /// the store trimmed while it was read is reported as a gap, never returned short.
-final class LoopHistory: RetainedHistory {
+final class StoreHistory: RetainedHistory {
     private let state: SharedState
     private let store: StateStore
     private var reader: HistoryReader?
@@ -16,24 +17,15 @@ final class LoopHistory: RetainedHistory {
     }
 
     func check(after: UInt64) throws(HistoryGap) {
-        if state.reading({ state.history.holds(after: after) }) { return }
         _ = try fromStore(after: after) { _ in 0 }
     }
 
     func count(after: UInt64, through: UInt64, under prefix: String) throws(HistoryGap) -> Int {
-        let inMemory: Int? = state.reading {
-            state.history.holds(after: after) ? state.history.count(after: after, through: through, under: prefix) : nil
-        }
-        if let inMemory { return inMemory }
-        return try fromStore(after: after) { try $0.count(after: after, through: through, under: prefix) }
+        try fromStore(after: after) { try $0.count(after: after, through: through, under: prefix) }
     }
 
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event] {
-        let inMemory: [Event]? = state.reading {
-            state.history.holds(after: after) ? state.history.events(after: after, through: through, under: prefix, limit: limit, bytes: bytes) : nil
-        }
-        if let inMemory { return inMemory }
-        return try fromStore(after: after) { reader in
+        try fromStore(after: after) { reader in
             var size = 0
             return try reader.events(after: after, through: through, under: prefix, limit: limit) { e in
                 size += e.size
