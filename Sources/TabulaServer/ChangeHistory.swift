@@ -2,21 +2,28 @@ import TabulaModel
 import TabulaProtocol
 
 /// The most recent events, in revision order, for `WATCH … FROM`: a ring that grows as
-/// events come, up to `capacity` (memory is spent on events held, not on the bound).
+/// events come, up to `capacity` events and `byteCapacity` bytes of them (`Event.size`:
+/// memory is spent on events held, not on the bounds), the oldest going first.
 struct ChangeHistory {
     private var ring: [Event?]
     private var start = 0
     private(set) var count = 0
     /// The most events held; past it the oldest goes.
     let capacity: Int
+    /// The most bytes of events held (`Event.size` summed); past it the oldest go, so that
+    /// large events (a long path) cannot make the count bound a memory bound of gigabytes.
+    let byteCapacity: Int
+    /// Bytes of the events held.
+    private(set) var bytes = 0
 
     /// Every event after this revision is held: the revision the history started at, then
     /// that of the last event to fall out.
     private var base: UInt64
 
     /// An empty history of the events after `revision` (the model's when the server starts).
-    init(capacity: Int, after revision: UInt64 = 0) {
+    init(capacity: Int, byteCapacity: Int = ChangeHistory.defaultByteCapacity, after revision: UInt64 = 0) {
         self.capacity = max(1, capacity)
+        self.byteCapacity = max(1, byteCapacity)
         ring = [Event?](repeating: nil, count: min(self.capacity, 1024))
         base = revision
     }
@@ -27,19 +34,44 @@ struct ChangeHistory {
     /// Moves the next event (revisions must be consecutive) into the ring, leaving in `e`
     /// the oldest event when it falls out (nil otherwise), so that the caller can free it
     /// outside any lock. Swapping rather than copying: no reference counting per field.
+    /// The default of `byteCapacity`: 64 MiB.
+    static let defaultByteCapacity = 64 << 20
+
     mutating func append(_ e: inout Event?) {
-        if count == ring.count && ring.count < capacity {
-            // Not yet wrapped (that happens only at capacity), so the ring starts at 0.
-            ring.append(contentsOf: repeatElement(nil, count: min(ring.count, capacity - ring.count)))
-        }
+        if count == ring.count && ring.count < capacity { grow() }
+        bytes += e?.size ?? 0
         if count == ring.count {
             swap(&e, &ring[start])
             start = (start + 1) % ring.count
-            if let gone = e { base = gone.rev }
+            if let gone = e {
+                base = gone.rev
+                bytes -= gone.size
+            }
         } else {
             swap(&e, &ring[(start + count) % ring.count])
             count += 1
         }
+        // Past the byte bound more may go (freed here, under the caller's lock: this happens
+        // only when events are much larger than usual).
+        while bytes > byteCapacity && count > 1 { dropOldest() }
+    }
+
+    /// Doubles the ring (up to `capacity`), its events first in order.
+    private mutating func grow() {
+        let bigger = min(ring.count * 2, capacity)
+        var next = [Event?](repeating: nil, count: bigger)
+        for i in 0..<count { swap(&next[i], &ring[(start + i) % ring.count]) }
+        ring = next
+        start = 0
+    }
+
+    private mutating func dropOldest() {
+        guard let gone = ring[start] else { return }
+        ring[start] = nil
+        start = (start + 1) % ring.count
+        count -= 1
+        base = gone.rev
+        bytes -= gone.size
     }
 
     /// Whether every event after `rev` is held (nothing newer than `rev` fell out).

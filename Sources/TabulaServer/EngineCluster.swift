@@ -151,7 +151,7 @@ extension Engine {
                 state.model = Model(snapshot: snap)
                 state.model.recordsMutations = true
                 if case .replacing = pending {
-                    state.history = ChangeHistory(capacity: state.history.capacity, after: snap.revision)
+                    state.history = ChangeHistory(capacity: state.history.capacity, byteCapacity: state.history.byteCapacity, after: snap.revision)
                     state.publishedRevision.store(snap.revision, ordering: .releasing)
                 }
                 state.uncommitted = false

@@ -43,7 +43,7 @@ public final class Server: @unchecked Sendable {
         self.port = port
         let stats = ServerStats()
         let log = self.log
-        let state = SharedState(model: model, historyCapacity: config.historyInMemory, historyID: store.historyID)
+        let state = SharedState(model: model, historyCapacity: config.historyInMemory, historyBytes: config.historyBytesInMemory, historyID: store.historyID)
         // Known before any thread starts, so the first STATS already reports it.
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)

@@ -52,6 +52,8 @@ public struct ServerConfig: Sendable {
     public var cpuYield = true
     /// Events kept in memory for `WATCH … FROM`.
     public var historyInMemory = 100_000
+    /// Bytes of events (their paths and summaries) kept in memory for `WATCH … FROM`, at most.
+    public var historyBytesInMemory = 64 << 20
     /// Log verbosity.
     public var logLevel = LogLevel.info
     /// Version string in the greeting and `--version`.

@@ -46,11 +46,11 @@ final class SharedState: @unchecked Sendable {
     /// The id of the history this server serves (the store's), in every greeting.
     let historyID: String
 
-    init(model: Model, historyCapacity: Int, historyID: String) {
+    init(model: Model, historyCapacity: Int, historyBytes: Int = ChangeHistory.defaultByteCapacity, historyID: String) {
         self.historyID = historyID
         modelStorage = .allocate(capacity: 1)
         modelStorage.initialize(to: model)
-        self.history = ChangeHistory(capacity: historyCapacity, after: model.revision)
+        self.history = ChangeHistory(capacity: historyCapacity, byteCapacity: historyBytes, after: model.revision)
         publishedRevision.store(model.revision, ordering: .relaxed)
     }
 

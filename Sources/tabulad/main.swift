@@ -15,6 +15,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--memory", help: "keep everything in memory only; nothing survives exit"),
         OptionSpec("--postgres", value: "CONNINFO", help: "keep everything in a PostgreSQL database (a libpq connection\nstring or URI; PG* environment variables apply): every node\ngiven the same database is one cluster, sharing one history"),
         OptionSpec("--sync", value: "full|normal", help: "full (default): an OK means the change is fsynced to disk;\nnormal: committed to the WAL, fsynced at checkpoints, so a\npower cut (not a crash of tabulad) may lose the last changes"),
+        OptionSpec("--history-memory", value: "BYTES", help: "bytes of events (paths and summaries) kept in memory for\nWATCH … FROM, at most (default 67108864); older ones are\nread from the store, or with --memory are gone"),
         OptionSpec("--history", value: "N", help: "changes kept for WATCH … FROM: on disk, default 1000000\n(the newest 100000 also in memory); with --memory, in\nmemory, default 100000"),
         OptionSpec("--max-size", value: "BYTES", help: "cap the database file; a write that would pass it fails with\nERR STORAGE, as on a full disk (default: no cap)"),
         OptionSpec("--users", value: "FILE", help: "turn access control on: connections AUTH as a user of FILE\n(lines from tabulad passwd) and may do what its role and\ngrants allow; SIGHUP reloads FILE"),
@@ -85,6 +86,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if s.postgres != nil && p.string("--max-size") != nil { throw UsageError("--max-size caps an SQLite file; with --postgres, cap the database in PostgreSQL") }
     if let v = try p.choice("--sync", ["full", "normal"]) { s.syncFull = v == "full" }
     s.history = try p.int("--history", in: 1...Int.max)
+    if let v = try p.int("--history-memory", in: 65_536...Int.max) { s.config.historyBytesInMemory = v }
     s.maxSize = try p.int("--max-size", in: 65536...Int.max)
     if let v = try p.int("--max-connections", in: 1...Int.max) { s.config.maxConnections = v }
     if let v = try p.int("--max-connections-per-ip", in: 0...Int.max) { s.config.maxConnectionsPerAddress = v }

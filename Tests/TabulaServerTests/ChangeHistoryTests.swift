@@ -24,6 +24,29 @@ import TabulaProtocol
         #expect(!h.holds(after: 1))
     }
 
+    @Test func largeEventsAreBoundedByBytesAsWellAsByCount() {
+        let long = "/catalog/" + String(repeating: "a", count: 60_000)
+        var h = ChangeHistory(capacity: 100_000, byteCapacity: 1 << 20)
+        for rev in 1...200 as ClosedRange<UInt64> {
+            var e: Event? = Event(rev: rev, kind: "set", path: long, summary: "x\(rev)", value: .null)
+            h.append(&e)
+        }
+        #expect(h.bytes <= 1 << 20 && h.count == (1 << 20) / (60_009 + 34), "\(h.count) events, \(h.bytes) bytes")
+        #expect(h.oldest == 200 - UInt64(h.count) + 1 && h.holds(after: 200 - UInt64(h.count)) && !h.holds(after: 199 - UInt64(h.count)))
+        #expect(h.events(after: 0, through: 200, under: "/", limit: 1_000).map(\.rev) == Array((200 - UInt64(h.count) + 1)...200))
+    }
+
+    @Test func aRingThatDroppedByBytesStillGrowsInOrder() {
+        var h = ChangeHistory(capacity: 10_000, byteCapacity: 40 * 100)
+        for rev in 1...3_000 as ClosedRange<UInt64> {
+            let path = rev % 500 == 0 ? "/orders/" + String(repeating: "9", count: 2_000) : "/orders/\(rev)"
+            var e: Event? = Event(rev: rev, kind: "order", path: path, summary: "", value: .null)
+            h.append(&e)
+        }
+        let held = h.events(after: 0, through: 3_000, under: "/", limit: 10_000).map(\.rev)
+        #expect(held == Array((3_001 - UInt64(held.count))...3_000) && held.count == h.count && h.bytes <= 4_000)
+    }
+
     @Test func itGrowsPastItsFirstAllocationAndKeepsOrderAcrossTheWrap() {
         var h = ChangeHistory(capacity: 5_000)
         for rev in 1...12_345 as ClosedRange<UInt64> {
