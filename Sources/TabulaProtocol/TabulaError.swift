@@ -30,6 +30,9 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case noPerm = "NOPERM"
     /// `SYNC` waited its whole timeout and the node had not yet applied the revision.
     case timeout = "TIMEOUT"
+    /// The node lost its store during the commit and could not learn whether the change was
+    /// saved: read it back before trying again.
+    case inDoubt = "INDOUBT"
 }
 
 /// A user-facing error: a stable code and a message a person can act on.

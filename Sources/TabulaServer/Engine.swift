@@ -171,7 +171,7 @@ final class Engine: @unchecked Sendable {
                 if let refusal = Dispatcher.refusal(r, session: s, state: state) {
                     WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: s.format, into: &bytes)
                 } else if let failing, failing.covers(r.command) {
-                    WireEncoder.encode(Reply(error: TabulaError(.storage, failing.message)), tag: r.tag, format: s.format, into: &bytes)
+                    WireEncoder.encode(Reply(error: failing.error(for: r.command)), tag: r.tag, format: s.format, into: &bytes)
                 } else if case .sync(let rev, _) = r.command {
                     WireEncoder.encode(syncReply(c, rev: rev), tag: r.tag, format: s.format, into: &bytes)
                 } else {

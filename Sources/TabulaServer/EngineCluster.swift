@@ -127,11 +127,22 @@ extension Engine {
     /// unreachable, refuse everything that reads the state until it is back.
     func rollBackShared(_ batch: [EngineInput], error: Error, turnStart: UInt64) -> [GroupAnswer] {
         if case .continuing(let r)? = pendingReload, r < turnStart {} else { pendingReload = .continuing(after: turnStart) }
-        let message = "the change may not have been saved (\(error)); read it back to check, then try again"
+        // The store told what became of the commit (it was not saved), or could not in time.
+        var failing = Failing(message: "the change was not saved (\(error)); nothing changed, try again", everything: false)
+        if let unknown = error as? CommitOutcomeUnknown {
+            failing = Failing(message: "\(unknown); the change may or may not be saved: read it back (SHOW or LS it, or SYNC to a later revision) before you try again, never just retry", everything: false, code: .inDoubt)
+        }
         let reloaded = reload()
         return state.writing {
             state.uncommitted = !reloaded
-            return rerun(batch, failing: Failing(message: reloaded ? message : Engine.reloadMessage, everything: !reloaded))
+            // Writes get the commit's answer; while the node cannot reload, everything else is
+            // refused too (it must not show what it cannot confirm).
+            if !reloaded && failing.code == .storage { failing = Failing(message: Engine.reloadMessage, everything: true) }
+            if !reloaded && failing.code == .inDoubt {
+                failing.everything = true
+                failing.others = TabulaError(.storage, Engine.reloadMessage)
+            }
+            return rerun(batch, failing: failing)
         }
     }
 

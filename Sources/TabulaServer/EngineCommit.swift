@@ -26,6 +26,15 @@ struct Failing {
     /// Every request that reads or writes the state (a node that must reload first), or
     /// only writes (the store cannot take them).
     var everything: Bool
+    /// The code writes are answered with.
+    var code = ErrorCode.storage
+    /// What the other requests it covers are told, when not the same (`everything`).
+    var others: TabulaError?
+
+    /// The answer to `c`, which it covers.
+    func error(for c: Command) -> TabulaError {
+        c.isWrite ? TabulaError(code, message) : others ?? TabulaError(code, message)
+    }
 
     func covers(_ c: Command) -> Bool {
         if everything { return (c.traits.access == .read && c.verb != .stats) || c.traits.access == .write || c.verb == .watch }

@@ -23,7 +23,7 @@ extension Engine {
         guard let start = beginTurn([.group(c, units, session: session)]) else { return }
         let outside = state.writing { applyStored(start.caught) }
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
-        let refusal = start.failing.map { TabulaError(.storage, $0.message) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state) })
+        let refusal = start.failing.map { $0.error(for: r.command) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state) })
         if let refusal {
             let bytes = WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)
             conclude([], answers: [GroupAnswer(conn: c, bytes: bytes, session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)

@@ -29,6 +29,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     private var retryAt = 0.0
     private var backoff = 0.1
     private var lastError = ""
+    /// The id of the write turn's transaction, read inside it by `beginWrite`: if the
+    /// connection breaks during COMMIT, `CommitOutcome` asks PostgreSQL what became of it.
+    private var turnTxid: UInt64?
     /// Made when the database is first used; shared by every node of the cluster.
     public private(set) var historyID = ""
 
@@ -138,8 +141,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public func beginWrite(after applied: UInt64) throws -> [StoredChange] {
         try using { db in
             do {
-                let r = try db.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE; \(PostgresStore.changesAfter(applied))")
-                return try changes(r[2], after: applied, head: UInt64(r[1].int(0, 0)), limit: Int.max)
+                let r = try db.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE; SELECT txid_current(); \(PostgresStore.changesAfter(applied))")
+                turnTxid = UInt64(r[2].int(0, 0))
+                return try changes(r[3], after: applied, head: UInt64(r[1].int(0, 0)), limit: Int.max)
             } catch {
                 _ = try? db.exec("ROLLBACK")
                 throw error
@@ -155,6 +159,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     }
 
     public func abandonWrite() {
+        turnTxid = nil
         _ = try? db?.exec("ROLLBACK")
     }
 
@@ -186,7 +191,20 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                 sql.raw("SELECT pg_notify('\(PostgresStore.channel)', '\(batch.revision)');COMMIT")
                 try db.exec(sql)
                 noteHead(batch.revision)
+                turnTxid = nil
             } catch {
+                let txid = turnTxid
+                turnTxid = nil
+                if !db.isUp, let txid {
+                    // The commit's outcome is unknown from here: ask PostgreSQL, on a new connection.
+                    switch CommitOutcome.of(txid, conninfo: conninfo) {
+                    case true?:
+                        noteHead(batch.revision)
+                        return  // it committed: the change is saved, and the node says so
+                    case false?: throw error
+                    case nil: throw CommitOutcomeUnknown(txid: txid, cause: "\(error)")
+                    }
+                }
                 _ = try? db.exec("ROLLBACK")
                 throw error
             }

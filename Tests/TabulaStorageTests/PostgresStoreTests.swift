@@ -12,6 +12,18 @@ private func orderBatch(_ rev: UInt64, id: Int64) -> CommitBatch {
 
 @Suite("PostgreSQL store", .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
 struct PostgresStoreTests {
+    @Test("a transaction's outcome is learned by its id after its connection is gone: committed, aborted")
+    func commitOutcomeByTransactionID() throws {
+        let db = try freshDatabase()
+        for (end, committed) in [("COMMIT", true), ("ROLLBACK", false)] {
+            let c = try PGConnection(db, name: "tabula-tests")
+            let txid = UInt64(try c.execEach("BEGIN; SELECT txid_current()")[1].int(0, 0))
+            try c.exec(end)
+            c.close()
+            #expect(CommitOutcome.of(txid, conninfo: db) == committed, "\(end)")
+        }
+    }
+
     @Test("a new database gets the schema, is seeded once, and every node shares its history id")
     func seedsOnce() throws {
         let db = try freshDatabase()
