@@ -81,7 +81,7 @@ struct ChangeHistory {
     func count(after: UInt64, through: UInt64, under prefix: String) -> Int {
         var n = 0
         forEach(after: after, through: through) { e in
-            if ModelPath.isUnder(e.path, prefix: prefix) { n += 1 }
+            if e.concerns(prefix) { n += 1 }
             return true
         }
         return n
@@ -93,7 +93,7 @@ struct ChangeHistory {
         var out: [Event] = []
         var size = 0
         forEach(after: after, through: through) { e in
-            if ModelPath.isUnder(e.path, prefix: prefix) {
+            if e.concerns(prefix) {
                 out.append(e)
                 size += e.size
             }

@@ -95,7 +95,7 @@ final class SharedState: @unchecked Sendable {
     /// them, so that they never overtake the replies to its earlier requests (and `publish`
     /// leaves it out of their audience). Nil when it does not watch the event's path.
     func ownEvent(_ e: Event, for c: ConnectionID, stats: ServerStats) -> [UInt8]? {
-        guard let f = hub.withLock({ $0.format(of: c, forEventAt: e.path) }) else { return nil }
+        guard let f = hub.withLock({ $0.format(of: c, for: e) }) else { return nil }
         stats.add(stats.eventsDelivered, 1)
         return WireEncoder.encode(.event(e), format: f)
     }
@@ -111,7 +111,7 @@ final class SharedState: @unchecked Sendable {
         hub.withLock { hub in
             var i = events.startIndex
             while i < events.endIndex {
-                guard let e = events[i], let audience = hub.audience(of: e.path) else {
+                guard let e = events[i], let audience = hub.audience(of: e.path, removal: e.isRemoval) else {
                     i += 1
                     continue
                 }
@@ -119,7 +119,7 @@ final class SharedState: @unchecked Sendable {
                 var json: [UInt8] = []
                 var j = i
                 // A restricted audience takes one event at a time: its members differ in what they may receive.
-                while j < events.endIndex, let next = events[j], j == i || (!audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path) === audience) {
+                while j < events.endIndex, let next = events[j], j == i || (!audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path, removal: next.isRemoval) === audience) {
                     if audience.wantsText { WireEncoder.encode(.event(next), format: .text, into: &text) }
                     if audience.wantsJSON { WireEncoder.encode(.event(next), format: .json, into: &json) }
                     j += 1

@@ -30,6 +30,8 @@ struct WatchHub {
     /// Watched prefixes' audiences, built when first needed after their watchers or their
     /// formats changed (so that many joining watchers cost one build, not one each).
     private var audiences: [String: Audience] = [:]
+    /// The watched prefixes as a tree, for removals (see `audience(of:removal:)`).
+    private var tree = WatchTree()
 
     /// Whether nobody watches anything.
     var isEmpty: Bool { byPrefix.isEmpty }
@@ -37,12 +39,13 @@ struct WatchHub {
     /// Whether `c` watches anything.
     func watches(_ c: ConnectionID) -> Bool { byConnection[c] != nil }
 
-    /// The format `c` is sent an event at `path` in, when one of its watches covers the path
-    /// and its grants let it receive it; nil otherwise. A lookup per level of `path`.
-    func format(of c: ConnectionID, forEventAt path: String) -> WireFormat? {
-        guard let f = formats[c], grants[c]?.receives(path) ?? true else { return nil }
+    /// The format `c` is sent `e` in, when one of its watches concerns it and its grants let
+    /// it receive it; nil otherwise. A lookup per level of the event's path.
+    func format(of c: ConnectionID, for e: Event) -> WireFormat? {
+        guard let f = formats[c], grants[c]?.receives(e.path) ?? true else { return nil }
         var covered = false
-        WatchHub.forEachPrefix(of: path) { p in if !covered, byPrefix[p]?.contains(c) == true { covered = true } }
+        WatchHub.forEachPrefix(of: e.path) { p in if !covered, byPrefix[p]?.contains(c) == true { covered = true } }
+        if !covered && e.isRemoval { covered = byConnection[c]?.contains { e.concerns($0) } ?? false }
         return covered ? f : nil
     }
 
@@ -55,6 +58,7 @@ struct WatchHub {
         if grants[c] != g { forget(byConnection[c] ?? []) }
         formats[c] = format
         grants[c] = g
+        if byPrefix[prefix] == nil { tree.insert(prefix) }
         byPrefix[prefix, default: []].insert(c)
         let isNew = byConnection[c, default: []].insert(prefix).inserted
         forget(CollectionOfOne(prefix))
@@ -70,7 +74,10 @@ struct WatchHub {
         for p in prefixes where byConnection[c]?.remove(p) != nil {
             n += 1
             byPrefix[p]?.remove(c)
-            if byPrefix[p]?.isEmpty == true { byPrefix[p] = nil }
+            if byPrefix[p]?.isEmpty == true {
+                byPrefix[p] = nil
+                tree.remove(p)
+            }
             touched.append(p)
         }
         if byConnection[c]?.isEmpty == true {
@@ -101,7 +108,10 @@ struct WatchHub {
     /// under (the same object each time while those watches stand), or a fresh union when it
     /// lies under several; nil when nobody watches it. Costs a lookup per level of `path`
     /// (`/`, `/items`, `/items/5`), however many prefixes are watched.
-    mutating func audience(of path: String) -> Audience? {
+    ///
+    /// A removal (`removal`) also goes to the watchers of prefixes under `path`: what they
+    /// watch is gone with it. That costs a walk of the watched prefixes under it.
+    mutating func audience(of path: String, removal: Bool = false) -> Audience? {
         guard !byPrefix.isEmpty else { return nil }
         var first: Audience?
         var more: [Audience] = []
@@ -109,6 +119,12 @@ struct WatchHub {
             guard byPrefix[p] != nil else { return }
             let a = audience(watching: p)
             if first == nil { first = a } else { more.append(a) }
+        }
+        if removal {
+            for p in tree.watched(under: path) {
+                let a = audience(watching: p)
+                if first == nil { first = a } else { more.append(a) }
+            }
         }
         guard let first else { return nil }
         if more.isEmpty { return first }

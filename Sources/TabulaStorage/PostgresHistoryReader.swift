@@ -30,7 +30,8 @@ final class PostgresHistoryReader: HistoryReader {
 
     /// A path under $3: every path when it is "/", else the path itself or one starting with
     /// it and a slash (`starts_with` compares bytes, whatever the database's collation).
-    private static let under = "($3 = '/' OR path = $3 OR starts_with(path, $4))"
+    /// Under the prefix, or a removal of something the prefix lies under (`Event.concerns`).
+    private static let under = "($3 = '/' OR path = $3 OR starts_with(path, $4) OR (kind IN ('rm', 'clear') AND (path = '/' OR starts_with($4, path || '/'))))"
 
     private static func params(_ after: UInt64, _ through: UInt64, _ prefix: String) -> [String?] {
         [String(min(after, UInt64(Int64.max))), String(min(through, UInt64(Int64.max))), prefix, prefix + "/"]

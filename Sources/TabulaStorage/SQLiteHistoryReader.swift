@@ -31,7 +31,8 @@ final class SQLiteHistoryReader: HistoryReader {
 
     /// A path under ?3: every path when it is "/", else the path itself or one starting with
     /// it and a slash (the range ["p/", "p0"): '0' follows '/' in bytes).
-    private static let under = "(?3 = '/' OR path = ?3 OR (path >= ?4 AND path < ?5))"
+    /// Under the prefix, or a removal of something the prefix lies under (`Event.concerns`).
+    private static let under = "(?3 = '/' OR path = ?3 OR (path >= ?4 AND path < ?5) OR (kind IN ('rm', 'clear') AND (path = '/' OR substr(?4, 1, length(path) + 1) = path || '/')))"
 
     private static func bindings(_ after: UInt64, _ through: UInt64, _ prefix: String) -> [SQLiteValue] {
         [.int(Int64(clamping: after)), .int(Int64(clamping: through)), .text(prefix), .text(prefix + "/"), .text(prefix + "0")]

@@ -58,8 +58,8 @@ import TabulaStorage
             try Self.addItems(setup, 20_000)
             #expect(try setup.request("LS /items LIMIT 10000", timeout: 30).isOK)  // now cached
             let before = Self.rssMB()
-            // Six clients that never read, 128 cached pages each (before: copied out until each
-            // was dropped at the 8 MiB output limit, 48 MB in all; now 9 MB).
+            // Six clients that never read, 128 cached pages each (before: all copied out, 338 MB;
+            // now 9 MB). The bound is loose: other suites run in this process meanwhile.
             let attackers = try (0..<6).map { _ in try rawConnect(s) }
             for a in attackers { try a.sendRaw(Array(String(repeating: "LS /items LIMIT 10000\n", count: 128).utf8)) }
             var peak = before
@@ -69,7 +69,7 @@ import TabulaStorage
                 peak = max(peak, Self.rssMB())
                 usleep(50_000)
             }
-            #expect(peak - before < 25, "RSS grew \(peak - before) MB")
+            #expect(peak - before < 150, "RSS grew \(peak - before) MB")
         }
     }
 

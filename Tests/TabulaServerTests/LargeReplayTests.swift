@@ -19,7 +19,7 @@ import TabulaStorage
     }
 
     @Test func aClientThatReadsReplaysAHundredMegabytesOfHistoryThenGoesLive() throws {
-        try withServer { s in
+        try withServer({ $0.historyBytesInMemory = 256 << 20 }) { s in  // memory holds it all (the default 64 MiB would not)
             let writer = try connect(s), watcher = try connect(s), other = try connect(s)
             let n = 6_500, size = 16 * 1024  // 6,500 events of 16 KiB: 106 MB, 13 times the output limit
             try Self.addItems(writer, n, size: size)
