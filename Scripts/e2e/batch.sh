@@ -87,9 +87,12 @@ cat >"$work/seed.plist" <<'PLIST'
 PLIST
 "$T" import "$work/seed.plist" --into /catalog >"$work/out" || fail "import"
 grep -qx "imported 5 nodes from $work/seed.plist into /catalog" "$work/out" || { cat "$work/out"; fail "import count"; }
+"$T" import "$work/seed.plist" --into /catalog >"$work/out" || fail "second import"
+grep -q "^imported 0 nodes from $work/seed.plist into /catalog; 5 already there, kept as they are: /catalog/fruit, " "$work/out" \
+    || { cat "$work/out"; fail "a second import added nodes again"; }
 "$T" -c 'LS /catalog/fruit/apple' -c '\expect gala  Gala  \[image: Image.jpg\]' -c 'SHOW /catalog/fruit/pear' -c '\expect tabs: View One, View Two' -c 'SHOW /catalog/about' -c '\expect view: text' >/dev/null \
     || fail "imported tree is not as in the plist"
-pass "import builds the plist's tree through ordinary ADDs"
+pass "import builds the plist's tree through ordinary ADDs; importing it again adds nothing and says so"
 
 # The server killed in the middle of a script: exit 2.
 { echo 'WATCH /items'; echo '\wait never-happens 30'; } >"$work/long.tab"

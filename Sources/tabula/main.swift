@@ -164,7 +164,7 @@ if let file = options.importFile {
     let conn = connect(options)
     do {
         switch try CatalogImporter.run(drafts, into: options.into, connection: conn) {
-        case .success(let n): printOut("imported \(n) nodes from \(file) into \(options.into)")
+        case .success(let report): printOut(report.summary(from: file, into: options.into))
         case .failure(let e): die("import stopped: \(e.message)", .script)
         }
     } catch {

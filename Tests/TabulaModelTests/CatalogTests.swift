@@ -28,11 +28,13 @@ import TabulaProtocol
         #expect(h.error(#"ADD /catalog "X" video"#) == .invalid)
     }
 
-    @Test func sameTitlesGetDistinctPathNames() {
+    @Test func siblingsNeverShareATitleButTitlesWithOneNameGetDistinctPathNames() {
         let h = Harness()
         #expect(h.ok("ADD /catalog Twin"))
-        #expect(h.ok("ADD /catalog Twin"))
-        #expect(h.rows("LS /catalog").suffix(2) == ["twin/  Twin  (0 children)", "twin-2/  Twin  (0 children)"])
+        #expect(h.rows("ADD /catalog twin") == ["ERR EXISTS /catalog/twin exists already, titled Twin; pick another title"])
+        #expect(h.ok("ADD /catalog Twin!"))
+        #expect(h.rows("LS /catalog").suffix(2) == ["twin/  Twin  (0 children)", "twin-2/  Twin!  (0 children)"])
+        #expect(h.ok("ADD /catalog/item-1 Twin"), "the same title under another parent")
     }
 
     @Test func removingABranchRemovesItsSubtree() {

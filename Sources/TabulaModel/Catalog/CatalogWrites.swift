@@ -25,6 +25,11 @@ extension CatalogList {
         guard let parent = nodes[parentId], parent.view == .branch else {
             throw TabulaError(.invalid, "\(p) is a leaf; only branches have children")
         }
+        // Siblings never share a title, as everywhere else (SET, settings, the menu).
+        let lower = title.lowercased()
+        if let twin = parent.children.first(where: { nodes[$0]?.title.lowercased() == lower }) {
+            throw TabulaError(.exists, "\(path(of: CatalogList.ref(twin))) exists already, titled \(nodes[twin]?.title ?? title); pick another title")
+        }
         let view = try CatalogList.view(Array(args.dropFirst()), title: title)
         let node = CatalogNode(id: nextId, parent: parentId, slug: uniqueSlug(title, under: parentId), title: title, view: view, children: [])
         nextId += 1
@@ -56,7 +61,7 @@ extension CatalogList {
                 node.title = try Title.checked(f.value, of: p)
                 let lower = node.title.lowercased()
                 if (nodes[node.parent]?.children ?? []).contains(where: { $0 != id && nodes[$0]?.title.lowercased() == lower }) {
-                    throw TabulaError(.exists, "another node under \(path(of: CatalogList.ref(node.parent))) is titled \(node.title) already; pick another title")
+                    throw TabulaError(.exists, "another node under \(path(of: CatalogList.ref(node.parent))) is titled \(node.title) already; pick another title (siblings never share a title)")
                 }
             case ("image", .image): node.view = .image(try Title.checked(f.value, of: "an image"))
             case ("text", .text): node.view = .text(f.value)
