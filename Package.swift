@@ -42,9 +42,11 @@ let package = Package(
         .executableTarget(name: "tabula-bench", dependencies: ["TabulaProtocol", "TabulaCommandLine", "CLinuxShims"], swiftSettings: strict),
         .testTarget(name: "TabulaProtocolTests", dependencies: ["TabulaProtocol"]),
         .testTarget(name: "TabulaModelTests", dependencies: ["TabulaModel"]),
-        .testTarget(name: "TabulaStorageTests", dependencies: ["TabulaStorage"]),
+        // What the test targets that need PostgreSQL share (one copy, not one per target).
+        .target(name: "TabulaTestSupport", dependencies: ["TabulaStorage"], path: "Tests/TabulaTestSupport", swiftSettings: strict),
+        .testTarget(name: "TabulaStorageTests", dependencies: ["TabulaStorage", "TabulaTestSupport"]),
         .testTarget(name: "TabulaAccessTests", dependencies: ["TabulaAccess"]),
-        .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient", "TabulaStorage", "TabulaAccess"]),
+        .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient", "TabulaStorage", "TabulaAccess", "TabulaTestSupport"]),
         .testTarget(name: "TabulaClientTests", dependencies: ["TabulaClient", "TabulaServer", "TabulaStorage", "TabulaCommandLine"]),
     ],
     swiftLanguageModes: [.v6]

@@ -95,6 +95,14 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// The connection string without a password.
     public var describe: String { "PostgreSQL " + PostgresStore.redacted(conninfo) }
 
+    /// Runs `sql` on a connection of its own to `conninfo` (administration: creating a
+    /// database, a test making a fault), outside any store.
+    public static func execute(_ sql: String, conninfo: String) throws {
+        let c = try PGConnection(conninfo, name: "tabula-admin")
+        defer { c.close() }
+        _ = try c.exec(sql)
+    }
+
     /// `conninfo` with any password replaced by `***`.
     public static func redacted(_ conninfo: String) -> String {
         conninfo.replacingOccurrences(of: #"(password\s*=\s*)('[^']*'|\S+)"#, with: "$1***", options: .regularExpression)

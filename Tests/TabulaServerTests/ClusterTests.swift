@@ -3,6 +3,7 @@ import Testing
 import TabulaClient
 import Synchronization
 import TabulaServer
+import TabulaTestSupport
 
 @Suite("Nodes of a cluster on one PostgreSQL", .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
 struct ClusterTests {

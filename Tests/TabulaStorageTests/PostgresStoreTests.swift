@@ -2,6 +2,7 @@ import Testing
 import TabulaModel
 import TabulaProtocol
 @testable import TabulaStorage
+import TabulaTestSupport
 
 /// A change of one order, as the engine would commit it at `rev`.
 private func orderBatch(_ rev: UInt64, id: Int64) -> CommitBatch {
