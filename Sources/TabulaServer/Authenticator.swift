@@ -16,7 +16,7 @@ import TabulaProtocol
 /// - a failure's answer waits out its back-off on the timer thread (`run`), holding up no
 ///   hasher; the connection's later requests wait on its loop meanwhile (a connection has
 ///   one AUTH in flight at a time).
-final class Authenticator: @unchecked Sendable {
+final class Authenticator: Sendable {  // every shared field is a Locked, an Atomic or immutable
     /// A login waiting for its hash.
     struct Job: Sendable {
         let conn: ConnectionID

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TabulaStorage
 
 /// The thread that reads the store's history for replays, so that no I/O loop ever waits on
 /// the disk or on PostgreSQL (etcd's watchable store catches up its unsynced watchers in a
@@ -8,7 +9,7 @@ import Synchronization
 /// it takes that one step against the store and posts the replay, advanced, and the step's
 /// outcome back to the loop's inbox. A replay has at most one step here at a time, so what
 /// waits is bounded by the replaying connections; stalled replays wait here, not on a loop.
-final class ReplayReader: @unchecked Sendable {
+final class ReplayReader: Sendable {
     struct Job: Sendable {
         let conn: ConnectionID
         let replay: Replay
@@ -16,13 +17,13 @@ final class ReplayReader: @unchecked Sendable {
 
     private let inbox = WakeableInbox<Job?>()
     private let state: SharedState
-    private let history: StoreHistory
+    private let store: StateStore
     /// Set once the thread has returned.
     let finished = Atomic<Bool>(false)
 
-    init(state: SharedState, history: StoreHistory) {
+    init(state: SharedState, store: StateStore) {
         self.state = state
-        self.history = history
+        self.store = store
     }
 
     /// Queues one step of `replay` (any thread).
@@ -32,6 +33,7 @@ final class ReplayReader: @unchecked Sendable {
     func stop() { inbox.post([nil]) }
 
     func run() {
+        let history = StoreHistory(state: state, store: store)  // this thread's alone
         var stopped = false
         while !stopped {
             let jobs = inbox.takeOrSleep()

@@ -51,7 +51,7 @@ public final class Server: @unchecked Sendable {
         let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, stats: stats, log: log)
         let handshakes = tls.map { HandshakeWorker(context: $0, state: state, stats: stats, log: log, timeout: config.handshakeTimeout) }
         self.handshakes = handshakes
-        let replayReader = ReplayReader(state: state, history: StoreHistory(state: state, store: store))
+        let replayReader = ReplayReader(state: state, store: store)
         self.replayReader = replayReader
         let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listeners: fds, handshakes: handshakes, replayReader: replayReader, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
         state.loops = loops
