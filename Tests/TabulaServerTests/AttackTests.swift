@@ -43,17 +43,28 @@ import TabulaServer
         }
     }
 
-    @Test func siblingsWithOneTitleGetTheirSuffixWithoutScanningEachOther() throws {
+    /// Titles that make one name ("Twin", "Twin!", "Twin?"…): distinct titles, one slug.
+    static func twinTitle(_ k: Int) -> String {
+        var t = "Twin", n = k
+        while n > 0 {
+            t.append(Array("!?,;:*")[n % 6])
+            n /= 6
+        }
+        return t
+    }
+
+    @Test func siblingsWhoseTitlesMakeOneNameGetTheirSuffixWithoutScanningEachOther() throws {
         try withServer { s in
             let a = try connect(s), b = try connect(s)
             #expect(try a.request("ADD /catalog same").isOK)
-            try a.line.send((0..<3_000).map { _ in "ADD /catalog/same Twin" }.joined(separator: "\n"))
+            try a.line.send((0..<3_000).map { "ADD /catalog/same \(Quoting.quote(Self.twinTitle($0)))" }.joined(separator: "\n"))
             var last = ""
             for _ in 0..<3_000 { last = try a.readReply(timeout: 60).reply.message }
             #expect(last == "/catalog/same/twin-3000")
-            let (reply, ping) = try Self.pingWhile("ADD /catalog/same Twin", attacker: a, other: b)
+            let (reply, ping) = try Self.pingWhile("ADD /catalog/same \(Quoting.quote(Self.twinTitle(3_000)))", attacker: a, other: b)
             #expect(reply.reply.message == "/catalog/same/twin-3001")
             #expect(ping < 1)
+            #expect(try a.request("ADD /catalog/same Twin").reply.error?.code == .exists, "one title, once")
         }
     }
 

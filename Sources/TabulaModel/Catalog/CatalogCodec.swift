@@ -60,7 +60,7 @@ extension CatalogList {
             if let old = nodes[node.id] {
                 node.children = old.children
                 nodes[old.parent]?.children.removeAll { $0 == node.id }
-                if bySlug[old.parent]?[old.slug] == node.id { bySlug[old.parent]?[old.slug] = nil }
+                unindex(old)
             }
             link(node, at: position)
             nextId = max(nextId, node.id + 1)

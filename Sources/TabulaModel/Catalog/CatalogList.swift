@@ -12,6 +12,9 @@ public struct CatalogList: ListStore {
     var nextId = 1
     /// Each branch's children by slug: a lookup by name costs one probe, not a scan.
     var bySlug: [Int: [String: Int]] = [:]
+    /// Each branch's children by title, lower-cased: siblings never share a title, checked
+    /// in one probe.
+    var byTitle: [Int: [String: Int]] = [:]
     /// Per branch and base slug, the suffix to try next for a title used again, so adding
     /// the same title many times does not probe `-2`, `-3`… from the start each time.
     var nextSuffix: [Int: [String: Int]] = [:]
@@ -135,13 +138,23 @@ public struct CatalogList: ListStore {
         let count = nodes[node.parent]?.children.count ?? 0
         nodes[node.parent]?.children.insert(node.id, at: min(max(0, position ?? count), count))
         bySlug[node.parent, default: [:]][node.slug] = node.id
+        byTitle[node.parent, default: [:]][node.title.lowercased()] = node.id
+    }
+
+    /// The child of `parent` titled `title` (any case), if any.
+    func child(of parent: Int, titled title: String) -> Int? { byTitle[parent]?[title.lowercased()] }
+
+    /// Takes node `id` out of its parent's indexes (it is about to be put back, or goes).
+    mutating func unindex(_ node: CatalogNode) {
+        if bySlug[node.parent]?[node.slug] == node.id { bySlug[node.parent]?[node.slug] = nil }
+        if byTitle[node.parent]?[node.title.lowercased()] == node.id { byTitle[node.parent]?[node.title.lowercased()] = nil }
     }
 
     /// Takes node `id` (not its subtree) out of the tree and the index.
     mutating func unlink(_ id: Int) {
         guard let node = nodes[id] else { return }
         nodes[node.parent]?.children.removeAll { $0 == id }
-        if bySlug[node.parent]?[node.slug] == id { bySlug[node.parent]?[node.slug] = nil }
+        unindex(node)
         forget(id)
     }
 
@@ -150,6 +163,7 @@ public struct CatalogList: ListStore {
     mutating func forget(_ id: Int) {
         nodes[id] = nil
         bySlug[id] = nil
+        byTitle[id] = nil
         nextSuffix[id] = nil
     }
 }

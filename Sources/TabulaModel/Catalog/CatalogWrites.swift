@@ -26,8 +26,7 @@ extension CatalogList {
             throw TabulaError(.invalid, "\(p) is a leaf; only branches have children")
         }
         // Siblings never share a title, as everywhere else (SET, settings, the menu).
-        let lower = title.lowercased()
-        if let twin = parent.children.first(where: { nodes[$0]?.title.lowercased() == lower }) {
+        if let twin = child(of: parentId, titled: title) {
             throw TabulaError(.exists, "\(path(of: CatalogList.ref(twin))) exists already, titled \(nodes[twin]?.title ?? title); pick another title")
         }
         let view = try CatalogList.view(Array(args.dropFirst()), title: title)
@@ -59,8 +58,7 @@ extension CatalogList {
             switch (f.field, node.view) {
             case ("title", _):
                 node.title = try Title.checked(f.value, of: p)
-                let lower = node.title.lowercased()
-                if (nodes[node.parent]?.children ?? []).contains(where: { $0 != id && nodes[$0]?.title.lowercased() == lower }) {
+                if let twin = child(of: node.parent, titled: node.title), twin != id {
                     throw TabulaError(.exists, "another node under \(path(of: CatalogList.ref(node.parent))) is titled \(node.title) already; pick another title (siblings never share a title)")
                 }
             case ("image", .image): node.view = .image(try Title.checked(f.value, of: "an image"))
@@ -73,8 +71,11 @@ extension CatalogList {
                 throw TabulaError(.invalid, "\(p) has no field '\(f.field)'; it has title" + (node.view == .branch ? "" : " and \(node.view.kind)"))
             }
         }
-        guard node != nodes[id] else { return .unchanged(p, rows: [row(node)]) }
+        guard let old = nodes[id], node != old else { return .unchanged(p, rows: [row(node)]) }
+        unindex(old)
         nodes[id] = node
+        bySlug[node.parent, default: [:]][node.slug] = id
+        byTitle[node.parent, default: [:]][node.title.lowercased()] = id
         return .changed("set", path: p, row: row(node), message: p, mutations: record([put(id)].compactMap { $0 }))
     }
 
