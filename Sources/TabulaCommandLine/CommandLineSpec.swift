@@ -67,7 +67,9 @@ public struct CommandLineSpec: Sendable {
         self.tool = tool
         self.summary = summary
         self.usage = usage
-        self.options = options + [OptionSpec("--help", help: "print this help and exit"), OptionSpec("--version", help: "print the version and exit")]
+        // `-h` too, unless the tool's own options take it (tabula's host, as redis-cli's).
+        let help = options.contains { $0.names.contains("-h") } ? OptionSpec("--help", help: "print this help and exit") : OptionSpec("-h", "--help", help: "print this help and exit")
+        self.options = options + [help, OptionSpec("--version", help: "print the version and exit")]
         self.epilogue = epilogue
     }
 

@@ -23,6 +23,13 @@ import Testing
         #expect(try spec.parse(["--", "-p"]).positionals == ["-p"])
     }
 
+    @Test func dashHIsHelpUnlessTheToolTakesItForItself() throws {
+        #expect(try spec.parse(["-h"]).has("--help"))
+        let host = CommandLineSpec(tool: "cli", summary: "s", usage: ["cli"], options: [OptionSpec("-h", "--host", value: "HOST", help: "the host")])
+        #expect(try host.parse(["-h", "a"]).string("--host") == "a")
+        #expect(host.help.contains("  --help") && !host.help.contains("-h, --help"))
+    }
+
     @Test func mistakesAreRefusedWithAMessageThatSaysWhatToDo() {
         func message(_ args: [String]) -> String {
             do {
@@ -45,7 +52,7 @@ import Testing
         #expect(help.hasPrefix("demo — a demo\n\nUSAGE:\n  demo [options] [FILE]\n\nOPTIONS:\n"))
         #expect(help.contains("  -p, --port PORT"))
         #expect(help.contains("a line\n") && help.contains(" run in order\n"))
-        #expect(help.contains("  --help") && help.contains("  --version"))
+        #expect(help.contains("  -h, --help") && help.contains("  --version"))
         #expect(help.hasSuffix("EXIT STATUS: 0 ok\n"))
     }
 }
