@@ -52,7 +52,7 @@ def login_flood(rel, start_tabulad, work):
     users = os.path.join(work, "flood-users.txt")
     with open(users, "w") as f:
         for name, role in (("admin", "admin"), ("ci", "write"), ("ops", "write"), ("qa", "read")):  # the default 600,000 iterations
-            f.write(subprocess.run([os.path.join(rel, "tabulad"), "passwd", name, role], input="pw\npw\n", check=True,
+            f.write(subprocess.run([os.path.join(rel, "tabulad"), "passwd", name, role, "--force"], input="pw\n", check=True,
                                    capture_output=True, text=True).stdout)
     p, port = start_tabulad("--memory", "--users", users)
     stop = multiprocessing.Event()

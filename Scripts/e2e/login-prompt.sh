@@ -7,7 +7,7 @@ need tmux tmux
 work="$(mktemp -d)"
 sock="tabula-login-$$"
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; stop_server; rm -rf "$work"' EXIT
-echo "hunter2" | "$BIN/tabulad" passwd alice write --iterations 1000 >"$work/users"
+echo "hunter2" | "$BIN/tabulad" passwd alice write --iterations 1000 --force >"$work/users"
 start_server --memory --users "$work/users"
 
 S=t

@@ -15,7 +15,7 @@ grep -q "refusing to listen on 0.0.0.0 without --users" "$work/err" || fail "pro
 pass "a non-loopback bind without --users is refused (exit 1)"
 
 # tabulad passwd: from stdin, and --generate printing the secret once on stderr.
-echo "hunter2" | "$D" passwd ci write --allow /items --allow /orders --iterations 1000 >"$work/users"
+echo "hunter2" | "$D" passwd ci write --allow /items --allow /orders --iterations 1000 --force >"$work/users"
 "$D" passwd boss admin --generate --iterations 1000 >>"$work/users" 2>"$work/secret"
 secret="$(sed -n 's/^secret for boss (shown once): //p' "$work/secret")"
 [[ ${#secret} -eq 64 ]] || fail "generated secret: '$secret'"

@@ -13,10 +13,12 @@ let passwdCommand = CommandLineSpec(
         OptionSpec("--deny", value: "PREFIX", repeatable: true, help: "cut this subtree out of what is allowed; deny wins"),
         OptionSpec("--generate", help: "make a random 256-bit secret and print it once on stderr\ninstead of reading one"),
         OptionSpec("--iterations", value: "N", help: "PBKDF2 iterations (default 600000)"),
+        OptionSpec("--force", help: "take a secret shorter than 12 characters"),
     ],
     epilogue: """
         ROLE is read, write or admin. The secret is read from standard input (its first line;
-        at a terminal, without echo). The line printed on stdout holds a salted PBKDF2-HMAC-
+        at a terminal, without echo, twice, and both must match); one shorter than 12
+        characters is refused unless --force. The line printed on stdout holds a salted PBKDF2-HMAC-
         SHA256 hash of it, never the secret: add it to the users file, then send tabulad
         SIGHUP (or restart it).
 
@@ -55,6 +57,8 @@ func runPasswd(_ arguments: [String]) -> Never {
         FileHandle.standardError.write(Data("secret for \(name) (shown once): \(secret)\n".utf8))
     } else {
         guard let s = SecretPrompt.read(prompt: "secret for \(name): "), !s.isEmpty else { fail("no secret on standard input (or use --generate)", .usage) }
+        if isatty(0) != 0, SecretPrompt.read(prompt: "the same secret again: ") != s { fail("the two secrets differ; nothing was written, run it again", .usage) }
+        guard s.count >= 12 || p.has("--force") else { fail("a secret of \(s.count) characters is easy to guess: give 12 or more, use --generate, or --force", .usage) }
         secret = s
     }
     let entry = UserEntry(name: name, role: role, grants: Grants(allow: allow, deny: deny), hash: PasswordHash.make(secret, iterations: iterations))
