@@ -34,16 +34,38 @@ pass "editing: cursor movement, insertion, deletion"
 tm send-keys -t "$S" 'sel' Tab
 wait_pane "^$P /> select$" || fail "Tab did not complete the verb"
 tm send-keys -t "$S" '/settings/my-s' Tab
-wait_pane "^$P /> select /settings/my-string/$" || fail "Tab did not complete the setting"
-tm send-keys -t "$S" ' Gr' Tab
-wait_pane "^$P /> select /settings/my-string/ Green$" || fail "Tab did not complete the option"
+wait_pane "^$P /> select /settings/my-string$" || fail "Tab did not complete the setting (with its space)"
+tm send-keys -t "$S" 'Gr' Tab
+wait_pane "^$P /> select /settings/my-string Green$" || fail "Tab did not complete the option"
 tm send-keys -t "$S" Enter
 wait_pane "^\(My String: Green\)$" || fail "completed SELECT did not run"
 tm send-keys -t "$S" 'show /catalog/item-2/item-2.1/' Tab
 wait_pane "^$P /> show /catalog/item-2/item-2.1/item-2.1.1$" || fail "Tab did not complete the nested path"
 tm send-keys -t "$S" Enter
 wait_pane "^  view: image$" || fail "completed SHOW did not run"
-pass "Tab completes a verb, a setting's option and a nested path"
+pass "Tab completes a verb, a setting's option and a nested path, each into a line the server accepts"
+
+# Hints (a colour terminal): the rest of the usage after the cursor, gone as it is typed.
+tm new-session -d -s h -x 150 -y 20 "env TERM=xterm-256color TABULA_HISTFILE=$TABULA_HISTFILE $BIN/tabula -p $PORT; sleep 30"
+hpane() { tm capture-pane -t h -p -J | sed -e 's/[[:space:]]*$//' -e '/^$/d'; }
+wait_h() { for _ in $(seq 100); do hpane | grep -Eq "$1" && return 0; sleep 0.05; done; hpane >&2; return 1; }
+wait_h "^$P />$" || fail "no prompt for the hints session"
+tm send-keys -t h 'LS /items '
+wait_h "^$P /> LS /items \[LIMIT n\] \[AFTER name\]$" || fail "no hint after LS /items"
+tm send-keys -t h 'LIMIT 2 AFTER 1'
+wait_h "^$P /> LS /items LIMIT 2 AFTER 1$" || fail "the hint did not go once everything was typed"
+tm send-keys -t h C-u 'SYNC 0 ' Enter
+wait_h "^\(synced" || wait_h "^\(" || fail "SYNC did not run"
+hpane | grep -q "TIMEOUT ms" && fail "an accepted line kept its hint on the screen"
+tm kill-session -t h
+pass "hints show the rest of the usage, dimmed, and go as it is typed"
+
+# History: a line once, without its outer spaces, however it was typed again.
+for l in 'PING hist' 'PING hist  ' '  PING hist'; do tm send-keys -t "$S" "$l" Enter; done
+for _ in $(seq 200); do [[ $(pane | grep -c '^(hist)$') -eq 3 ]] && break; sleep 0.05; done
+[[ $(pane | grep -c '^(hist)$') -eq 3 ]] || fail "the three PINGs did not run"
+[[ $(grep -c "PING hist" "$TABULA_HISTFILE") -eq 1 ]] || fail "history holds: $(grep "PING hist" "$TABULA_HISTFILE" | cat -A)"
+pass "history keeps a line once, trimmed"
 
 # A push while a line is half typed.
 tm send-keys -t "$S" 'WATCH /orders' Enter

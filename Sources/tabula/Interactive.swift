@@ -88,8 +88,15 @@ final class Interactive {
         rl_readline_name = UnsafePointer(strdup("tabula"))
         rl_catch_signals = 0
         rl_completer_word_break_characters = UnsafePointer(strdup(" \t"))
+        rl_sort_completion_matches = 0  // the server's order: a setting's options as the setting lists them
         rl_attempted_completion_function = { text, start, end in
             current?.complete(text: text, end: Int(end))
+        }
+        if options.hints && renderer.color {
+            rl_redisplay_function = {
+                rl_redisplay()
+                current?.drawHint()
+            }
         }
         using_history()
         stifle_history(1000)
@@ -110,12 +117,14 @@ final class Interactive {
         }
         let line = String(cString: raw)
         free(raw)
+        eraseHint(ofAccepted: line)
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return }
-        // Written at once (survives a crash of the client); an AUTH line, which holds a
-        // secret, never.
-        if !trimmed.uppercased().hasPrefix("AUTH ") {
-            add_history(line)
+        // Written at once (survives a crash of the client), without its outer spaces and not
+        // again right after itself; an AUTH line, which holds a secret, never.
+        let previous = history_length > 0 ? history_get(history_base + history_length - 1).flatMap { $0.pointee.line.map { String(cString: $0) } } : nil
+        if !trimmed.uppercased().hasPrefix("AUTH "), trimmed != previous {
+            add_history(trimmed)
             _ = append_history(1, historyPath)
         }
         if ["quit", "exit", "\\q"].contains(trimmed.lowercased()) {
@@ -233,7 +242,8 @@ final class Interactive {
         guard let reply = try? c.request("COMPLETE \(line)"), reply.isOK else { return nil }
         completionCandidates = reply.data
         completionIndex = 0
-        if completionCandidates.count == 1, completionCandidates[0].hasSuffix("/") { rl_completion_suppress_append = 1 }
+        // A list to go into, or `field=` about to get its value: no space after it.
+        if completionCandidates.count == 1, completionCandidates[0].hasSuffix("/") || completionCandidates[0].hasSuffix("=") { rl_completion_suppress_append = 1 }
         guard let text else { return nil }
         return rl_completion_matches(text, { _, state in
             if state == 0 { completionIndex = 0 }

@@ -29,6 +29,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--on-error", value: "stop|continue", help: "batch: stop at the first error (default), or run every line"),
         OptionSpec("--json", help: "ask the server for JSON replies and print them as they come"),
         OptionSpec("--no-color", help: "no colour (also when NO_COLOR is set or stdout is not a terminal)"),
+        OptionSpec("--no-hints", help: "no dimmed rest-of-usage after the cursor at the prompt (also\nwithout colour)"),
         OptionSpec("--into", value: "PATH", help: "import: the catalog branch to import into (default /catalog)"),
     ],
     epilogue: """
@@ -67,6 +68,7 @@ struct Options {
     var onError = ScriptRunner.OnError.stop
     var json = false
     var color = true
+    var hints = true
     var importFile: String?
     var into = "/catalog"
     var credentials: Credentials?
@@ -94,6 +96,7 @@ extension Options {
         if let v = try p.choice("--on-error", ["stop", "continue"]), let e = ScriptRunner.OnError(rawValue: v) { o.onError = e }
         o.json = p.has("--json")
         o.color = !p.has("--no-color")
+        o.hints = !p.has("--no-hints")
         if let v = p.string("--into") { o.into = v }
         if let user = p.string("--user") ?? ProcessInfo.processInfo.environment["TABULA_USER"] {
             o.credentials = Credentials(name: user, secret: try secret(for: user))

@@ -75,7 +75,8 @@ import TabulaServer
             }
             #expect(try eventually(timeout: 30) { try stat(admin, "logins_waiting") == 0 })
             let hashed = try stat(admin, "logins_hashed"), dropped = try stat(admin, "logins_dropped")
-            #expect(hashed < 10 && dropped > 20, "hashed \(hashed), dropped \(dropped) of 200 whose connection had gone")
+            // (Those not dropped were refused at the address's 32 waiting: neither is hashed.)
+            #expect(hashed < 10 && dropped > 0, "hashed \(hashed), dropped \(dropped) of 200 whose connection had gone")
         }
     }
 

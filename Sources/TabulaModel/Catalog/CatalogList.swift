@@ -97,6 +97,11 @@ public struct CatalogList: ListStore {
         return try pageReply(kids, path: p, limit: limit, after: after, viewer: viewer, name: \.slug) { row($0, in: p, viewer: viewer) }
     }
 
+    public func completions(for verb: Verb, argument index: Int, at ref: Ref) -> [String] {
+        guard verb == .set, index == 1, ref.kind != 0, let node = nodes[CatalogList.id(ref)] else { return [] }
+        return node.view == .branch ? ["title="] : ["title=", "\(node.view.kind)="]
+    }
+
     public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
         let p = path(of: ref)
         guard ref.kind != 0 else { return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer) }

@@ -24,31 +24,48 @@ public enum Completer {
             return Verb.allCases.map { lower ? $0.rawValue.lowercased() : $0.rawValue }.filter { $0.lowercased().hasPrefix(partial.lowercased()) }
         }
         guard let verb = Verb.named(first) else { return [] }
-        let argIndex = done.count - 1
-        let words: [String]
-        switch (verb, argIndex) {
-        case (.help, 0):
-            return Verb.allCases.map(\.rawValue).filter { $0.lowercased().hasPrefix(partial.lowercased()) }
-        case (.select, 1):
-            guard case .success(let t) = model.resolve(done[1], viewer: viewer), viewer.reaches(model.path(of: t)) else { return [] }
-            words = model.completions(for: .select, argument: 1, at: t)
-        case (.fav, 1): words = ["on", "off"]
-        case (.filter, 0): words = ["favorites", "all"]
-        case (.format, 0): words = ["text", "json"]
-        case (.watch, 1): words = ["FROM"]
-        case (.ls, 1), (.ls, 3): words = ["LIMIT", "AFTER"]
-        case (.order, 0):
-            var seen = Set<String>()
-            return (model.bareNames(for: viewer) + paths(partial, model: model, viewer: viewer)).filter { $0.hasPrefix(partial) && seen.insert($0).inserted }.map(Quoting.quote)
-        case (.ls, 0), (.show, 0), (.cd, 0), (.select, 0), (.add, 0), (.set, 0), (.rm, 0), (.mv, 0), (.fav, 0), (.watch, 0), (.unwatch, 0):
-            return paths(partial, model: model, viewer: viewer).map(Quoting.quote)
-        default: return []
+        let (expected, given) = VerbGrammar.expected(verb.spec, after: Array(done.dropFirst()))
+        var out: [String] = []
+        for e in expected {
+            switch e {
+            case .keyword(let k): if k.lowercased().hasPrefix(partial.lowercased()) { out.append(k) }
+            case .value(let a): out += values(a, verb: verb, partial: partial, given: given, model: model, viewer: viewer)
+            }
         }
-        return words.filter { $0.lowercased().hasPrefix(partial.lowercased()) }.map(Quoting.quote)
+        var seen = Set<String>()
+        return out.filter { seen.insert($0).inserted }
+    }
+
+    /// The words argument `a` takes that extend `partial`, from the model as `viewer` sees it.
+    static func values(_ a: Argument, verb: Verb, partial: String, given: [String: String], model: Model, viewer: Viewer) -> [String] {
+        let lower = partial.lowercased()
+        func starting(_ words: [String]) -> [String] { words.filter { $0.lowercased().hasPrefix(lower) }.map(Quoting.quote) }
+        switch a.kind {
+        case .verb: return starting(Verb.allCases.map(\.rawValue))
+        case .choice(let words):
+            // The favourites filter is offered only while there is a favourite (as the seed does).
+            let offered = verb == .filter && !model[ItemsList.self].items.hasFavorites ? words.filter { $0 != "favorites" } : words
+            return starting(offered)
+        case .path(let kind):
+            let paths = Completer.paths(partial, model: model, viewer: viewer, kind: kind).map(Quoting.quote)
+            return kind == .menuEntry ? starting(model.bareNames(for: viewer)) + paths : paths
+        case .option:
+            guard let setting = given["setting"], case .success(let t) = model.resolve(setting, viewer: viewer), viewer.reaches(model.path(of: t)) else { return [] }
+            return starting(model.completions(for: .select, argument: 1, at: t))
+        case .field:
+            guard let path = given["path"], case .success(let t) = model.resolve(path, viewer: viewer), viewer.reaches(model.path(of: t)) else { return [] }
+            return model.completions(for: .set, argument: 1, at: t).filter { $0.lowercased().hasPrefix(lower) }
+        case .childName:
+            guard case .success(let t) = model.resolve(given["path"] ?? ".", viewer: viewer), model.isList(t) else { return [] }
+            return starting(model.childNames(of: t).filter { model.child(of: t, named: $0.name, viewer: viewer) != nil && !$0.isList }.map(\.name))
+        case .number, .text, .rest: return []
+        }
     }
 
     /// Paths that extend `partial`: the names under its directory part, lists ending in `/`.
-    static func paths(_ partial: String, model: Model, viewer: Viewer) -> [String] {
+    /// For a path of a given kind, only what leads to one: a setting, an item or a menu entry
+    /// is a whole word (the argument ends there), not a list to go into.
+    static func paths(_ partial: String, model: Model, viewer: Viewer, kind: Argument.PathKind = .any) -> [String] {
         let dir: String
         let stem: String
         if let slash = partial.lastIndex(of: "/") {
@@ -59,9 +76,16 @@ public enum Completer {
             stem = partial
         }
         guard case .success(let t) = model.resolve(dir.isEmpty ? "." : dir, viewer: viewer), model.isList(t) else { return [] }
-        return model.childNames(of: t).filter {
-            $0.name.lowercased().hasPrefix(stem.lowercased()) && model.child(of: t, named: $0.name, viewer: viewer) != nil
-        }.map { dir + $0.name + ($0.isList ? "/" : "") }
+        var out: [String] = []
+        for c in model.childNames(of: t) where c.name.lowercased().hasPrefix(stem.lowercased()) {
+            guard let child = model.child(of: t, named: c.name, viewer: viewer) else { continue }
+            switch Completer.fits(model.path(of: child), isList: c.isList, kind: kind) {
+            case .target: out.append(dir + c.name)
+            case .way: out.append(dir + c.name + "/")
+            case .neither: continue
+            }
+        }
+        return out
     }
 
     /// The finished words and the word being typed (quotes opened in it are dropped).
@@ -86,5 +110,31 @@ public enum Completer {
         if words.first?.hasPrefix("#") == true { words.removeFirst() }
         if words.isEmpty && cur.hasPrefix("#") && !inWord { cur = "" }
         return (words, cur)
+    }
+}
+
+extension Completer {
+    /// How a path fits an argument of `kind`: the thing it takes, a list on the way to one,
+    /// or neither (completion then does not offer it).
+    enum Fit { case target, way, neither }
+
+    static func fits(_ path: String, isList: Bool, kind: Argument.PathKind) -> Fit {
+        func under(_ root: String) -> Bool { path == root || path.hasPrefix(root + "/") }
+        func toward(_ root: String) -> Bool { root.hasPrefix(path == "/" ? "/" : path + "/") }
+        switch kind {
+        case .any: return isList ? .way : .target
+        case .list: return isList ? .way : .neither
+        case .changeable: return isList ? .way : .target
+        case .setting:
+            if path == "/settings" { return .way }
+            if under("/settings") { return path.split(separator: "/").count == 2 ? .target : .neither }
+            return toward("/settings") ? .way : .neither
+        case .item:
+            if under("/items") { return isList ? (path == "/items" ? .way : .neither) : .target }  // items by id, not by section
+            return toward("/items") ? .way : .neither
+        case .menuEntry:
+            if under("/menu") { return isList ? .way : .target }
+            return toward("/menu") ? .way : .neither
+        }
     }
 }

@@ -121,6 +121,10 @@ public struct ItemsList: ListStore {
         return Reply(rows: rows, message: message)
     }
 
+    public func completions(for verb: Verb, argument index: Int, at ref: Ref) -> [String] {
+        verb == .set && index == 1 && ref.kind == ItemsList.item ? ["name=", "value="] : []
+    }
+
     public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
         let p = path(of: ref)
         switch ref.kind {

@@ -68,6 +68,10 @@ public struct MenuList: ListStore {
         }
     }
 
+    public func completions(for verb: Verb, argument index: Int, at ref: Ref) -> [String] {
+        verb == .set && index == 1 && ref.kind != 0 ? ["title="] : []
+    }
+
     public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
         guard ref.kind == MenuList.entry else { return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer) }
         let p = path(of: ref)

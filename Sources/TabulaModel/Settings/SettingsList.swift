@@ -86,9 +86,11 @@ public struct SettingsList: ListStore {
     }
 
     public func completions(for verb: Verb, argument index: Int, at ref: Ref) -> [String] {
-        guard verb == .select, index == 1, ref.kind == SettingsList.setting else { return [] }
+        guard index == 1, ref.kind == SettingsList.setting else { return [] }
+        if verb == .set { return ["title="] }
+        guard verb == .select else { return [] }
         let s = settings[ref.a]
-        return s.options + s.options.indices.map { "#\($0 + 1)" }
+        return s.options + s.options.indices.map { "#\($0 + 1)" }  // in the setting's own order
     }
 }
 

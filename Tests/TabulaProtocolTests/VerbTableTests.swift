@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+import TabulaProtocol
+
+/// The verb table is the one declaration: arity and usage follow from the arguments, and
+/// Protocol.md's verb list is held to it.
+@Suite struct VerbTableTests {
+    @Test func everyVerbsArityFollowsFromItsArguments() {
+        #expect(Verb.ls.arity == 0...5 && Verb.select.arity == 2...2 && Verb.set.arity == 2...Int.max)
+        #expect(Verb.sync.arity == 1...3 && Verb.watch.arity == 0...3 && Verb.fav.arity == 1...2)
+        #expect(Verb.add.arity == 1...Int.max && Verb.bands.arity == 0...Int.max && Verb.quit.arity == 0...0)
+        #expect(Verb.ls.usage == "LS [path] [LIMIT n] [AFTER name]" && Verb.set.usage == "SET path field=value…")
+    }
+
+    @Test func protocolMdNamesEveryVerbWithItsUsageAndNothingElse() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Protocol.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let section = text.components(separatedBy: "## 7. Verbs")[1].components(separatedBy: "\n## ")[0]
+        let documented = section.split(separator: "\n").filter { $0.hasPrefix("### ") }
+            .flatMap { $0.dropFirst(4).components(separatedBy: " / ") }
+        #expect(Set(documented) == Set(Verb.allCases.map(\.usage)), "documented but not declared: \(Set(documented).subtracting(Verb.allCases.map(\.usage))); declared but not documented: \(Set(Verb.allCases.map(\.usage)).subtracting(documented))")
+    }
+}
