@@ -69,6 +69,27 @@ pass "stdin that is not a terminal runs as a script"
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$work/out" || fail "--json output is not JSON lines"
 pass "--json prints one JSON object per line"
 
+# --json: an error is a JSON object on stdout too (and on stderr with where it was).
+"$T" --json -c 'SHOW /nope' >"$work/out" 2>"$work/err" && fail "SHOW /nope succeeded"
+python3 -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])]; assert d and d[-1]["code"]=="NOTFOUND", d' "$work/out" || fail "--json error not on stdout as JSON: $(cat "$work/out")"
+grep -q "NOTFOUND" "$work/err" || fail "--json error not on stderr"
+pass "--json errors are JSON objects on stdout too"
+
+# An expected failure passes; --timeout ends a \wait that never comes (exit 3); -f - reads stdin.
+printf 'SHOW /nope\n\\expect-error NOTFOUND   # expected\nPING\n' | "$T" -f - >/dev/null || fail "an expected failure did not pass"
+start=$(date +%s)
+set +e; "$T" --timeout 1 -c '\wait never-happens 30' >/dev/null 2>&1; code=$?; set -e
+[[ $code -eq 3 && $(( $(date +%s) - start )) -lt 10 ]] || fail "--timeout: exit $code after $(( $(date +%s) - start )) s"
+pass "\\expect-error passes an expected failure; --timeout ends a \\wait (exit 3); -f - reads stdin"
+
+# README's batch example, as written (its trailing comments included), with another client ordering.
+sed -n '/^# seed.tab$/,/^```$/p' "$ROOT/README.md" | sed '$d' >"$work/readme.tab"
+( sleep 1; "$T" -c 'ORDER pesto' >/dev/null ) &
+orderer=$!
+"$T" -f "$work/readme.tab" >"$work/out" 2>&1 || { cat "$work/out"; fail "README's batch example failed"; }
+wait "$orderer"
+pass "README's batch example runs as written"
+
 # import of a property list in seed 001's shape.
 cat >"$work/seed.plist" <<'PLIST'
 <?xml version="1.0" encoding="UTF-8"?>

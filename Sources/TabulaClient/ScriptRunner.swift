@@ -2,8 +2,9 @@ import Foundation
 import TabulaCommandLine
 import TabulaProtocol
 
-/// Runs batch lines against a connection: requests, `#` comments and the `\` meta-commands
-/// `\echo`, `\expect`, `\wait`, `\i` and `\q`.
+/// Runs batch lines against a connection: requests, comments and the `\` meta-commands
+/// `\echo`, `\expect`, `\expect-error`, `\wait`, `\i` and `\q` (`ScriptLine` says how a
+/// line is read).
 public final class ScriptRunner {
     /// What to do at the first error.
     public enum OnError: String, Sendable { case stop, `continue` }
@@ -15,6 +16,12 @@ public final class ScriptRunner {
     let onError: OnError
     let out: (String) -> Void
     let err: (String) -> Void
+    /// Print JSON (the connection speaks it): errors too on stdout, `\echo` as an object.
+    let json: Bool
+    /// Seconds a request, or a `\wait`, may take at most (nil: as long as it asks).
+    let timeout: Double?
+    /// A request's failure, held for one line: a `\expect-error` there takes it.
+    private var pendingFailure: (line: Int, code: ErrorCode?, message: String)?
     /// Session state learnt so far.
     public private(set) var session = SessionTracker()
     /// Errors seen (ERR replies and failed meta-commands).
@@ -25,9 +32,11 @@ public final class ScriptRunner {
     private var quitRequested = false
 
     /// Makes a runner printing with `out` (results) and `err` (errors).
-    public init(connection: TabulaConnection, onError: OnError, out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
+    public init(connection: TabulaConnection, onError: OnError, json: Bool = false, timeout: Double? = nil, out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
         self.connection = connection
         self.onError = onError
+        self.json = json
+        self.timeout = timeout
         self.out = out
         self.err = err
     }
@@ -50,39 +59,88 @@ public final class ScriptRunner {
     /// Runs lines; returns true if an error stopped the run.
     func runLines(_ text: String, source: String, directory: URL) throws -> Bool {
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if quitRequested { return false }
+            if quitRequested { break }
             let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+            let read = ScriptLine.read(line)
+            if read == .nothing { continue }
+            // A held failure counts now, unless this line expects it.
+            if case .meta(name: "\\expect-error", arguments: let code) = read {
+                do { try expectError(code) } catch let f as ScriptFailure { if fail("\(source):\(i + 1): \(f.message)") { return true } }
+                continue
+            }
+            if let held = settle(source: source) { if held { return true } }
             do {
-                try runLine(line, directory: directory)
+                try run(read, line: i + 1, directory: directory)
             } catch let f as ScriptFailure {
-                failures += 1
-                err("\(source):\(i + 1): \(f.message)")
-                if onError == .stop { return true }
+                if fail("\(source):\(i + 1): \(f.message)") { return true }
             } catch let e as ClientError {
                 throw ClientError.closed("\(source):\(i + 1): \(e)")
             }
         }
-        return false
+        return settle(source: source) ?? false
     }
 
-    /// Runs one line (a request, a comment or a meta-command).
+    /// Counts a failure and says where; true when it stops the run.
+    private func fail(_ message: String) -> Bool {
+        failures += 1
+        err(message)
+        return onError == .stop
+    }
+
+    /// Counts the held failure, if any; nil when there was none, else whether it stops the run.
+    private func settle(source: String) -> Bool? {
+        guard let held = pendingFailure else { return nil }
+        pendingFailure = nil
+        return fail("\(source):\(held.line): \(held.message)")
+    }
+
+    /// `\expect-error [CODE]`: the request before failed (with CODE): that is a success.
+    private func expectError(_ code: String) throws {
+        guard let held = pendingFailure else { throw ScriptFailure(message: "\\expect-error\(code.isEmpty ? "" : " " + code): the request before it succeeded") }
+        pendingFailure = nil
+        let wanted = code.uppercased()
+        guard wanted.isEmpty || held.code?.rawValue == wanted else {
+            throw ScriptFailure(message: "\\expect-error \(wanted): the request before it failed otherwise: \(held.message)")
+        }
+    }
+
+    /// Runs one line (a request, a comment or a meta-command); a request's failure is held
+    /// for the next line (see `\expect-error`).
+    func run(_ read: ScriptLine, line number: Int, directory: URL) throws {
+        switch read {
+        case .nothing: return
+        case .meta(let name, let arguments): try meta(name, arguments, directory: directory)
+        case .request(let text):
+            let reply = try connection.request(text, timeout: requestTimeout(text))
+            showPushes()
+            lastReply = reply
+            session.observe(request: text, reply: reply)
+            for l in reply.lines.dropLast() { out(l) }
+            if reply.isOK || json { out(reply.final) }  // in JSON, an error is an object on stdout too
+            if !reply.isOK { pendingFailure = (number, reply.reply.error?.code, reply.final) }
+        }
+    }
+
+    /// Runs one line at once, failing on a failed request (the prompt's `\` lines use it).
     public func runLine(_ line: String, directory: URL = URL(fileURLWithPath: ".")) throws {
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        if trimmed.isEmpty || trimmed == "#" || trimmed.hasPrefix("# ") || trimmed.hasPrefix("#\t") || trimmed.hasPrefix("--") { return }
-        if trimmed.hasPrefix("\\") {
-            try meta(String(trimmed), directory: directory)
-            return
+        try run(ScriptLine.read(line), line: 0, directory: directory)
+        if let held = pendingFailure {
+            pendingFailure = nil
+            throw ScriptFailure(message: held.message)
         }
-        let reply = try connection.request(String(trimmed))
-        showPushes()
-        lastReply = reply
-        session.observe(request: String(trimmed), reply: reply)
-        for l in reply.lines.dropLast() { out(l) }
-        if reply.isOK {
-            out(reply.final)
-        } else {
-            throw ScriptFailure(message: reply.final)
+    }
+
+    /// How long `text` may take: what `--timeout` allows, but a SYNC is given the wait it asks.
+    func requestTimeout(_ text: String) -> Double {
+        let words = text.split(separator: " ")
+        var asked: Double = 0
+        if let v = words.first, Verb.named(v) == .sync, let i = words.firstIndex(where: { $0.uppercased() == "TIMEOUT" }), i + 1 < words.count, let ms = Double(words[i + 1]) {
+            asked = ms / 1000 + 5
+        } else if let v = words.first, Verb.named(v) == .sync {
+            asked = 10
         }
+        guard let timeout else { return 365 * 86_400 }  // no limit of the client's own
+        return max(timeout, asked)
     }
 
     private func showPushes() {
@@ -92,12 +150,10 @@ public final class ScriptRunner {
         }
     }
 
-    private func meta(_ line: String, directory: URL) throws {
-        let name = line.prefix { $0 != " " && $0 != "\t" }
-        let rest = String(line.dropFirst(name.count).drop { $0 == " " || $0 == "\t" })
+    private func meta(_ name: String, _ rest: String, directory: URL) throws {
         switch name {
         case "\\echo":
-            out(rest)
+            out(json ? JSONValue.object([("echo", .string(rest))]).jsonText : rest)
         case "\\q":
             quitRequested = true
         case "\\expect":
@@ -111,7 +167,8 @@ public final class ScriptRunner {
                 throw ScriptFailure(message: "usage: \\wait PATTERN [SECONDS]")
             }
             let seconds = words.count == 2 ? Double(words[1]) : 5
-            guard let timeout = seconds, timeout >= 0 else { throw ScriptFailure(message: "\\wait: '\(words[1])' is not a number of seconds") }
+            guard let asked = seconds, asked >= 0 else { throw ScriptFailure(message: "\\wait: '\(words[1])' is not a number of seconds") }
+            let timeout = min(asked, self.timeout ?? asked)
             let regex = try pattern(p, for: "\\wait")
             if let i = unclaimedPushes.firstIndex(where: { matches(regex, $0) }) {
                 unclaimedPushes.removeFirst(i + 1)
@@ -121,7 +178,7 @@ public final class ScriptRunner {
             let deadline = Date().addingTimeInterval(timeout)
             while true {
                 guard let push = try connection.waitPush(timeout: max(0, deadline.timeIntervalSinceNow), where: { _ in true }) else {
-                    throw ScriptFailure(message: "\\wait: no push matching /\(p)/ within \(words.count == 2 ? words[1] : "5") seconds")
+                    throw ScriptFailure(message: "\\wait: no push matching /\(p)/ within \(timeout < asked ? "the --timeout of \(Int(timeout))" : words.count == 2 ? words[1] : "5") seconds")
                 }
                 out(push)
                 if matches(regex, push) {
@@ -143,7 +200,7 @@ public final class ScriptRunner {
                 throw ScriptFailure(message: "included script \(rest) stopped")
             }
         default:
-            throw ScriptFailure(message: "unknown meta-command \(name); known: \\echo \\expect \\wait \\i \\q")
+            throw ScriptFailure(message: "unknown meta-command \(name); known: \\echo \\expect \\expect-error \\wait \\i \\q")
         }
     }
 
@@ -156,7 +213,24 @@ public final class ScriptRunner {
         }
     }
 
+    /// Whether `r` matches `s`; a JSON push is matched as its text form would be (`\wait`
+    /// means the event, not its encoding), the JSON line too.
     private func matches(_ r: NSRegularExpression, _ s: String) -> Bool {
-        r.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+        if r.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil { return true }
+        guard s.hasPrefix("{"), let v = JSONParser.parse(s), case .event(let e)? = WireDecoder.jsonPush(v) else { return false }
+        let text = "* EVENT \(e.rev) \(e.kind) \(e.path) " + ScriptRunner.words(of: e.value).joined(separator: "  ")
+        return r.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    /// The strings and numbers in a JSON value, in order (what a text summary shows).
+    static func words(of v: JSONValue) -> [String] {
+        switch v.resolved {
+        case .string(let s): return [s]
+        case .int(let n): return [String(n)]
+        case .double(let d): return [String(d)]
+        case .array(let a): return a.flatMap(words)
+        case .object(let pairs): return pairs.flatMap { words(of: $0.1) }
+        default: return []
+        }
     }
 }

@@ -24,7 +24,8 @@ let commandLine = CommandLineSpec(
         OptionSpec("--tls", help: "connect with TLS (to tabulad's --tls-port), verifying its\ncertificate for HOST against the system's CAs or --cacert"),
         OptionSpec("--cacert", value: "FILE", help: "with --tls: trust the CA certificate(s) in FILE (PEM), e.g. a\nself-signed server certificate"),
         OptionSpec("-U", "--user", value: "NAME", help: "log in as NAME on connect and on every reconnect (default\n$TABULA_USER); the secret comes from $TABULA_SECRET or, at a\nterminal, a prompt that does not echo"),
-        OptionSpec("-f", "--file", value: "FILE", help: "run FILE in batch mode"),
+        OptionSpec("-f", "--file", value: "FILE", help: "run FILE in batch mode (- for standard input)"),
+        OptionSpec("--timeout", value: "SECONDS", help: "batch: a request or a \\wait may take at most this long (default:\nas long as it asks; a SYNC … TIMEOUT ms is given its wait)"),
         OptionSpec("-c", "--command", value: "LINE", repeatable: true, help: "run LINE in batch mode (repeatable, in order)"),
         OptionSpec("--on-error", value: "stop|continue", help: "batch: stop at the first error (default), or run every line"),
         OptionSpec("--json", help: "ask the server for JSON replies and print them as they come"),
@@ -34,10 +35,15 @@ let commandLine = CommandLineSpec(
     ],
     epilogue: """
         BATCH SCRIPTS: one request per line, as typed into nc. Also:
-          # comment              a line starting with "# " (a tag such as #t1 has no space)
-          \\echo TEXT             print TEXT
+          # comment              a line starting with #, unless it is a tagged request
+                                 (#TAG VERB …, with a verb the server knows)
+          \\echo TEXT             print TEXT (a JSON object with --json)
           \\expect REGEX          fail unless a line of the last reply matches REGEX
-          \\wait REGEX [SECONDS]  wait for a push matching REGEX (default 5 s), fail on timeout
+          \\expect-error [CODE]   the request before must fail (with CODE): then it passes
+          \\wait REGEX [SECONDS]  wait for a push matching REGEX (default 5 s), fail on timeout;
+                                 with --json the event is matched, not its JSON
+        A meta-command may end in a comment ( # …). With --json every reply, errors
+        included, is one JSON object on stdout (errors also on stderr).
           \\i FILE                run FILE (relative to the current script) here
           \\q                     stop, successfully
         Replies go to stdout as the protocol lines; errors go to stderr as FILE:LINE: ERR ….
@@ -69,6 +75,7 @@ struct Options {
     var json = false
     var color = true
     var hints = true
+    var timeout: Double?
     var importFile: String?
     var into = "/catalog"
     var credentials: Credentials?
@@ -97,6 +104,10 @@ extension Options {
         o.json = p.has("--json")
         o.color = !p.has("--no-color")
         o.hints = !p.has("--no-hints")
+        if let t = p.string("--timeout") {
+            guard let v = Double(t), v > 0 else { throw UsageError("--timeout takes a number of seconds above 0, not '\(t)'") }
+            o.timeout = v
+        }
         if let v = p.string("--into") { o.into = v }
         if let user = p.string("--user") ?? ProcessInfo.processInfo.environment["TABULA_USER"] {
             o.credentials = Credentials(name: user, secret: try secret(for: user))
@@ -180,7 +191,7 @@ let batch = options.file != nil || !options.commands.isEmpty || isatty(0) == 0
 if batch {
     let text: String
     let source: String
-    if let f = options.file {
+    if let f = options.file, f != "-" {
         guard let d = FileManager.default.contents(atPath: f), let t = String(data: d, encoding: .utf8) else {
             die("cannot read \(f)", .usage)
         }
@@ -195,7 +206,7 @@ if batch {
     if options.json {
         do { _ = try conn.request("FORMAT json") } catch { die("\(error)", .unavailable) }
     }
-    let runner = ScriptRunner(connection: conn, onError: options.onError, out: printOut, err: printErr)
+    let runner = ScriptRunner(connection: conn, onError: options.onError, json: options.json, timeout: options.timeout, out: printOut, err: printErr)
     exit(runner.run(text, source: source).rawValue)
 }
 

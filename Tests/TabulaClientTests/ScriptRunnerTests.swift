@@ -19,11 +19,12 @@ import TabulaStorage
         try body(s)
     }
 
-    static func run(_ script: String, on s: Server, onError: ScriptRunner.OnError = .stop) throws -> (code: TabulaCommandLine.ExitStatus, out: [String], err: [String]) {
+    static func run(_ script: String, on s: Server, onError: ScriptRunner.OnError = .stop, json: Bool = false, timeout: Double? = nil) throws -> (code: TabulaCommandLine.ExitStatus, out: [String], err: [String]) {
         let c = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
+        if json { _ = try c.request("FORMAT json") }
         var out: [String] = []
         var err: [String] = []
-        let runner = ScriptRunner(connection: c, onError: onError, out: { out.append($0) }, err: { err.append($0) })
+        let runner = ScriptRunner(connection: c, onError: onError, json: json, timeout: timeout, out: { out.append($0) }, err: { err.append($0) })
         let code = runner.run(script, source: "test.tabula")
         return (code, out, err)
     }
@@ -34,6 +35,46 @@ import TabulaStorage
             #expect(r.code == TabulaCommandLine.ExitStatus.ok)
             #expect(r.out == ["- my-int/  My Int: 32", "OK My Int: 32 rev=1", "OK /"])
             #expect(r.err.isEmpty)
+        }
+    }
+
+    @Test func anExpectedFailurePassesAndAnUnexpectedOneOrASuccessFails() throws {
+        try Self.withServer { s in
+            #expect(try Self.run("SHOW /nope\n\\expect-error NOTFOUND\nPING\n", on: s).code == .ok)
+            #expect(try Self.run("SHOW /nope\n\\expect-error\n", on: s).code == .ok, "any code")
+            let wrong = try Self.run("SHOW /nope\n\\expect-error SYNTAX\n", on: s)
+            #expect(wrong.code == .script && wrong.err.first?.contains("failed otherwise") == true, "\(wrong.err)")
+            #expect(try Self.run("PING\n\\expect-error\n", on: s).code == .script)
+            let unexpected = try Self.run("SHOW /nope\nPING\n", on: s)
+            #expect(unexpected.code == .script && unexpected.err == ["test.tabula:1: ERR NOTFOUND no /nope; did you mean /menu?"] || unexpected.err.first?.hasPrefix("test.tabula:1: ERR NOTFOUND") == true)
+        }
+    }
+
+    @Test func hashStartsACommentUnlessItTagsARequestAndAMetaCommandMayEndInOne() throws {
+        try Self.withServer { s in
+            let r = try Self.run("#comment\n#todo fix this\n#t1 PING\n\\echo hi # a note\n\\expect PONG # still the PING's reply\n", on: s)
+            #expect(r.code == .ok, "\(r.err)")
+            #expect(r.out == ["OK #t1 PONG", "hi"])
+        }
+    }
+
+    @Test func withJSONAnErrorIsAnObjectOnStdoutAndEchoIsOneToo() throws {
+        try Self.withServer { s in
+            let r = try Self.run("SHOW /nope\n\\expect-error NOTFOUND\n\\echo done\n", on: s, json: true)
+            #expect(r.code == .ok)
+            #expect(r.out.count == 2 && r.out.allSatisfy { JSONParser.parse($0) != nil }, "\(r.out)")
+            #expect(r.out.last == #"{"echo":"done"}"#)
+        }
+    }
+
+    @Test func theTimeoutEndsAWaitThatNeverComesAndASyncGetsItsOwnWait() throws {
+        try Self.withServer { s in
+            let start = Date()
+            let r = try Self.run("\\wait never-happens 30\n", on: s, timeout: 1)
+            #expect(r.code == .script && Date().timeIntervalSince(start) < 10, "\(r.err)")
+            let c = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
+            let runner = ScriptRunner(connection: c, onError: .stop, timeout: 2, out: { _ in }, err: { _ in })
+            #expect(runner.requestTimeout("SYNC 99 TIMEOUT 20000") == 25 && runner.requestTimeout("PING") == 2)
         }
     }
 
