@@ -80,6 +80,27 @@ wait_pane "^\(PONG\)$" || fail "the half-typed line did not run after the push"
 n=$(pane | grep -c '^(PONG)$'); [[ $n -eq 2 ]] || fail "expected 2 PONGs, saw $n"
 pass "a push shows above a half-typed line, which survives and runs"
 
+# One's own change is shown once (by its reply), not also as its event.
+tm send-keys -t "$S" 'WATCH /settings' Enter 'SELECT /settings/my-int 64' Enter
+wait_pane "^\(My Int: 64\)$" || fail "SELECT did not run"
+tm send-keys -t "$S" 'UNWATCH /settings' Enter
+wait_pane "^\(1 removed\)$" || fail "UNWATCH after SELECT"
+pane | grep -q "^\* EVENT .* select /settings/my-int" && fail "the client's own change was printed twice (its event too)"
+pass "one's own change is printed once"
+
+# Meta-commands at the prompt, as in scripts.
+printf 'PING from-file\n' >"$work/inc.tab"
+tm send-keys -t "$S" '\?' Enter
+wait_pane '^\\timing' || fail "\\? did not list the meta-commands"
+tm send-keys -t "$S" '\echo said it' Enter
+wait_pane "^said it$" || fail "\\echo"
+tm send-keys -t "$S" "\\i $work/inc.tab" Enter
+wait_pane "^OK from-file$" || fail "\\i"
+tm send-keys -t "$S" '\timing' Enter 'PING timed' Enter
+wait_pane "^Time: [0-9.]+ ms$" || fail "\\timing"
+tm send-keys -t "$S" '\timing' Enter
+pass "\\?, \\echo, \\i and \\timing at the prompt"
+
 # Ctrl-C clears the line.
 tm send-keys -t "$S" 'garbage here' C-c
 wait_pane "^$P />$" || fail "Ctrl-C did not give a fresh prompt"
@@ -111,7 +132,7 @@ start_client
 tm send-keys -t "$S" Up
 wait_pane "^$P /> PWD$" || fail "Up did not recall the previous run's line"
 tm send-keys -t "$S" Up
-wait_pane "^$P /> PING$" || fail "Up did not go further back (the ^C line must not be in history)"
+wait_pane "^$P /> \\\\timing$" || fail "Up did not go further back (the ^C line must not be in history)"
 pass "history is kept across runs"
 
 # vi editing through the user's inputrc (readline application name "tabula").

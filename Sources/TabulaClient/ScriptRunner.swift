@@ -10,7 +10,10 @@ public final class ScriptRunner {
     public enum OnError: String, Sendable { case stop, `continue` }
 
     /// A script failure (not a connection failure).
-    struct ScriptFailure: Error { let message: String }
+    struct ScriptFailure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
 
     let connection: TabulaConnection
     let onError: OnError
@@ -131,7 +134,10 @@ public final class ScriptRunner {
     }
 
     /// How long `text` may take: what `--timeout` allows, but a SYNC is given the wait it asks.
-    func requestTimeout(_ text: String) -> Double {
+    func requestTimeout(_ text: String) -> Double { ScriptRunner.requestTimeout(text, limit: timeout) }
+
+    /// How long `text` may take with a client limit of `limit` seconds (nil: none).
+    public static func requestTimeout(_ text: String, limit timeout: Double?) -> Double {
         let words = text.split(separator: " ")
         var asked: Double = 0
         if let v = words.first, Verb.named(v) == .sync, let i = words.firstIndex(where: { $0.uppercased() == "TIMEOUT" }), i + 1 < words.count, let ms = Double(words[i + 1]) {

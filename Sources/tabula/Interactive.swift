@@ -29,6 +29,10 @@ final class Interactive {
     var endpoint: Endpoint { options.servers.endpoints[serverIndex] }
     let historyPath: String
     var signalFD: Int32 = -1
+    /// `\timing`: each request's round trip is shown after its reply.
+    var timing = false
+    /// The last reply, for `\expect` and `\expect-error` at the prompt.
+    var lastReply: ServerReply?
 
     init(options: Options, renderer: Renderer) {
         self.options = options
@@ -39,7 +43,11 @@ final class Interactive {
     var prompt: String {
         let server = endpoint == .tcp(host: "127.0.0.1", port: 8228) ? "" : "\(endpoint) "
         let state = connection == nil ? "(disconnected) " : ""
-        return "tabula \(server)\(state)\(session.cwd)> "
+        let full = "tabula \(server)\(state)\(session.cwd)> "
+        // On a narrow terminal the prompt leaves room to type: the path alone.
+        var rows: Int32 = 0, cols: Int32 = 0
+        rl_get_screen_size(&rows, &cols)
+        return cols > 0 && full.count > Int(cols) / 2 ? "\(state)\(session.cwd)> " : full
     }
 
     func run() -> ExitStatus {
@@ -131,8 +139,8 @@ final class Interactive {
             done = true
             return
         }
-        if trimmed == "\\?" || trimmed.lowercased() == "\\help" {
-            print(commandLine.help, terminator: "")
+        if trimmed.hasPrefix("\\") {
+            meta(trimmed)
             return
         }
         guard let c = connection else {
@@ -140,9 +148,15 @@ final class Interactive {
             return
         }
         do {
-            let reply = try c.request(trimmed)
-            printPushes(c.takePushes(), redraw: false)
+            let started = Date()
+            // 30 s, or the wait a SYNC asks for (no hidden 10 s limit any more).
+            let reply = try c.request(trimmed, timeout: ScriptRunner.requestTimeout(trimmed, limit: 30))
+            let took = Date().timeIntervalSince(started)
+            lastReply = reply
+            // The reply shows this line's own change: its event is not printed again.
+            printPushes(c.takePushes().filter { !Interactive.isEvent($0, ofRevision: reply.reply.rev) }, redraw: false)
             for l in renderer.render(reply) { print(l) }
+            if timing { print(renderer.paint(String(format: "Time: %.3f ms", took * 1000), "2")) }
             // Pushes that came in the same read as the reply are buffered already: poll would not report them.
             printPushes(c.pollPushes(), redraw: false)
             session.observe(request: trimmed, reply: reply)
