@@ -32,6 +32,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--no-color", help: "no colour (also when NO_COLOR is set or stdout is not a terminal)"),
         OptionSpec("--no-hints", help: "no dimmed rest-of-usage after the cursor at the prompt (also\nwithout colour)"),
         OptionSpec("--into", value: "PATH", help: "import: the catalog branch to import into (default /catalog)"),
+        OptionSpec("--completion", value: "bash|zsh|fish", help: "print a completion script for this shell and exit, e.g.\nsource <(tabula --completion bash)"),
     ],
     epilogue: """
         BATCH SCRIPTS: one request per line, as typed into nc. Also:
@@ -90,6 +91,13 @@ struct Options {
 extension Options {
     static func from(_ arguments: [String]) throws(UsageError) -> Options {
         let p = try commandLine.parseOrAnswer(arguments, version: "0.1.0")
+        if let shell = p.string("--completion") {
+            guard let script = commandLine.completionScript(shell: shell, words: ["import"]) else {
+                throw UsageError("--completion takes \(CommandLineSpec.completionShells.joined(separator: ", ")), not '\(shell)'")
+            }
+            print(script, terminator: "")
+            exit(ExitStatus.ok.rawValue)
+        }
         var o = Options()
         if !p.strings("--host").isEmpty { o.hosts = p.strings("--host") }
         if let v = try p.int("--port", in: 1...65535) { o.port = v }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TabulaCommandLine
@@ -28,6 +29,21 @@ import Testing
         let host = CommandLineSpec(tool: "cli", summary: "s", usage: ["cli"], options: [OptionSpec("-h", "--host", value: "HOST", help: "the host")])
         #expect(try host.parse(["-h", "a"]).string("--host") == "a")
         #expect(host.help.contains("  --help") && !host.help.contains("-h, --help"))
+    }
+
+    @Test func aBashCompletionScriptFromTheDeclarationsCompletesTheOptions() throws {
+        let script = try #require(spec.completionScript(shell: "bash", words: ["import"]))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", script + "\nCOMP_WORDS=(demo --po); COMP_CWORD=1; _demo; echo \"${COMPREPLY[*]}\"; COMP_WORDS=(demo im); _demo; echo \"${COMPREPLY[*]}\""]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        p.waitUntilExit()
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        #expect(lines == ["--port", "import"])
+        #expect(spec.completionScript(shell: "fish")?.contains("complete -c demo -s p -l port -r -d 'the port'") == true)
+        #expect(spec.completionScript(shell: "zsh")?.hasPrefix("#compdef demo\n") == true && spec.completionScript(shell: "tcsh") == nil)
     }
 
     @Test func mistakesAreRefusedWithAMessageThatSaysWhatToDo() {
