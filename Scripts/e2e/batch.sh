@@ -75,6 +75,17 @@ python3 -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])]; asser
 grep -q "NOTFOUND" "$work/err" || fail "--json error not on stderr"
 pass "--json errors are JSON objects on stdout too"
 
+# --csv: a header and records that Python's csv module reads; --quiet: data rows only.
+"$T" --csv -c 'ADD /items "Chair, red" 42' -c 'LS /items' >"$work/out" || fail "--csv"
+python3 - "$work/out" <<'PY' || fail "--csv output: $(cat "$work/out")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert any(r.get("name") == "Chair, red" and r.get("value") == "42" for r in rows), rows
+PY
+"$T" -q -c 'LS /settings' >"$work/out"
+[[ "$(head -n 1 "$work/out")" == "my-string/  My String: Yellow" ]] || fail "--quiet: $(cat "$work/out")"
+pass "--csv parses with Python's csv module; --quiet prints only data rows"
+
 # An expected failure passes; --timeout ends a \wait that never comes (exit 3); -f - reads stdin.
 printf 'SHOW /nope\n\\expect-error NOTFOUND   # expected\nPING\n' | "$T" -f - >/dev/null || fail "an expected failure did not pass"
 start=$(date +%s)

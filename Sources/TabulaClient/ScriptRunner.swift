@@ -23,6 +23,10 @@ public final class ScriptRunner {
     let json: Bool
     /// Seconds a request, or a `\wait`, may take at most (nil: as long as it asks).
     let timeout: Double?
+    /// `--csv`/`--tsv`: data rows as a table (the connection speaks JSON); nothing else on stdout.
+    let table: TableOutput?
+    /// `--quiet`: only data rows on stdout.
+    let quiet: Bool
     /// A request's failure, held for one line: a `\expect-error` there takes it.
     private var pendingFailure: (line: Int, code: ErrorCode?, message: String)?
     /// Session state learnt so far.
@@ -35,11 +39,14 @@ public final class ScriptRunner {
     private var quitRequested = false
 
     /// Makes a runner printing with `out` (results) and `err` (errors).
-    public init(connection: TabulaConnection, onError: OnError, json: Bool = false, timeout: Double? = nil, out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
+    public init(connection: TabulaConnection, onError: OnError, json: Bool = false, timeout: Double? = nil, table: TableOutput? = nil, quiet: Bool = false,
+                out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
         self.connection = connection
         self.onError = onError
         self.json = json
         self.timeout = timeout
+        self.table = table
+        self.quiet = quiet
         self.out = out
         self.err = err
     }
@@ -118,8 +125,14 @@ public final class ScriptRunner {
             showPushes()
             lastReply = reply
             session.observe(request: text, reply: reply)
-            for l in reply.lines.dropLast() { out(l) }
-            if reply.isOK || json { out(reply.final) }  // in JSON, an error is an object on stdout too
+            if let table {
+                for l in table.lines(reply.reply.rows.map(\.json)) { out(l) }
+            } else if quiet {
+                for r in reply.reply.rows { out(json ? r.json.jsonText : r.text) }
+            } else {
+                for l in reply.lines.dropLast() { out(l) }
+                if reply.isOK || json { out(reply.final) }  // in JSON, an error is an object on stdout too
+            }
             if !reply.isOK { pendingFailure = (number, reply.reply.error?.code, reply.final) }
         }
     }
@@ -151,7 +164,7 @@ public final class ScriptRunner {
 
     private func showPushes() {
         for p in connection.takePushes() {
-            out(p)
+            if table == nil && !quiet { out(p) }
             unclaimedPushes.append(p)
         }
     }

@@ -29,6 +29,9 @@ let commandLine = CommandLineSpec(
         OptionSpec("-c", "--command", value: "LINE", repeatable: true, help: "run LINE in batch mode (repeatable, in order)"),
         OptionSpec("--on-error", value: "stop|continue", help: "batch: stop at the first error (default), or run every line"),
         OptionSpec("--json", help: "ask the server for JSON replies and print them as they come"),
+        OptionSpec("--csv", help: "batch: print LS/SHOW data rows as CSV (a header, then records)"),
+        OptionSpec("--tsv", help: "batch: the same, tab-separated"),
+        OptionSpec("-q", "--quiet", help: "batch: print only data rows"),
         OptionSpec("--no-color", help: "no colour (also when NO_COLOR is set or stdout is not a terminal)"),
         OptionSpec("--no-hints", help: "no dimmed rest-of-usage after the cursor at the prompt (also\nwithout colour)"),
         OptionSpec("--into", value: "PATH", help: "import: the catalog branch to import into (default /catalog)"),
@@ -77,6 +80,8 @@ struct Options {
     var color = true
     var hints = true
     var timeout: Double?
+    var table: TableOutput?
+    var quiet = false
     var importFile: String?
     var into = "/catalog"
     var credentials: Credentials?
@@ -112,6 +117,9 @@ extension Options {
         o.json = p.has("--json")
         o.color = !p.has("--no-color")
         o.hints = !p.has("--no-hints")
+        o.quiet = p.has("--quiet")
+        if p.has("--csv") && p.has("--tsv") { throw UsageError("give --csv or --tsv, not both") }
+        o.table = p.has("--csv") ? .csv : p.has("--tsv") ? .tsv : nil
         if let t = p.string("--timeout") {
             guard let v = Double(t), v > 0 else { throw UsageError("--timeout takes a number of seconds above 0, not '\(t)'") }
             o.timeout = v
@@ -211,10 +219,10 @@ if batch {
         (text, source) = (String(decoding: d, as: UTF8.self), "<stdin>")
     }
     let conn = connect(options)
-    if options.json {
+    if options.json || options.table != nil {  // a table is made from the JSON rows
         do { _ = try conn.request("FORMAT json") } catch { die("\(error)", .unavailable) }
     }
-    let runner = ScriptRunner(connection: conn, onError: options.onError, json: options.json, timeout: options.timeout, out: printOut, err: printErr)
+    let runner = ScriptRunner(connection: conn, onError: options.onError, json: options.json, timeout: options.timeout, table: options.table, quiet: options.quiet, out: printOut, err: printErr)
     exit(runner.run(text, source: source).rawValue)
 }
 

@@ -38,3 +38,14 @@ import TabulaProtocol
         #expect(r.renderPush("* EVENT 3 add /items/5 x").hasPrefix("\u{1b}[36m"))
     }
 }
+
+
+/// `--csv` and `--tsv` tables from the server's JSON rows.
+@Suite struct TableOutputTests {
+    @Test func aCSVTableHasAHeaderOfEveryKeyAndQuotesWhatNeedsIt() {
+        let rows: [JSONValue] = [.object([("name", .string("Chair, \"red\"")), ("value", .int(42))]), .object([("name", .string("Lamp")), ("fav", .bool(true))])]
+        #expect(TableOutput.csv.lines(rows) == ["name,value,fav", "\"Chair, \"\"red\"\"\",42,", "Lamp,,true"])
+        #expect(TableOutput.tsv.lines([.object([("t", .string("a\tb\nc"))])]) == ["t", "a\\tb\\nc"])
+        #expect(TableOutput.csv.lines([.string("x")]) == ["value", "x"] && TableOutput.csv.lines([]).isEmpty)
+    }
+}
