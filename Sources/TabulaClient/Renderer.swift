@@ -13,16 +13,45 @@ public struct Renderer: Sendable {
     /// `s` in ANSI colour `code` when colour is on.
     public func paint(_ s: String, _ code: String) -> String { color ? "\u{1b}[\(code)m\(s)\u{1b}[0m" : s }
 
-    /// A whole reply, one display line per element.
-    public func render(_ reply: ServerReply) -> [String] {
+    /// A whole reply, one display line per element; with `width` (the terminal's columns), a
+    /// row longer than that is wrapped at spaces, its continuation indented (HELP at 40
+    /// columns breaks between words, not inside them).
+    public func render(_ reply: ServerReply, width: Int? = nil) -> [String] {
         if reply.final.hasPrefix("{") { return reply.lines }  // JSON: shown as it came, for tools
-        var out = reply.reply.rows.map { renderData($0.text) }
+        var out: [String] = []
+        for row in reply.reply.rows {
+            let parts = width.map { Renderer.wrap(row.text, width: $0 - 2) } ?? [row.text]
+            out.append(renderData(parts[0]))
+            out += parts.dropFirst().map { "      " + $0 }
+        }
         if let e = reply.reply.error {
             out.append(paint("ERR \(e.code.rawValue) \(e.message)", "31"))
         } else if !reply.reply.message.isEmpty {
             out.append(paint("(\(reply.reply.message))", "2"))
         }
         return out
+    }
+
+    /// `s` cut into lines of at most `width` characters at spaces (a word longer than that
+    /// stands alone); continuation lines are 4 characters narrower, for their indent.
+    static func wrap(_ s: String, width: Int) -> [String] {
+        guard width >= 16, s.count > width else { return [s] }
+        var lines: [String] = []
+        var current = ""
+        // Split keeping empty words, so the runs of spaces that align columns stay.
+        for word in s.split(separator: " ", omittingEmptySubsequences: false) {
+            if current.isEmpty && word.isEmpty && !lines.isEmpty { continue }  // no leading blanks
+            let limit = lines.isEmpty ? width : width - 4
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if candidate.count > limit && current.contains(where: { $0 != " " }) {
+                lines.append(current)
+                current = String(word)
+            } else {
+                current = candidate
+            }
+        }
+        lines.append(current)
+        return lines
     }
 
     /// One text row.

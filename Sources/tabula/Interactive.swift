@@ -155,8 +155,11 @@ final class Interactive {
             lastReply = reply
             // The reply shows this line's own change: its event is not printed again.
             printPushes(c.takePushes().filter { !Interactive.isEvent($0, ofRevision: reply.reply.rev) }, redraw: false)
-            for l in renderer.render(reply) { print(l) }
+            var rows: Int32 = 0, cols: Int32 = 0
+            rl_get_screen_size(&rows, &cols)
+            for l in renderer.render(reply, width: cols > 0 ? Int(cols) : nil) { print(l) }
             if timing { print(renderer.paint(String(format: "Time: %.3f ms", took * 1000), "2")) }
+            if trimmed.uppercased() == "HELP" { print(renderer.paint("(\\? lists tabula's own \\ commands: \\echo, \\i, \\expect, \\wait, \\timing…)", "2")) }
             // Pushes that came in the same read as the reply are buffered already: poll would not report them.
             printPushes(c.pollPushes(), redraw: false)
             session.observe(request: trimmed, reply: reply)

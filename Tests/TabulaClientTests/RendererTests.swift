@@ -49,3 +49,14 @@ import TabulaProtocol
         #expect(TableOutput.csv.lines([.string("x")]) == ["value", "x"] && TableOutput.csv.lines([]).isEmpty)
     }
 }
+
+
+@Suite struct RendererWrapTests {
+    @Test func aLongRowWrapsAtSpacesWithItsContinuationIndented() {
+        let help = "HELP [verb]                        list the verbs, or explain one"
+        let lines = Renderer.wrap(help, width: 38)
+        #expect(lines.allSatisfy { $0.count <= 38 } && lines.count > 1, "\(lines)")
+        #expect(lines.joined(separator: " ").split(separator: " ") == help.split(separator: " "), "no word is cut")
+        #expect(Renderer.wrap("short", width: 38) == ["short"])
+    }
+}
