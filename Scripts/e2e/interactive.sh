@@ -101,6 +101,16 @@ wait_pane "^Time: [0-9.]+ ms$" || fail "\\timing"
 tm send-keys -t "$S" '\timing' Enter
 pass "\\?, \\echo, \\i and \\timing at the prompt"
 
+# Ctrl-C cancels a request that waits (a SYNC to a revision that will not come), not the client.
+tm send-keys -t "$S" 'SYNC 99999 TIMEOUT 20000' Enter
+sleep 0.5  # the SYNC is on its way (a state to be in, not a wait for an event)
+tm send-keys -t "$S" C-c
+wait_pane "^\(cancelled; reconnecting" 5 || fail "Ctrl-C did not cancel the waiting SYNC"
+wait_pane "^reconnected to" 10 || fail "no reconnect after the cancel"
+tm send-keys -t "$S" 'PING after-cancel' Enter
+wait_pane "^\(after-cancel\)$" 5 || fail "the client was not usable after the cancel"
+pass "Ctrl-C cancels a waiting SYNC; the session goes on at once"
+
 # Ctrl-C clears the line.
 tm send-keys -t "$S" 'garbage here' C-c
 wait_pane "^$P />$" || fail "Ctrl-C did not give a fresh prompt"
@@ -108,6 +118,7 @@ tm send-keys -t "$S" 'PWD' Enter
 wait_pane "^\(/\)$" || fail "after Ctrl-C"
 ! pane | grep -q "unknown verb 'garbage'" || fail "Ctrl-C sent the line"
 pass "Ctrl-C drops the half-typed line"
+
 
 # Reconnect after the server restarts, watches resumed without losing an event.
 kill -TERM "$SERVER_PID"; wait "$SERVER_PID" || true; SERVER_PID=""
@@ -132,7 +143,7 @@ start_client
 tm send-keys -t "$S" Up
 wait_pane "^$P /> PWD$" || fail "Up did not recall the previous run's line"
 tm send-keys -t "$S" Up
-wait_pane "^$P /> \\\\timing$" || fail "Up did not go further back (the ^C line must not be in history)"
+wait_pane "^$P /> PING after-cancel$" || fail "Up did not go further back (the ^C line must not be in history)"
 pass "history is kept across runs"
 
 # vi editing through the user's inputrc (readline application name "tabula").

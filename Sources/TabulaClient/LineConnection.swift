@@ -13,6 +13,8 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
     case timeout(String)
     /// The server would not let us in (AUTH refused).
     case refused(String)
+    /// The wait was cancelled (Ctrl-C): the reply, when it comes, is dropped.
+    case interrupted
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
         case .closed(let m): return m
         case .timeout(let m): return m
         case .refused(let m): return m
+        case .interrupted: return "cancelled"
         }
     }
 }
@@ -255,16 +258,18 @@ public final class LineConnection {
         }
     }
 
-    /// The next line, waiting up to `timeout` seconds; nil on timeout. Throws once the server closed.
-    public func readLine(timeout: Double) throws -> String? {
+    /// The next line, waiting up to `timeout` seconds; nil on timeout. Throws once the server
+    /// closed, or `.interrupted` when `interrupt` (a signalfd, say) becomes readable first.
+    public func readLine(timeout: Double, interrupt: Int32? = nil) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let l = bufferedLine() { return l }
             if eof { throw ClientError.closed("the server closed the connection") }
             let left = deadline.timeIntervalSinceNow
             if left <= 0 { return nil }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let r = poll(&p, 1, Int32(min(left, 3600) * 1000) + 1)
+            var p = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: interrupt ?? -1, events: Int16(POLLIN), revents: 0)]
+            let r = poll(&p, interrupt == nil ? 1 : 2, Int32(min(left, 3600) * 1000) + 1)
+            if r > 0 && p[1].revents != 0 && interrupt != nil { throw ClientError.interrupted }
             if r > 0 { readAvailable() }
         }
     }

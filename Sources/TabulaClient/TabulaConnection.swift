@@ -66,17 +66,27 @@ public final class TabulaConnection {
     }
 
     /// Sends one request line and reads its whole reply; pushes that arrive meanwhile are queued.
-    public func request(_ text: String, timeout: Double = 10) throws -> ServerReply {
+    /// With `interrupt`, a wait that fd cuts short throws `.interrupted`, and the reply, when it
+    /// comes, is dropped (the next reply read is the next request's).
+    public func request(_ text: String, timeout: Double = 10, interrupt: Int32? = nil) throws -> ServerReply {
         try line.send(text)
-        return try readReply(timeout: timeout)
+        do {
+            return try readReply(timeout: timeout, interrupt: interrupt)
+        } catch ClientError.interrupted {
+            abandoned += 1
+            throw ClientError.interrupted
+        }
     }
 
+    /// Replies still to come for requests whose wait was cancelled: dropped when they arrive.
+    private var abandoned = 0
+
     /// Reads one reply (for requests sent earlier, e.g. pipelined).
-    public func readReply(timeout: Double = 10) throws -> ServerReply {
+    public func readReply(timeout: Double = 10, interrupt: Int32? = nil) throws -> ServerReply {
         var lines: [String] = []
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            guard let l = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow)) else {
+            guard let l = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt) else {
                 throw ClientError.timeout("no reply within \(timeout)s")
             }
             switch decoder.feed(l) {
@@ -86,6 +96,11 @@ public final class TabulaConnection {
                 note(p)
                 pushes.append(l)
             case .reply(let r)?:
+                if abandoned > 0 {  // the reply to a cancelled request
+                    abandoned -= 1
+                    lines.removeAll()
+                    continue
+                }
                 lines.append(l)
                 if let ack = WatchAck(message: r.message), r.isOK, ack.rev > lastRevision { lastRevision = ack.rev }
                 return ServerReply(reply: r, lines: lines)

@@ -150,7 +150,13 @@ final class Interactive {
         do {
             let started = Date()
             // 30 s, or the wait a SYNC asks for (no hidden 10 s limit any more).
-            let reply = try c.request(trimmed, timeout: ScriptRunner.requestTimeout(trimmed, limit: 30))
+            let reply: ServerReply
+            do {
+                reply = try c.request(trimmed, timeout: ScriptRunner.requestTimeout(trimmed, limit: 30), interrupt: signalFD)
+            } catch ClientError.interrupted {
+                cancelWaiting(c)
+                return
+            }
             let took = Date().timeIntervalSince(started)
             lastReply = reply
             // The reply shows this line's own change: its event is not printed again.
@@ -187,6 +193,24 @@ final class Interactive {
         for p in pushes { print(renderer.renderPush(p)) }
         fflush(stdout)
         if redraw { rl_forced_update_display() }
+    }
+
+    /// A signal came while a request waited: Ctrl-C cancels it — the connection goes with it
+    /// (the server would answer its later requests only after it) and a new one resumes the
+    /// session and watches at once, losing no event; another signal ends the client.
+    func cancelWaiting(_ c: TabulaConnection) {
+        var info = [UInt8](repeating: 0, count: 128)
+        _ = read(signalFD, &info, 128)
+        guard info.withUnsafeBytes({ $0.load(as: UInt32.self) }) == UInt32(SIGINT) else {
+            done = true
+            return
+        }
+        resumeRevision = max(resumeRevision, c.lastRevision)
+        connection = nil
+        nextAttempt = Date()
+        print("")  // after the terminal's ^C
+        print(renderer.paint("(cancelled; reconnecting with the session and watches kept)", "33"))
+        rl_set_prompt(prompt)
     }
 
     func lost(_ why: String) {
