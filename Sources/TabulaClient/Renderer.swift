@@ -54,6 +54,11 @@ public struct Renderer: Sendable {
         return lines
     }
 
+    /// A row as a full-screen view shows it: a section header without its marker.
+    public static func plain(_ d: String) -> String {
+        d.hasPrefix(RowMarks.sectionHeader) ? String(d.dropFirst(RowMarks.sectionHeader.count)) : d
+    }
+
     /// One text row.
     public func renderData(_ d: String) -> String {
         if d.hasPrefix(RowMarks.sectionHeader) { return paint(String(d.dropFirst(RowMarks.sectionHeader.count)), "1;4") }

@@ -112,6 +112,11 @@ final class Interactive {
             _ = FileManager.default.createFile(atPath: historyPath, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         read_history(historyPath)
+        installLineHandler()
+    }
+
+    /// (Re)installs readline's line handler (after the live view had the terminal).
+    func installLineHandler() {
         rl_callback_handler_install(prompt, { line in current?.accept(line) })
     }
 

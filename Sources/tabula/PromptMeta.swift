@@ -1,3 +1,4 @@
+@preconcurrency import CReadline
 import Foundation
 import TabulaClient
 import TabulaProtocol
@@ -12,6 +13,7 @@ extension Interactive {
         \\expect-error [CODE]    check that the last request failed (with CODE)
         \\wait REGEX [SECONDS]   wait for a push matching REGEX (default 5 s)
         \\timing                 show each request's round trip (again: stop)
+        \\live [PATH]            a full-screen live table of PATH (q returns here)
         \\q                      leave (also quit, exit, Ctrl-D)
         \\?                      this list; HELP lists the server's verbs
         """
@@ -25,6 +27,12 @@ extension Interactive {
             timing.toggle()
             print(renderer.paint("timing is \(timing ? "on" : "off")", "2"))
         case "\\echo": print(rest)
+        case "\\live":
+            let target = rest.isEmpty ? session.cwd : rest.hasPrefix("/") ? rest : (session.cwd == "/" ? "" : session.cwd) + "/" + rest
+            rl_callback_handler_remove()
+            let problem = LiveView(path: target, connect: { try tryConnect(self.options) }).run()
+            installLineHandler()
+            if let problem { print(renderer.paint(problem, "31")) }
         case "\\expect":
             let ok = (try? NSRegularExpression(pattern: rest)).map { r in lastReply?.lines.contains { r.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil } ?? false } ?? false
             print(renderer.paint(ok ? "expected: matched" : "expectation failed: /\(rest)/ is not in the last reply", ok ? "32" : "31"))

@@ -12,6 +12,7 @@ let commandLine = CommandLineSpec(
         "                                      otherwise runs the lines read from stdin",
         "tabula [options] -f FILE              run a script file",
         "tabula [options] -c COMMAND [-c …]    run commands",
+        "tabula [options] live [PATH]               a full-screen live table of PATH",
         "tabula [options] import FILE [--into PATH]",
         "                                      load a catalog property list (seed 001's",
         "                                      shape: Title, Children, View = 1/2/3) or JSON",
@@ -82,6 +83,7 @@ struct Options {
     var timeout: Double?
     var table: TableOutput?
     var quiet = false
+    var livePath: String?
     var importFile: String?
     var into = "/catalog"
     var credentials: Credentials?
@@ -133,6 +135,9 @@ extension Options {
         case "import":
             guard p.positionals.count == 2 else { throw UsageError("import takes one FILE: tabula import FILE [--into PATH]") }
             o.importFile = p.positionals[1]
+        case "live":
+            guard p.positionals.count <= 2 else { throw UsageError("live takes one PATH: tabula live /items") }
+            o.livePath = p.positionals.count == 2 ? p.positionals[1] : "/"
         case let word?: throw UsageError("unexpected argument '\(word)'; see tabula --help")
         }
         if o.file != nil && !o.commands.isEmpty { throw UsageError("give -f or -c, not both") }
@@ -154,6 +159,21 @@ func secret(for user: String) throws(UsageError) -> String {
 }
 
 /// A connection to the first server of the list that answers.
+/// A connection to the first of the servers that answers (logged in); throws otherwise.
+func tryConnect(_ o: Options) throws -> TabulaConnection {
+    var last: Error = ClientError.connectFailed("no server to connect to")
+    for endpoint in o.servers.endpoints {
+        do {
+            let c = try TabulaConnection(endpoint)
+            if let credentials = o.credentials { try c.authenticate(credentials) }
+            return c
+        } catch {
+            last = error
+        }
+    }
+    throw last
+}
+
 func connect(_ o: Options) -> TabulaConnection {
     var errors: [String] = []
     for endpoint in o.servers.endpoints {
@@ -182,6 +202,12 @@ do {
     options = try Options.from(Array(CommandLine.arguments.dropFirst()))
 } catch {
     die(error.message, .usage)
+}
+
+if let path = options.livePath {
+    guard isatty(1) != 0 else { die("live needs a terminal", .usage) }
+    if let problem = LiveView(path: path, connect: { try tryConnect(options) }).run() { die(problem, .unavailable) }
+    exit(ExitStatus.ok.rawValue)
 }
 
 if let file = options.importFile {

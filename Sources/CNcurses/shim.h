@@ -1,0 +1,15 @@
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <ncursesw/curses.h>
+
+/* Function-like macros of curses.h that Swift cannot import, as functions. */
+static inline int tabula_curses_pair(int n) { return (int)COLOR_PAIR(n); }
+static inline int tabula_curses_bold(void) { return (int)A_BOLD; }
+static inline int tabula_curses_reverse(void) { return (int)A_REVERSE; }
+static inline int tabula_curses_dim(void) { return (int)A_DIM; }
+static inline int tabula_curses_getch(void) { return wgetch(stdscr); }
+static inline void tabula_curses_attr(int on, int a) { if (on) wattron(stdscr, a); else wattroff(stdscr, a); }
+static inline int tabula_curses_lines(void) { return LINES; }
+static inline int tabula_curses_cols(void) { return COLS; }
+static inline void tabula_curses_locale(void) { setlocale(LC_ALL, ""); }
+static inline void tabula_curses_setup(void) { keypad(stdscr, TRUE); wtimeout(stdscr, 100); }
