@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# README's tour, run as written against a fresh tabulad: the nc transcript line for line,
+# the interactive SELECT and the event it pushes to the nc session, and every command of
+# "More to try" in order.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+need tmux tmux
+need nc netcat-openbsd
+work="$(mktemp -d)"
+sock="tabula-tour-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; kill "${NC_PID:-0}" 2>/dev/null || true; stop_server; rm -rf "$work"' EXIT
+start_server --memory
+
+python3 - "$ROOT/README.md" "$work" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read().split("## A tour", 1)[1].split("\n## ", 1)[0]
+blocks = re.findall(r"```\n(.*?)```", text, re.S)
+lines = [l for l in blocks[0].splitlines() if not l.startswith("$ ") and not l.startswith("* HELLO")]
+inputs = [l for l in lines if not l.startswith(("- ", "OK", "ERR"))]
+open(sys.argv[2] + "/nc.in", "w").write("".join(l + "\n" for l in inputs))
+open(sys.argv[2] + "/nc.expected", "w").write("".join(l + "\n" for l in lines if l not in inputs))  # nc shows no typing
+open(sys.argv[2] + "/tabula.line", "w").write(blocks[1].splitlines()[0].split("/> ", 1)[1])
+open(sys.argv[2] + "/tabula.expected", "w").write("\n".join(blocks[1].splitlines()[1:]) + "\n")
+open(sys.argv[2] + "/event.expected", "w").write(blocks[2])
+more = text.split("More to try:", 1)[1]
+open(sys.argv[2] + "/more.tab", "w").write("".join(" ".join(c.split()) + "\n" for c in re.findall(r"`([^`]+)`", more) if re.match(r"[A-Z]+( |$)", c)))  # requests only; a line break in `…` is a space
+PY
+
+# The nc session: the transcript, then (kept open) the event.
+( cat "$work/nc.in"; sleep 30 ) | nc 127.0.0.1 "$PORT" >"$work/nc.out" &
+NC_PID=$!
+wait_for "$work/nc.out" "^OK watching /settings" || fail "the nc session did not get its WATCH answered"
+diff <(grep -v '^\* HELLO' "$work/nc.out") "$work/nc.expected" || fail "the nc transcript differs from README's"
+
+S=tour
+tm new-session -d -s "$S" -x 120 -y 20 "env NO_COLOR=1 TABULA_HISTFILE=$work/h $BIN/tabula -p $PORT; sleep 30"
+wait_pane "/>$" || fail "no prompt"
+tm send-keys -t "$S" "$(cat "$work/tabula.line")" Enter
+wait_pane "^\(My Int: 32\)$" || fail "the interactive SELECT did not answer"
+while IFS= read -r l; do pane | grep -qxF -- "$l" || fail "the client did not show README's line '$l'"; done <"$work/tabula.expected"
+wait_for "$work/nc.out" "^\* EVENT 1 " || fail "the nc session got no event"
+grep -qxF -- "$(cat "$work/event.expected")" "$work/nc.out" || fail "the event differs from README's: $(grep EVENT "$work/nc.out")"
+pass "README's tour: the nc transcript, the interactive SELECT and its event, as written"
+
+"$BIN/tabula" -p "$PORT" -f "$work/more.tab" >"$work/more.out" 2>&1 || { cat "$work/more.out"; fail "README's 'More to try' failed"; }
+pass "README's 'More to try' runs in order: $(tr '\n' ';' <"$work/more.tab")"
