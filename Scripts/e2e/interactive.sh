@@ -101,6 +101,14 @@ wait_pane "^Time: [0-9.]+ ms$" || fail "\\timing"
 tm send-keys -t "$S" '\timing' Enter
 pass "\\?, \\echo, \\i and \\timing at the prompt"
 
+# \watch re-runs a read until Ctrl-C.
+tm send-keys -t "$S" '\watch 0.3 PING watched' Enter
+for _ in $(seq 100); do [[ $(pane | grep -c '^(watched)$') -ge 2 ]] && break; sleep 0.05; done
+[[ $(pane | grep -c '^(watched)$') -ge 2 ]] || fail "\\watch did not run its command again"
+tm send-keys -t "$S" C-c
+wait_pane '^\(\\watch stopped\)$' || fail "Ctrl-C did not stop \\watch"
+pass "\\watch re-runs a read until Ctrl-C"
+
 # Ctrl-C cancels a request that waits (a SYNC to a revision that will not come), not the client.
 tm send-keys -t "$S" 'SYNC 99999 TIMEOUT 20000' Enter
 sleep 0.5  # the SYNC is on its way (a state to be in, not a wait for an event)

@@ -1,5 +1,6 @@
 @preconcurrency import CReadline
 import Foundation
+import Glibc
 import TabulaClient
 import TabulaProtocol
 
@@ -14,6 +15,7 @@ extension Interactive {
         \\wait REGEX [SECONDS]   wait for a push matching REGEX (default 5 s)
         \\timing                 show each request's round trip (again: stop)
         \\live [PATH]            a full-screen live table of PATH (q returns here)
+        \\watch SECONDS COMMAND  run COMMAND every SECONDS until Ctrl-C, as psql's \\watch
         \\q                      leave (also quit, exit, Ctrl-D)
         \\?                      this list; HELP lists the server's verbs
         """
@@ -27,6 +29,7 @@ extension Interactive {
             timing.toggle()
             print(renderer.paint("timing is \(timing ? "on" : "off")", "2"))
         case "\\echo": print(rest)
+        case "\\watch": watchCommand(rest)
         case "\\live":
             let target = rest.isEmpty ? session.cwd : rest.hasPrefix("/") ? rest : (session.cwd == "/" ? "" : session.cwd) + "/" + rest
             rl_callback_handler_remove()
@@ -52,5 +55,29 @@ extension Interactive {
     static func isEvent(_ push: String, ofRevision rev: UInt64?) -> Bool {
         guard let rev, case .event(let e)? = WireDecoder.textPush(push) else { return false }
         return e.rev == rev
+    }
+
+    /// `\\watch SECONDS COMMAND`: runs COMMAND, then again every SECONDS, until Ctrl-C.
+    func watchCommand(_ rest: String) {
+        let words = rest.split(separator: " ", maxSplits: 1)
+        guard words.count == 2, let seconds = Double(words[0]), seconds > 0 else {
+            return print(renderer.paint("usage: \\watch SECONDS COMMAND (e.g. \\watch 2 LS /orders)", "31"))
+        }
+        let command = String(words[1])
+        while let c = connection {
+            print(renderer.paint("Every \(words[0]) s: \(command)   \(Date())   (Ctrl-C stops)", "2"))
+            guard let reply = try? c.request(command, timeout: ScriptRunner.requestTimeout(command, limit: 30), interrupt: signalFD) else { break }
+            for l in renderer.render(reply) { print(l) }
+            fflush(stdout)
+            var pfd = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
+            if poll(&pfd, 1, Int32(seconds * 1000)) > 0 { break }  // a signal: stop watching
+        }
+        var info = [UInt8](repeating: 0, count: 128)
+        var pfd = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)
+        if poll(&pfd, 1, 0) > 0 {  // the Ctrl-C that stopped it (after the terminal's ^C)
+            _ = read(signalFD, &info, 128)
+            print("")
+        }
+        print(renderer.paint("(\\watch stopped)", "2"))
     }
 }
