@@ -69,7 +69,7 @@ public struct CommandLineSpec: Sendable {
         self.usage = usage
         // `-h` too, unless the tool's own options take it (tabula's host, as redis-cli's).
         let help = options.contains { $0.names.contains("-h") } ? OptionSpec("--help", help: "print this help and exit") : OptionSpec("-h", "--help", help: "print this help and exit")
-        self.options = options + [help, OptionSpec("--version", help: "print the version and exit")]
+        self.options = options + [help, OptionSpec("--version", help: "print the version and exit"), OptionSpec("--man", help: "print this help as a man page (troff) and exit")]
         self.epilogue = epilogue
     }
 
@@ -104,6 +104,10 @@ public struct CommandLineSpec: Sendable {
         }
         if p.has("--version") {
             print("\(tool) \(version)")
+            exit(ExitStatus.ok.rawValue)
+        }
+        if p.has("--man") {
+            print(manPage, terminator: "")
             exit(ExitStatus.ok.rawValue)
         }
         return p

@@ -45,3 +45,35 @@ extension CommandLineSpec {
         }
     }
 }
+
+extension CommandLineSpec {
+    /// The tool's man page (troff `man` macros), written from the same declarations as
+    /// `--help`: `tool --man > tool.1`.
+    public var manPage: String {
+        func esc(_ s: String) -> String {
+            let t = s.replacingBackslashes()
+            return t.hasPrefix(".") || t.hasPrefix("'") ? "\\&" + t : t
+        }
+        let name = tool.split(separator: " ").joined(separator: "-")
+        var out = ".TH \(name.uppercased()) 1\n.SH NAME\n\(esc(name)) \\- \(esc(summary))\n.SH SYNOPSIS\n.nf\n"
+        for u in usage { out += esc(u) + "\n" }
+        out += ".fi\n.SH OPTIONS\n"
+        for o in options {
+            out += ".TP\n" + o.names.map { "\\fB\(esc($0))\\fR" }.joined(separator: ", ") + (o.value.map { " \\fI\(esc($0))\\fR" } ?? "") + "\n"
+            out += o.help.split(separator: "\n").map { esc(String($0)) }.joined(separator: "\n") + "\n"
+        }
+        if !epilogue.isEmpty {
+            out += ".SH NOTES\n.nf\n" + epilogue.split(separator: "\n", omittingEmptySubsequences: false).map { esc(String($0)) }.joined(separator: "\n") + "\n.fi\n"
+        }
+        return out
+    }
+}
+
+extension String {
+    /// Backslashes written as troff's `\e`.
+    fileprivate func replacingBackslashes() -> String {
+        var out = ""
+        for c in self { if c == "\\" { out += "\\e" } else { out.append(c) } }
+        return out
+    }
+}

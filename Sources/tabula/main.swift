@@ -12,7 +12,7 @@ let commandLine = CommandLineSpec(
         "                                      otherwise runs the lines read from stdin",
         "tabula [options] -f FILE              run a script file",
         "tabula [options] -c COMMAND [-c …]    run commands",
-        "tabula [options] live [PATH]               a full-screen live table of PATH",
+        "tabula [options] live [PATH]          a full-screen live table of PATH (q leaves)",
         "tabula [options] import FILE [--into PATH]",
         "                                      load a catalog property list (seed 001's",
         "                                      shape: Title, Children, View = 1/2/3) or JSON",
