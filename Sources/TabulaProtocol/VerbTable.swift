@@ -35,8 +35,10 @@ public struct Argument: Sendable, Equatable {
         case item
         /// A menu entry, by path or by bare name (ORDER).
         case menuEntry
-        /// Something that can be changed (SET, RM).
+        /// Something that can be removed (RM).
         case changeable
+        /// Something with fields to SET.
+        case settable
     }
 
     /// How the usage line writes it: `path`, `n`, `on|off`.
@@ -107,7 +109,7 @@ extension Verb {
         case .select:
             return VerbSpec([Argument("setting", .path(.setting)), Argument("option|#index", .option)], VerbTraits(.write, permission: .write), "select a setting's option by value or by #index (1-based)")
         case .add: return VerbSpec([Argument("path", .path(.list)), Argument("args", .text, optional: true, repeated: true)], VerbTraits(.write, permission: .write), "add a setting, option, catalog node, item, menu section or entry")
-        case .set: return VerbSpec([Argument("path", .path(.changeable)), Argument("field=value", .field, repeated: true)], VerbTraits(.write, permission: .write), "change fields of a setting, catalog node, item or menu entry")
+        case .set: return VerbSpec([Argument("path", .path(.settable)), Argument("field=value", .field, repeated: true)], VerbTraits(.write, permission: .write), "change fields of a setting, catalog node, item or menu entry")
         case .rm: return VerbSpec([Argument("path", .path(.changeable))], VerbTraits(.write, permission: .write), "remove a thing (RM /orders clears the order list)")
         case .mv: return VerbSpec([Argument("item", .path(.item)), Argument("position", .number)], VerbTraits(.write, permission: .write), "move an item to a 1-based position within its price section")
         case .fav: return VerbSpec([Argument("item", .path(.item)), Argument("on|off", .choice(["on", "off"]), optional: true)], VerbTraits(.write, permission: .write), "toggle an item's favourite flag, or set it on or off")

@@ -67,3 +67,40 @@ import TabulaProtocol
         #expect(VerbGrammar.hint("PWD ") == "" && VerbGrammar.hint("NOPE ") == "")
     }
 }
+
+/// Following completion from the verb alone, always taking the first candidate, ends in a line
+/// the model accepts for every verb it runs (no usage error on the way).
+@Suite struct CompletionPathTests {
+    @Test(arguments: [Verb.ls, .show, .cd, .select, .set, .rm, .mv, .fav, .filter, .order, .help, .format, .bands])
+    func takingTheFirstCandidateAtEveryPositionEndsInAnAcceptedLine(_ verb: Verb) {
+        let h = Harness()
+        var done = [verb.rawValue]
+        var partial = ""
+        for _ in 0..<12 {
+            guard let first = h.rows("COMPLETE \((done + [partial]).joined(separator: " "))").first else {
+                if partial.isEmpty {
+                    // Numbers are not completed: give one where a required number comes.
+                    let (next, _) = VerbGrammar.expected(verb.spec, after: Array(done.dropFirst()))
+                    guard next.contains(where: { if case .value(let a) = $0 { return a.kind == .number && !a.optional }; return false }) else { break }
+                    done.append("1")
+                    continue
+                }
+                done.append(partial)  // the list itself is the argument (SET of a setting)
+                partial = ""
+                continue
+            }
+            if first.hasSuffix("/") {  // a list on the way: go into it
+                partial = first
+                continue
+            }
+            // An optional keyword would need a value completion cannot give (a number): stop.
+            if verb != .help, first.allSatisfy({ $0.isUppercase }) { break }
+            done.append(first.hasSuffix("=") ? first + "x" : first)
+            partial = ""
+        }
+        if !partial.isEmpty { done.append(partial) }
+        let line = done.joined(separator: " ")
+        let error = h.run(line).reply.error
+        #expect(error?.code != .syntax && error?.code != .unknown, "\(line) → \(error.map { "\($0)" } ?? "OK")")
+    }
+}

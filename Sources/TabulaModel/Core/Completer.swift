@@ -79,6 +79,8 @@ public enum Completer {
         var out: [String] = []
         for c in model.childNames(of: t) where c.name.lowercased().hasPrefix(stem.lowercased()) {
             guard let child = model.child(of: t, named: c.name, viewer: viewer) else { continue }
+            // SET takes only what has fields (a setting's option has none).
+            if kind == .settable && !c.isList && model.completions(for: .set, argument: 1, at: child).isEmpty { continue }
             switch Completer.fits(model.path(of: child), isList: c.isList, kind: kind) {
             case .target: out.append(dir + c.name)
             case .way: out.append(dir + c.name + "/")
@@ -124,7 +126,7 @@ extension Completer {
         switch kind {
         case .any: return isList ? .way : .target
         case .list: return isList ? .way : .neither
-        case .changeable: return isList ? .way : .target
+        case .changeable, .settable: return isList ? .way : .target
         case .setting:
             if path == "/settings" { return .way }
             if under("/settings") { return path.split(separator: "/").count == 2 ? .target : .neither }
