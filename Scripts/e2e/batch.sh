@@ -93,6 +93,13 @@ set +e; "$T" --timeout 1 -c '\wait never-happens 30' >/dev/null 2>&1; code=$?; s
 [[ $code -eq 3 && $(( $(date +%s) - start )) -lt 10 ]] || fail "--timeout: exit $code after $(( $(date +%s) - start )) s"
 pass "\\expect-error passes an expected failure; --timeout ends a \\wait (exit 3); -f - reads stdin"
 
+# A request that waits by design is given what it asks: SYNC … TIMEOUT 20000 waits its 20 s.
+start=$(date +%s)
+set +e; "$T" -c 'SYNC 99999 TIMEOUT 20000' >"$work/out" 2>&1; code=$?; set -e
+took=$(( $(date +%s) - start ))
+[[ $code -eq 3 && $took -ge 19 ]] && grep -q "ERR TIMEOUT" "$work/out" || fail "SYNC TIMEOUT 20000: exit $code after $took s: $(cat "$work/out")"
+pass "SYNC … TIMEOUT 20000 waits its 20 s and ends in the server's ERR TIMEOUT (exit 3)"
+
 # README's batch example, as written (its trailing comments included), with another client ordering.
 sed -n '/^# seed.tab$/,/^```$/p' "$ROOT/README.md" | sed '$d' >"$work/readme.tab"
 ( sleep 1; "$T" -c 'ORDER pesto' >/dev/null ) &

@@ -109,6 +109,16 @@ tm send-keys -t "$S" C-c
 wait_pane '^\(\\watch stopped\)$' || fail "Ctrl-C did not stop \\watch"
 pass "\\watch re-runs a read until Ctrl-C"
 
+# Ctrl-C ends a \wait at the prompt; Tab completes the meta-commands.
+tm send-keys -t "$S" '\wait never-happens 30' Enter
+sleep 0.3  # the \wait is waiting (a state to be in, not a wait for an event)
+tm send-keys -t "$S" C-c
+wait_pane '^\(\\wait cancelled\)$' || fail "Ctrl-C did not end \\wait"
+tm send-keys -t "$S" '\tim' Tab
+wait_pane "^$P /> \\\\timing$" || fail "Tab did not complete \\timing"
+tm send-keys -t "$S" C-u
+pass "Ctrl-C ends a \\wait; Tab completes the meta-commands"
+
 # Ctrl-C cancels a request that waits (a SYNC to a revision that will not come), not the client.
 tm send-keys -t "$S" 'SYNC 99999 TIMEOUT 20000' Enter
 sleep 0.5  # the SYNC is on its way (a state to be in, not a wait for an event)

@@ -27,6 +27,8 @@ public final class ScriptRunner {
     let table: TableOutput?
     /// `--quiet`: only data rows on stdout.
     let quiet: Bool
+    /// At the prompt: a signal fd whose signal (Ctrl-C) cuts a `\wait` short.
+    public var interrupt: Int32?
     /// A request's failure, held for one line: a `\expect-error` there takes it.
     private var pendingFailure: (line: Int, code: ErrorCode?, message: String)?
     /// Session state learnt so far.
@@ -196,7 +198,7 @@ public final class ScriptRunner {
             showPushes()
             let deadline = Date().addingTimeInterval(timeout)
             while true {
-                guard let push = try connection.waitPush(timeout: max(0, deadline.timeIntervalSinceNow), where: { _ in true }) else {
+                guard let push = try connection.waitPush(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt, where: { _ in true }) else {
                     throw ScriptFailure(message: "\\wait: no push matching /\(p)/ within \(timeout < asked ? "the --timeout of \(Int(timeout))" : words.count == 2 ? words[1] : "5") seconds")
                 }
                 out(push)

@@ -111,14 +111,15 @@ public final class TabulaConnection {
     }
 
     /// Takes the first queued or arriving push that satisfies `match`, waiting up to `timeout` seconds.
-    public func waitPush(timeout: Double, where match: (String) -> Bool) throws -> String? {
+    /// With `interrupt`, a wait that fd cuts short throws `.interrupted`.
+    public func waitPush(timeout: Double, interrupt: Int32? = nil, where match: (String) -> Bool) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let i = pushes.firstIndex(where: match) {
                 let p = pushes.remove(at: i)
                 return p
             }
-            guard let l = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow)) else { return nil }
+            guard let l = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt) else { return nil }
             if let p = TabulaConnection.push(l) {
                 note(p)
                 pushes.append(l)

@@ -285,8 +285,13 @@ final class Interactive {
         rl_attempted_completion_over = 1
         guard let c = connection, let buffer = rl_line_buffer else { return nil }
         let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: end), as: UTF8.self)
-        guard let reply = try? c.request("COMPLETE \(line)"), reply.isOK else { return nil }
-        completionCandidates = reply.data
+        if line.hasPrefix("\\") && !line.contains(" ") {
+            // The client's own meta-commands, completed here (the server does not know them).
+            completionCandidates = Interactive.metaNames.filter { $0.hasPrefix(line) }
+        } else {
+            guard let reply = try? c.request("COMPLETE \(line)"), reply.isOK else { return nil }
+            completionCandidates = reply.data
+        }
         completionIndex = 0
         // A list to go into, or `field=` about to get its value: no space after it.
         if completionCandidates.count == 1, completionCandidates[0].hasSuffix("/") || completionCandidates[0].hasSuffix("=") { rl_completion_suppress_append = 1 }

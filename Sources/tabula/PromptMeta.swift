@@ -20,6 +20,9 @@ extension Interactive {
         \\?                      this list; HELP lists the server's verbs
         """
 
+    /// The meta-commands' names, for Tab.
+    static let metaNames = ["\\?", "\\echo", "\\expect", "\\expect-error", "\\i", "\\live", "\\q", "\\timing", "\\wait", "\\watch"]
+
     func meta(_ line: String) {
         let name = line.prefix { $0 != " " }.lowercased()
         let rest = String(line.dropFirst(name.count).drop { $0 == " " })
@@ -46,7 +49,16 @@ extension Interactive {
         case "\\i", "\\include", "\\wait":
             guard let c = connection else { return print(renderer.paint("not connected", "33")) }
             let runner = ScriptRunner(connection: c, onError: .stop, out: { print($0) }, err: { print(self.renderer.paint($0, "31")) })
-            do { try runner.runLine(line, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) } catch { print(renderer.paint("\(error)", "31")) }
+            runner.interrupt = signalFD  // Ctrl-C ends a \wait
+            do {
+                try runner.runLine(line, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            } catch ClientError.interrupted {
+                var info = [UInt8](repeating: 0, count: 128)
+                _ = read(signalFD, &info, 128)
+                print("\n" + renderer.paint("(\\wait cancelled)", "33"))
+            } catch {
+                print(renderer.paint("\(error)", "31"))
+            }
         default: print(renderer.paint("unknown meta-command \(name); \\? lists them", "31"))
         }
     }
