@@ -8,7 +8,7 @@ need tmux tmux
 work="$(mktemp -d)"
 sock="tabula-live-$$"
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; stop_server; rm -rf "$work"' EXIT
-start_server --memory
+start_server --data "$work/db.sqlite"
 T() { "$BIN/tabula" -p "$PORT" "$@" >/dev/null; }
 # The price section the pane shows the item matching $1 in.
 section_of() { pane | awk -v item="$1" '/Cheap Items \(/ { s = "Cheap" } /Expensive Items \(/ { s = "Expensive" } $0 ~ item { print s; exit }'; }
@@ -31,8 +31,17 @@ wait_pane "rev 4" || fail "the move was not seen"
 [[ "$(pane | grep -n '^  3  Shiny Mac' | cut -d: -f1)" -lt "$(pane | grep -n '^  1  Rusty Spork' | cut -d: -f1)" ]] || fail "the moved item is not first in its section: $(pane)"
 pass "live /items redraws in place as items are added, repriced (moving section), favourited and moved"
 
+# After the server restarts (and a change is made meanwhile), the view lists again: nothing missed.
+kill -TERM "$SERVER_PID"; wait "$SERVER_PID" || true; SERVER_PID=""
+wait_pane "connection lost; reconnecting" 10 || fail "the view did not notice the server went away"
+"$BIN/tabulad" --port "$PORT" --data "$work/db.sqlite" --log-level warn >/dev/null 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 200); do "$BIN/tabula" -p "$PORT" -c 'ADD /items Desk 99' >/dev/null 2>&1 && break; sleep 0.05; done
+wait_pane "^  6  Desk  \\\$99" 10 || fail "the change made across the restart did not show"
+pass "after a server restart the view reconnects and shows the change made meanwhile"
+
 tm resize-window -t "$S" -x 60 -y 14
-wait_pane "^tabula live /items   rev 4   ↑↓ select  Enter open  ← back$" || fail "the view did not redraw at 60 columns"
+wait_pane "^tabula live /items   rev 5   ↑↓ select  Enter open  ← back$" || fail "the view did not redraw at 60 columns"
 pass "a resize redraws the view"
 
 tm send-keys -t "$S" q

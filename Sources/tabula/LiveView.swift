@@ -90,14 +90,21 @@ final class LiveView {
             return
         }
         let pushes = c.pollPushes()
-        if c.line.isClosed {
-            conn = nil
-            status = "connection lost; reconnecting…"
+        if c.line.isClosed || pushes.contains(where: { $0.hasPrefix("* BYE") }) {
+            lost()
             return
         }
         guard !pushes.isEmpty else { return }
-        do { try reload(marking: true) } catch { conn = nil }
+        do { try reload(marking: true) } catch {
+            lost()
+            return
+        }
         if let last = pushes.last(where: { $0.hasPrefix("* EVENT ") }) { status = "last change: " + String(last.dropFirst(2)) }
+    }
+
+    private func lost() {
+        conn = nil
+        status = "connection lost; reconnecting…"
     }
 
     /// Handles a key; true to leave.
