@@ -1,5 +1,4 @@
 import CLinuxShims
-import CTLSShim
 import Glibc
 import Synchronization
 import TabulaProtocol
@@ -232,13 +231,6 @@ final class EventLoop: @unchecked Sendable {
         take(c, n)
     }
 
-    /// The peer sent its last byte: a last line it left without a newline runs as a line.
-    func endOfInput(_ c: Connection) {
-        guard c.decoder.bufferedCount > 0 else { return }
-        c.decoder.finish()
-        take(c, 0)
-    }
-
     /// Handles `n` bytes just read into `readBuffer` for `c`: cuts lines, runs or holds them.
     func take(_ c: Connection, _ n: Int) {
         stats.add(stats.bytesIn, n)
@@ -361,20 +353,7 @@ final class EventLoop: @unchecked Sendable {
                 // inside a request's run (events drained before its replies).
                 if !c.held.isEmpty { ready.append(c) }
             case .adopt(let fd, let peer, let tls):
-                if shuttingDown {
-                    let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
-                    if let tls {
-                        _ = bye.withUnsafeBytes { tabula_tls_write(tls.handle, $0.baseAddress, Int32($0.count)) }
-                        tabula_tls_session_free(tls.handle)
-                    } else {
-                        _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
-                    }
-                    close(fd)
-                    stats.connections.wrappingSubtract(1, ordering: .relaxed)
-                    stats.addresses.release(peer)
-                } else {
-                    adopt(fd, peer, tls: tls)
-                }
+                adoptPosted(fd, peer, tls: tls)
             case .replayStep(let id, let r, let step):
                 guard let c = conns[id.raw], c.replay != nil else { continue }
                 c.replayAtReader = false

@@ -86,4 +86,27 @@ extension EventLoop {
         close(fd)
         log.log(.info, "refused a connection: \(why)")
     }
+
+    /// A socket another loop accepted for this one (with its TLS session, past the
+    /// handshake): adopted, or during shutdown told so and closed.
+    func adoptPosted(_ fd: Int32, _ peer: PeerAddress, tls: TLSSession?) {
+        guard shuttingDown else { return adopt(fd, peer, tls: tls) }
+        let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
+        if let tls {
+            _ = bye.withUnsafeBytes { tabula_tls_write(tls.handle, $0.baseAddress, Int32($0.count)) }
+            tabula_tls_session_free(tls.handle)
+        } else {
+            _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+        }
+        close(fd)
+        stats.connections.wrappingSubtract(1, ordering: .relaxed)
+        stats.addresses.release(peer)
+    }
+
+    /// The peer sent its last byte: a last line it left without a newline runs as a line.
+    func endOfInput(_ c: Connection) {
+        guard c.decoder.bufferedCount > 0 else { return }
+        c.decoder.finish()
+        take(c, 0)
+    }
 }
