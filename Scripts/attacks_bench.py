@@ -35,6 +35,16 @@ def churner(port, stop):
             pass
 
 
+def stop_all(stop, procs, server):
+    """Stops the flooding processes, then the server."""
+    stop.set()
+    for q in procs:
+        q.join(5)
+        if q.is_alive():
+            q.terminate()
+    server.terminate(); server.wait()
+
+
 def login(port, src, line=b"AUTH ci pw\n"):
     s = socket.create_connection(("127.0.0.1", port), source_address=src)
     f = s.makefile("rb")
@@ -68,12 +78,7 @@ def login_flood(rel, start_tabulad, work):
               " hanging up in a loop; PBKDF2 at 600,000 iterations): another address's first login %s s, a repeated login median %.1f ms,"
               " max %.1f ms" % (", ".join("%.2f" % x for x in first), statistics.median(again) * 1000, max(again) * 1000))
     finally:
-        stop.set()
-        for q in procs:
-            q.join(5)
-            if q.is_alive():
-                q.terminate()
-        p.terminate(); p.wait()
+        stop_all(stop, procs, p)
 
 
 def handshaker(port, cafile, stop):
@@ -114,12 +119,7 @@ def handshake_flood(rel, start_tabulad, work):
             print("TLS handshake flood (%s, 4 processes handshaking and closing, one I/O thread): another client's PING on the same loop"
                   " p50 %.2f ms, p99 %.2f ms over %d PINGs" % (kind, lat[len(lat) // 2] * 1000, lat[int(len(lat) * 0.99)] * 1000, len(lat)))
         finally:
-            stop.set()
-            for q in procs:
-                q.join(5)
-                if q.is_alive():
-                    q.terminate()
-            p.terminate(); p.wait()
+            stop_all(stop, procs, p)
 
 
 def rss_mb(pid):
