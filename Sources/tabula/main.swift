@@ -57,8 +57,9 @@ let commandLine = CommandLineSpec(
         ~/.tabula_history ($TABULA_HISTFILE), Tab completes what each verb takes there,
         the rest of its usage is hinted dimmed (--no-hints); pushes from WATCH appear above
         the prompt; \\? lists the \\ commands (\\live, \\watch, \\timing, \\echo, \\i…).
-        Ctrl-C clears the line or cancels a waiting request; Ctrl-D, quit or \\q leaves. A lost connection is retried and watches resume where they were;
-        if the server started a new history meanwhile, tabula says so and watches from now.
+        Ctrl-C clears the line or cancels a waiting request; Ctrl-D, quit or \\q leaves.
+        A lost connection is retried and watches resume where they were; if the server
+        started a new history meanwhile, tabula says so and watches from now.
 
         EXIT STATUS (as psql):
           0  success
