@@ -8,7 +8,7 @@ need tmux tmux
 need nc netcat-openbsd
 work="$(mktemp -d)"
 sock="tabula-tour-$$"
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; kill "${NC_PID:-0}" 2>/dev/null || true; stop_server; rm -rf "$work"' EXIT
+trap 'exec 3>&- 2>/dev/null; tmux -L "$sock" kill-server 2>/dev/null || true; kill "${NC_PID:-0}" 2>/dev/null || true; stop_server; rm -rf "$work"' EXIT
 start_server --memory
 
 python3 - "$ROOT/README.md" "$work" <<'PY'
@@ -27,8 +27,11 @@ open(sys.argv[2] + "/more.tab", "w").write("".join(" ".join(c.split()) + "\n" fo
 PY
 
 # The nc session: the transcript, then (kept open) the event.
-( cat "$work/nc.in"; sleep 30 ) | nc 127.0.0.1 "$PORT" >"$work/nc.out" &
+mkfifo "$work/nc.fifo"
+nc 127.0.0.1 "$PORT" <"$work/nc.fifo" >"$work/nc.out" &
 NC_PID=$!
+exec 3>"$work/nc.fifo"  # held open: the session stays up to receive the event
+cat "$work/nc.in" >&3
 wait_for "$work/nc.out" "^OK watching /settings" || fail "the nc session did not get its WATCH answered"
 diff <(grep -v '^\* HELLO' "$work/nc.out") "$work/nc.expected" || fail "the nc transcript differs from README's"
 
