@@ -47,17 +47,17 @@ pass "Tab completes a verb, a setting's option and a nested path, each into a li
 
 # Hints (a colour terminal): the rest of the usage after the cursor, gone as it is typed.
 tm new-session -d -s h -x 150 -y 20 "env TERM=xterm-256color TABULA_HISTFILE=$TABULA_HISTFILE $BIN/tabula -p $PORT; sleep 30"
-hpane() { tm capture-pane -t h -p -J | sed -e 's/[[:space:]]*$//' -e '/^$/d'; }
-wait_h() { for _ in $(seq 100); do hpane | grep -Eq "$1" && return 0; sleep 0.05; done; hpane >&2; return 1; }
-wait_h "^$P />$" || fail "no prompt for the hints session"
-tm send-keys -t h 'LS /items '
-wait_h "^$P /> LS /items \[LIMIT n\] \[AFTER name\]$" || fail "no hint after LS /items"
-tm send-keys -t h 'LIMIT 2 AFTER 1'
-wait_h "^$P /> LS /items LIMIT 2 AFTER 1$" || fail "the hint did not go once everything was typed"
-tm send-keys -t h C-u 'SYNC 0 ' Enter
-wait_h "^\(synced" || wait_h "^\(" || fail "SYNC did not run"
-hpane | grep -q "TIMEOUT ms" && fail "an accepted line kept its hint on the screen"
+S=h  # the pane helpers talk to the hints session for a while
+wait_pane "^$P />$" || fail "no prompt for the hints session"
+tm send-keys -t "$S" 'LS /items '
+wait_pane "^$P /> LS /items \[LIMIT n\] \[AFTER name\]$" || fail "no hint after LS /items"
+tm send-keys -t "$S" 'LIMIT 2 AFTER 1'
+wait_pane "^$P /> LS /items LIMIT 2 AFTER 1$" || fail "the hint did not go once everything was typed"
+tm send-keys -t "$S" C-u 'SYNC 0 ' Enter
+wait_pane "^\(" || fail "SYNC did not run"
+pane | grep -q "TIMEOUT ms" && fail "an accepted line kept its hint on the screen"
 tm kill-session -t h
+S=t
 pass "hints show the rest of the usage, dimmed, and go as it is typed"
 
 # History: a line once, without its outer spaces, however it was typed again.
