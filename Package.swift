@@ -28,14 +28,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
         .target(name: "TabulaProtocol", swiftSettings: strict),
+        .target(name: "TabulaHTTP", dependencies: ["CHTTPParser"], swiftSettings: strict),
         .target(name: "TabulaCommandLine", dependencies: ["TabulaProtocol"], swiftSettings: strict),
         .target(name: "TabulaModel", dependencies: ["TabulaProtocol"], swiftSettings: strict),
         .target(name: "TabulaStorage", dependencies: ["TabulaModel", "CSQLite3", "CLibPQ"], swiftSettings: strict),
         .target(name: "TabulaAccess", dependencies: ["TabulaModel", "COpenSSL"], swiftSettings: strict),
         .target(
             name: "TabulaServer",
-            dependencies: ["TabulaProtocol", "TabulaModel", "TabulaStorage", "TabulaAccess", "CLinuxShims", "CTLSShim"],
+            dependencies: ["TabulaProtocol", "TabulaModel", "TabulaStorage", "TabulaAccess", "TabulaHTTP", "CLinuxShims", "CTLSShim"],
             swiftSettings: server),
         .target(name: "TabulaClient", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaCommandLine", "CTLSShim"], swiftSettings: strict),
         .executableTarget(name: "tabulad", dependencies: ["TabulaServer", "TabulaAccess", "TabulaCommandLine"], swiftSettings: strict),
@@ -47,6 +49,7 @@ let package = Package(
         .target(name: "TabulaTestSupport", dependencies: ["TabulaStorage"], path: "Tests/TabulaTestSupport", swiftSettings: strict),
         .testTarget(name: "TabulaStorageTests", dependencies: ["TabulaStorage", "TabulaTestSupport"]),
         .testTarget(name: "TabulaAccessTests", dependencies: ["TabulaAccess"]),
+        .testTarget(name: "TabulaHTTPTests", dependencies: ["TabulaHTTP"]),
         .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient", "TabulaStorage", "TabulaAccess", "TabulaTestSupport"]),
         .testTarget(name: "TabulaClientTests", dependencies: ["TabulaClient", "TabulaServer", "TabulaStorage", "TabulaCommandLine"]),
     ],
@@ -57,5 +60,5 @@ let package = Package(
 //   TABULA_FUZZ=1 swift build --scratch-path .build-fuzz --product tabula-fuzz --sanitize fuzzer
 if ProcessInfo.processInfo.environment["TABULA_FUZZ"] != nil {
     package.products.append(.executable(name: "tabula-fuzz", targets: ["tabula-fuzz"]))
-    package.targets.append(.executableTarget(name: "tabula-fuzz", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaAccess", "CTLSShim"], swiftSettings: strict))
+    package.targets.append(.executableTarget(name: "tabula-fuzz", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaAccess", "TabulaHTTP", "CTLSShim"], swiftSettings: strict))
 }

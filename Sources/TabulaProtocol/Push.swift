@@ -9,4 +9,10 @@ public enum Push: Sendable, Equatable {
     case event(Event)
     /// The server is closing this connection, and why.
     case bye(reason: String)
+
+    /// Whether this is a goodbye.
+    public var isBye: Bool {
+        if case .bye = self { return true }
+        return false
+    }
 }

@@ -134,7 +134,7 @@ public enum RequestParser {
         case .unwatch: return .unwatch(prefix: a.first)
         case .format:
             guard let w = a.first else { return .format(nil) }
-            guard let f = WireFormat(rawValue: w.lowercased()) else {
+            guard let f = WireFormat(rawValue: w.lowercased()), WireFormat.chosen.contains(f) else {
                 throw TabulaError(.syntax, "FORMAT takes text or json, not '\(w)'")
             }
             return .format(f)

@@ -6,6 +6,10 @@ public enum WireEncoder {
     /// Appends the encoded reply to `out`.
     public static func encode(_ reply: Reply, tag: String?, format: WireFormat, into out: inout [UInt8]) {
         switch format {
+        case .sse:
+            out.append(contentsOf: "event: reply\ndata: ".utf8)
+            encode(reply, tag: tag, format: .json, into: &out)
+            out.append(10)
         case .text:
             for row in reply.rows {
                 out.append(UInt8(ascii: "-"))
@@ -68,6 +72,15 @@ public enum WireEncoder {
     /// Appends the encoded push line to `out`.
     public static func encode(_ push: Push, format: WireFormat, into out: inout [UInt8]) {
         switch (push, format) {
+        case (.event(let e), .sse):
+            // The id is the revision: a browser that reconnects sends it as Last-Event-ID.
+            out.append(contentsOf: "id: ".utf8)
+            appendDecimal(e.rev, to: &out)
+            out.append(contentsOf: "\ndata: ".utf8)
+            encode(push, format: .json, into: &out)
+        case (.hello, .sse), (.bye, .sse):
+            out.append(contentsOf: (push.isBye ? "event: bye\ndata: " : "event: hello\ndata: ").utf8)
+            encode(push, format: .json, into: &out)
         case (.hello(let v, let server, let rev, let id), .text):
             out.append(contentsOf: "* HELLO tabula \(v) rev=\(rev) id=\(id) server=\(server)".utf8)
         case (.hello(let v, let server, let rev, let id), .json):

@@ -18,6 +18,8 @@ public final class Server: @unchecked Sendable {
     let listeners: [Listening]
     /// The TLS port actually listened on (with `tlsPort` 0, the one picked), if any.
     public let tlsPort: Int?
+    /// The HTTP port actually listened on, if any.
+    public let httpPort: Int?
     let unixPath: String?
     let log: Log
 
@@ -39,6 +41,7 @@ public final class Server: @unchecked Sendable {
         let (fds, port, tls) = (opened.listeners, opened.port, opened.tls)
         listeners = fds
         tlsPort = opened.tlsPort
+        httpPort = opened.httpPort
         unixPath = config.unixPath
         self.port = port
         let stats = ServerStats()
@@ -61,7 +64,7 @@ public final class Server: @unchecked Sendable {
         follower = store.openChangeListener().map { ClusterFollower(listener: $0, engine: engine, state: state, log: log) }
         state.storeHead.store(model.revision, ordering: .relaxed)
         self.loops = loops
-        let serving = (config.plainPort ? ["\(config.bind):\(port)"] : []) + (tlsPort.map { ["TLS \(config.bind):\($0)"] } ?? []) + (config.unixPath.map { [$0] } ?? [])
+        let serving = (config.plainPort ? ["\(config.bind):\(port)"] : []) + (tlsPort.map { ["TLS \(config.bind):\($0)"] } ?? []) + (httpPort.map { ["HTTP \(config.bind):\($0)"] } ?? []) + (config.unixPath.map { [$0] } ?? [])
         log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
     }
 
@@ -89,7 +92,7 @@ public final class Server: @unchecked Sendable {
 
     /// The listening sockets `config` asks for, the ports they got (0: no plain port) and the
     /// TLS settings.
-    private static func openListeners(_ config: ServerConfig) throws -> (listeners: [Listening], port: Int, tlsPort: Int?, tls: TLSContext?) {
+    private static func openListeners(_ config: ServerConfig) throws -> (listeners: [Listening], port: Int, tlsPort: Int?, httpPort: Int?, tls: TLSContext?) {
         var fds: [Listening] = []
         var port = 0
         if config.plainPort {
@@ -99,6 +102,7 @@ public final class Server: @unchecked Sendable {
         }
         var tls: TLSContext?
         var tlsPort: Int?
+        var httpPort: Int?
         if let p = config.tlsPort {
             guard let cert = config.tlsCert, let key = config.tlsKey else { throw ServerError("--tls-port needs --tls-cert FILE and --tls-key FILE") }
             tls = try TLSContext(cert: cert, key: key)
@@ -107,8 +111,13 @@ public final class Server: @unchecked Sendable {
             tlsPort = tport
         }
         if let path = config.unixPath { fds.append(Listening(fd: try Listener.openUnix(path: path), kind: .unix)) }
+        if let p = config.httpPort {
+            let (hfd, hport) = try Listener.open(host: config.bind, port: p)
+            fds.append(Listening(fd: hfd, kind: .http))
+            httpPort = hport
+        }
         guard !fds.isEmpty else { throw ServerError("nothing to serve on: give --tls-port or --unix with --no-plain-port") }
-        return (fds, port, tlsPort, tls)
+        return (fds, port, tlsPort, httpPort, tls)
     }
 
     /// Starts the engine and loop threads.

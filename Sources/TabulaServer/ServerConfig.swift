@@ -1,5 +1,13 @@
 import TabulaAccess
 
+/// What the HTTP port may serve without a login (`--http-open`).
+public enum HTTPOpening: String, Sendable, CaseIterable {
+    /// `/metrics`, for a Prometheus scraper.
+    case metrics
+    /// `/livez`, `/readyz`, `/healthz`, for probes and load balancers.
+    case health
+}
+
 /// Everything `tabulad` can be told on its command line.
 public struct ServerConfig: Sendable {
     /// The users (`--users FILE`): with them, a connection must AUTH before anything else
@@ -19,6 +27,13 @@ public struct ServerConfig: Sendable {
     public var tlsPort: Int?
     public var tlsCert: String?
     public var tlsKey: String?
+    /// An HTTP port to serve on as well (`--http N`; 0 picks a free one): metrics, health,
+    /// the connected clients, the live web pages and their event streams.
+    public var httpPort: Int?
+    /// What HTTP serves without a login when there are users (`--http-open metrics,health`).
+    public var httpOpen: Set<HTTPOpening> = []
+    /// A cluster node more revisions than this behind the store is not ready (`/readyz`).
+    public var readyLag: UInt64 = 1_000
     /// Most clients connected at once.
     public var maxConnections = 10_000
     /// Most clients connected at once from one address (0: no limit of its own).

@@ -25,6 +25,9 @@ let commandLine = CommandLineSpec(
         OptionSpec("--tls-key", value: "FILE", help: "its private key, PEM"),
         OptionSpec("--no-plain-port", help: "do not serve plain TCP: only --tls-port and/or --unix"),
         OptionSpec("--unix", value: "PATH", help: "also serve on a Unix socket at PATH (mode 0660: the owner and\nits group), for local tools that should not use TCP"),
+        OptionSpec("--http", value: "N", help: "also serve HTTP on port N (0 picks a free one and prints it on\nstdout after the others): the live pages at /, /metrics for\nPrometheus, /livez and /readyz, /clients, /events (SSE)"),
+        OptionSpec("--http-open", value: "metrics,health", help: "with --users, serve /metrics and/or the health checks without\na login (for scrapers and probes); everything else asks for\nHTTP Basic with a user of the --users file"),
+        OptionSpec("--ready-lag", value: "N", help: "a cluster node more than N revisions behind the store answers\n/readyz with 503 (default 1000)"),
         OptionSpec("--max-connections", value: "N", help: "most clients at once (default 10000); more are told so and closed"),
         OptionSpec("--max-connections-per-ip", value: "N", help: "most clients at once from one address (default 1000; 0: only\n--max-connections applies)"),
         OptionSpec("--stall-timeout", value: "SECONDS", help: "close a connection that makes no progress for this long: no\nrequest since it connected, an incomplete line, or output it\ndoes not read (default 60; 0: never)"),
@@ -74,6 +77,12 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     s.config.unixPath = p.string("--unix")
     s.config.tlsPort = try p.int("--tls-port", in: 0...65535)
     s.config.plainPort = !p.has("--no-plain-port")
+    s.config.httpPort = try p.int("--http", in: 0...65535)
+    for word in (p.string("--http-open") ?? "").split(separator: ",") {
+        guard let o = HTTPOpening(rawValue: String(word)) else { throw UsageError("--http-open takes metrics, health or both (metrics,health), not '\(word)'") }
+        s.config.httpOpen.insert(o)
+    }
+    if let v = try p.int("--ready-lag", in: 0...Int.max) { s.config.readyLag = UInt64(v) }
     if !s.config.plainPort && s.config.tlsPort == nil && s.config.unixPath == nil { throw UsageError("--no-plain-port leaves nothing to serve on: give --tls-port or --unix too") }
     s.config.tlsCert = p.string("--tls-cert")
     s.config.tlsKey = p.string("--tls-key")
@@ -145,6 +154,9 @@ if config.port == 0 && config.plainPort {
 }
 if config.tlsPort == 0, let tls = server.tlsPort {
     FileHandle.standardOutput.write(Data("\(tls)\n".utf8))
+}
+if config.httpPort == 0, let http = server.httpPort {
+    FileHandle.standardOutput.write(Data("\(http)\n".utf8))
 }
 server.start()
 

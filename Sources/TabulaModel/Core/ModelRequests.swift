@@ -58,7 +58,7 @@ extension Model {
     }
 
     /// `LS /`: a row per list the viewer may see.
-    func rootListing(_ viewer: Viewer) -> Reply {
+    public func rootListing(_ viewer: Viewer) -> Reply {
         let rows = lists.map { $0.summary(seenBy: viewer) }.filter { r in r.path.map { viewer.sees($0.string) } ?? true }
         return Reply(rows: rows, message: "\(rows.count) \(plural(rows.count, "list"))")
     }

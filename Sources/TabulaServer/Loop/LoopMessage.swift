@@ -6,7 +6,7 @@ enum LoopMessage: Sendable {
     case answer(GroupAnswer)
     /// Take this freshly accepted socket (the accepting loop deals them out round-robin),
     /// with its TLS session when it came to the TLS port (the handshake is done).
-    case adopt(Int32, PeerAddress, tls: TLSSession?)
+    case adopt(Int32, PeerAddress, Listening.Kind, tls: TLSSession?)
     /// A replay's step taken by the `ReplayReader` against the store: the replay as it is
     /// now, and what the step made.
     case replayStep(ConnectionID, Replay, Replay.Step)

@@ -121,7 +121,7 @@ final class HandshakeWorker: @unchecked Sendable {
             }
             pending[fd] = nil
             _ = tabula_epoll_del(epfd, fd)
-            state.loops[p.accepted.loop].post([.adopt(fd, p.accepted.peer, tls: TLSSession(ssl))])
+            state.loops[p.accepted.loop].post([.adopt(fd, p.accepted.peer, .tls, tls: TLSSession(ssl))])
         case Int32(TABULA_TLS_WANT_READ), Int32(TABULA_TLS_WANT_WRITE):
             if r == Int32(TABULA_TLS_WANT_READ) { tabula_tls_release_buffers(ssl) }  // waiting for the client: hold no buffers
             let want = r == Int32(TABULA_TLS_WANT_READ) ? tabula_EPOLLIN : tabula_EPOLLOUT

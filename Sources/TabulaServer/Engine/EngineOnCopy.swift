@@ -25,6 +25,7 @@ extension Engine {
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
         let refusal = start.failing.map { $0.error(for: r.command) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state) })
         if let refusal {
+            executor.stats.failed(refusal.code)
             let bytes = WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)
             conclude([], answers: [GroupAnswer(conn: c, bytes: bytes, session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
             return
@@ -33,7 +34,7 @@ extension Engine {
             state.writesOnEngine = true
             return (state.model, state.rng)
         }
-        executor.stats.add(executor.stats.requests, 1)
+        executor.stats.ran(r.command.verb)
         var s = session
         var outcome = copy.apply(r.command, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &rng)
         let event = outcome.event.take()
@@ -44,6 +45,7 @@ extension Engine {
             if event != nil { state.uncommitted = true }
         }
         var bytes = event.flatMap { state.ownEvent($0, for: c, stats: executor.stats) } ?? []
+        if let error = outcome.reply.error { executor.stats.failed(error.code) }
         WireEncoder.encode(outcome.reply, tag: r.tag, format: s.format, into: &bytes)
         let answer = GroupAnswer(conn: c, bytes: bytes, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
         var work = CommitWork()

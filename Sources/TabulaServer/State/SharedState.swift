@@ -40,6 +40,9 @@ final class SharedState: @unchecked Sendable {
     let storedHistoryOldest = Atomic<UInt64>(0)
     /// A shared store's head revision, as the follower last saw it (for STATS' lag).
     let storeHead = Atomic<UInt64>(0)
+    /// Why the store refuses writes, since its last commit failed (nil: it took the last
+    /// one): what `/readyz` reports.
+    let storeRefusal = Locked<String?>(nil)
     /// Set when the server starts stopping: waiting SYNCs are answered at once.
     let stopping = Atomic<Bool>(false)
 
@@ -102,7 +105,8 @@ final class SharedState: @unchecked Sendable {
 
     /// Queues events to their watchers' loops. A run of consecutive events with the same
     /// audience (the common case: everyone watches one prefix) is encoded once per format
-    /// into one piece, and each watcher gets that piece in one message.
+    /// present in it (text, JSON, Server-Sent Events) into one piece, and each watcher gets
+    /// that piece in one message.
     private func deliver(_ events: ArraySlice<Event?>, origins: [ConnectionID?], stats: ServerStats) {
         func origin(_ i: Int) -> ConnectionID? { i < origins.count ? origins[i] : nil }
         if hub.withLock({ $0.isEmpty }) { return }
@@ -117,15 +121,17 @@ final class SharedState: @unchecked Sendable {
                 }
                 var text: [UInt8] = []
                 var json: [UInt8] = []
+                var sse: [UInt8] = []
                 var j = i
                 // A restricted audience takes one event at a time: its members differ in what they may receive.
                 while j < events.endIndex, let next = events[j], j == i || (!audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path, removal: next.isRemoval) === audience) {
                     if audience.wantsText { WireEncoder.encode(.event(next), format: .text, into: &text) }
                     if audience.wantsJSON { WireEncoder.encode(.event(next), format: .json, into: &json) }
+                    if audience.wantsSSE { WireEncoder.encode(.event(next), format: .sse, into: &sse) }
                     j += 1
                 }
                 for m in audience.members where m.conn != origin(i) && (m.grants?.receives(e.path) ?? true) {
-                    outbox[m.conn.loop].append(.send(m.conn, m.format == .json ? json : text))
+                    outbox[m.conn.loop].append(.send(m.conn, m.format == .json ? json : m.format == .sse ? sse : text))
                     delivered += j - i
                 }
                 i = j

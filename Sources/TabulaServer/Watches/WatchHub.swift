@@ -9,6 +9,7 @@ final class Audience: Sendable {
     let members: [Member]
     let wantsText: Bool
     let wantsJSON: Bool
+    let wantsSSE: Bool
     /// Some member may receive only part of what is under the prefix (its user's grants).
     let restricted: Bool
 
@@ -16,6 +17,7 @@ final class Audience: Sendable {
         self.members = members
         wantsText = members.contains { $0.format == .text }
         wantsJSON = members.contains { $0.format == .json }
+        wantsSSE = members.contains { $0.format == .sse }
         restricted = members.contains { $0.grants != nil }
     }
 }
@@ -35,6 +37,9 @@ struct WatchHub {
 
     /// Whether nobody watches anything.
     var isEmpty: Bool { byPrefix.isEmpty }
+
+    /// How many prefixes `c` watches.
+    func watchCount(of c: ConnectionID) -> Int { byConnection[c]?.count ?? 0 }
 
     /// Whether `c` watches anything.
     func watches(_ c: ConnectionID) -> Bool { byConnection[c] != nil }

@@ -54,9 +54,14 @@ extension Engine {
         var origins = [ConnectionID?](repeating: nil, count: outside.count)
         if !work.events.isEmpty {
             do {
+                let start = ContinuousClock.now
                 try store.commit(CommitBatch(mutations: work.mutations, events: work.events, revision: work.events.last?.rev ?? 0, mutationEnds: work.ends))
+                executor.stats.commitSeconds.observe(Engine.seconds(since: start))
+                executor.stats.commitRequests.observe(Double(work.events.count))
+                state.storeRefusal.withLock { $0 = nil }
                 noteStoredHistory()
             } catch {
+                state.storeRefusal.withLock { $0 = "the store refused the last commit: \(error)" }
                 committed = false
                 log.log(.error, "commit failed, batch rolled back: \(error)")
                 if store.isShared {
@@ -145,5 +150,13 @@ extension Engine {
             }
             return rerun(batch, failing: Failing(message: message, everything: false))
         }
+    }
+}
+
+extension Engine {
+    /// Seconds from `start` to now.
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

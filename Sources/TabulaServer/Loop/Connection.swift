@@ -40,6 +40,10 @@ final class Connection {
     let peer: PeerAddress
     /// Open until the loop closes it (others check it before working for it).
     let life = ConnectionLife()
+    /// The listener it came from: which codec reads and writes it.
+    let transport: Listening.Kind
+    /// The HTTP codec's state, on a connection to the HTTP port (nil: the line protocol).
+    var http: HTTPExchange?
     /// The TLS session on a connection to the TLS port.
     var tls: UnsafeMutableRawPointer?
     /// The TLS session needs the socket writable to go on (a handshake message to send).
@@ -54,11 +58,18 @@ final class Connection {
     var partialSince: Int?
     /// When its output was last written, or empty.
     var lastDrained: Int
+    /// When (the loop's clock, seconds) it connected.
+    let connectedAt: Int
 
-    init(id: ConnectionID, fd: Int32, peer: PeerAddress, maxLine: Int, now: Int) {
+    /// Bytes of the request it has begun and not finished (a line, or an HTTP request).
+    var partialInput: Int { http?.parser.partialCount ?? decoder.bufferedCount }
+
+    init(id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int) {
         self.id = id
         self.fd = fd
         self.peer = peer
+        self.transport = transport
+        connectedAt = now
         self.decoder = LineDecoder(maxLine: maxLine)
         lastRequest = now
         lastDrained = now

@@ -125,6 +125,7 @@ struct RequestExecutor: Sendable {
     private func answer(_ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into answers: inout [LoopAnswer], events: inout [Event?], rows: inout Int) -> Bool {
         switch u {
         case .failure(let tag, let error):
+            stats.failed(error.code)
             answers.append(.bytes(WireEncoder.encode(Reply(error: error), tag: tag, format: session.format)))
             return false
         case .request(let r):
@@ -135,7 +136,7 @@ struct RequestExecutor: Sendable {
                 // load of the users file), current path and revision: entries are made only
                 // for requests that passed, and keyed by all of that.
                 if let hit = cache.lookup(k, revision: state.model.revision) {
-                    stats.add(stats.requests, 1)
+                    stats.ran(r.command.verb)
                     answers.append(.bytes(hit))
                     // A cached reply counts toward the run's bound like the one it copies:
                     // its rows, judged by its size (a row is at least a few bytes).
@@ -145,7 +146,8 @@ struct RequestExecutor: Sendable {
                 key = k
             }
             if let refusal = Dispatcher.refusal(r, session: session, state: state) {
-                stats.add(stats.requests, 1)
+                stats.ran(r.command.verb)
+                stats.failed(refusal.code)
                 answers.append(.bytes(WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)))
                 return false
             }
@@ -188,7 +190,13 @@ struct RequestExecutor: Sendable {
     /// Runs one request. The caller holds the lock the command needs (the engine holds the
     /// write lock for its whole batch).
     func execute(_ r: Request, conn c: ConnectionID, session s: inout Session) -> Execution {
-        stats.add(stats.requests, 1)
+        stats.ran(r.command.verb)
+        let e = perform(r, conn: c, session: &s)
+        if let error = e.outcome.reply.error { stats.failed(error.code) }
+        return e
+    }
+
+    private func perform(_ r: Request, conn c: ConnectionID, session s: inout Session) -> Execution {
         switch r.command {
         case .ping(let text):
             return Execution(Reply(message: text ?? "PONG"))

@@ -35,7 +35,7 @@ extension EventLoop {
                 return
             }
             // The client read: requests held for it may run again.
-            if !c.held.isEmpty && !c.atEngine && c.replay == nil && c.output.count < config.outputPause { ready.append(c) }
+            if (!c.held.isEmpty || c.http?.waiting.isEmpty == false) && !c.atEngine && c.replay == nil && c.output.count < config.outputPause { ready.append(c) }
         }
         refreshReading(c)
         updateInterest(c)
@@ -52,8 +52,7 @@ extension EventLoop {
     func dropSlowConsumer(_ c: Connection) {
         stats.add(stats.slowConsumersDropped, 1)
         log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count + c.deferredCount) bytes unread, over the output limit of \(config.outputLimit)")
-        if c.output.atLineBoundary {
-            let bye = WireEncoder.encode(.bye(reason: "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less"), format: c.session.format)
+        if c.output.atLineBoundary, let bye = goodbye(c, "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less", status: .unavailable) {
             sendNow(c, bye)
         }
         closeConnection(c)
@@ -80,6 +79,7 @@ extension EventLoop {
         close(c.fd)
         c.output.removeAll()
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
+        stats.closedConnection(c.transport)
         stats.addresses.release(c.peer)
         stats.partialInput.wrappingSubtract(c.partialCounted, ordering: .relaxed)
         c.partialCounted = 0

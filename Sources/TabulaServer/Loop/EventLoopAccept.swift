@@ -1,6 +1,7 @@
 import CLinuxShims
 import CTLSShim
 import Glibc
+import TabulaHTTP
 import TabulaProtocol
 
 /// Accepting: loop 0 accepts, refuses past the connection limits (all, and per address) with
@@ -22,7 +23,7 @@ extension EventLoop {
             }
             let now = stats.connections.wrappingAdd(1, ordering: .relaxed).newValue
             if now > config.maxConnections {
-                refuse(fd, peer, "too many connections (limit \(config.maxConnections)); try again later", plain: listener.kind != .tls, log: "limit of \(config.maxConnections) reached")
+                refuse(fd, peer, "too many connections (limit \(config.maxConnections)); try again later", kind: listener.kind, log: "limit of \(config.maxConnections) reached")
                 continue
             }
             // The last tenth of the slots is kept for addresses holding fewer than 16.
@@ -30,9 +31,9 @@ extension EventLoop {
             if listener.kind != .unix, let why = stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress, nearlyFull: nearlyFull) {
                 switch why {
                 case .limit:
-                    refuse(fd, peer, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", plain: listener.kind != .tls, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
+                    refuse(fd, peer, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", kind: listener.kind, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
                 case .reserved:
-                    refuse(fd, peer, "the server is nearly full and its last slots are kept for addresses with fewer than \(AddressBook.smallHolder) connections; close some first", plain: listener.kind != .tls, log: "\(peer) holds \(AddressBook.smallHolder) or more while the server is nearly full")
+                    refuse(fd, peer, "the server is nearly full and its last slots are kept for addresses with fewer than \(AddressBook.smallHolder) connections; close some first", kind: listener.kind, log: "\(peer) holds \(AddressBook.smallHolder) or more while the server is nearly full")
                 }
                 continue
             }
@@ -44,26 +45,32 @@ extension EventLoop {
             if listener.kind == .tls, let handshakes {
                 handshakes.take(.init(fd: fd, peer: peer, loop: target))  // comes back to `target` done
             } else if target == index || loops.isEmpty {
-                adopt(fd, peer, tls: nil)
+                adopt(fd, peer, listener.kind, tls: nil)
             } else {
-                loops[target].post([.adopt(fd, peer, tls: nil)])
+                loops[target].post([.adopt(fd, peer, listener.kind, tls: nil)])
             }
         }
     }
 
     /// Takes a freshly accepted socket (with its TLS session, past the handshake) into this
-    /// loop and greets it.
-    func adopt(_ fd: Int32, _ peer: PeerAddress, tls: TLSSession?) {
+    /// loop and greets it in its codec (HTTP says nothing until asked).
+    func adopt(_ fd: Int32, _ peer: PeerAddress, _ kind: Listening.Kind, tls: TLSSession?) {
         serial += 1
-        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, maxLine: config.maxLine, now: nowSeconds)
+        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, transport: kind, maxLine: config.maxLine, now: nowSeconds)
+        stats.openedConnection(kind)
         c.session.authRequired = config.users != nil
         c.tls = tls?.handle
         conns[c.id.raw] = c
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN
-        let rev = executor.state.publishedRevision.load(ordering: .acquiring)
-        c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
-        markDirty(c)
+        if kind == .http {
+            c.http = HTTPExchange()
+            c.session.format = .json
+        } else {
+            let rev = executor.state.publishedRevision.load(ordering: .acquiring)
+            c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
+            markDirty(c)
+        }
         log.log(.debug, "connection \(c.id.raw) opened")
         if c.tls != nil { readFrom(c) }  // records the handshake read ahead are not seen by epoll
     }
@@ -71,7 +78,8 @@ extension EventLoop {
     /// Says `* BYE reason` to a connection just accepted and closes it, uncounted; on the TLS
     /// port the handshake thread says it once the session is up (or just closes it, past a
     /// few hundred such refusals in handshake at once).
-    private func refuse(_ fd: Int32, _ peer: PeerAddress, _ reason: String, plain: Bool, log why: String) {
+    private func refuse(_ fd: Int32, _ peer: PeerAddress, _ reason: String, kind: Listening.Kind, log why: String) {
+        let plain = kind != .tls
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
         stats.add(stats.rejectedConnections, 1)
         if !plain, let handshakes {
@@ -80,7 +88,7 @@ extension EventLoop {
             return
         }
         if plain {
-            let bye = WireEncoder.encode(.bye(reason: reason), format: .text)
+            let bye = kind == .http ? HTTPResponse.refusal(.unavailable, reason).encoded(close: true) : WireEncoder.encode(.bye(reason: reason), format: .text)
             _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
         }
         close(fd)
@@ -89,9 +97,9 @@ extension EventLoop {
 
     /// A socket another loop accepted for this one (with its TLS session, past the
     /// handshake): adopted, or during shutdown told so and closed.
-    func adoptPosted(_ fd: Int32, _ peer: PeerAddress, tls: TLSSession?) {
-        guard shuttingDown else { return adopt(fd, peer, tls: tls) }
-        let bye = WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
+    func adoptPosted(_ fd: Int32, _ peer: PeerAddress, _ kind: Listening.Kind, tls: TLSSession?) {
+        guard shuttingDown else { return adopt(fd, peer, kind, tls: tls) }
+        let bye = kind == .http ? HTTPResponse.refusal(.unavailable, "server shutting down").encoded(close: true) : WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
         if let tls {
             _ = bye.withUnsafeBytes { tabula_tls_write(tls.handle, $0.baseAddress, Int32($0.count)) }
             tabula_tls_session_free(tls.handle)
@@ -103,8 +111,10 @@ extension EventLoop {
         stats.addresses.release(peer)
     }
 
-    /// The peer sent its last byte: a last line it left without a newline runs as a line.
+    /// The peer sent its last byte: a last line it left without a newline runs as a line
+    /// (an HTTP request cut short is answered 400).
     func endOfInput(_ c: Connection) {
+        if let h = c.http { return takeHTTP(c, h.parser.finish()) }
         guard c.decoder.bufferedCount > 0 else { return }
         c.decoder.finish()
         take(c, 0)

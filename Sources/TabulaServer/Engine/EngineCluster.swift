@@ -54,7 +54,9 @@ extension Engine {
                 return TurnStart(caught: caught, deferred: true)
             }
             if writes {
+                let asked = ContinuousClock.now
                 let caught = try store.beginWrite(after: state.model.revision)
+                executor.stats.headLockSeconds.observe(Engine.seconds(since: asked))
                 noteReachable()
                 return TurnStart(caught: caught, began: true)
             }
@@ -68,7 +70,10 @@ extension Engine {
             carried += batch.filter { if case .follow = $0 { return false } else { return true } }
             return nil
         } catch {
-            if !followFailing { log.log(.error, "PostgreSQL unreachable: \(error)") }
+            if !followFailing {
+                log.log(.error, "PostgreSQL unreachable: \(error)")
+                state.storeRefusal.withLock { $0 = "PostgreSQL is unreachable: \(error)" }
+            }
             followFailing = true
             return TurnStart(failing: writes ? Failing(message: "the change could not be saved (\(error)); nothing was changed, try again later", everything: false) : nil)
         }
@@ -98,7 +103,10 @@ extension Engine {
     }
 
     private func noteReachable() {
-        if followFailing { log.log(.info, "PostgreSQL reachable again") }
+        if followFailing {
+            log.log(.info, "PostgreSQL reachable again")
+            state.storeRefusal.withLock { $0 = nil }
+        }
         followFailing = false
     }
 

@@ -8,7 +8,7 @@ extension EventLoop {
     /// Counts `c`'s incomplete line against the server-wide bound. False when `c` was closed
     /// for growing it past that bound.
     func notePartialInput(_ c: Connection) -> Bool {
-        let now = c.decoder.bufferedCount
+        let now = c.partialInput
         if now == 0 {
             c.partialSince = nil
         } else if c.partialSince == nil {
@@ -35,6 +35,8 @@ extension EventLoop {
             closedSinceTrim = 0
             tabula_trim_memory()
         }
+        refreshClients()
+        keepStreamsAlive()
         let stall = config.stallTimeout, idle = config.idleTimeout
         guard stall > 0 || idle > 0, !shuttingDown else { return }
         for c in Array(conns.values) { check(c, stall: stall, idle: idle) }
@@ -62,6 +64,11 @@ extension EventLoop {
                 return
             }
         }
+        if stall > 0 && now - c.lastRequest >= stall && httpKeepAliveIsOver(c) {
+            log.log(.debug, "closing HTTP connection \(c.id.raw): kept alive \(stall) s with no request")
+            closeConnection(c)
+            return
+        }
         if idle > 0 && now - c.lastRequest >= idle && c.output.isEmpty && !c.atEngine && c.replay == nil,
             executor.state.hub.withLock({ !$0.watches(c.id) })
         {
@@ -73,10 +80,7 @@ extension EventLoop {
     func closeWithBye(_ c: Connection, _ reason: String, log why: String, timedOut: Bool = true) {
         if timedOut { stats.add(stats.timedOut, 1) }
         log.log(.info, "closing connection \(c.id.raw) from \(c.peer): \(why)")
-        if c.output.atLineBoundary {
-            let bye = WireEncoder.encode(.bye(reason: reason), format: c.session.format)
-            sendNow(c, bye)
-        }
+        if c.output.atLineBoundary, let bye = goodbye(c, reason) { sendNow(c, bye) }
         closeConnection(c)
     }
 }

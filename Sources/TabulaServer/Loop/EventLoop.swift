@@ -16,7 +16,7 @@ final class EventLoop: @unchecked Sendable {
     /// The thread that runs TLS handshakes, when a TLS port is served (loop 0 hands it the
     /// sockets it accepts there).
     let handshakes: HandshakeWorker?
-    private let inbox = WakeableInbox<LoopMessage>()
+    let inbox = WakeableInbox<LoopMessage>()
     let engine: Engine
     let authenticator: Authenticator
     let executor: RequestExecutor
@@ -51,7 +51,7 @@ final class EventLoop: @unchecked Sendable {
     let history: MemoryHistory
     let replayReader: ReplayReader
     var shuttingDown = false
-    private var saidGoodbye = false
+    var saidGoodbye = false
     /// One read's bytes; larger than a TLS record (16 KiB), so that a TLS read never leaves
     /// decrypted bytes inside the session where epoll cannot see them.
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -59,6 +59,10 @@ final class EventLoop: @unchecked Sendable {
     /// Replies being encoded for one connection, before they join its output.
     private var replies: [UInt8] = []
     private var cache = ReplyCache()
+    /// This loop's connections as of its last second, for `CLIENTS` and `/metrics`.
+    let clients = Locked<[ClientInfo]>([])
+    /// How long answering each read's requests took here.
+    let batchSeconds = Histogram.seconds()
 
     /// A wake-up with this many ready sockets or fewer is thin (see `ServerConfig.cpuYield`).
     private static let thinWakeUp: Int32 = 2
@@ -204,6 +208,11 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Replies for `c` join its output as its codec writes them.
+    func appendReplies(_ c: Connection, _ bytes: [UInt8]) {
+        if c.http != nil { httpReplies(c, bytes) } else { c.output.append(bytes) }
+    }
+
     // MARK: - Reading
 
     func readFrom(_ c: Connection) {
@@ -235,6 +244,7 @@ final class EventLoop: @unchecked Sendable {
     func take(_ c: Connection, _ n: Int) {
         stats.add(stats.bytesIn, n)
         noteActive(c)
+        if c.http != nil { return takeHTTP(c, bytes: n) }
         readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         units.removeAll(keepingCapacity: true)
         while let unit = c.decoder.next() {
@@ -265,9 +275,10 @@ final class EventLoop: @unchecked Sendable {
     /// or wait for its client to read; resumes it otherwise.
     func refreshReading(_ c: Connection) {
         if c.held.isEmpty { c.heldBytes = 0 }
+        let httpWaiting = c.http?.waiting.count ?? 0
         let tooMany = c.held.count > EventLoop.pauseAbove || c.heldBytes > EventLoop.pauseAboveBytes
-            || (c.readPaused && c.held.count >= EventLoop.resumeBelow)
-        let waiting = !c.held.isEmpty && (c.replay != nil || c.output.count >= config.outputPause)
+            || (c.readPaused && c.held.count >= EventLoop.resumeBelow) || httpWaiting > HTTPExchange.mostWaiting
+        let waiting = (!c.held.isEmpty || httpWaiting > 0) && (c.replay != nil || c.output.count >= config.outputPause)
         let pause = tooMany || waiting
         guard pause != c.readPaused else { return }
         c.readPaused = pause
@@ -278,7 +289,7 @@ final class EventLoop: @unchecked Sendable {
     /// Answers what may be answered here, in order; the first unit that must run on the
     /// engine goes there with everything after it, as one group with a copy of the session.
     /// Stops, holding the rest, while a replay runs or the client has much output unread.
-    private func run(_ c: Connection, _ units: ArraySlice<LineUnit>) {
+    func run(_ c: Connection, _ units: ArraySlice<LineUnit>) {
         var rest = units
         while !rest.isEmpty && !c.closeWhenFlushed {
             if c.replay != nil || c.output.count >= config.outputPause {
@@ -286,12 +297,14 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             replies.removeAll(keepingCapacity: true)
+            let began = ContinuousClock.now
             let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, into: &replies) { published in
                 // The events just published sit in this loop's inbox too: queue them before
                 // the replies, as the engine does, so a watcher's own event precedes its OK.
                 if published { drainInbox() }
             }
-            c.output.append(replies)
+            batchSeconds.observe(Engine.seconds(since: began))
+            appendReplies(c, replies)
             // A big piece becomes the queue's own chunk; the next batch then starts a fresh
             // buffer of the same capacity (no regrowth), unless that capacity is large.
             if replies.capacity > 64 * 1024 { replies = [] }
@@ -318,6 +331,10 @@ final class EventLoop: @unchecked Sendable {
     /// any new group to the engine before the loop can sleep.
     private func runReady() {
         while let c = ready.popLast() {
+            if c.http != nil && c.held.isEmpty {
+                if conns[c.id.raw] != nil { serveHTTP(c) }
+                continue
+            }
             guard conns[c.id.raw] != nil, !c.atEngine, c.replay == nil, !c.held.isEmpty else { continue }
             let held = c.held
             c.held.removeAll()
@@ -328,61 +345,6 @@ final class EventLoop: @unchecked Sendable {
         if !toEngine.isEmpty {
             engine.submit(toEngine)
             toEngine.removeAll(keepingCapacity: true)
-        }
-    }
-
-    // MARK: - Messages from the engine
-
-    private func drainInbox() {
-        for m in inbox.take() {
-            switch m {
-            case .send(let id, let bytes):
-                guard let c = conns[id.raw] else { continue }
-                push(bytes, to: c)
-            case .answer(let a):
-                guard let c = conns[a.conn.raw] else { continue }
-                c.output.append(a.bytes)
-                c.atEngine = false
-                if let session = a.session { c.session = session }
-                if c.session.user != nil { refreshUser(c) }
-                if a.close { c.closeWhenFlushed = true }
-                if !a.rest.isEmpty { c.held = a.rest + c.held }
-                markDirty(c)
-                if let plan = a.replay { startReplay(c, plan) }
-                // What it sent meanwhile runs at the top of the turn, not here: this may be
-                // inside a request's run (events drained before its replies).
-                if !c.held.isEmpty { ready.append(c) }
-            case .adopt(let fd, let peer, let tls):
-                adoptPosted(fd, peer, tls: tls)
-            case .replayStep(let id, let r, let step):
-                guard let c = conns[id.raw], c.replay != nil else { continue }
-                c.replayAtReader = false
-                c.replay = r
-                take(step, of: r, for: c)
-            case .usersReloaded:
-                for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
-            case .dropAll(let reason):
-                for c in Array(conns.values) { closeWithBye(c, reason, log: reason, timedOut: false) }
-            case .stopReading:
-                shuttingDown = true
-                if index == 0 { for l in listeners { _ = tabula_epoll_del(epfd, l.fd) } }
-                for c in conns.values where !c.readClosed {
-                    c.readClosed = true
-                    updateInterest(c)
-                }
-                // Lines already read are handed over before the engine is told to stop.
-                engine.submit(toEngine)
-                toEngine.removeAll(keepingCapacity: true)
-                readingStopped.store(true, ordering: .releasing)
-            case .goodbye:
-                saidGoodbye = true
-                for c in conns.values {
-                    c.replay = nil  // the goodbye is the last thing it gets
-                    c.output.append(WireEncoder.encode(.bye(reason: "server shutting down"), format: c.session.format))
-                    c.closeWhenFlushed = true
-                    markDirty(c)
-                }
-            }
         }
     }
 }

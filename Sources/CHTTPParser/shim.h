@@ -1,0 +1,1 @@
+#include <http_parser.h>

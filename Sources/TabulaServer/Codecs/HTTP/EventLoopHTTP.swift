@@ -1,0 +1,192 @@
+import Foundation
+import TabulaHTTP
+import TabulaProtocol
+
+/// The HTTP codec on the loops: requests cut by `HTTPParser`, answered in order (a pipelined
+/// request waits for the one before it), reads of the model run through the same request
+/// pipeline as the line protocol's (so the same grants, bounds and cache apply) with their
+/// JSON reply as the response body, and `GET /events` turned into a `WATCH` whose replies
+/// and events are written as Server-Sent Events.
+extension EventLoop {
+    /// Bytes just read into `readBuffer` on an HTTP connection.
+    func takeHTTP(_ c: Connection, bytes n: Int) {
+        guard let h = c.http else { return }
+        let parsed = readBuffer.withUnsafeBytes { h.parser.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        takeHTTP(c, parsed)
+    }
+
+    /// Requests (and a refusal) the parser completed: queued behind what is in flight, then
+    /// served as far as they may be now.
+    func takeHTTP(_ c: Connection, _ parsed: [HTTPParsed]) {
+        guard let h = c.http else { return }
+        if !parsed.isEmpty {
+            c.lastRequest = nowSeconds
+            c.hasRequested = true
+        }
+        guard notePartialInput(c) else { return }
+        if !h.streaming { h.waiting += parsed }  // a stream reads nothing more, but notices a close
+        serveHTTP(c)
+        refreshReading(c)
+    }
+
+    /// Answers the waiting requests in order until one is in flight, the output waits for
+    /// the client, or the connection became a stream or is closing.
+    func serveHTTP(_ c: Connection) {
+        guard let h = c.http else { return }
+        while h.inFlight == nil, !h.streaming, !c.closeWhenFlushed, !c.atEngine, c.replay == nil,
+            c.output.count < config.outputPause, !h.waiting.isEmpty, conns[c.id.raw] != nil
+        {
+            switch h.waiting.removeFirst() {
+            case .refusal(let status, let message):
+                respond(c, .refusal(status, message), head: false, close: true)
+            case .request(let r):
+                stats.httpRequests.add()
+                guard authorize(c, r) else { continue }
+                route(c, r)
+            }
+        }
+        refreshReading(c)
+    }
+
+    /// Writes `response` for the request (without its body for HEAD); closes after it when
+    /// asked or when the request did not keep the connection alive.
+    func respond(_ c: Connection, _ response: HTTPResponse, to r: HTTPRequest? = nil, head: Bool? = nil, close: Bool = false) {
+        let closing = close || !(r?.keepAlive ?? true) || shuttingDown
+        c.output.append(response.encoded(head: head ?? (r?.method == "HEAD"), close: closing))
+        if closing { c.closeWhenFlushed = true }
+        markDirty(c)
+    }
+
+    /// What the request pipeline answered an HTTP connection: SSE frames go out as they are;
+    /// a reply line to a login or a read answers the request in flight.
+    func httpReplies(_ c: Connection, _ bytes: [UInt8]) {
+        guard let h = c.http, !h.streaming else { return c.output.append(bytes) }
+        for line in bytes.split(separator: 10, omittingEmptySubsequences: true) {
+            guard let f = h.inFlight else { continue }
+            h.inFlight = nil
+            let failure = HTTPStatus.failure(ofReplyLine: line)
+            switch f {
+            case .login(let header, let r):
+                if let failure {
+                    respond(c, .refusal(failure.status == .tooManyRequests ? .tooManyRequests : .unauthorized, failure.message, headers: EventLoop.challenge), to: r)
+                } else {
+                    h.authorizedAs = header
+                    h.waiting.insert(.request(r), at: 0)
+                }
+            case .read(let r):
+                respond(c, HTTPResponse(failure?.status ?? .ok, contentType: "application/json", body: Array(line) + [10]), to: r)
+            }
+        }
+        ready.append(c)  // what waits behind runs at the top of the turn
+    }
+
+    static let challenge = [("WWW-Authenticate", "Basic realm=\"tabulad\", charset=\"UTF-8\"")]
+
+    /// Whether `r` may go on: without users, or opened with `--http-open`, or with the login
+    /// this connection has; a new login is sent to the authenticator (false: `r` runs when it
+    /// answers, or was refused).
+    private func authorize(_ c: Connection, _ r: HTTPRequest) -> Bool {
+        guard config.users != nil, let h = c.http else { return true }
+        if HTTPRoutes.opening(of: r.path).map(config.httpOpen.contains) == true { return true }
+        guard let header = r.header("authorization") else {
+            respond(c, .refusal(.unauthorized, "log in with a user of the server's users file (HTTP Basic)", headers: EventLoop.challenge), to: r)
+            return false
+        }
+        if header == h.authorizedAs { return true }
+        guard let (name, secret) = HTTPRoutes.basicCredentials(header) else {
+            respond(c, .refusal(.unauthorized, "the Authorization header is not Basic base64(name:secret)", headers: EventLoop.challenge), to: r)
+            return false
+        }
+        h.inFlight = .login(header: header, request: r)
+        run(c, [LineUnit.request(Request(command: .auth(name: name, secret: secret)))][...])
+        return false
+    }
+
+    /// Answers an authorized request.
+    private func route(_ c: Connection, _ r: HTTPRequest) {
+        switch HTTPRoutes.route(r) {
+        case .page(let body, let type):
+            respond(c, HTTPResponse(.ok, contentType: type, headers: [("Cache-Control", "no-cache")], body: body), to: r)
+        case .live:
+            respond(c, HTTPResponse(.ok, text: "live\n"), to: r)
+        case .ready:
+            let why = readiness()
+            respond(c, why.map { HTTPResponse.refusal(.unavailable, $0) } ?? HTTPResponse(.ok, text: "ready\n"), to: r)
+        case .metrics:
+            guard adminOrOpen(c, r, .metrics) else { return }
+            respond(c, HTTPResponse(.ok, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metricsText().utf8)), to: r)
+        case .clients:
+            guard adminOrOpen(c, r, nil) else { return }
+            respond(c, HTTPResponse(.ok, contentType: "application/json", body: ClientInfo.json(allClients(), now: nowSeconds)), to: r)
+        case .read(let request):
+            c.http?.inFlight = .read(r)
+            run(c, [LineUnit.request(request)][...])
+        case .events(let prefix, let from):
+            startStream(c, r, prefix: prefix, from: from)
+        case .refusal(let status, let message):
+            respond(c, .refusal(status, message), to: r)
+        }
+    }
+
+    /// Whether the connection's user is an admin (or the route is opened, or there are no users).
+    private func adminOrOpen(_ c: Connection, _ r: HTTPRequest, _ opening: HTTPOpening?) -> Bool {
+        guard config.users != nil, !(opening.map(config.httpOpen.contains) ?? false) else { return true }
+        if c.session.user?.role == .admin { return true }
+        respond(c, .refusal(.forbidden, "\(r.path) counts everything on the server; log in as an admin user"), to: r)
+        return false
+    }
+
+    /// Turns the connection into an event stream of what is under `prefix`, from `from`.
+    private func startStream(_ c: Connection, _ r: HTTPRequest, prefix: String, from: UInt64?) {
+        guard let h = c.http else { return }
+        if r.method == "HEAD" {
+            return respond(c, HTTPResponse(.ok, contentType: "text/event-stream", body: []), to: r)
+        }
+        h.streaming = true
+        h.waiting.removeAll()
+        h.lastStreamed = nowSeconds
+        c.session.format = .sse
+        c.output.append(HTTPResponse.eventStreamHead())
+        c.output.append(Array("retry: 2000\n\n".utf8))
+        markDirty(c)
+        run(c, [LineUnit.request(Request(command: .watch(prefix: prefix, from: from)))][...])
+    }
+
+    /// Why the server should not be sent traffic now, or nil when it is ready.
+    func readiness() -> String? {
+        if shuttingDown { return "shutting down" }
+        if let why = executor.state.storeRefusal.withLock({ $0 }) { return why }
+        if executor.store.isShared {
+            let head = executor.state.storeHead.load(ordering: .relaxed)
+            let applied = executor.state.publishedRevision.load(ordering: .relaxed)
+            if head > applied && head - applied > config.readyLag {
+                return "this node is \(head - applied) revisions behind the store (more than \(config.readyLag))"
+            }
+        }
+        return nil
+    }
+
+    /// The goodbye in the connection's codec: `* BYE` on the line protocol, an `event: bye`
+    /// on a stream, a response saying why to an HTTP request in progress (nil: nothing to say).
+    func goodbye(_ c: Connection, _ reason: String, status: HTTPStatus = .requestTimeout) -> [UInt8]? {
+        guard let h = c.http, !h.streaming else { return WireEncoder.encode(.bye(reason: reason), format: c.session.format) }
+        guard c.partialInput > 0 || h.inFlight != nil || !h.waiting.isEmpty else { return nil }
+        return HTTPResponse.refusal(status, reason).encoded(close: true)
+    }
+
+    /// Whether `c` is an HTTP connection kept alive with nothing asked or owed (closed, with
+    /// nothing said, once that lasts the stall timeout).
+    func httpKeepAliveIsOver(_ c: Connection) -> Bool {
+        guard let h = c.http, !h.streaming else { return false }
+        return c.output.isEmpty && c.partialSince == nil && h.inFlight == nil && h.waiting.isEmpty && !c.atEngine
+    }
+
+    /// Sends a comment down every event stream that has been quiet for `keepAliveSeconds`,
+    /// so that proxies keep it open and a page can tell a quiet stream from a dead one.
+    func keepStreamsAlive() {
+        for c in Array(conns.values) {
+            guard let h = c.http, h.streaming, c.replay == nil, nowSeconds - h.lastStreamed >= HTTPExchange.keepAliveSeconds else { continue }
+            push(Array(": keep-alive\n\n".utf8), to: c)
+        }
+    }
+}

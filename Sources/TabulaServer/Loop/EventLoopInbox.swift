@@ -1,0 +1,58 @@
+import CLinuxShims
+import TabulaProtocol
+
+/// What the engine, the other loops and the helper threads post to a loop.
+extension EventLoop {
+    func drainInbox() {
+        for m in inbox.take() {
+            switch m {
+            case .send(let id, let bytes):
+                guard let c = conns[id.raw] else { continue }
+                push(bytes, to: c)
+            case .answer(let a):
+                guard let c = conns[a.conn.raw] else { continue }
+                c.atEngine = false
+                appendReplies(c, a.bytes)
+                if let session = a.session { c.session = session }
+                if c.session.user != nil { refreshUser(c) }
+                if a.close { c.closeWhenFlushed = true }
+                if !a.rest.isEmpty { c.held = a.rest + c.held }
+                markDirty(c)
+                if let plan = a.replay { startReplay(c, plan) }
+                // What it sent meanwhile runs at the top of the turn, not here: this may be
+                // inside a request's run (events drained before its replies).
+                if !c.held.isEmpty || c.http?.waiting.isEmpty == false { ready.append(c) }
+            case .adopt(let fd, let peer, let kind, let tls):
+                adoptPosted(fd, peer, kind, tls: tls)
+            case .replayStep(let id, let r, let step):
+                guard let c = conns[id.raw], c.replay != nil else { continue }
+                c.replayAtReader = false
+                c.replay = r
+                take(step, of: r, for: c)
+            case .usersReloaded:
+                for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
+            case .dropAll(let reason):
+                for c in Array(conns.values) { closeWithBye(c, reason, log: reason, timedOut: false) }
+            case .stopReading:
+                shuttingDown = true
+                if index == 0 { for l in listeners { _ = tabula_epoll_del(epfd, l.fd) } }
+                for c in conns.values where !c.readClosed {
+                    c.readClosed = true
+                    updateInterest(c)
+                }
+                // Lines already read are handed over before the engine is told to stop.
+                engine.submit(toEngine)
+                toEngine.removeAll(keepingCapacity: true)
+                readingStopped.store(true, ordering: .releasing)
+            case .goodbye:
+                saidGoodbye = true
+                for c in conns.values {
+                    c.replay = nil  // the goodbye is the last thing it gets
+                    if let bye = goodbye(c, "server shutting down", status: .unavailable) { c.output.append(bye) }
+                    c.closeWhenFlushed = true
+                    markDirty(c)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import Synchronization
+
+/// One shared count, as a class so that counts can stand in arrays (one per verb, per code).
+final class Counter: Sendable {
+    let value = Atomic<Int>(0)
+
+    func add(_ n: Int = 1) { value.wrappingAdd(n, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
+}

@@ -1,0 +1,71 @@
+import TabulaModel
+import TabulaProtocol
+
+/// `GET /metrics`: the server's counters, gauges and histograms in Prometheus's text format,
+/// in base units (seconds, bytes), counters ending in `_total`.
+extension EventLoop {
+    func metricsText() -> String {
+        var p = PrometheusText()
+        let s = stats
+        let state = executor.state
+        p.family("tabulad_build_info", .gauge, "The running tabulad's version (always 1).", [([("version", ServerConfig.version)], 1)])
+        p.family("tabulad_uptime_seconds", .gauge, "Seconds since the server started.", Double((ContinuousClock.now - s.started).components.seconds))
+        p.family("tabulad_connections", .gauge, "Open connections by transport.", Listening.Kind.allCases.map { ([("transport", $0.rawValue)], Double(s.byTransport[$0.index].count)) })
+        p.family("tabulad_connections_accepted_total", .counter, "Connections accepted.", Double(s.totalConnections.load(ordering: .relaxed)))
+        p.family("tabulad_connections_rejected_total", .counter, "Connections refused at a connection limit.", Double(s.rejectedConnections.load(ordering: .relaxed)))
+        p.family("tabulad_connections_timed_out_total", .counter, "Connections closed for making no progress or sitting idle.", Double(s.timedOut.load(ordering: .relaxed)))
+        p.family("tabulad_commands_total", .counter, "Requests run, by verb.", Verb.allCases.map { ([("verb", $0.rawValue)], Double(s.byVerb[$0.index].count)) })
+        p.family("tabulad_errors_total", .counter, "Error replies, by code.", ErrorCode.allCases.map { ([("code", $0.rawValue)], Double(s.byError[$0.index].count)) })
+        p.family("tabulad_http_requests_total", .counter, "HTTP requests answered.", Double(s.httpRequests.count))
+        p.histogram("tabulad_request_batch_duration_seconds", "Time an I/O loop took to answer one read's pipelined requests.", bounds: batchSeconds.bounds, Histogram.merged(state.loops.map(\.batchSeconds)))
+        p.histogram("tabulad_store_commit_duration_seconds", "Time each store commit took (durable once it returns).", bounds: s.commitSeconds.bounds, s.commitSeconds.reading)
+        p.histogram("tabulad_group_commit_changes", "Changes made durable by one commit (group commit).", bounds: s.commitRequests.bounds, s.commitRequests.reading)
+        p.family("tabulad_events_delivered_total", .counter, "Events queued to watchers.", Double(s.eventsDelivered.load(ordering: .relaxed)))
+        p.family("tabulad_watchers", .gauge, "Watches (connection and prefix pairs) registered.", Double(state.hub.withLock { $0.count }))
+        p.family("tabulad_slow_consumers_dropped_total", .counter, "Connections dropped for not reading their output.", Double(s.slowConsumersDropped.load(ordering: .relaxed)))
+        p.family("tabulad_output_queue_max_bytes", .gauge, "The largest output queued for one connection (as of each loop's last second).", Double(allClients().map(\.outputQueued).max() ?? 0))
+        p.family("tabulad_received_bytes_total", .counter, "Bytes read from clients.", Double(s.bytesIn.load(ordering: .relaxed)))
+        p.family("tabulad_sent_bytes_total", .counter, "Bytes written to clients.", Double(s.bytesOut.load(ordering: .relaxed)))
+        p.family("tabulad_revision", .gauge, "The newest published revision.", Double(state.publishedRevision.load(ordering: .relaxed)))
+        p.family("tabulad_history_oldest_revision", .gauge, "The oldest revision WATCH ... FROM can replay.", Double(state.reading { executor.retainedOldest() }))
+        let lists = state.reading { state.model.rootListing(Viewer()) }
+        p.family("tabulad_list_entries", .gauge, "Entries at the top of each list (items, settings, catalog nodes, menu sections, orders).", lists.rows.compactMap(Metrics.nameAndCount).map { ([("list", $0.0)], Double($0.1)) })
+        p.family("tabulad_logins_hashed_total", .counter, "Logins checked against their slow hash.", Double(s.loginsHashed.load(ordering: .relaxed)))
+        p.family("tabulad_authentication_failures_total", .counter, "Logins refused (wrong name or secret).", Double(s.loginsFailed.load(ordering: .relaxed)))
+        if executor.store.isShared {
+            let head = state.storeHead.load(ordering: .relaxed), applied = state.publishedRevision.load(ordering: .relaxed)
+            p.family("tabulad_cluster_applied_revision", .gauge, "The newest revision this node has applied.", Double(applied))
+            p.family("tabulad_cluster_store_head_revision", .gauge, "The shared store's head revision, as this node last saw it.", Double(head))
+            p.family("tabulad_cluster_lag_revisions", .gauge, "Revisions this node is behind the store's head.", Double(head > applied ? head - applied : 0))
+            p.histogram("tabulad_cluster_head_lock_wait_seconds", "Time a write turn waited for the head row's lock.", bounds: s.headLockSeconds.bounds, s.headLockSeconds.reading)
+        }
+        return p.text
+    }
+
+    /// Every connection of every loop, by id (this loop's as of now, the others' as of their
+    /// last second).
+    func allClients() -> [ClientInfo] {
+        refreshClients()
+        return executor.state.loops.flatMap { $0.clients.withLock { $0 } }.sorted { $0.id < $1.id }
+    }
+
+    /// Records this loop's connections for `CLIENTS` and `/metrics`.
+    func refreshClients() {
+        let watches = executor.state.hub.withLock { hub in conns.values.map { hub.watchCount(of: $0.id) } }
+        let infos = zip(conns.values, watches).map { c, w in
+            ClientInfo(id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: c.session.user?.name, connectedAt: c.connectedAt, lastRequest: c.lastRequest, watches: w, outputQueued: c.output.count + c.deferredCount, replayAt: c.replay?.cursor, replayThrough: c.replay?.plan.through)
+        }
+        clients.withLock { $0 = infos }
+    }
+}
+
+enum Metrics {
+    /// A `LS /` row's list name and count.
+    static func nameAndCount(_ row: Row) -> (String, Int)? {
+        guard case .object(let pairs) = row.json,
+            case .string(let name)? = pairs.first(where: { $0.0 == "name" })?.1,
+            case .int(let n)? = pairs.first(where: { $0.0 == "count" })?.1
+        else { return nil }
+        return (name, Int(n))
+    }
+}

@@ -1,0 +1,103 @@
+import Synchronization
+import TabulaProtocol
+
+/// Counters shared by the I/O loops and the engine.
+final class ServerStats: Sendable {
+    let connections = Atomic<Int>(0)
+    let totalConnections = Atomic<Int>(0)
+    let rejectedConnections = Atomic<Int>(0)
+    let slowConsumersDropped = Atomic<Int>(0)
+    let bytesIn = Atomic<Int>(0)
+    let bytesOut = Atomic<Int>(0)
+    let requests = Atomic<Int>(0)
+    let eventsDelivered = Atomic<Int>(0)
+    /// Bytes of incomplete request lines held, all connections together.
+    let partialInput = Atomic<Int>(0)
+    /// Connections closed for making no progress, or for being idle.
+    let timedOut = Atomic<Int>(0)
+    /// Logins checked against their slow hash, and those that failed.
+    let loginsHashed = Atomic<Int>(0)
+    let loginsFailed = Atomic<Int>(0)
+    /// Logins waiting for a hasher now, and those dropped unhashed (their connection had gone).
+    let loginsWaiting = Atomic<Int>(0)
+    let loginsDropped = Atomic<Int>(0)
+    /// Connections open per client address.
+    let addresses = AddressBook()
+    let started = ContinuousClock.now
+    /// Open connections per transport (indexed like `Listening.Kind.allCases`).
+    let byTransport = Listening.Kind.allCases.map { _ in Counter() }
+    /// Requests run per verb (indexed like `Verb.allCases`), and error replies per code.
+    let byVerb = Verb.allCases.map { _ in Counter() }
+    let byError = ErrorCode.allCases.map { _ in Counter() }
+    /// Store commits: how long each took, and how many requests each carried (group commit).
+    let commitSeconds = Histogram.seconds()
+    let commitRequests = Histogram.sizes()
+    /// A cluster node's waits for the head row's lock, one per write turn.
+    let headLockSeconds = Histogram.seconds()
+    /// HTTP requests answered.
+    let httpRequests = Counter()
+
+    func add(_ a: borrowing Atomic<Int>, _ n: Int) { a.wrappingAdd(n, ordering: .relaxed) }
+
+    /// Counts a connection of `kind` opened (see `closedConnection`).
+    func openedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(1) }
+    func closedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(-1) }
+
+    /// Counts a request of `verb` run.
+    func ran(_ verb: Verb) {
+        requests.wrappingAdd(1, ordering: .relaxed)
+        byVerb[verb.index].add()
+    }
+
+    /// Counts an error reply.
+    func failed(_ code: ErrorCode) { byError[code.index].add() }
+}
+
+extension Listening.Kind {
+    var index: Int {
+        switch self {
+        case .tcp: return 0
+        case .tls: return 1
+        case .unix: return 2
+        case .http: return 3
+        }
+    }
+}
+
+extension ErrorCode {
+    /// Its place in `allCases`.
+    var index: Int { ErrorCode.indices[self] ?? 0 }
+    private static let indices = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+}
+
+extension Verb {
+    /// Its place in `allCases` (a switch: counted per request).
+    var index: Int {
+        switch self {
+        case .help: return 0
+        case .ping: return 1
+        case .quit: return 2
+        case .ls: return 3
+        case .show: return 4
+        case .cd: return 5
+        case .pwd: return 6
+        case .select: return 7
+        case .add: return 8
+        case .set: return 9
+        case .rm: return 10
+        case .mv: return 11
+        case .fav: return 12
+        case .filter: return 13
+        case .bands: return 14
+        case .order: return 15
+        case .watch: return 16
+        case .unwatch: return 17
+        case .format: return 18
+        case .stats: return 19
+        case .complete: return 20
+        case .auth: return 21
+        case .whoami: return 22
+        case .sync: return 23
+        }
+    }
+}

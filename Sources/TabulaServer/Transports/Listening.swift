@@ -1,0 +1,9 @@
+/// A listening socket and what it serves.
+struct Listening: Sendable {
+    /// How connections to it talk: the line protocol over TCP, TLS or a Unix socket, or HTTP.
+    enum Kind: String, Sendable, CaseIterable {
+        case tcp, tls, unix, http
+    }
+    let fd: Int32
+    let kind: Kind
+}
