@@ -7,6 +7,7 @@ enum WebPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Tabula</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/tabula.css">
 </head>
 <body>
@@ -46,8 +47,11 @@ nav a.current { color: var(--accent); font-weight: 600; }
 main { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 20px; padding: 20px; max-width: 1200px; margin: 0 auto; }
 section, aside { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 14px 18px; }
 h1 { font-size: 20px; margin: 0 0 12px; }
+aside h2 { margin-top: 0; }
 h2 { font-size: 14px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 14px 0 6px; }
-table { width: 100%; border-collapse: collapse; }
+table { width: 100%; border-collapse: collapse; table-layout: fixed; }
+td.num { width: 90px; }
+td:has(code) { width: 120px; }
 td, th { padding: 7px 6px; border-bottom: 1px solid var(--line); text-align: left; }
 th { font-size: 12px; color: var(--muted); font-weight: 600; text-transform: uppercase; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -64,7 +68,7 @@ tr.flash td { animation: flash 1.2s ease-out; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 12px; }
 .card { display: block; padding: 14px; border: 1px solid var(--line); border-radius: 8px; color: var(--ink); text-decoration: none; }
 .card b { display: block; font-size: 26px; }
-#changes { margin: 0; padding-left: 22px; font-size: 13px; max-height: 70vh; overflow: auto; }
+#changes { margin: 0; padding-left: 0; list-style: none; font-size: 13px; max-height: 70vh; overflow: auto; }
 #changes li { margin: 3px 0; }
 #changes code { color: var(--muted); }
 .note { color: var(--muted); font-size: 13px; margin-top: 8px; }
