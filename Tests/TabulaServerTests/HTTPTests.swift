@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import TabulaServer
+import TabulaStorage
+
+/// The HTTP port over real sockets: health, pipelining, every refusal, slow and idle clients,
+/// metrics that promtool accepts, readiness under a full store, the list of clients.
+@Suite struct HTTPTests {
+    static func withHTTP(_ configure: (inout ServerConfig) -> Void = { _ in }, store: StateStore = MemoryStore(), _ body: (Server, Int) throws -> Void) throws {
+        try withServer({
+            $0.httpPort = 0
+            configure(&$0)
+        }, store: store) { s in try body(s, try #require(s.httpPort)) }
+    }
+
+    @Test func theHealthChecksAnswer200WhileServing() throws {
+        try Self.withHTTP { _, port in
+            let c = try HTTPTestClient(port: port)
+            #expect(try c.get("/livez").status == 200)
+            #expect(try c.get("/readyz").body == "ready\n")
+            #expect(try c.get("/healthz").status == 200)
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInTheOrderSent() throws {
+        try Self.withHTTP { _, port in
+            let c = try HTTPTestClient(port: port)
+            c.send("GET /livez HTTP/1.1\r\nHost: x\r\n\r\nGET /api/ls?path=/items HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\nGET /api/show?path=/items/99 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answers = try (0..<4).map { _ in try c.response() }
+            #expect(answers.map(\.status) == [200, 200, 404, 404])
+            #expect(answers[1].headers["content-type"] == "application/json")
+            #expect(answers[1].body.contains("Rusty Spork"))
+            #expect(answers[2].body.contains("no page /nope"))
+            #expect(answers[3].body.contains(#""code":"NOTFOUND""#))
+        }
+    }
+
+    @Test func aHeadRequestGetsTheHeadersAndNoBody() throws {
+        try Self.withHTTP { _, port in
+            let c = try HTTPTestClient(port: port)
+            c.send("HEAD /items HTTP/1.1\r\nHost: x\r\n\r\nGET /livez HTTP/1.1\r\nHost: x\r\n\r\n")
+            let all = try c.waitFor("live\n")
+            #expect(all.hasPrefix("HTTP/1.1 200 OK"))
+            #expect(!all.contains("<html"))
+        }
+    }
+
+    @Test(arguments: [
+        ("HELLO\r\n\r\n", 400, "malformed request"),
+        ("POST /metrics HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi", 405, "read with GET"),
+        ("GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\n\r\n", 414, "longer than 8192 bytes"),
+        ("GET / HTTP/1.1\r\n" + (0...64).map { "X-\($0): 1\r\n" }.joined() + "\r\n", 431, "more than 64 headers"),
+        ("GET / HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n", 413, "reads no request body"),
+        ("GET /api/ls HTTP/1.1\r\n\r\n", 400, "?path=/items"),
+        ("GET /events?from=soon HTTP/1.1\r\n\r\n", 400, "must be a revision number"),
+    ])
+    func everyRefusalSaysWhatWasWrong(request: String, status: Int, says: String) throws {
+        try Self.withHTTP { _, port in
+            let c = try HTTPTestClient(port: port)
+            c.send(request)
+            let r = try c.response()
+            #expect(r.status == status)
+            #expect(r.body.contains(says), "\(r.body)")
+        }
+    }
+
+    @Test func aMalformedRequestClosesTheConnectionAfterItsAnswer() throws {
+        try Self.withHTTP { _, port in
+            let c = try HTTPTestClient(port: port)
+            c.send("GET / HTTP/1.1\r\nBad Header\r\n\r\n")
+            #expect(try c.response().headers["connection"] == "close")
+            #expect(c.closesWithin(5))
+        }
+    }
+
+    @Test func aClientThatSendsHalfARequestIsAnswered408() throws {
+        try Self.withHTTP({ $0.stallTimeout = 1 }) { _, port in
+            let c = try HTTPTestClient(port: port)
+            #expect(try c.get("/livez").status == 200)
+            c.send("GET /livez HTTP/1.1\r\nHo")
+            let r = try c.response(timeout: 10)
+            #expect(r.status == 408)
+            #expect(r.body.contains("no complete request"))
+            #expect(c.closesWithin(5))
+        }
+    }
+
+    @Test func anIdleKeptAliveConnectionIsClosedWithNothingSaid() throws {
+        try Self.withHTTP({ $0.stallTimeout = 1 }) { _, port in
+            let c = try HTTPTestClient(port: port)
+            #expect(try c.get("/livez").status == 200)
+            #expect(c.closesWithin(10))
+        }
+    }
+
+    @Test func metricsAreInPrometheusFormatAndPassPromtool() throws {
+        try Self.withHTTP { s, port in
+            let t = try connect(s)
+            _ = try t.request("ADD /items Lamp 30")
+            _ = try t.request("WATCH /items")
+            _ = try t.request("LS /nope")
+            let r = try HTTPTestClient(port: port).get("/metrics")
+            #expect(r.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+            for sample in [#"tabulad_commands_total{verb="ADD"} 1"#, #"tabulad_errors_total{code="NOTFOUND"} 1"#, #"tabulad_connections{transport="tcp"} 1"#, "tabulad_watchers 1", #"tabulad_list_entries{list="items"} 5"#, "tabulad_revision 1"] {
+                #expect(r.body.contains(sample + "\n"), "missing \(sample)")
+            }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString).txt")
+            try r.body.write(to: file, atomically: true, encoding: .utf8)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", "promtool check metrics < '\(file.path)'"]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = out
+            try p.run()
+            p.waitUntilExit()
+            let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(p.terminationStatus == 0, "promtool: \(said)")
+        }
+    }
+
+    @Test func readyzIs503WhileTheStoreIsFullAndReadyAgainOnceItTakesAWrite() throws {
+        try Self.withHTTP(store: try SQLiteStore(path: tempDB(), maxBytes: 96 * 1024)) { s, port in
+            let c = try connect(s)
+            let h = try HTTPTestClient(port: port)
+            let long = String(repeating: "y", count: 500)
+            var added: [Int] = []
+            for i in 0..<1000 {
+                let r = try c.request("ADD /items \(long)\(i) 5")
+                guard r.isOK else { break }
+                added.append(i + 5)
+            }
+            let refused = try h.get("/readyz")
+            #expect(refused.status == 503)
+            #expect(refused.body.contains("the store refused the last commit"), "\(refused.body)")
+            // Space comes back as items go: the first write the store takes makes it ready.
+            var took = false
+            for id in added.reversed() where !took { took = try c.request("RM /items/\(id)").isOK }
+            #expect(took)
+            #expect(try h.get("/readyz").status == 200)
+        }
+    }
+
+    @Test func clientsListsEveryConnectionWithItsTransportAndWatches() throws {
+        try Self.withHTTP { s, port in
+            let t = try connect(s)
+            _ = try t.request("WATCH /items")
+            let h = try HTTPTestClient(port: port)
+            var body = ""
+            let deadline = Date().addingTimeInterval(10)
+            // Other loops' connections are listed as of their last second.
+            while !body.contains(#""transport":"tcp""#) && Date() < deadline { body = try h.get("/clients").body }
+            #expect(body.contains(#""transport":"tcp","user":null"#))
+            #expect(body.contains(#""watches":1"#))
+            #expect(body.contains(#""transport":"http""#))
+        }
+    }
+}
