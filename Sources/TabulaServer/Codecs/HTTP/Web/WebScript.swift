@@ -34,11 +34,19 @@ function connect() {
   source = new EventSource("/events?" + q);
   source.addEventListener("reply", e => {
     const reply = JSON.parse(e.data);
-    if (!reply.ok) {
-      // The history moved past what we had (EXPIRED): start again from a fresh snapshot.
-      logLine(`<i>${esc(reply.code)}: ${esc(reply.message)}; reloading</i>`);
+    if (!reply.ok && reply.code === "EXPIRED") {
+      // The history moved past what we had: start again from a fresh snapshot.
+      logLine(`<i>${esc(reply.message)}; reloading</i>`);
       lastRev = null;
       reconnect(0);
+      return;
+    }
+    if (!reply.ok) {
+      // Not allowed, or nothing there: say so and stop (reconnecting would be refused again).
+      source.close();
+      setStatus("offline", "not watching");
+      logLine(`<i>${esc(reply.code)}: ${esc(reply.message)}</i>`);
+      refresh();
       return;
     }
     const m = /at rev (\d+)/.exec(reply.message);

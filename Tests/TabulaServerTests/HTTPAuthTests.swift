@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TabulaAccess
+import TabulaServer
+
+/// With `--users`, HTTP Basic with the same users and grants: nothing without a login but
+/// what `--http-open` opens; a user's reads and streams show only what it may read.
+@Suite struct HTTPAuthTests {
+    static func basic(_ name: String) -> String {
+        "Authorization: Basic " + Data("\(name):pw-\(name)".utf8).base64EncodedString()
+    }
+
+    static func withUsers(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server, Int) throws -> Void) throws {
+        try HTTPTests.withHTTP({
+            $0.users = AccessControlTests.users
+            configure(&$0)
+        }, body)
+    }
+
+    @Test func withoutALoginEveryPageIsRefused401WithABasicChallenge() throws {
+        try Self.withUsers { _, port in
+            let h = try HTTPTestClient(port: port)
+            for path in ["/", "/api/ls?path=/items", "/events", "/metrics", "/readyz"] {
+                let r = try h.get(path)
+                #expect(r.status == 401, "\(path)")
+                #expect(r.headers["www-authenticate"]?.hasPrefix("Basic realm=\"tabulad\"") == true)
+            }
+        }
+    }
+
+    @Test func aWrongSecretIs401AndTheRightOneServes() throws {
+        try Self.withUsers { _, port in
+            let h = try HTTPTestClient(port: port)
+            let wrong = "Authorization: Basic " + Data("reader:nope".utf8).base64EncodedString()
+            #expect(try h.get("/api/ls?path=/items", headers: [wrong]).status == 401)
+            let ok = try HTTPTestClient(port: port).get("/api/ls?path=/items", headers: [Self.basic("reader")])
+            #expect(ok.status == 200)
+            #expect(ok.body.contains("Rusty Spork"))
+        }
+    }
+
+    @Test func metricsAndHealthOpenedNeedNoLoginAndNothingElseIsOpened() throws {
+        try Self.withUsers({ $0.httpOpen = [.metrics, .health] }) { _, port in
+            let h = try HTTPTestClient(port: port)
+            #expect(try h.get("/metrics").status == 200)
+            #expect(try h.get("/readyz").status == 200)
+            #expect(try h.get("/api/ls?path=/items").status == 401)
+            #expect(try h.get("/clients").status == 401)
+        }
+    }
+
+    @Test func metricsAndClientsNeedAnAdmin() throws {
+        try Self.withUsers { _, port in
+            let h = try HTTPTestClient(port: port)
+            #expect(try h.get("/metrics", headers: [Self.basic("reader")]).status == 403)
+            #expect(try h.get("/clients", headers: [Self.basic("reader")]).status == 403)
+            #expect(try h.get("/metrics", headers: [Self.basic("admin")]).status == 200)
+        }
+    }
+
+    @Test func aRestrictedUsersReadsAndStreamShowOnlyWhatItsGrantsAllow() throws {
+        try Self.withUsers { s, port in
+            let h = try HTTPTestClient(port: port)
+            #expect(try h.get("/api/ls?path=/settings", headers: [Self.basic("ci")]).status == 403)
+            let items = try h.get("/api/ls?path=/items", headers: [Self.basic("ci")])
+            #expect(items.body.contains("Rusty Spork"))
+            #expect(!items.body.contains("Shiny Mac"))  // /items/3 is denied
+            h.send("GET /events?prefix=/items HTTP/1.1\r\nHost: x\r\n\(Self.basic("ci"))\r\n\r\n")
+            _ = try h.waitFor("watching /items")
+            let admin = try AccessControlTests.login(s, "admin")
+            _ = try admin.request("FAV /items/3")  // rev 1: denied to ci
+            _ = try admin.request("FAV /items/1")  // rev 2: ci's
+            let text = try h.waitFor("id: 2\n")
+            #expect(HTTPStreamTests.ids(text) == [2])
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TabulaServer
+
+/// `GET /events`: the same events as WATCH as Server-Sent Events, resumable without gap or
+/// duplicate, a revision too old said as an EXPIRED reply.
+@Suite struct HTTPStreamTests {
+    /// The `id:` lines of an event stream's text, in order.
+    static func ids(_ text: String) -> [UInt64] {
+        text.components(separatedBy: "\n").compactMap { $0.hasPrefix("id: ") ? UInt64($0.dropFirst(4)) : nil }
+    }
+
+    @Test func anEventStreamCarriesEachChangeWithItsRevisionAsID() throws {
+        try HTTPTests.withHTTP { s, port in
+            let h = try HTTPTestClient(port: port)
+            h.send("GET /events?prefix=/items HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try h.waitFor("watching /items at rev 0")
+            #expect(head.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream"))
+            #expect(head.contains("retry: 2000\n"))
+            let t = try connect(s)
+            _ = try t.request("ADD /items Lamp 30")
+            _ = try t.request("SELECT /settings/my-int 8")  // not under /items
+            _ = try t.request("FAV /items/5")
+            let text = try h.waitFor("id: 3\n")
+            #expect(Self.ids(text) == [1, 3])
+            #expect(text.contains(#"data: {"push":"event","rev":1,"kind":"add","path":"/items/5""#))
+        }
+    }
+
+    @Test func aStreamResumedFromLastEventIDMissesNothingAndRepeatsNothing() throws {
+        try HTTPTests.withHTTP { s, port in
+            let t = try connect(s)
+            let first = try HTTPTestClient(port: port)
+            first.send("GET /events?prefix=/items HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try first.waitFor("watching /items")
+            for i in 0..<3 { _ = try t.request("ADD /items Thing\(i) \(10 + i)") }
+            let seen = Self.ids(try first.waitFor("id: 3\n"))
+            #expect(seen == [1, 2, 3])
+            close(first.fd)  // the browser lost its connection
+            for i in 3..<6 { _ = try t.request("ADD /items Thing\(i) \(10 + i)") }
+            let again = try HTTPTestClient(port: port)
+            again.send("GET /events?prefix=/items&from=1 HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 3\r\n\r\n")
+            _ = try again.waitFor("replaying 3 events")
+            _ = try t.request("ADD /items Thing6 16")
+            #expect(Self.ids(try again.waitFor("id: 7\n")) == [4, 5, 6, 7])
+        }
+    }
+
+    @Test func aRevisionOlderThanTheHistoryIsAnExpiredReplyOnTheStream() throws {
+        try HTTPTests.withHTTP({ $0.historyInMemory = 3 }) { s, port in
+            let t = try connect(s)
+            for i in 0..<8 { _ = try t.request("ADD /items Thing\(i) 5") }
+            let h = try HTTPTestClient(port: port)
+            h.send("GET /events?prefix=/items&from=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let text = try h.waitFor("EXPIRED")
+            #expect(text.contains("event: reply\ndata: {\"ok\":false,\"code\":\"EXPIRED\""))
+        }
+    }
+
+    @Test func aStreamThatDoesNotReadIsDroppedAtTheOutputLimit() throws {
+        try HTTPTests.withHTTP({ $0.outputLimit = 64 * 1024 }) { s, port in
+            let h = try HTTPTestClient(port: port)
+            var size: Int32 = 4096
+            setsockopt(h.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            h.send("GET /events?prefix=/ HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try h.waitFor("watching /")
+            let t = try connect(s)
+            let long = String(repeating: "z", count: 2000)
+            var n = 0
+            while try stat(t, "slow_consumers_dropped") == 0 && n < 5000 {
+                _ = try t.request("ADD /items \(long)\(n) 5")
+                n += 1
+            }
+            #expect(try stat(t, "slow_consumers_dropped") == 1)
+        }
+    }
+}
