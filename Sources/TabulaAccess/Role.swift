@@ -6,7 +6,7 @@ public enum Role: String, Sendable, CaseIterable, Equatable {
     case read
     /// Read, and SELECT, ADD, SET, RM, MV, FAV, ORDER.
     case write
-    /// Everything, including BANDS with arguments and STATS.
+    /// Everything, including BANDS with arguments, STATS and CLIENTS.
     case admin
 
     /// The highest permission the role holds.

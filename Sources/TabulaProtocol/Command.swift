@@ -49,6 +49,8 @@ public enum Command: Sendable, Hashable {
     case unwatch(prefix: String?)
     case format(WireFormat?)
     case stats
+    /// The connected clients (admin).
+    case clients
     case complete(String)
     case auth(name: String, secret: String)
     case whoami
@@ -78,6 +80,7 @@ public enum Command: Sendable, Hashable {
         case .unwatch: return .unwatch
         case .format: return .format
         case .stats: return .stats
+        case .clients: return .clients
         case .complete: return .complete
         case .sync: return .sync
         case .auth: return .auth

@@ -100,6 +100,7 @@ public enum RequestParser {
         case .quit: return .quit
         case .pwd: return .pwd
         case .stats: return .stats
+        case .clients: return .clients
         case .whoami: return .whoami
         case .auth: return .auth(name: a[0], secret: a[1])
         case .sync: return try parseSync(a)

@@ -7,7 +7,7 @@ public enum Verb: String, Sendable, CaseIterable {
     case select = "SELECT", add = "ADD", set = "SET", rm = "RM", mv = "MV", fav = "FAV"
     case filter = "FILTER", bands = "BANDS", order = "ORDER"
     case watch = "WATCH", unwatch = "UNWATCH", format = "FORMAT", stats = "STATS", complete = "COMPLETE"
-    case auth = "AUTH", whoami = "WHOAMI", sync = "SYNC"
+    case auth = "AUTH", whoami = "WHOAMI", sync = "SYNC", clients = "CLIENTS"
 
     /// The verb named `word`, case-insensitively (no allocation: ASCII folded into a key).
     public static func named<S: StringProtocol>(_ word: S) -> Verb? {

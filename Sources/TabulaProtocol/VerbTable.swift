@@ -124,6 +124,7 @@ extension Verb {
         case .unwatch: return VerbSpec([Argument("prefix", .path(.any), optional: true)], VerbTraits(.session, permission: .read), "stop watching a prefix, or everything")
         case .format: return VerbSpec([Argument("text|json", .choice(["text", "json"]), optional: true)], VerbTraits(.connection, permission: .read), "reply in text lines or one JSON object per line")
         case .stats: return VerbSpec([], VerbTraits(.read, permission: .admin), "server counters")
+        case .clients: return VerbSpec([], VerbTraits(.read, permission: .admin), "the connected clients: id, address, transport, user, age, idle, watches, output queued")
         case .complete: return VerbSpec([Argument("partial-line", .rest, optional: true, repeated: true)], VerbTraits(.read, cacheable: true, permission: .read), "completion candidates for a partial request line")
         case .auth: return VerbSpec([Argument("name", .text), Argument("secret", .text)], VerbTraits(.connection, permission: .none), "log in as a user of the server's users file")
         case .whoami: return VerbSpec([], VerbTraits(.connection, permission: .read), "name the user this connection acts as, its role and grants")

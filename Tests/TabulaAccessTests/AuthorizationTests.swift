@@ -24,7 +24,7 @@ import TabulaProtocol
         .select: "SELECT /settings/my-int 8", .add: "ADD /orders x", .set: "SET /items/1 name=x", .rm: "RM /items/1",
         .mv: "MV /items/1 2", .fav: "FAV /items/1", .filter: "FILTER all", .bands: "BANDS A 5 B", .order: "ORDER pesto",
         .watch: "WATCH /items", .unwatch: "UNWATCH", .format: "FORMAT json", .stats: "STATS", .complete: "COMPLETE LS",
-        .auth: "AUTH a b", .whoami: "WHOAMI", .sync: "SYNC 5",
+        .auth: "AUTH a b", .whoami: "WHOAMI", .sync: "SYNC 5", .clients: "CLIENTS",
     ]
 
     @Test func eachRoleMayUseExactlyItsVerbs() {

@@ -155,4 +155,16 @@ import TabulaStorage
             #expect(body.contains(#""transport":"http""#))
         }
     }
+
+    @Test func theClientsVerbListsTheSameConnectionsAsText() throws {
+        try Self.withHTTP { s, port in
+            let t = try connect(s)
+            _ = try t.request("WATCH /items")
+            _ = try HTTPTestClient(port: port).get("/livez")
+            var rows: [String] = []
+            let deadline = Date().addingTimeInterval(10)
+            while !(rows.contains { $0.contains("  tcp  user=-") && $0.contains("watches=1") }) && Date() < deadline { rows = try t.request("CLIENTS").data }
+            #expect(rows.contains { $0.contains("  tcp  user=-") && $0.contains("watches=1") }, "\(rows)")
+        }
+    }
 }

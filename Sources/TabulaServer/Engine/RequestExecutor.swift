@@ -219,6 +219,8 @@ struct RequestExecutor: Sendable {
             return Execution(Reply(error: TabulaError(.invalid, "AUTH is answered by the authenticator")))  // routed there, never run here
         case .stats:
             return Execution(ServerReplies.stats(state: state, stats: stats, store: store, historyOldest: retainedOldest()))
+        case .clients:
+            return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
         case .watch(let prefix, let from):
             return watch(c, prefix: prefix, from: from, tag: r.tag, session: s)
         case .unwatch(let prefix):

@@ -1,3 +1,4 @@
+import Glibc
 import TabulaModel
 import TabulaProtocol
 import TabulaStorage
@@ -37,6 +38,14 @@ enum ServerReplies {
         // The store's kind, not its path: where the file lives is the operator's business (the log says).
         let words = [("store", store.kind), ("history_id", state.historyID)].map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .string($0.1))])) }
         return Reply(rows: rows + words, message: "tabulad \(ServerConfig.version)")
+    }
+
+    /// `CLIENTS`: a row per connection, by id, as of each loop's last second.
+    static func clients(_ all: [ClientInfo]) -> Reply {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let rows = all.sorted { $0.id < $1.id }.map { $0.row(now: Int(ts.tv_sec)) }
+        return Reply(rows: rows, message: "\(rows.count) client\(rows.count == 1 ? "" : "s")")
     }
 
     static func help(_ verb: String?) -> Reply {

@@ -98,6 +98,7 @@ extension Verb {
         case .auth: return 21
         case .whoami: return 22
         case .sync: return 23
+        case .clients: return 24
         }
     }
 }
