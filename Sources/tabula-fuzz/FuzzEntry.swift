@@ -1,5 +1,6 @@
 import CTLSShim
 import TabulaAccess
+import TabulaHTTP
 import TabulaModel
 import TabulaProtocol
 
@@ -19,7 +20,31 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     decoder.append(UnsafeRawBufferPointer(rebasing: bytes[half..<size]))
     drain(&decoder)
     _ = tabula_tls_fuzz_input(data, Int32(size))
+    fuzzHTTP(bytes)
     return 0
+}
+
+/// The HTTP adapter: the same bytes read whole and cut in three give the same requests and
+/// refusals; nothing but GET and HEAD comes out; a refusal is last and ends the parse; what
+/// a request in progress holds stays under the parser's bounds.
+func fuzzHTTP(_ bytes: UnsafeRawBufferPointer) {
+    let whole = HTTPParser()
+    let all = whole.feed(bytes) + whole.finish()
+    let cut = HTTPParser()
+    var pieces: [HTTPParsed] = []
+    let a = bytes.count / 3, b = 2 * bytes.count / 3
+    for r in [0..<a, a..<b, b..<bytes.count] {
+        pieces += cut.feed(UnsafeRawBufferPointer(rebasing: bytes[r]))
+        precondition(cut.partialCount <= HTTPParser.maxTarget + HTTPParser.maxHeaderBytes + HTTPParser.maxBody + 1, "a request in progress holds \(cut.partialCount) bytes")
+    }
+    pieces += cut.finish()
+    precondition(all == pieces, "cut in three, the bytes parse otherwise: \(all) vs \(pieces)")
+    for (i, p) in all.enumerated() {
+        switch p {
+        case .request(let r): precondition(r.method == "GET" || r.method == "HEAD", "a \(r.method) request came out")
+        case .refusal: precondition(i == all.count - 1 && whole.failed, "a refusal that is not last")
+        }
+    }
 }
 
 /// The server's default line cap: inputs up to it (run with -max_len above it) reach the
