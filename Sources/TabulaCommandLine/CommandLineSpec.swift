@@ -162,6 +162,9 @@ public struct ParsedArguments: Sendable {
 
     init(spec: CommandLineSpec) { self.spec = spec }
 
+    /// The keys of the options given.
+    public var keys: Set<String> { Set(values.keys) }
+
     /// Whether the option was given.
     public func has(_ key: String) -> Bool { values[key] != nil }
 

@@ -38,6 +38,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--output-limit", value: "BYTES", help: "most bytes queued for one client before it is dropped as a\nslow consumer (default 8388608)"),
         OptionSpec("--io-threads", value: "N", help: "I/O loop threads (default 2)"),
         OptionSpec("--cpu-yield", value: "on|off", help: "on (default): while several clients keep a loop busy, a loop\nwoken for only one or two requests gives the CPU away once\nbefore serving them, so that clients on the same cores send\nmore and are served in bigger batches (a lone client never\nwaits); off serves at once: a little less throughput with\nmany clients, a lower tail latency"),
+        OptionSpec("--config", value: "FILE", help: "read options from FILE first: one per line, named without its\ndashes, then its value (http 8080; memory for a flag); #\ncomments; options on the command line override it"),
         OptionSpec("--log-level", value: "LEVEL", help: "error, warn, info (default) or debug; logs go to stderr"),
     ],
     epilogue: """
@@ -67,8 +68,16 @@ struct Settings {
     var maxSize: Int?
 }
 
+/// The command line with the words of its `--config FILE` (if any) placed before it.
+func withConfigFile(_ arguments: [String]) throws(UsageError) -> [String] {
+    let given = try commandLine.parse(arguments)
+    guard let path = given.string("--config") else { return arguments }
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw UsageError("--config \(path): cannot read it (does it exist, and may tabulad read it?)") }
+    return try ConfigFile.arguments(text, spec: commandLine, file: path, except: given.keys) + arguments
+}
+
 func settings(_ arguments: [String]) throws(UsageError) -> Settings {
-    let p = try commandLine.parseOrAnswer(arguments, version: ServerConfig.version)
+    let p = try commandLine.parseOrAnswer(try withConfigFile(arguments), version: ServerConfig.version)
     if let extra = p.positionals.first { throw UsageError("unexpected argument '\(extra)'; tabulad takes only options (see tabulad --help)") }
     var s = Settings()
     if let v = p.string("--bind") { s.config.bind = v }

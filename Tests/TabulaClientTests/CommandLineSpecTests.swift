@@ -72,3 +72,31 @@ import Testing
         #expect(help.hasSuffix("EXIT STATUS: 0 ok\n"))
     }
 }
+
+@Suite struct ConfigFileTests {
+    static let spec = CommandLineSpec(tool: "t", summary: "s", usage: ["t"], options: [
+        OptionSpec("--http", value: "N", help: "h"), OptionSpec("--memory", help: "m"), OptionSpec("--users", value: "FILE", help: "u"),
+    ], epilogue: "")
+
+    @Test func eachLineIsAnOptionWithoutItsDashesAndCommentsAreSkipped() throws {
+        let words = try ConfigFile.arguments("# the server\nhttp 8080\r\n\nmemory\nusers   /etc/tabula/users\n", spec: Self.spec, file: "f")
+        #expect(words == ["--http", "8080", "--memory", "--users", "/etc/tabula/users"])
+    }
+
+    @Test func theCommandLineOverridesTheFileSinceItsWordsComeAfter() throws {
+        let p = try Self.spec.parse(try ConfigFile.arguments("http 8080\nmemory\n", spec: Self.spec, file: "f", except: ["--http"]) + ["--http", "9090"])
+        #expect(p.has("--memory"))
+        #expect(p.string("--http") == "9090")
+    }
+
+    @Test func anUnknownOptionOrAMissingValueNamesTheLine() {
+        #expect(throws: UsageError.self) { try ConfigFile.arguments("htp 8080\n", spec: Self.spec, file: "f") }
+        do {
+            _ = try ConfigFile.arguments("memory\nhttp\n", spec: Self.spec, file: "t.conf")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.message == "t.conf line 2: http needs a value (N)")
+        }
+        #expect(throws: UsageError.self) { try ConfigFile.arguments("memory yes\n", spec: Self.spec, file: "f") }
+    }
+}
