@@ -26,7 +26,7 @@ public final class Server: @unchecked Sendable {
     /// Loads (or seeds) the model from `store` and opens the socket; `start()` begins serving.
     public init(config: ServerConfig, store: StateStore) throws {
         tabula_ignore_sigpipe()
-        log = Log(level: config.logLevel)
+        log = Log(level: config.logLevel, format: config.logFormat)
         var model: Model
         if let snap = try store.load() {
             model = Model(snapshot: snap)
@@ -171,5 +171,6 @@ public final class Server: @unchecked Sendable {
         for l in listeners { close(l.fd) }
         if let unixPath { unlink(unixPath) }
         log.log(.info, "stopped")
+        log.stop()
     }
 }

@@ -71,6 +71,8 @@ public struct ServerConfig: Sendable {
     public var historyBytesInMemory = 64 << 20
     /// Log verbosity.
     public var logLevel = LogLevel.info
+    /// Log line format (`--log-format`).
+    public var logFormat = LogFormat.text
     /// Version string in the greeting and `--version`.
     public static let version = "0.1.0"
 

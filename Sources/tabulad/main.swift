@@ -40,6 +40,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--cpu-yield", value: "on|off", help: "on (default): while several clients keep a loop busy, a loop\nwoken for only one or two requests gives the CPU away once\nbefore serving them, so that clients on the same cores send\nmore and are served in bigger batches (a lone client never\nwaits); off serves at once: a little less throughput with\nmany clients, a lower tail latency"),
         OptionSpec("--config", value: "FILE", help: "read options from FILE first: one per line, named without its\ndashes, then its value (http 8080; memory for a flag); #\ncomments; options on the command line override it"),
         OptionSpec("--log-level", value: "LEVEL", help: "error, warn, info (default) or debug; logs go to stderr"),
+        OptionSpec("--log-format", value: "text|logfmt|json", help: "text (default) for people; logfmt or json (one object per\nline) for log collectors; a line about one connection\ncarries its id as a field (conn)"),
     ],
     epilogue: """
         SIGINT or SIGTERM: stop accepting, answer requests in flight, say "* BYE" to every
@@ -116,6 +117,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }
     if let v = try p.int("--io-threads", in: 1...64) { s.config.ioThreads = v }
     if let v = try p.choice("--cpu-yield", ["on", "off"]) { s.config.cpuYield = v == "on" }
+    if let v = try p.choice("--log-format", LogFormat.allCases.map(\.rawValue)), let f = LogFormat(rawValue: v) { s.config.logFormat = f }
     if let v = try p.choice("--log-level", ["error", "warn", "info", "debug"]), let l = LogLevel(name: v) { s.config.logLevel = l }
     s.config.setHistory(s.history, durable: !s.memory)
     if let path = p.string("--users") {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TabulaServer
+@testable import TabulaServer
 import TabulaStorage
 
 /// The HTTP port over real sockets: health, pipelining, every refusal, slow and idle clients,
@@ -166,5 +166,14 @@ import TabulaStorage
             while !(rows.contains { $0.contains("  tcp  user=-") && $0.contains("watches=1") }) && Date() < deadline { rows = try t.request("CLIENTS").data }
             #expect(rows.contains { $0.contains("  tcp  user=-") && $0.contains("watches=1") }, "\(rows)")
         }
+    }
+}
+
+@Suite struct LogFormatTests {
+    @Test func eachFormatWritesTheLevelTheConnectionAndTheMessage() {
+        let t = "2026-12-01T10:00:00Z"
+        #expect(Log.line(.info, "closing", conn: 257, format: .text, time: t) == "2026-12-01T10:00:00Z INFO [257] closing\n")
+        #expect(Log.line(.warn, "say \"hi\"\n", conn: 257, format: .logfmt, time: t) == "time=2026-12-01T10:00:00Z level=warn conn=257 msg=\"say \\\"hi\\\"\\n\"\n")
+        #expect(Log.line(.error, "disk full", conn: nil, format: .json, time: t) == "{\"time\":\"2026-12-01T10:00:00Z\",\"level\":\"error\",\"msg\":\"disk full\"}\n")
     }
 }

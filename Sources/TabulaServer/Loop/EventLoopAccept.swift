@@ -71,7 +71,7 @@ extension EventLoop {
             c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
             markDirty(c)
         }
-        log.log(.debug, "connection \(c.id.raw) opened")
+        log.log(.debug, "connection \(c.id.raw) opened", conn: c.id.raw)
         if c.tls != nil { readFrom(c) }  // records the handshake read ahead are not seen by epoll
     }
 

@@ -65,7 +65,7 @@ extension EventLoop {
             }
         }
         if stall > 0 && now - c.lastRequest >= stall && httpKeepAliveIsOver(c) {
-            log.log(.debug, "closing HTTP connection \(c.id.raw): kept alive \(stall) s with no request")
+            log.log(.debug, "closing HTTP connection \(c.id.raw): kept alive \(stall) s with no request", conn: c.id.raw)
             closeConnection(c)
             return
         }
@@ -79,7 +79,7 @@ extension EventLoop {
     /// Sends `* BYE reason` when it can go without cutting a line, then closes.
     func closeWithBye(_ c: Connection, _ reason: String, log why: String, timedOut: Bool = true) {
         if timedOut { stats.add(stats.timedOut, 1) }
-        log.log(.info, "closing connection \(c.id.raw) from \(c.peer): \(why)")
+        log.log(.info, "closing connection \(c.id.raw) from \(c.peer): \(why)", conn: c.id.raw)
         if c.output.atLineBoundary, let bye = goodbye(c, reason) { sendNow(c, bye) }
         closeConnection(c)
     }

@@ -51,7 +51,7 @@ extension EventLoop {
 
     func dropSlowConsumer(_ c: Connection) {
         stats.add(stats.slowConsumersDropped, 1)
-        log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count + c.deferredCount) bytes unread, over the output limit of \(config.outputLimit)")
+        log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count + c.deferredCount) bytes unread, over the output limit of \(config.outputLimit)", conn: c.id.raw)
         if c.output.atLineBoundary, let bye = goodbye(c, "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less", status: .unavailable) {
             sendNow(c, bye)
         }
@@ -85,6 +85,6 @@ extension EventLoop {
         c.partialCounted = 0
         closedSinceTrim += 1
         executor.state.hub.withLock { _ = $0.remove(c.id, nil) }
-        log.log(.debug, "connection \(c.id.raw) closed")
+        log.log(.debug, "connection \(c.id.raw) closed", conn: c.id.raw)
     }
 }

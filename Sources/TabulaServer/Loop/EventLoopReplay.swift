@@ -108,7 +108,7 @@ extension EventLoop {
             return
         }
         let why = gap.failure ?? "the history moved past revision \(r.cursor) while it was replayed (the oldest held is now \(gap.oldest))"
-        log.log(.warn, "connection \(c.id.raw): replay of \(r.plan.prefix) stopped: \(why)")
+        log.log(.warn, "connection \(c.id.raw): replay of \(r.plan.prefix) stopped: \(why)", conn: c.id.raw)
         c.output.append(WireEncoder.encode(.bye(reason: "replay stopped: \(why); reconnect and WATCH \(r.plan.prefix) FROM \(r.cursor) to go on"), format: format))
         c.replay = nil
         c.closeWhenFlushed = true
