@@ -35,6 +35,18 @@ import TabulaStorage
         }
     }
 
+    @Test func thousandsOfRequestsPipelinedInFewReadsAreAllAnsweredInOrder() throws {
+        try Self.withHTTP { _, port in
+            let c = try HTTPTestClient(port: port)
+            let n = 3_000
+            c.send((0..<n).map { "GET /api/show?path=/items/\($0 % 2 == 0 ? 1 : 2) HTTP/1.1\r\n\r\n" }.joined())
+            for i in 0..<n {
+                let r = try c.response()
+                #expect(r.body.contains(i % 2 == 0 ? "Rusty Spork" : "Fluffy Bear"), "answer \(i)")
+            }
+        }
+    }
+
     @Test func aHeadRequestGetsTheHeadersAndNoBody() throws {
         try Self.withHTTP { _, port in
             let c = try HTTPTestClient(port: port)

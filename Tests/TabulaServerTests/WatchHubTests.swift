@@ -12,6 +12,21 @@ import TabulaProtocol
         Dictionary(uniqueKeysWithValues: (hub.audience(of: path)?.members ?? []).map { ($0.conn.raw, $0.format) })
     }
 
+    @Test func theWatchCountFollowsEveryAddAndRemoval() {
+        var hub = WatchHub()
+        hub.add(a, "/items", format: .text)
+        hub.add(a, "/items", format: .text)  // the same watch again
+        hub.add(a, "/menu", format: .json)  // a new format: still two watches
+        hub.add(b, "/", format: .sse)
+        #expect(hub.count == 3)
+        hub.remove(a, "/nothing")
+        #expect(hub.count == 3)
+        hub.remove(a, nil)
+        #expect(hub.count == 1)
+        hub.remove(b, "/")
+        #expect(hub.count == 0 && hub.isEmpty)
+    }
+
     @Test func anEventGoesToEveryoneWatchingAPrefixOfItsPathAndNobodyElse() {
         var hub = WatchHub()
         hub.add(a, "/items", format: .text)

@@ -166,15 +166,12 @@ final class Engine: @unchecked Sendable {
             done += 1
             switch unit {
             case .failure(let tag, let error):
-                executor.stats.failed(error.code)
-                WireEncoder.encode(Reply(error: error), tag: tag, format: s.format, into: &bytes)
+                executor.encodeError(error, tag: tag, format: s.format, into: &bytes)
             case .request(let r):
                 if let refusal = Dispatcher.refusal(r, session: s, state: state) {
-                    executor.stats.failed(refusal.code)
-                    WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: s.format, into: &bytes)
+                    executor.encodeError(refusal, tag: r.tag, format: s.format, into: &bytes)
                 } else if let failing, failing.covers(r.command) {
-                    executor.stats.failed(failing.error(for: r.command).code)
-                    WireEncoder.encode(Reply(error: failing.error(for: r.command)), tag: r.tag, format: s.format, into: &bytes)
+                    executor.encodeError(failing.error(for: r.command), tag: r.tag, format: s.format, into: &bytes)
                 } else if case .sync(let rev, _) = r.command {
                     WireEncoder.encode(syncReply(c, rev: rev), tag: r.tag, format: s.format, into: &bytes)
                 } else {

@@ -56,7 +56,7 @@ extension Engine {
             if writes {
                 let asked = ContinuousClock.now
                 let caught = try store.beginWrite(after: state.model.revision)
-                executor.stats.headLockSeconds.observe(Engine.seconds(since: asked))
+                executor.stats.headLockSeconds.observe(since: asked)
                 noteReachable()
                 return TurnStart(caught: caught, began: true)
             }

@@ -56,8 +56,8 @@ extension Engine {
             do {
                 let start = ContinuousClock.now
                 try store.commit(CommitBatch(mutations: work.mutations, events: work.events, revision: work.events.last?.rev ?? 0, mutationEnds: work.ends))
-                executor.stats.commitSeconds.observe(Engine.seconds(since: start))
-                executor.stats.commitRequests.observe(Double(work.events.count))
+                executor.stats.commitSeconds.observe(since: start)
+                executor.stats.commitChanges.observe(Double(work.events.count))
                 state.storeRefusal.withLock { $0 = nil }
                 noteStoredHistory()
             } catch {
@@ -153,10 +153,3 @@ extension Engine {
     }
 }
 
-extension Engine {
-    /// Seconds from `start` to now.
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let d = ContinuousClock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
-}

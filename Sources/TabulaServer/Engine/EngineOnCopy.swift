@@ -25,8 +25,7 @@ extension Engine {
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
         let refusal = start.failing.map { $0.error(for: r.command) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state) })
         if let refusal {
-            executor.stats.failed(refusal.code)
-            let bytes = WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)
+            let bytes = executor.encodeError(refusal, tag: r.tag, format: session.format)
             conclude([], answers: [GroupAnswer(conn: c, bytes: bytes, session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
             return
         }

@@ -125,8 +125,7 @@ struct RequestExecutor: Sendable {
     private func answer(_ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into answers: inout [LoopAnswer], events: inout [Event?], rows: inout Int) -> Bool {
         switch u {
         case .failure(let tag, let error):
-            stats.failed(error.code)
-            answers.append(.bytes(WireEncoder.encode(Reply(error: error), tag: tag, format: session.format)))
+            answers.append(.bytes(encodeError(error, tag: tag, format: session.format)))
             return false
         case .request(let r):
             var key: ReplyCache.Key?
@@ -147,8 +146,7 @@ struct RequestExecutor: Sendable {
             }
             if let refusal = Dispatcher.refusal(r, session: session, state: state) {
                 stats.ran(r.command.verb)
-                stats.failed(refusal.code)
-                answers.append(.bytes(WireEncoder.encode(Reply(error: refusal), tag: r.tag, format: session.format)))
+                answers.append(.bytes(encodeError(refusal, tag: r.tag, format: session.format)))
                 return false
             }
             var e = execute(r, conn: conn, session: &session)
@@ -233,6 +231,19 @@ struct RequestExecutor: Sendable {
             if let reply = state.model.read(r.command, viewer: &s.viewer) { return Execution(reply) }
             return Execution(state.model.apply(r.command, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
         }
+    }
+
+    /// An error reply, counted by its code (`/metrics`), appended to `out`: every error a
+    /// request is answered with without running goes through here.
+    func encodeError(_ error: TabulaError, tag: String?, format: WireFormat, into out: inout [UInt8]) {
+        stats.failed(error.code)
+        WireEncoder.encode(Reply(error: error), tag: tag, format: format, into: &out)
+    }
+
+    func encodeError(_ error: TabulaError, tag: String?, format: WireFormat) -> [UInt8] {
+        var out: [UInt8] = []
+        encodeError(error, tag: tag, format: format, into: &out)
+        return out
     }
 
     /// The reply, encoded for the connection.

@@ -15,7 +15,7 @@ enum ServerReplies {
             ("watches", watches),
             ("revision", Int(state.model.revision)),
             ("history_oldest", Int(historyOldest)),
-            ("requests", stats.requests.load(ordering: .relaxed)),
+            ("requests", stats.requests),
             ("events_delivered", stats.eventsDelivered.load(ordering: .relaxed)),
             ("bytes_in", stats.bytesIn.load(ordering: .relaxed)),
             ("bytes_out", stats.bytesOut.load(ordering: .relaxed)),

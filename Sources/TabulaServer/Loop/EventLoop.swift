@@ -61,6 +61,8 @@ final class EventLoop: @unchecked Sendable {
     private var cache = ReplyCache()
     /// This loop's connections as of its last second, for `CLIENTS` and `/metrics`.
     let clients = Locked<[ClientInfo]>([])
+    /// The most output queued for one of this loop's connections, as of its last second.
+    let largestQueued = Atomic<Int>(0)
     /// How long answering each read's requests took here.
     let batchSeconds = Histogram.seconds()
 
@@ -303,7 +305,7 @@ final class EventLoop: @unchecked Sendable {
                 // the replies, as the engine does, so a watcher's own event precedes its OK.
                 if published { drainInbox() }
             }
-            batchSeconds.observe(Engine.seconds(since: began))
+            batchSeconds.observe(since: began)
             appendReplies(c, replies)
             // A big piece becomes the queue's own chunk; the next batch then starts a fresh
             // buffer of the same capacity (no regrowth), unless that capacity is large.

@@ -26,6 +26,12 @@ final class Histogram: Sendable {
         Histogram(bounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096])
     }
 
+    /// Observes the seconds from `start` to now.
+    func observe(since start: ContinuousClock.Instant) {
+        let d = ContinuousClock.now - start
+        observe(Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+    }
+
     func observe(_ v: Double, times n: Int = 1) {
         // The first bucket that holds it: the others are summed at read time (cumulative).
         if let i = bounds.firstIndex(where: { v <= $0 }) { buckets[i].add(n) }

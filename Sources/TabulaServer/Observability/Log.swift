@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TabulaProtocol
 
 /// Log verbosity, from quietest.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
@@ -73,21 +74,11 @@ public final class Log: Sendable {
         }
     }
 
-    /// `s` as a double-quoted string with JSON's escapes (which logfmt readers also take).
+    /// `s` as a JSON string (logfmt readers take its escapes too).
     static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
+        var out: [UInt8] = []
+        JSONValue.string(s).write(to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Writes until nothing is queued; returns when the process ends. Waits for lines written

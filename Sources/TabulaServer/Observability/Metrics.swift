@@ -19,11 +19,11 @@ extension EventLoop {
         p.family("tabulad_http_requests_total", .counter, "HTTP requests answered.", Double(s.httpRequests.count))
         p.histogram("tabulad_request_batch_duration_seconds", "Time an I/O loop took to answer one read's pipelined requests.", bounds: batchSeconds.bounds, Histogram.merged(state.loops.map(\.batchSeconds)))
         p.histogram("tabulad_store_commit_duration_seconds", "Time each store commit took (durable once it returns).", bounds: s.commitSeconds.bounds, s.commitSeconds.reading)
-        p.histogram("tabulad_group_commit_changes", "Changes made durable by one commit (group commit).", bounds: s.commitRequests.bounds, s.commitRequests.reading)
+        p.histogram("tabulad_group_commit_changes", "Changes made durable by one commit (group commit).", bounds: s.commitChanges.bounds, s.commitChanges.reading)
         p.family("tabulad_events_delivered_total", .counter, "Events queued to watchers.", Double(s.eventsDelivered.load(ordering: .relaxed)))
         p.family("tabulad_watchers", .gauge, "Watches (connection and prefix pairs) registered.", Double(state.hub.withLock { $0.count }))
         p.family("tabulad_slow_consumers_dropped_total", .counter, "Connections dropped for not reading their output.", Double(s.slowConsumersDropped.load(ordering: .relaxed)))
-        p.family("tabulad_output_queue_max_bytes", .gauge, "The largest output queued for one connection (as of each loop's last second).", Double(allClients().map(\.outputQueued).max() ?? 0))
+        p.family("tabulad_output_queue_max_bytes", .gauge, "The largest output queued for one connection (as of each loop's last second).", Double(state.loops.map { $0.largestQueued.load(ordering: .relaxed) }.max() ?? 0))
         p.family("tabulad_received_bytes_total", .counter, "Bytes read from clients.", Double(s.bytesIn.load(ordering: .relaxed)))
         p.family("tabulad_sent_bytes_total", .counter, "Bytes written to clients.", Double(s.bytesOut.load(ordering: .relaxed)))
         p.family("tabulad_revision", .gauge, "The newest published revision.", Double(state.publishedRevision.load(ordering: .relaxed)))
@@ -56,6 +56,7 @@ extension EventLoop {
             ClientInfo(id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: c.session.user?.name, connectedAt: c.connectedAt, lastRequest: c.lastRequest, watches: w, outputQueued: c.output.count + c.deferredCount, replayAt: c.replay?.cursor, replayThrough: c.replay?.plan.through)
         }
         clients.withLock { $0 = infos }
+        largestQueued.store(infos.map(\.outputQueued).max() ?? 0, ordering: .relaxed)
     }
 }
 

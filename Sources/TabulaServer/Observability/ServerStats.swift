@@ -9,7 +9,6 @@ final class ServerStats: Sendable {
     let slowConsumersDropped = Atomic<Int>(0)
     let bytesIn = Atomic<Int>(0)
     let bytesOut = Atomic<Int>(0)
-    let requests = Atomic<Int>(0)
     let eventsDelivered = Atomic<Int>(0)
     /// Bytes of incomplete request lines held, all connections together.
     let partialInput = Atomic<Int>(0)
@@ -29,9 +28,9 @@ final class ServerStats: Sendable {
     /// Requests run per verb (indexed like `Verb.allCases`), and error replies per code.
     let byVerb = Verb.allCases.map { _ in Counter() }
     let byError = ErrorCode.allCases.map { _ in Counter() }
-    /// Store commits: how long each took, and how many requests each carried (group commit).
+    /// Store commits: how long each took, and how many changes each made durable (group commit).
     let commitSeconds = Histogram.seconds()
-    let commitRequests = Histogram.sizes()
+    let commitChanges = Histogram.sizes()
     /// A cluster node's waits for the head row's lock, one per write turn.
     let headLockSeconds = Histogram.seconds()
     /// HTTP requests answered.
@@ -43,9 +42,11 @@ final class ServerStats: Sendable {
     func openedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(1) }
     func closedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(-1) }
 
+    /// Requests run, all verbs (summed: one shared count per request is enough).
+    var requests: Int { byVerb.reduce(0) { $0 + $1.count } }
+
     /// Counts a request of `verb` run.
     func ran(_ verb: Verb) {
-        requests.wrappingAdd(1, ordering: .relaxed)
         byVerb[verb.index].add()
     }
 

@@ -54,8 +54,8 @@ struct WatchHub {
         return covered ? f : nil
     }
 
-    /// The number of (connection, prefix) watches.
-    var count: Int { byConnection.values.reduce(0) { $0 + $1.count } }
+    /// The number of (connection, prefix) watches (kept, not summed: STATS and /metrics read it).
+    private(set) var count = 0
 
     @discardableResult
     mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat, grants g: Grants? = nil) -> Bool {
@@ -66,6 +66,7 @@ struct WatchHub {
         if byPrefix[prefix] == nil { tree.insert(prefix) }
         byPrefix[prefix, default: []].insert(c)
         let isNew = byConnection[c, default: []].insert(prefix).inserted
+        if isNew { count += 1 }
         forget(CollectionOfOne(prefix))
         return isNew
     }
@@ -91,6 +92,7 @@ struct WatchHub {
             grants[c] = nil
         }
         forget(touched)
+        count -= n
         return n
     }
 

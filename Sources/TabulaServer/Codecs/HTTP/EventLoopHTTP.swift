@@ -36,7 +36,7 @@ extension EventLoop {
         while h.inFlight == nil, !h.streaming, !c.closeWhenFlushed, !c.atEngine, c.replay == nil,
             c.output.count < config.outputPause, !h.waiting.isEmpty, conns[c.id.raw] != nil
         {
-            switch h.waiting.removeFirst() {
+            switch h.waiting.popFirst()! {
             case .refusal(let status, let message):
                 respond(c, .refusal(status, message), head: false, close: true)
             case .request(let r):
@@ -45,6 +45,7 @@ extension EventLoop {
                 route(c, r)
             }
         }
+        if h.waiting.isEmpty { h.waiting = [] }  // gives back what the taken requests held
         refreshReading(c)
     }
 

@@ -6,8 +6,9 @@ import TabulaProtocol
 /// began, the event stream it became. Owned by the connection's loop.
 final class HTTPExchange {
     let parser = HTTPParser()
-    /// Requests read, in order, behind the one in flight.
-    var waiting: [HTTPParsed] = []
+    /// Requests read, in order, behind the one in flight (a slice: taking the first is O(1),
+    /// however many one read brought).
+    var waiting: ArraySlice<HTTPParsed> = []
     /// The request whose answer comes back as a reply line of the request pipeline.
     var inFlight: InFlight?
     /// The connection became an event stream: replies and events are SSE frames from now on.
