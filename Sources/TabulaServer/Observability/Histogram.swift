@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A Prometheus histogram: counts of observations at or under each bound, their sum and
-/// count. Written by one thread (each loop, and the engine, has its own), read by a scrape;
+/// count. Written by one thread only (each loop, and the engine, has its own), read by a scrape;
 /// the relaxed atomics make that read exact per bucket, if not across buckets at once.
 final class Histogram: Sendable {
     /// The upper bounds, ascending (the `+Inf` bucket is `count`).
@@ -32,11 +32,13 @@ final class Histogram: Sendable {
         observe(Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
     }
 
+    /// Counts `v` (`n` times). Only the histogram's one writer calls it, so each count is a
+    /// plain load and store (no locked read-modify-write on the hot path).
     func observe(_ v: Double, times n: Int = 1) {
         // The first bucket that holds it: the others are summed at read time (cumulative).
-        if let i = bounds.firstIndex(where: { v <= $0 }) { buckets[i].add(n) }
-        sumMillionths.wrappingAdd(Int(v * 1_000_000) * n, ordering: .relaxed)
-        observations.wrappingAdd(n, ordering: .relaxed)
+        if let i = bounds.firstIndex(where: { v <= $0 }) { buckets[i].bump(n) }
+        sumMillionths.store(sumMillionths.load(ordering: .relaxed) &+ Int(v * 1_000_000) * n, ordering: .relaxed)
+        observations.store(observations.load(ordering: .relaxed) &+ n, ordering: .relaxed)
     }
 
     /// The cumulative counts per bound, the sum and the count.
