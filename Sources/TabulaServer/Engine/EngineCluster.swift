@@ -54,7 +54,7 @@ extension Engine {
                 return TurnStart(caught: caught, deferred: true)
             }
             if writes {
-                let asked = ContinuousClock.now
+                let asked = Histogram.now()
                 let caught = try store.beginWrite(after: state.model.revision)
                 executor.stats.headLockSeconds.observe(since: asked)
                 noteReachable()

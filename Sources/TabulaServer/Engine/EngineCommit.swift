@@ -54,7 +54,7 @@ extension Engine {
         var origins = [ConnectionID?](repeating: nil, count: outside.count)
         if !work.events.isEmpty {
             do {
-                let start = ContinuousClock.now
+                let start = Histogram.now()
                 try store.commit(CommitBatch(mutations: work.mutations, events: work.events, revision: work.events.last?.rev ?? 0, mutationEnds: work.ends))
                 executor.stats.commitSeconds.observe(since: start)
                 executor.stats.commitChanges.observe(Double(work.events.count))

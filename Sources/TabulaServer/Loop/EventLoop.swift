@@ -299,7 +299,7 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             replies.removeAll(keepingCapacity: true)
-            let began = ContinuousClock.now
+            let began = Histogram.now()
             let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, into: &replies) { published in
                 // The events just published sit in this loop's inbox too: queue them before
                 // the replies, as the engine does, so a watcher's own event precedes its OK.
