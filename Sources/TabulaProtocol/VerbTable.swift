@@ -77,25 +77,34 @@ public struct VerbSpec: Sendable {
     public let traitsWithArguments: VerbTraits?
     public let summary: String
 
+    /// The fewest and most words after the verb (`Int.max`: any number), from `arguments`.
+    public let arity: ClosedRange<Int>
+
     init(_ arguments: [Argument], _ traits: VerbTraits, withArguments: VerbTraits? = nil, _ summary: String) {
         self.arguments = arguments
         self.traits = traits
         self.traitsWithArguments = withArguments
         self.summary = summary
-    }
-
-    /// The fewest and most words after the verb (`Int.max`: any number).
-    public var arity: ClosedRange<Int> {
         let least = arguments.filter { !$0.optional }.reduce(0) { $0 + $1.width }
         let most = arguments.contains { $0.repeated } ? Int.max : arguments.reduce(0) { $0 + $1.width }
-        return least...most
+        arity = least...most
     }
 }
 
 extension Verb {
     /// Every verb's declaration: the one table parsing checks, usage errors, HELP, COMPLETE,
-    /// the client's completion and hints, and Protocol.md's verb list follow.
-    public var spec: VerbSpec {
+    /// the client's completion and hints, and Protocol.md's verb list follow. Built once
+    /// (every request asks for its verb's traits and arity; building a spec allocates).
+    public var spec: VerbSpec { Verb.table[ordinal] }
+
+    /// The declarations in `allCases` order.
+    private static let table: [VerbSpec] = Verb.allCases.map(\.declaration)
+
+    /// The verb's position in `allCases`, which is its declaration order: a payload-free
+    /// enum's in-memory value (a test checks both agree for every verb).
+    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+
+    private var declaration: VerbSpec {
         switch self {
         case .help: return VerbSpec([Argument("verb", .verb, optional: true)], VerbTraits(.connection, permission: .none), "list the verbs, or explain one")
         case .ping: return VerbSpec([Argument("text", .text, optional: true)], VerbTraits(.connection, permission: .none), "check the connection; replies OK PONG or the text given")

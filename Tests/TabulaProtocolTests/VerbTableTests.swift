@@ -12,6 +12,13 @@ import TabulaProtocol
         #expect(Verb.ls.usage == "LS [path] [LIMIT n] [AFTER name]" && Verb.set.usage == "SET path field=value…")
     }
 
+    @Test func everyVerbFindsItsOwnDeclarationInTheBuiltTable() {
+        #expect(Set(Verb.allCases.map(\.summary)).count == Verb.allCases.count)
+        #expect(Verb.ping.summary.contains("PONG") && Verb.clients.summary.contains("connected clients") && Verb.sync.summary.contains("revision"))
+        #expect(Verb.help.summary.contains("verbs") && Verb.auth.summary.contains("log in") && Verb.whoami.summary.contains("user"))
+        #expect(Verb.bands.traits(hasArguments: true).onCopy && !Verb.bands.traits().onCopy && Verb.select.traits().access == .write)
+    }
+
     @Test func protocolMdNamesEveryVerbWithItsUsageAndNothingElse() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Protocol.md")
         let text = try String(contentsOf: url, encoding: .utf8)
