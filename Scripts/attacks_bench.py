@@ -1,7 +1,7 @@
 """Scripts/bench --attacks, the login and handshake floods: what another client sees while
 they run. Flooders run in processes of their own (not threads: the GIL would time them
 against the measuring client)."""
-import multiprocessing, os, socket, ssl, statistics, subprocess, time
+import multiprocessing, os, socket, ssl, statistics, subprocess, threading, time
 
 
 def source(a, b):
@@ -208,5 +208,73 @@ def cold_replay(rel, start_tabulad, work, changes=200000):
         p50, worst = ping_ms(a, af, 50)
         print("Cold replay (WATCH /orders FROM 0 over %d changes in SQLite, memory holding 64 KiB of them, one I/O thread): another"
               " client's PING meanwhile p50 %.2f ms, max %.2f ms" % (changes, p50, worst))
+    finally:
+        p.terminate(); p.wait()
+
+
+def slots_and_bands(start_tabulad):
+    """Slots and partial lines, then BANDS on a million items; prints what it measured."""
+    p, port = start_tabulad("--memory")
+    try:
+        start = rss_mb(p.pid)
+        socks, payload = [], b"LS " + b"x" * 65002
+        for i in range(10000):
+            s = socket.socket()
+            s.bind(("127.0.%d.%d" % (1 + i // 1000, 1 + i % 200), 0))
+            s.connect(("127.0.0.1", port))
+            s.setblocking(False)
+            try:
+                s.send(payload)
+            except BlockingIOError:
+                pass
+            socks.append(s)
+        time.sleep(2)
+        peak = rss_mb(p.pid)
+        open_ = 0
+        for s in socks:
+            try:
+                d = s.recv(65536)
+                open_ += 1 if d and b"BYE" not in d else 0
+            except BlockingIOError:
+                open_ += 1
+            except OSError:
+                pass
+        c = socket.create_connection(("127.0.0.1", port), source_address=("127.0.99.1", 0))
+        c.recv(1000)
+        t = time.time(); c.sendall(b"PING\n"); c.recv(100); ping = (time.time() - t) * 1000
+        for s in socks:
+            s.close()
+        time.sleep(3)
+        print("10,000 connections with a 65,002-byte incomplete line: RSS %d MB at start, %d MB with them (%d kept, the rest closed by the bound),"
+              " %d MB after they closed; another client's PING %.1f ms" % (start, peak, open_, rss_mb(p.pid), ping))
+    finally:
+        p.terminate(); p.wait()
+    p, port = start_tabulad("--memory")
+    try:
+        def conn():
+            s = socket.create_connection(("127.0.0.1", port)); f = s.makefile("rb"); f.readline(); return s, f
+
+        def reply(f):
+            while True:
+                l = f.readline()
+                if l.startswith(b"OK") or l.startswith(b"ERR"):
+                    return l
+        a, af = conn()
+        for start in range(0, 1000000, 10000):
+            a.sendall(b"".join(b"ADD /items i%d %d\n" % (start + i, (i * 7) % 100) for i in range(10000)))
+            for _ in range(10000):
+                reply(af)
+        b, bf = conn()
+        lat, done = [], threading.Event()
+
+        def reader():
+            while not done.is_set():
+                t0 = time.time(); b.sendall(b"SHOW /items/1\n"); reply(bf); lat.append(time.time() - t0)
+        th = threading.Thread(target=reader); th.start()
+        time.sleep(0.3)
+        t = time.time(); a.sendall(b"BANDS Low 30 Mid 60 High\n"); reply(af); took = time.time() - t
+        done.set(); th.join()
+        lat.sort()
+        print("BANDS over 1,000,000 items took %.2f s on a copy; %d reads meanwhile, median %.2f ms, max %.1f ms" % (took, len(lat), lat[len(lat) // 2] * 1000, lat[-1] * 1000))
     finally:
         p.terminate(); p.wait()

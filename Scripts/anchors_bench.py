@@ -1,0 +1,175 @@
+"""Scripts/bench --anchors, --fanout-10k and --mixed: Tabula's writes beside the Redis commands
+that do comparable work, fan-out to 10,000 watchers beside Redis pub/sub, and a mixed load.
+Imported by Scripts/bench (which builds release and linebench). Every figure comes from the same
+client (linebench), runs alternate between the servers, and tables give medians."""
+import os, socket, statistics, subprocess, time
+
+WRITES = "".join("SELECT /settings/my-int #%d\n" % (i % 4 + 1) for i in range(4))
+
+
+def redis(work, *flags):
+    port = free_port()
+    p = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", work,
+                          "--maxclients", "20000", *flags], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_port(port)
+    return p, port
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def wait_port(port, deadline=10.0):
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port)).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("nothing listens on %d after %.0f s" % (port, deadline))
+
+
+def kv(out):
+    return dict(x.split("=", 1) for x in out.split())
+
+
+def lb_run(lb, port, mode, line, n, c=50, P=1, extra=()):
+    out = subprocess.run([lb, "-p", str(port), "-c", str(c), "-P", str(P), "-n", str(n), "-m", mode, "-q", "-T", "120", *extra, line],
+                         check=True, capture_output=True, text=True).stdout
+    return kv(out)
+
+
+def tabula_writes(lb, work, port, n, c=50, P=1):
+    f = os.path.join(work, "writes.txt")
+    with open(f, "w") as fh:
+        fh.write(WRITES)
+    return lb_run(lb, port, "okerr", "PING", n, c, P, ("-L", "-f", f))
+
+
+def rss_kb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS"))
+
+
+def anchors(runs, n, work, start_tabulad, lb):
+    """Writes beside SET (the plain anchor) and beside XADD to a capped stream (a global
+    order, a resumable history, a notification: what a Tabula write also does), in memory at
+    P=1 and P=16; durable writes beside Redis with appendfsync always at c=1 and c=50."""
+    mem_r, mem_rport = redis(work, "--appendonly", "no")
+    aof_dir = os.path.join(work, "aof")
+    os.makedirs(aof_dir, exist_ok=True)
+    aof_r, aof_rport = redis(aof_dir, "--appendonly", "yes", "--appendfsync", "always")
+    mem_t, mem_tport = start_tabulad("--memory")
+    disk_t, disk_tport = start_tabulad("--data", os.path.join(work, "anchors.sqlite"), "--sync", "full")
+    cases = [  # (name, P or c, redis port, redis line, tabula port, requests, c, P)
+        ("write vs SET", "P=1", mem_rport, "SET k v", mem_tport, n, 50, 1),
+        ("write vs XADD", "P=1", mem_rport, "XADD s MAXLEN ~ 100000 * f v", mem_tport, n, 50, 1),
+        ("write vs SET", "P=16", mem_rport, "SET k v", mem_tport, n * 4, 50, 16),
+        ("write vs XADD", "P=16", mem_rport, "XADD s MAXLEN ~ 100000 * f v", mem_tport, n * 4, 50, 16),
+        ("durable vs AOF always", "c=1", aof_rport, "SET k v", disk_tport, max(2000, n // 100), 1, 1),
+        ("durable vs AOF always", "c=50", aof_rport, "SET k v", disk_tport, max(20000, n // 10), 50, 1),
+    ]
+    res = {}
+    try:
+        for _ in range(runs):
+            for name, load, rport, rline, tport, count, c, P in cases:
+                r = lb_run(lb, rport, "redis", rline, count, c, P)
+                t = tabula_writes(lb, work, tport, count, c, P)
+                res.setdefault((name, load), []).append((float(r["rps"]), float(t["rps"]), float(r["p99_ms"]), float(t["p99_ms"])))
+    finally:
+        for p in (mem_r, aof_r, mem_t, disk_t):
+            p.terminate(); p.wait()
+    print("\nWrites beside fair anchors (linebench; tabula: SELECT /settings/my-int, a change every time; memory: tabulad --memory and redis"
+          " without persistence; durable: tabulad --data --sync full and redis --appendonly yes --appendfsync always; medians of %d alternating runs)" % runs)
+    print("%-22s %5s %12s %12s %7s %10s %10s" % ("case", "load", "redis/s", "tabula/s", "ratio", "redis p99", "tabula p99"))
+    for (name, load), v in res.items():
+        rr = statistics.median(x[0] for x in v); tt = statistics.median(x[1] for x in v)
+        print("%-22s %5s %12.0f %12.0f %6.2fx %10.3f %10.3f" % (name, load, rr, tt, tt / rr, statistics.median(x[2] for x in v), statistics.median(x[3] for x in v)))
+
+
+def hold_watchers(port, n, line):
+    """n connections that each sent `line` and read its acknowledgement; the caller closes them."""
+    socks = []
+    for _ in range(n):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(line)
+        socks.append(s)
+    for s in socks:  # each answers with a greeting and an ack (tabula) or a subscribe ack (redis)
+        s.settimeout(10)
+        s.recv(4096)
+    return socks
+
+
+def fanout_10k(runs, work, start_tabulad, lb, watchers=10000):
+    """One writer, `watchers` watchers on as many connections: deliveries per second, the
+    delivery time p50/p99, and the server's memory per watcher (RSS with them held, less RSS
+    before, over their number), beside Redis pub/sub with as many subscribers."""
+    r, rport = redis(work, "--appendonly", "no")
+    t, tport = start_tabulad("--memory", "--max-connections", str(2 * watchers), "--max-connections-per-ip", "0")
+    res = {"redis": [], "tabula": []}
+    try:
+        for name, pid, port, line in (("redis", r.pid, rport, b"SUBSCRIBE ch\r\n"), ("tabula", t.pid, tport, b"WATCH /items\n")):
+            before = rss_kb(pid)
+            socks = hold_watchers(port, watchers, line)
+            time.sleep(0.5)  # let the server settle its buffers: RSS read once, not a wait for an event
+            per = (rss_kb(pid) - before) * 1024 / watchers
+            for s in socks:
+                s.close()
+            res[name + " mem"] = per
+        for _ in range(runs):
+            a = lb_run(lb, rport, "redis", "PUBLISH ch t=__now_us__", 200, 1, 1, ("-S", str(watchers), "-s", "SUBSCRIBE ch"))
+            b = lb_run(lb, tport, "okerr", "ADD /items t__now_us__ 1", 200, 1, 1, ("-L", "-S", str(watchers), "-s", "WATCH /items", "-a", "1"))
+            res["redis"].append(a)
+            res["tabula"].append(b)
+    finally:
+        for p in (r, t):
+            p.terminate(); p.wait()
+    print("\nFan-out to %d watchers on %d connections (one writer at P=1, 200 changes a run; redis: PUBLISH to as many SUBSCRIBE connections;"
+          " medians of %d alternating runs)" % (watchers, watchers, runs))
+    print("%-7s %14s %10s %10s %16s" % ("server", "deliveries/s", "p50 ms", "p99 ms", "bytes/watcher"))
+    for name in ("redis", "tabula"):
+        v = res[name]
+        med = lambda k: statistics.median(float(x[k]) for x in v)
+        print("%-7s %14.0f %10.2f %10.2f %16.0f" % (name, med("push_rate"), med("fan_p50_ms"), med("fan_p99_ms"), res[name + " mem"]))
+
+
+def mixed(work, start_tabulad, lb, seconds=60):
+    """For `seconds` at once: 100 writers, 1,000 watchers on four prefixes, 1,000 readers.
+    Each kind's throughput and p99, the deliveries, and the server's RSS before and after."""
+    t, port = start_tabulad("--memory", "--max-connections", "10000", "--max-connections-per-ip", "0")
+    writes = os.path.join(work, "mixed-writes.txt")
+    reads = os.path.join(work, "mixed-reads.txt")
+    with open(writes, "w") as f:
+        for i in range(400):
+            f.write(["SELECT /settings/my-int #%d\n" % (i % 4 + 1), "ADD /items m%d %d\n" % (i, i % 90 + 1), "FAV /items/%d\n" % (i % 9 + 1), "ORDER pesto\n"][i % 4])
+    with open(reads, "w") as f:
+        for i in range(400):
+            f.write(["SHOW /items/%d\n" % (i % 9 + 1), "LS /items LIMIT 20\n", "SHOW /settings/my-int\n", "LS /catalog\n"][i % 4])
+    try:
+        start = rss_kb(t.pid)
+        watch = [subprocess.Popen([lb, "-p", str(port), "-c", "0", "-S", "250", "-s", "WATCH %s" % prefix, "-a", "1", "-m", "okerr", "-L", "-q",
+                                   "-T", str(seconds + 30), "PING"], stdout=subprocess.PIPE, text=True)
+                 for prefix in ("/items", "/settings", "/orders", "/")]
+        time.sleep(2)  # the watchers connect and are acknowledged (their own handshake waits for the acks)
+        common = ["-n", "0", "-T", str(seconds), "-m", "okerr", "-L", "-q"]
+        w = subprocess.Popen([lb, "-p", str(port), "-c", "100", "-f", writes, *common, "PING"], stdout=subprocess.PIPE, text=True)
+        r = subprocess.Popen([lb, "-p", str(port), "-c", "1000", "-f", reads, *common, "PING"], stdout=subprocess.PIPE, text=True)
+        wo, ro = kv(w.communicate()[0]), kv(r.communicate()[0])
+        during = rss_kb(t.pid)
+        wa = [kv(p.communicate()[0]) for p in watch]
+        time.sleep(1)
+        after = rss_kb(t.pid)
+    finally:
+        t.terminate(); t.wait()
+    print("\nMixed load for %d s (tabulad --memory; linebench: 100 writers and 1,000 readers at P=1 cycling assorted requests, 1,000 watchers"
+          " in four processes on /items, /settings, /orders and /)" % seconds)
+    print("%-9s %12s %10s %10s" % ("kind", "per second", "p50 ms", "p99 ms"))
+    print("%-9s %12.0f %10s %10s" % ("writes", float(wo["rps"]), wo["p50_ms"], wo["p99_ms"]))
+    print("%-9s %12.0f %10s %10s" % ("reads", float(ro["rps"]), ro["p50_ms"], ro["p99_ms"]))
+    print("%-9s %12.0f %10s %10s" % ("pushes", sum(float(x.get("push_rate", 0)) for x in wa), "-", "-"))
+    print("RSS %d MB before, %d MB at the end of the load, %d MB after the clients left" % (start // 1024, during // 1024, after // 1024))
