@@ -33,8 +33,22 @@ rc=0; "$BIN/tabulad" --sync sometimes 2>"$work/err" || rc=$?
 [[ $rc -eq 1 ]] && grep -q "takes full or normal" "$work/err" || fail "a bad flag value must exit 1"
 pass "a bad flag value → exit 1: $(cat "$work/err")"
 rc=0; "$BIN/tabulad" --cpu-yield maybe 2>"$work/err" || rc=$?
-[[ $rc -eq 1 ]] && grep -q "takes on or off" "$work/err" || fail "a bad --cpu-yield must exit 1"
+[[ $rc -eq 1 ]] && grep -q "takes auto or on or off" "$work/err" || fail "a bad --cpu-yield must exit 1"
 pass "a bad --cpu-yield → exit 1: $(cat "$work/err")"
+
+# A process that may run on one CPU only gets one I/O loop by default (two on one core wait
+# for each other's time slices), and two otherwise.
+loops_on() {  # loops_on CPU-LIST -> the I/O thread count tabulad's start-up line gives
+    : >"$work/cpus.log"
+    taskset -c "$1" "$BIN/tabulad" --memory --port 0 --log-level info >/dev/null 2>"$work/cpus.log" &
+    local pid=$!
+    for _ in $(seq 1 500); do grep -q "I/O thread" "$work/cpus.log" && break; sleep 0.01; done
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    grep -o "[0-9]* I/O thread" "$work/cpus.log" | grep -o "^[0-9]*"
+}
+[[ "$(loops_on 0)" == 1 ]] || fail "one CPU must mean one I/O loop: $(cat "$work/cpus.log")"
+[[ "$(loops_on 0,1)" == 2 ]] || fail "two CPUs must mean two I/O loops: $(cat "$work/cpus.log")"
+pass "the default I/O loops follow the CPUs tabulad may use: 1 under taskset -c 0, 2 under -c 0,1"
 
 start_server --data "$work/small.sqlite" --max-size 131072
 got=""

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <malloc.h>
+#include <sched.h>
 
 const uint32_t tabula_EPOLLIN = EPOLLIN;
 const uint32_t tabula_EPOLLOUT = EPOLLOUT;
@@ -135,4 +136,11 @@ int tabula_signalfd_termination(void) {
     sigaddset(&set, SIGTERM);
     if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
     return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int tabula_cpus_available(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    int n = CPU_COUNT(&set);
+    return n > 0 ? n : 1;
 }

@@ -1,4 +1,17 @@
+import CLinuxShims
 import TabulaAccess
+
+/// When an I/O loop gives the CPU away before a thin wake-up (`--cpu-yield`).
+public enum CPUYield: String, Sendable, CaseIterable {
+    /// Only while every client of the loop is on this machine (loopback or a Unix socket):
+    /// they may share its cores, where the yield lets them send more first. A client on
+    /// another machine gains nothing from it and pays its delay.
+    case auto
+    case on, off
+
+    /// Whether a loop yields, given whether any of its clients is on another machine.
+    func applies(remoteClients: Bool) -> Bool { self == .on || (self == .auto && !remoteClients) }
+}
 
 /// What the HTTP port may serve without a login (`--http-open`).
 public enum HTTPOpening: String, Sendable, CaseIterable {
@@ -59,12 +72,13 @@ public struct ServerConfig: Sendable {
     /// under this: past it the server waits for the client to read (see `outputLimit` for
     /// what only pushed events can pass).
     public var outputPause: Int { min(256 * 1024, outputLimit / 2) }
-    /// Number of I/O loop threads.
-    public var ioThreads = 2
+    /// Number of I/O loop threads: two, or one when the process may run on one CPU only (two
+    /// loops sharing a core wait for each other's time slices: p99 ~4 ms at P=1).
+    public var ioThreads = min(2, Int(tabula_cpus_available()))
     /// While several clients keep an I/O loop busy, a loop woken for only a request or two
     /// gives the CPU away once before serving them, so that clients sharing the machine's
     /// cores send more first and the loop serves them in bigger batches, with fewer wake-ups.
-    public var cpuYield = true
+    public var cpuYield = CPUYield.auto
     /// Events kept in memory for `WATCH … FROM`.
     public var historyInMemory = 100_000
     /// Bytes of events (their paths and summaries) kept in memory for `WATCH … FROM`, at most.

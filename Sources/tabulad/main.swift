@@ -36,8 +36,8 @@ let commandLine = CommandLineSpec(
         OptionSpec("--max-partial-input", value: "BYTES", help: "incomplete request lines held for all clients together; past\nit a client whose incomplete line grows is closed (default\n67108864)"),
         OptionSpec("--max-line", value: "BYTES", help: "longest request line (default 65536)"),
         OptionSpec("--output-limit", value: "BYTES", help: "most bytes queued for one client before it is dropped as a\nslow consumer (default 8388608)"),
-        OptionSpec("--io-threads", value: "N", help: "I/O loop threads (default 2)"),
-        OptionSpec("--cpu-yield", value: "on|off", help: "on (default): while several clients keep a loop busy, a loop\nwoken for only one or two requests gives the CPU away once\nbefore serving them, so that clients on the same cores send\nmore and are served in bigger batches (a lone client never\nwaits); off serves at once: a little less throughput with\nmany clients, a lower tail latency"),
+        OptionSpec("--io-threads", value: "N", help: "I/O loop threads (default 2, or 1 when tabulad may run on one\nCPU only: two loops on one core wait for each other)"),
+        OptionSpec("--cpu-yield", value: "auto|on|off", help: "on: while several clients keep a loop busy, a loop woken for\nonly one or two requests gives the CPU away once before\nserving them, so that clients on the same cores send more\nand are served in bigger batches (a lone client never\nwaits); off serves at once; auto (default): on while all of\na loop's clients are on this machine (loopback, Unix socket),\noff once one is on another machine, which it only delays"),
         OptionSpec("--config", value: "FILE", help: "read options from FILE first: one per line, named without its\ndashes, then its value (http 8080; memory for a flag); #\ncomments; options on the command line override it"),
         OptionSpec("--log-level", value: "LEVEL", help: "error, warn, info (default) or debug; logs go to stderr"),
         OptionSpec("--log-format", value: "text|logfmt|json", help: "text (default) for people; logfmt or json (one object per\nline) for log collectors; a line about one connection\ncarries its id as a field (conn)"),
@@ -116,7 +116,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.int("--max-line", in: 16...Int.max) { s.config.maxLine = v }
     if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }
     if let v = try p.int("--io-threads", in: 1...64) { s.config.ioThreads = v }
-    if let v = try p.choice("--cpu-yield", ["on", "off"]) { s.config.cpuYield = v == "on" }
+    if let v = try p.choice("--cpu-yield", CPUYield.allCases.map(\.rawValue)) { s.config.cpuYield = CPUYield(rawValue: v) ?? .auto }
     if let v = try p.choice("--log-format", LogFormat.allCases.map(\.rawValue)), let f = LogFormat(rawValue: v) { s.config.logFormat = f }
     if let v = try p.choice("--log-level", ["error", "warn", "info", "debug"]), let l = LogLevel(name: v) { s.config.logLevel = l }
     s.config.setHistory(s.history, durable: !s.memory)

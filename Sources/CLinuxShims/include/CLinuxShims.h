@@ -27,6 +27,10 @@ int tabula_eventfd(void);
 int tabula_eventfd_signal(int fd);
 int tabula_eventfd_drain(int fd);
 
+/// The CPUs this process may run on (its affinity mask, as taskset or a cgroup's cpuset set
+/// it), at least 1.
+int tabula_cpus_available(void);
+
 /// Sets O_NONBLOCK and FD_CLOEXEC.
 int tabula_set_nonblocking(int fd);
 int tabula_set_nodelay(int fd);

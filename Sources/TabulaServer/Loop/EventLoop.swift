@@ -78,6 +78,8 @@ final class EventLoop: @unchecked Sendable {
     var lastSweep = 0
     /// Connections closed since memory was last given back to the system.
     var closedSinceTrim = 0
+    /// This loop's connections from other machines (see `CPUYield.auto`).
+    var remoteClients = 0
     private var activeNow = 0
     private var activeBefore = 0
     private var windowEnds: UInt64 = 0
@@ -141,7 +143,7 @@ final class EventLoop: @unchecked Sendable {
             sweepIfDue()
             if sleep {
                 inbox.awake()
-                if config.cpuYield && n > 0 && n <= EventLoop.thinWakeUp && busyWithSeveral
+                if config.cpuYield.applies(remoteClients: remoteClients > 0) && n > 0 && n <= EventLoop.thinWakeUp && busyWithSeveral
                     && !(0..<Int(n)).contains(where: { events[$0].data == EventLoop.wakeToken })
                 {
                     // Woken from sleep for a request or two while several clients keep this loop

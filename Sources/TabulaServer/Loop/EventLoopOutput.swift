@@ -70,6 +70,7 @@ extension EventLoop {
 
     func closeConnection(_ c: Connection) {
         guard conns.removeValue(forKey: c.id.raw) != nil else { return }
+        if !c.peer.isOnThisMachine { remoteClients -= 1 }
         _ = tabula_epoll_del(epfd, c.fd)
         c.life.end()
         if let ssl = c.tls {

@@ -7,6 +7,11 @@ struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
     let hi: UInt64
     let lo: UInt64
 
+    /// A loopback address (127.0.0.0/8, ::1), or none at all (a Unix socket's peer).
+    var isOnThisMachine: Bool {
+        hi == 0 && (lo == 0 || lo == 1 || (lo >> 32 == 0xFFFF && (lo >> 24) & 0xFF == 127))
+    }
+
     var description: String {
         var buf = [CChar](repeating: 0, count: 64)
         tabula_format_peer(hi, lo, &buf, Int32(buf.count))
