@@ -2,6 +2,12 @@
 public protocol JSONRepresentable: Sendable {
     /// The value as JSON.
     var json: JSONValue { get }
+    /// Appends its compact JSON text (by default, that of `json`).
+    func writeJSON(to out: inout [UInt8])
+}
+
+extension JSONRepresentable {
+    public func writeJSON(to out: inout [UInt8]) { json.write(to: &out) }
 }
 
 /// A JSON value, used for the JSON wire format and for event payloads.
@@ -83,7 +89,7 @@ public enum JSONValue: Sendable, Equatable {
                 v.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
-        case .deferred(let d): d.json.write(to: &out)
+        case .deferred(let d): d.writeJSON(to: &out)
         }
     }
 

@@ -144,13 +144,26 @@ public enum RequestParser {
     }
 
     static func parseSelect(_ a: [String]) throws -> Command {
-        if a[1].hasPrefix("#"), a[1].count > 1 {
-            guard let n = Int(a[1].dropFirst()), n >= 1 else {
+        let word = a[1].utf8
+        if word.first == UInt8(ascii: "#"), word.count > 1 {
+            guard let n = positive(word.dropFirst()) ?? Int(a[1].dropFirst()), n >= 1 else {
                 throw TabulaError(.syntax, "bad option index '\(a[1])'; write #1 for the first option")
             }
             return .select(path: a[0], option: .index(n))
         }
         return .select(path: a[0], option: .value(a[1]))
+    }
+
+    /// A number written in at most 18 ASCII digits and nothing else, read without the generic
+    /// integer parser (nil for anything else, which that parser then reads).
+    static func positive(_ digits: Substring.UTF8View) -> Int? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var n = 0
+        for d in digits {
+            guard d >= UInt8(ascii: "0") && d <= UInt8(ascii: "9") else { return nil }
+            n = n * 10 + Int(d - UInt8(ascii: "0"))
+        }
+        return n
     }
 
     static func parseSet(_ a: [String]) throws -> Command {

@@ -9,17 +9,22 @@ public enum Verb: String, Sendable, CaseIterable {
     case watch = "WATCH", unwatch = "UNWATCH", format = "FORMAT", stats = "STATS", complete = "COMPLETE"
     case auth = "AUTH", whoami = "WHOAMI", sync = "SYNC", clients = "CLIENTS"
 
-    /// The verb named `word`, case-insensitively (no allocation: ASCII folded into a key).
+    /// The verb named `word`, case-insensitively (no allocation: ASCII folded into a key,
+    /// looked up by binary search: a handful of integer compares, no hashing).
     public static func named<S: StringProtocol>(_ word: S) -> Verb? {
         guard let key = key(word.utf8) else { return nil }
-        return byKey[key]
+        var low = 0
+        var high = byKey.count
+        while low < high {
+            let mid = (low + high) / 2
+            if byKey[mid].key < key { low = mid + 1 } else { high = mid }
+        }
+        return low < byKey.count && byKey[low].key == key ? byKey[low].verb : nil
     }
 
-    private static let byKey: [UInt64: Verb] = {
-        var d: [UInt64: Verb] = [:]
-        for v in Verb.allCases { if let k = key(v.rawValue.utf8) { d[k] = v } }
-        return d
-    }()
+    /// Every verb by its key, in the keys' order.
+    private static let byKey: [(key: UInt64, verb: Verb)] =
+        Verb.allCases.compactMap { v in key(v.rawValue.utf8).map { ($0, v) } }.sorted { $0.key < $1.key }
 
     private static func key<U: Collection>(_ bytes: U) -> UInt64? where U.Element == UInt8 {
         guard bytes.count <= 8 else { return nil }

@@ -132,6 +132,18 @@ func failure(_ s: String) -> TabulaError? {
         #expect(command("SELECT my-int 16") == .select(path: "my-int", option: .value("16")))
         #expect(command("SELECT my-int #2") == .select(path: "my-int", option: .index(2)))
     }
+    @Test func optionIndexesReadAsTheGenericIntegerParserReadsThem() throws {
+        #expect(command("SELECT s #007") == .select(path: "s", option: .index(7)) && command("SELECT s #+3") == .select(path: "s", option: .index(3)))
+        #expect(command("SELECT s #0000000000000000000000012") == .select(path: "s", option: .index(12)))
+        #expect(failure("SELECT s #-1")?.code == .syntax && failure("SELECT s #1x")?.code == .syntax && failure("SELECT s #99999999999999999999")?.code == .syntax)
+        #expect(command("SELECT s #") == .select(path: "s", option: .value("#")))
+    }
+    @Test func everyVerbIsFoundByItsNameInAnyCaseAndNothingElseIs() throws {
+        for v in Verb.allCases {
+            #expect(Verb.named(v.rawValue) == v && Verb.named(v.rawValue.lowercased()) == v)
+        }
+        #expect(Verb.named("PIN") == nil && Verb.named("PINGS") == nil && Verb.named("") == nil && Verb.named("COMPLETED") == nil && Verb.named("é") == nil)
+    }
     @Test func setTakesFieldAssignments() throws {
         #expect(command(#"SET /items/3 name="Red Chair" VALUE=42"#) == .set(path: "/items/3", fields: [FieldAssignment("name", "Red Chair"), FieldAssignment("value", "42")]))
         #expect(failure("SET /items/3 name")?.code == .syntax)
