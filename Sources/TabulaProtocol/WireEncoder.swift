@@ -11,10 +11,10 @@ public enum WireEncoder {
             encode(reply, tag: tag, format: .json, into: &out)
             out.append(10)
         case .text:
-            for row in reply.rows {
+            for i in reply.rows.indices {  // by index: a row is not copied to be written
                 out.append(UInt8(ascii: "-"))
                 out.append(UInt8(ascii: " "))
-                appendOneLine(row.text, to: &out)
+                appendOneLine(reply.rows[i].text, to: &out)
                 out.append(10)
             }
             if let e = reply.error {

@@ -115,7 +115,10 @@ extension SettingsList {
     func changed(_ kind: String, _ i: Int, message: String? = nil, rows: [Row]? = nil) -> Outcome {
         let master = settings[i].masterRow
         let row = settingRow(i, master: master)
-        return Outcome(Reply(rows: rows ?? [row], message: message ?? master), event: Event(rev: 0, kind: kind, path: settings[i].path, summary: master, value: row.json), mutations: record([put(i)]))
+        let event = Event(rev: 0, kind: kind, path: settings[i].path, summary: master, value: row.json)
+        let replyRows: [Row]
+        if let rows { replyRows = rows } else { replyRows = [consume row] }
+        return Outcome(Reply(rows: replyRows, message: message ?? master), event: event, mutations: record([put(i)]))
     }
 
     mutating func select(_ i: Int, _ option: OptionRef) throws -> Outcome {

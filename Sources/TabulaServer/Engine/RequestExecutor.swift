@@ -150,10 +150,9 @@ struct RequestExecutor: Sendable {
                 return false
             }
             var e = execute(r, conn: conn, session: &session)
-            if case .some = e.outcome.event {
-                let ev = e.outcome.event.take()
-                if let ev, let own = state.ownEvent(ev, for: conn, stats: stats) { answers.append(.bytes(own)) }
-                events.append(ev)
+            if let ev = e.outcome.event.take() {
+                if let own = state.ownEvent(ev, for: conn, stats: stats) { answers.append(.bytes(own)) }
+                events.append(consume ev)  // moved: an event copied is four retains and releases
             }
             rows += e.outcome.reply.rows.count
             // Only a cacheable request (a read, run under the lock) needs the revision: a PING,
