@@ -114,7 +114,9 @@ public struct Model: Sendable {
     /// The child named `name` of `t`.
     func child(of t: Target, named name: String) -> Target? {
         switch t {
-        case .root: return Model.rootIndex[folded(name)].map { .place(list: $0, .top) }
+        case .root:  // a handful of short names: compared in turn, faster than hashing one
+            let lower = folded(name)
+            return Model.roots.firstIndex(of: lower).map { .place(list: $0, .top) }
         case .place(let i, let ref): return lists.withUnsafeBufferPointer { $0[i].child(of: ref, named: name) }.map { .place(list: i, $0) }
         }
     }
