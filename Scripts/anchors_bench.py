@@ -172,6 +172,8 @@ def mixed(work, start_tabulad, lb, seconds=60):
     print("%-9s %12.0f %10s %10s" % ("writes", float(wo["rps"]), wo["p50_ms"], wo["p99_ms"]))
     print("%-9s %12.0f %10s %10s" % ("reads", float(ro["rps"]), ro["p50_ms"], ro["p99_ms"]))
     print("%-9s %12.0f %10s %10s" % ("pushes", sum(float(x.get("push_rate", 0)) for x in wa), "-", "-"))
+    for prefix, x in zip(("/items", "/settings", "/orders", "/"), wa):
+        print("  watchers of %-9s %9s pushes, %s connections dropped or failed" % (prefix, x.get("pushes", "?"), x.get("conn_errors", "?")))
     print("RSS %d MB before, %d MB at the end of the load, %d MB after the clients left" % (start // 1024, during // 1024, after // 1024))
 
 

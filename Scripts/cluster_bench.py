@@ -33,6 +33,28 @@ def turns(conninfo):
     return int(out or 0)
 
 
+class LockWaiters:
+    """PostgreSQL's own count of turns waiting for the head's lock: every 20 ms, the
+    ungranted locks in pg_locks (one psql session asks them all); `mean` once stopped."""
+    def __init__(self, conninfo):
+        self.samples, self.done = [], threading.Event()
+        self.psql = subprocess.Popen(["psql", "-X", "-At", conninfo], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.thread = threading.Thread(target=self.sample)
+        self.thread.start()
+
+    def sample(self):
+        while not self.done.wait(0.02):
+            self.psql.stdin.write("SELECT count(*) FROM pg_locks WHERE NOT granted;\n")
+            self.samples.append(int(self.psql.stdout.readline()))
+
+    def stop(self):
+        self.done.set()
+        self.thread.join()
+        self.psql.stdin.close()
+        self.psql.wait()
+        return statistics.mean(self.samples) if self.samples else 0.0
+
+
 def writes(lb, ports, n):
     """linebench c=50 per node, all at once; total writes per second over the slowest."""
     procs = [subprocess.Popen([lb, "-p", str(p), "-c", "50", "-n", str(n), "-m", "okerr", "-L", "-q", "-T", "120", "ORDER pesto"],
@@ -115,10 +137,12 @@ def run(runs, n, work, rel, lb):
                     db = database(pgdir, conninfo, "b%d" % k)
                     procs = [start_node(rel, "--postgres", db) for _ in range(case)]
                 try:
+                    waiters = LockWaiters(db) if case != "sqlite" else None
                     rate, p99 = writes(lb, [p for _, p in procs], n)
+                    waiting = waiters.stop() if waiters else 0.0
                     time.sleep(0.6)  # PostgreSQL's statistics lag by up to 0.5 s
                     per_turn = n * len(procs) / max(1, turns(db)) if case != "sqlite" else 0
-                    res.setdefault(case, []).append((rate, p99, per_turn))
+                    res.setdefault(case, []).append((rate, p99, per_turn, waiting))
                 finally:
                     stop(p for p, _ in procs)
         db = database(pgdir, conninfo, "latency")
@@ -131,11 +155,14 @@ def run(runs, n, work, rel, lb):
         subprocess.call([PG, "stop", pgdir, "fast"])
         subprocess.call(["rm", "-rf", pgdir])
     print("Cluster writes (ORDER, linebench c=50 per node, %d per node; medians of %d alternating runs)" % (n, runs))
-    print("%-26s %12s %10s %16s %14s" % ("store", "writes/s", "p99 ms", "writes per turn", "turns/s"))
+    print("%-26s %12s %10s %16s %10s %14s" % ("store", "writes/s", "p99 ms", "writes per turn", "turns/s", "lock waiters"))
     for case, v in res.items():
         name = "SQLite --sync full, 1 node" if case == "sqlite" else "PostgreSQL, %d node%s" % (case, "" if case == 1 else "s")
         rate, per = statistics.median(x[0] for x in v), statistics.median(x[2] for x in v)
-        print("%-26s %12.0f %10.1f %16s %14s" % (name, rate, statistics.median(x[1] for x in v), "%.1f" % per if per else "", "%.0f" % (rate / per) if per else ""))
+        waiting = statistics.median(x[3] for x in v)
+        print("%-26s %12.0f %10.1f %16s %10s %14s" % (name, rate, statistics.median(x[1] for x in v), "%.1f" % per if per else "", "%.0f" % (rate / per) if per else "",
+                                                 "%.2f" % waiting if per else ""))
+    print("(turns: updates of the head row, from pg_stat_user_tables; lock waiters: ungranted locks in pg_locks, sampled every 20 ms, mean)")
     rate, p50, p99, worst, missing = lat
     print("OK on node A to the event on a watcher of node B, %.0f writes/s for 10 s: p50 %.2f ms, p99 %.2f ms, max %.2f ms%s"
           % (rate, p50, p99, worst, "" if not missing else " (%d events missing!)" % missing))

@@ -4,26 +4,24 @@ import TabulaClient
 import TabulaProtocol
 import TabulaServer
 
-/// Hostile requests cost little and hold nobody up: while one runs, another client's PING is
-/// answered within a bound generous for a noisy machine (1 s; these took 10–25 s before).
+/// Hostile requests are answered, correctly, and another client is served while one runs.
+/// No test times them (these took 10–25 s before their fixes; a few milliseconds now):
+/// `Scripts/bench --attacks` measures what they cost, and the waits here only have deadlines.
 @Suite struct AttackTests {
-    /// Sends `line` on `attacker` without waiting, then times a PING on `other`; returns the
-    /// attacker's reply and the PING's round trip in seconds.
-    static func pingWhile(_ line: String, attacker: TabulaConnection, other: TabulaConnection) throws -> (ServerReply, Double) {
+    /// Sends `line` on `attacker` without waiting, then a PING on `other`, which must be
+    /// answered; returns the attacker's reply.
+    static func pingWhile(_ line: String, attacker: TabulaConnection, other: TabulaConnection) throws -> ServerReply {
         try attacker.line.send(line)
-        let start = Date()
-        #expect(try other.request("PING").final == "OK PONG")
-        let ping = Date().timeIntervalSince(start)
-        return (try attacker.readReply(timeout: 60), ping)
+        #expect(try other.request("PING", timeout: 60).final == "OK PONG")
+        return try attacker.readReply(timeout: 60)
     }
 
     @Test func aSettingWithNineThousandOptionsIsCheckedForDuplicatesInLinearTime() throws {
         try withServer { s in
             let a = try connect(s), b = try connect(s)
             let options = (0..<9_000).map(String.init).joined(separator: " ")
-            let (reply, ping) = try Self.pingWhile("ADD /settings big int \(options)", attacker: a, other: b)
+            let reply = try Self.pingWhile("ADD /settings big int \(options)", attacker: a, other: b)
             #expect(reply.isOK, "\(reply.final)")
-            #expect(ping < 1, "a PING waited \(ping) s behind the big ADD")
             #expect(try a.request("ADD /settings/big 8999").reply.error?.code == .exists)
         }
     }
@@ -34,10 +32,9 @@ import TabulaServer
             #expect(try a.request("ADD /catalog wide").isOK)
             try a.line.send((0..<10_000).map { "ADD /catalog/wide n\($0)" }.joined(separator: "\n"))
             for _ in 0..<10_000 { _ = try a.readReply(timeout: 60) }
-            let (reply, ping) = try Self.pingWhile("SHOW /catalog/wide/" + String(repeating: "x", count: 60_000), attacker: a, other: b)
+            let reply = try Self.pingWhile("SHOW /catalog/wide/" + String(repeating: "x", count: 60_000), attacker: a, other: b)
             #expect(reply.reply.error?.code == .notFound)
             #expect(reply.reply.error?.message.contains("did you mean") == false)
-            #expect(ping < 1, "a PING waited \(ping) s behind the long name")
             #expect(try a.request("SHOW /catalog/wide/n999").isOK)
             #expect(try a.request("SHOW /catalog/wide/n19x").reply.error?.message.contains("did you mean /catalog/wide/n19?") == true)
         }
@@ -61,9 +58,8 @@ import TabulaServer
             var last = ""
             for _ in 0..<3_000 { last = try a.readReply(timeout: 60).reply.message }
             #expect(last == "/catalog/same/twin-3000")
-            let (reply, ping) = try Self.pingWhile("ADD /catalog/same \(Quoting.quote(Self.twinTitle(3_000)))", attacker: a, other: b)
+            let reply = try Self.pingWhile("ADD /catalog/same \(Quoting.quote(Self.twinTitle(3_000)))", attacker: a, other: b)
             #expect(reply.reply.message == "/catalog/same/twin-3001")
-            #expect(ping < 1)
             #expect(try a.request("ADD /catalog/same Twin").reply.error?.code == .exists, "one title, once")
         }
     }
@@ -73,9 +69,8 @@ import TabulaServer
             let w = try connect(s), a = try connect(s), b = try connect(s)
             try w.line.send((0..<20_000).map { "WATCH /items/\($0 + 100)" }.joined(separator: "\n"))
             for _ in 0..<20_000 { #expect(try w.readReply(timeout: 60).isOK) }
-            let (reply, ping) = try Self.pingWhile("ADD /items lamp 20", attacker: a, other: b)
+            let reply = try Self.pingWhile("ADD /items lamp 20", attacker: a, other: b)
             #expect(reply.reply.message.hasPrefix("/items/5 "))
-            #expect(ping < 1)
             _ = try a.request("FAV /items/1")
             _ = try w.request("PING")
             #expect(w.takePushes().isEmpty, "nobody watches /items/5 or /items/1")
@@ -88,9 +83,8 @@ import TabulaServer
             #expect(try a.request("ADD /catalog wide").isOK)
             try a.line.send((0..<10_000).map { "ADD /catalog/wide n\($0)" }.joined(separator: "\n"))
             for _ in 0..<10_000 { _ = try a.readReply(timeout: 60) }
-            let (reply, ping) = try Self.pingWhile("RM /catalog/wide", attacker: a, other: b)
+            let reply = try Self.pingWhile("RM /catalog/wide", attacker: a, other: b)
             #expect(reply.reply.message == "removed /catalog/wide (10001 nodes)")
-            #expect(ping < 1)
             #expect(try a.request("SHOW /catalog/wide").reply.error?.code == .notFound)
         }
     }
