@@ -13,9 +13,10 @@ import TabulaProtocol
         for step in 0..<4000 {
             let op = Int.random(in: 0..<10, using: &rng)
             if op < 4 || reference.isEmpty {
-                let pos = Int.random(in: 0...reference.count, using: &rng)
+                let appending = Int.random(in: 0..<3, using: &rng) == 0  // append: its own path
+                let pos = appending ? reference.count : Int.random(in: 0...reference.count, using: &rng)
                 let f = Bool.random(using: &rng)
-                handles[nextId] = list.insert(nextId, at: pos, flagged: f)
+                handles[nextId] = appending ? list.append(nextId, flagged: f) : list.insert(nextId, at: pos, flagged: f)
                 reference.insert(nextId, at: pos)
                 if f { flags.insert(nextId) }
                 nextId += 1

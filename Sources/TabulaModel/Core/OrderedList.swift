@@ -121,7 +121,12 @@ public struct OrderedList: Sendable {
     /// Appends `id` at the end.
     @discardableResult
     public mutating func append(_ id: Int, flagged f: Bool = false) -> ListHandle {
-        insert(id, at: count, flagged: f)
+        // `insert(at: count)` without its split, which would walk the whole right spine to
+        // cut off nothing: the new node only merges down that spine as far as its priority.
+        let n = newNode(id, flagged: f)
+        root = merge(root, n)
+        setParent(root, -1)
+        return n
     }
 
     /// Removes the element at `h`; `h` must not be used again.
