@@ -1,7 +1,9 @@
 import CLinuxShims
 import TabulaAccess
 
-/// When an I/O loop gives the CPU away before a thin wake-up (`--cpu-yield`).
+/// When an I/O loop gives the CPU away before a thin wake-up (`--cpu-yield`). Off by
+/// default: measured with the client on another core it only delays (README, Performance),
+/// and with the client sharing the cores it triples the P=1 tail for a few percent more.
 public enum CPUYield: String, Sendable, CaseIterable {
     /// Only while every client of the loop is on this machine (loopback or a Unix socket):
     /// they may share its cores, where the yield lets them send more first. A client on
@@ -78,7 +80,7 @@ public struct ServerConfig: Sendable {
     /// While several clients keep an I/O loop busy, a loop woken for only a request or two
     /// gives the CPU away once before serving them, so that clients sharing the machine's
     /// cores send more first and the loop serves them in bigger batches, with fewer wake-ups.
-    public var cpuYield = CPUYield.auto
+    public var cpuYield = CPUYield.off
     /// Events kept in memory for `WATCH … FROM`.
     public var historyInMemory = 100_000
     /// Bytes of events (their paths and summaries) kept in memory for `WATCH … FROM`, at most.
