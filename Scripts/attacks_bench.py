@@ -214,6 +214,12 @@ def cold_replay(rel, start_tabulad, work, changes=200000):
 
 def slots_and_bands(start_tabulad):
     """Slots and partial lines, then BANDS on a million items; prints what it measured."""
+    slots(start_tabulad)
+    bands(start_tabulad)
+
+
+def slots(start_tabulad):
+    """10,000 connections from 10 addresses, each holding a 65,002-byte incomplete line."""
     p, port = start_tabulad("--memory")
     try:
         start = rss_mb(p.pid)
@@ -249,6 +255,10 @@ def slots_and_bands(start_tabulad):
               " %d MB after they closed; another client's PING %.1f ms" % (start, peak, open_, rss_mb(p.pid), ping))
     finally:
         p.terminate(); p.wait()
+
+
+def bands(start_tabulad):
+    """BANDS over 1,000,000 items while another client reads."""
     p, port = start_tabulad("--memory")
     try:
         def conn():
