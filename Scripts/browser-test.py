@@ -2,7 +2,7 @@
 """The live web view in a real browser (headless Chromium through Selenium).
 
 The items page is opened through a TCP proxy this script can cut; a change made over the
-line protocol must show on the page within 1 s; then the proxy cuts the page's connections
+line protocol must show on the page (how soon is printed); then the proxy cuts the page's connections
 (and refuses new ones), changes are made meanwhile, and once the proxy lets the page back in
 it must show every one of them, each once, in order. Every other page must render with no
 script error. --screenshot PATH saves the items page (README's picture).
@@ -138,7 +138,9 @@ def run(driver, port, proxy, screenshot):
     reply = request(port, "ADD /items Lamp 30")
     sent = time.monotonic()
     assert reply.startswith("OK"), reply
-    shown = wait_until("the page shows an item added over TCP within 1 s", lambda: "Lamp" in text(), 1)
+    # Measured and printed, not asserted (no test asserts a timing): the deadline only keeps
+    # a page that never updates from hanging the run.
+    shown = wait_until("the page shows an item added over TCP", lambda: "Lamp" in text(), 10)
     print(f"ok - an item added over TCP shows on the page in {(shown - sent) * 1000:.0f} ms")
 
     proxy.cut()

@@ -113,8 +113,10 @@ class Conn:
 REV = re.compile(r" rev=(\d+)$")
 
 
-def writer(node, wid, stop, acked, errors):
-    """Orders and items, each acknowledged one recorded with the revision of its OK."""
+def writer(node, wid, stop, acked, errors, timeouts):
+    """Orders and items, each acknowledged one recorded with the revision of its OK. A request
+    left unanswered for 5 s (its connection's deadline) is recorded in `timeouts`: a node
+    that is up answers every write, with OK, ERR STORAGE or ERR INDOUBT."""
     seq, conn = 0, None
     while not stop.is_set():
         try:
@@ -144,6 +146,9 @@ def writer(node, wid, stop, acked, errors):
                 time.sleep(0.05)
             else:
                 fail("unexpected reply: %s" % final)
+        except TimeoutError:
+            timeouts.append((node.port, seq))
+            conn = None
         except (OSError, ConnectionError):
             conn = None  # the node was killed: wait for it to come back
             time.sleep(0.1)
@@ -215,12 +220,12 @@ def main():
     try:
         nodes = [Node(conninfo, free_port(), log) for _ in range(3)]
         stop_writers, stop_watchers = threading.Event(), threading.Event()
-        acked, errors, streams, resumes = [], [], [[] for _ in nodes], []
+        acked, errors, streams, resumes, timeouts = [], [], [[] for _ in nodes], [], []
         watchers = [threading.Thread(target=watcher, args=(n, stop_watchers, streams[i], resumes)) for i, n in enumerate(nodes)]
         for t in watchers:
             t.start()
         time.sleep(0.5)
-        writers = [threading.Thread(target=writer, args=(n, i * 10 + k, stop_writers, acked, errors))
+        writers = [threading.Thread(target=writer, args=(n, i * 10 + k, stop_writers, acked, errors, timeouts))
                    for i, n in enumerate(nodes) for k in range(args.writers)]
         t0 = time.time()
         for t in writers:
@@ -229,9 +234,12 @@ def main():
         plan = [(0.3 * s, "kill -9 node 2", nodes[1].kill9), (0.4 * s, "restart node 2", nodes[1].start),
                 (0.6 * s, "pg_ctl stop -m immediate", lambda: subprocess.check_call([PG, "stop", pgdir, "immediate"])),
                 (0.7 * s, "PostgreSQL started again", lambda: subprocess.check_output([PG, "start", pgdir]))]
+        refused_before_restart = 0
         for at, what, action in plan:
             time.sleep(max(0, t0 + at - time.time()))
             check_failures()
+            if what == "PostgreSQL started again":
+                refused_before_restart = sum(1 for e in list(errors) if e[0].startswith("ERR STORAGE"))
             action()
             print("  %5.1f s: %s (%d writes acknowledged so far)" % (time.time() - t0, what, len(acked)))
         time.sleep(max(0, t0 + s - time.time()))
@@ -246,18 +254,19 @@ def main():
         check(nodes, conninfo, log, streams, acked, head, errors)
         indoubt = sum(1 for e in errors if e[0].startswith("ERR INDOUBT"))
         slowest = max((e[1] for e in errors if e[0].startswith("ERR STORAGE")), default=0)
-        if slowest > 2:
-            raise SystemExit("FAIL: a write took %.1f s to be refused while PostgreSQL was down" % slowest)
-        # A commit cut off by the stop is answered once its outcome is learned, or after the
-        # node's bounded wait for PostgreSQL to say (2 s) with INDOUBT.
-        doubtful = max((e[1] for e in errors if e[0].startswith("ERR INDOUBT")), default=0)
-        if doubtful > 4:
-            raise SystemExit("FAIL: an in-doubt commit took %.1f s to be answered" % doubtful)
+        # While PostgreSQL was down writes were refused, not held until it came back: some
+        # refusals had arrived before it was started again. And every write to a node that
+        # was up was answered (OK, STORAGE, or INDOUBT once a cut-off commit's outcome could
+        # not be learned): none met its connection's 5 s deadline. No timing is asserted.
+        if refused_before_restart == 0:
+            raise SystemExit("FAIL: no write was refused while PostgreSQL was down (they waited for it to come back)")
+        if timeouts:
+            raise SystemExit("FAIL: %d writes were left unanswered for 5 s: %s" % (len(timeouts), timeouts[:5]))
         print("ok - cluster: 3 nodes, %.0f s, %d writes acknowledged (every one present), %d refused with ERR STORAGE (no refused item present), "
               "%d answered ERR INDOUBT, head %d, "
               "%d events per watcher, identical on all 3; node 2 killed and restarted, its watcher resumed (%s); "
-              "PostgreSQL stopped -m immediate and restarted (refusals took %.0f ms at most)"
-              % (s, len(acked), len(errors) - indoubt, indoubt, head, len(streams[0]), resumes[0] if resumes else "no resume", slowest * 1000))
+              "PostgreSQL stopped -m immediate and restarted (%d refusals before it was back; the slowest took %.0f ms)"
+              % (s, len(acked), len(errors) - indoubt, indoubt, head, len(streams[0]), resumes[0] if resumes else "no resume", refused_before_restart, slowest * 1000))
     finally:
         for n in nodes:
             n.stop()
