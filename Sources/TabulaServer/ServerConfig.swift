@@ -77,9 +77,8 @@ public struct ServerConfig: Sendable {
     /// Number of I/O loop threads: two, or one when the process may run on one CPU only (two
     /// loops sharing a core wait for each other's time slices: p99 ~4 ms at P=1).
     public var ioThreads = min(2, Int(tabula_cpus_available()))
-    /// While several clients keep an I/O loop busy, a loop woken for only a request or two
-    /// gives the CPU away once before serving them, so that clients sharing the machine's
-    /// cores send more first and the loop serves them in bigger batches, with fewer wake-ups.
+    /// Whether a loop woken for only a request or two, while several clients keep it busy,
+    /// gives the CPU away once before serving them (see `CPUYield`).
     public var cpuYield = CPUYield.off
     /// Events kept in memory for `WATCH … FROM`.
     public var historyInMemory = 100_000

@@ -22,7 +22,7 @@ final class SQLiteHistoryReader: HistoryReader {
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event] {
         var out: [Event] = []
         try db.query("SELECT rev, kind, path, summary, payload FROM history WHERE rev > ?1 AND rev <= ?2 AND \(SQLiteHistoryReader.under) ORDER BY rev LIMIT ?6", SQLiteHistoryReader.bindings(after, through, prefix) + [.int(Int64(limit))]) { r in
-            let e = Event(rev: UInt64(r.int(0)), kind: r.text(1), path: r.text(2), summary: r.text(3), value: JSONParser.parse(r.text(4)) ?? .null)
+            let e = Event(rev: UInt64(r.int(0)), kind: r.text(1), path: r.text(2), summary: r.text(3), value: .deferred(StoredJSON(r.text(4))))
             out.append(e)
             return more(e)
         }

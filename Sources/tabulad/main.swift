@@ -116,7 +116,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.int("--max-line", in: 16...Int.max) { s.config.maxLine = v }
     if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }
     if let v = try p.int("--io-threads", in: 1...64) { s.config.ioThreads = v }
-    if let v = try p.choice("--cpu-yield", CPUYield.allCases.map(\.rawValue)) { s.config.cpuYield = CPUYield(rawValue: v) ?? .auto }
+    if let v = try p.choice("--cpu-yield", CPUYield.allCases.map(\.rawValue)), let y = CPUYield(rawValue: v) { s.config.cpuYield = y }
     if let v = try p.choice("--log-format", LogFormat.allCases.map(\.rawValue)), let f = LogFormat(rawValue: v) { s.config.logFormat = f }
     if let v = try p.choice("--log-level", ["error", "warn", "info", "debug"]), let l = LogLevel(name: v) { s.config.logLevel = l }
     s.config.setHistory(s.history, durable: !s.memory)

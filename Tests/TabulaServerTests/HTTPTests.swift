@@ -65,6 +65,7 @@ import TabulaStorage
         ("GET / HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n", 413, "reads no request body"),
         ("GET /api/ls HTTP/1.1\r\n\r\n", 400, "?path=/items"),
         ("GET /events?from=soon HTTP/1.1\r\n\r\n", 400, "must be a revision number"),
+        ("GET /api/ls?path=/items&limit=10001 HTTP/1.1\r\n\r\n", 400, "from 1 to 10000"),
     ])
     func everyRefusalSaysWhatWasWrong(request: String, status: Int, says: String) throws {
         try Self.withHTTP { _, port in

@@ -37,7 +37,10 @@ enum HTTPRoutes {
             guard let path = absolutePath(r) else { return missingPath }
             var limit: Int?
             if let l = r.parameter("limit") {
-                guard let n = Int(l), n >= 1 else { return .refusal(.badRequest, "limit must be a whole number of rows, 1 or more, not '\(TabulaError.quoting(l))'") }
+                // LS's own bound: a page is at most RequestParser.maxLimit rows, however asked.
+                guard let n = Int(l), (1...RequestParser.maxLimit).contains(n) else {
+                    return .refusal(.badRequest, "limit must be a whole number of rows from 1 to \(RequestParser.maxLimit), not '\(TabulaError.quoting(l))'")
+                }
                 limit = n
             }
             return .read(Request(command: .ls(path: path, limit: limit, after: r.parameter("after"))))
