@@ -75,3 +75,17 @@ import TabulaServer
         }
     }
 }
+
+/// Pipelined requests that carry a login: the first logs in, the rest are answered with it.
+@Suite struct HTTPPipelinedLoginTests {
+    @Test func twoPipelinedGetsWithAValidLoginInOneWriteAreBothAnsweredAndTheServerStaysUp() throws {
+        try HTTPAuthTests.withUsers { s, port in
+            let h = try HTTPTestClient(port: port)
+            let get = "GET /api/ls?path=/items HTTP/1.1\r\nHost: x\r\n\(HTTPAuthTests.basic("reader"))\r\n\r\n"
+            h.send(get + get + get)
+            for _ in 0..<3 { #expect(try h.response().status == 200) }
+            let other = try AccessControlTests.login(s, "reader")
+            #expect(try other.request("PING").final == "OK PONG")
+        }
+    }
+}

@@ -72,7 +72,7 @@ extension EventLoop {
                     respond(c, .refusal(failure.status == .tooManyRequests ? .tooManyRequests : .unauthorized, failure.message, headers: EventLoop.challenge), to: r)
                 } else {
                     h.authorizedAs = header
-                    h.waiting.insert(.request(r), at: 0)
+                    h.waiting.insert(.request(r), at: h.waiting.startIndex)  // a slice: its start moves on with each popFirst
                 }
             case .read(let r):
                 respond(c, HTTPResponse(failure?.status ?? .ok, contentType: "application/json", body: Array(line) + [10]), to: r)
