@@ -39,6 +39,8 @@ struct RequestExecutor: Sendable {
         var events: [Event?] = []
         var origins: [ConnectionID?] = []
         var heldBack = false  // the engine holds uncommitted state, or runs a write on a copy
+        // Units answered: not `answers.count`, since a watcher's own event is an answer too.
+        var answered = 0
         func runAll() {
             if (access != .connection && state.uncommitted) || (access == .write && state.writesOnEngine) {
                 heldBack = true
@@ -49,6 +51,7 @@ struct RequestExecutor: Sendable {
                 // A watch added after a change of this run would be sent that change's event,
                 // published when the run ends: it waits for the next run.
                 if !events.isEmpty, RequestExecutor.readsPublished(u) { return }
+                answered += 1
                 if answer(u, conn: conn, session: &session, cache: &cache, into: &answers, events: &events, rows: &rows) { return }
                 while origins.count < events.count { origins.append(conn) }
                 if rows >= RequestExecutor.rowsPerLock { return }
@@ -68,7 +71,7 @@ struct RequestExecutor: Sendable {
         let (close, replay) = RequestExecutor.encode(answers, cache: &cache, into: &out)
         // The engine takes over at the first unit routed there, or at once while it holds
         // uncommitted state; a run cut only by a cap goes on here after the lock is released.
-        return LoopRun(answered: answers.count, close: close, replay: replay, toEngine: heldBack || (answers.count == here.count && stoppedElsewhere))
+        return LoopRun(answered: answered, close: close, replay: replay, toEngine: heldBack || (answered == here.count && stoppedElsewhere))
     }
 
     /// At most this many requests run under one acquisition of the lock on a loop, so that a
