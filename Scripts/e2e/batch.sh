@@ -86,6 +86,17 @@ PY
 [[ "$(head -n 1 "$work/out")" == "my-string/  My String: Yellow" ]] || fail "--quiet: $(cat "$work/out")"
 pass "--csv parses with Python's csv module; --quiet prints only data rows"
 
+# A hostile title (window title, clipboard via OSC 52, clear screen) reaches no output raw:
+# not text, --json, --csv, --tsv nor --quiet.
+"$T" -c 'ADD /items "x\u001b]0;TITLE\u0007\u001b]52;c;Q0xJUA==\u0007\u001b[2J" 3' >/dev/null || fail "adding the hostile item"
+for mode in "" --json --csv --tsv -q; do
+    "$T" $mode -c 'LS /items/cheap-items' -c 'SHOW /items' >"$work/out" || fail "LS with '$mode'"
+    python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); bad=[b for b in d if (b<32 and b not in (9,10)) or b==127]; sys.exit(1 if bad else 0)' "$work/out" \
+        || fail "control characters in '$mode' output: $(od -c "$work/out" | head -5)"
+    grep -q "TITLE" "$work/out" || fail "the hostile item is missing from '$mode' output"
+done
+pass "a title's escapes reach no output raw: text, --json, --csv, --tsv, --quiet"
+
 # An expected failure passes; --timeout ends a \wait that never comes (exit 3); -f - reads stdin.
 printf 'SHOW /nope\n\\expect-error NOTFOUND   # expected\nPING\n' | "$T" -f - >/dev/null || fail "an expected failure did not pass"
 set +e; "$T" --timeout 1 -c '\wait never-happens 30' >/dev/null 2>"$work/err"; code=$?; set -e

@@ -11,6 +11,14 @@ public struct Credentials: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "user \(name)" }
+
+    /// Whether a typed line carries a secret (an `AUTH`, tagged or not, in any case), and
+    /// so is never written to the history.
+    public static func holdsSecret(_ line: String) -> Bool {
+        var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(2)
+        if words.first?.hasPrefix("#") == true { words = words.dropFirst() }
+        return words.first.map { $0.uppercased() == "AUTH" } ?? false
+    }
 }
 
 extension TabulaConnection {

@@ -240,11 +240,17 @@ public final class LineConnection {
         }
     }
 
-    /// Reads what the socket has without blocking; false once the server has closed.
+    /// At most this much is read by one `readAvailable`, so that a server that floods the
+    /// client is paced by how fast the client shows what it read (the rest waits in the
+    /// socket, and the server's own slow-consumer bound applies).
+    public static let mostReadAtOnce = 1 << 20
+
+    /// Reads what the socket has without blocking, up to `mostReadAtOnce`; false once the
+    /// server has closed.
     @discardableResult
     public func readAvailable() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
+        for _ in 0..<(LineConnection.mostReadAtOnce / chunk.count) {
             let n = receive(&chunk)
             if n > 0 {
                 chunk.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
@@ -256,6 +262,7 @@ public final class LineConnection {
                 return false
             }
         }
+        return true
     }
 
     /// The next line, waiting up to `timeout` seconds; nil on timeout. Throws once the server

@@ -20,14 +20,15 @@ public struct Renderer: Sendable {
         if reply.final.hasPrefix("{") { return reply.lines }  // JSON: shown as it came, for tools
         var out: [String] = []
         for row in reply.reply.rows {
-            let parts = width.map { Renderer.wrap(row.text, width: $0 - 2) } ?? [row.text]
+            let text = TerminalText.safe(row.text)  // a decoded escape may be a control character
+            let parts = width.map { Renderer.wrap(text, width: $0 - 2) } ?? [text]
             out.append(renderData(parts[0]))
             out += parts.dropFirst().map { "      " + $0 }
         }
         if let e = reply.reply.error {
-            out.append(paint("ERR \(e.code.rawValue) \(e.message)", "31"))
+            out.append(paint("ERR \(e.code.rawValue) \(TerminalText.safe(e.message))", "31"))
         } else if !reply.reply.message.isEmpty {
-            out.append(paint("(\(reply.reply.message))", "2"))
+            out.append(paint("(\(TerminalText.safe(reply.reply.message)))", "2"))
         }
         return out
     }

@@ -130,7 +130,7 @@ public final class ScriptRunner {
             if let table {
                 for l in table.lines(reply.reply.rows.map(\.json)) { out(l) }
             } else if quiet {
-                for r in reply.reply.rows { out(json ? r.json.jsonText : r.text) }
+                for r in reply.reply.rows { out(TerminalText.safe(json ? r.json.jsonText : r.text)) }
             } else {
                 for l in reply.lines.dropLast() { out(l) }
                 if reply.isOK || json { out(reply.final) }  // in JSON, an error is an object on stdout too
@@ -169,6 +169,10 @@ public final class ScriptRunner {
             if table == nil && !quiet { out(p) }
             unclaimedPushes.append(p)
         }
+        // `\wait` looks among the newest: as many as the connection itself queues.
+        if unclaimedPushes.count > TabulaConnection.mostQueuedPushes { unclaimedPushes.removeFirst(unclaimedPushes.count - TabulaConnection.mostQueuedPushes) }
+        let dropped = connection.takeDropped()
+        if dropped > 0 { err("tabula: \(dropped) pushes dropped: more than \(TabulaConnection.mostQueuedPushes) arrived during one request") }
     }
 
     private func meta(_ name: String, _ rest: String, directory: URL) throws {

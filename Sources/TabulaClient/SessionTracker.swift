@@ -15,13 +15,15 @@ public struct SessionTracker: Sendable, Equatable {
     /// A fresh session.
     public init() {}
 
-    /// Learns from a request and its successful reply.
+    /// Learns from a request and its reply: what a successful one changed, and from any
+    /// reply the notice that the current path was removed by another client.
     public mutating func observe(request: String, reply: ServerReply) {
+        let said = reply.reply.error?.message ?? reply.reply.message
+        if let moved = SessionTracker.movedTo(said) { cwd = moved }
         guard reply.isOK, case .success(let r)? = RequestParser.parse(Array(request.utf8)) else { return }
         let message = reply.reply.message
         switch r.command {
-        case .cd: cwd = message
-        case .pwd: cwd = message
+        case .cd, .pwd: cwd = SessionTracker.withoutNotice(message)
         case .filter(let f?): favoritesOnly = f == .favorites
         case .format(let f?): json = f == .json
         case .watch:
@@ -35,6 +37,20 @@ public struct SessionTracker: Sendable, Equatable {
             }
         default: break
         }
+    }
+
+    static let notice = " (your current path "
+    static let noticeEnd = "; you are now at "
+
+    /// Where the server's "current path removed" notice says the session now is.
+    static func movedTo(_ message: String) -> String? {
+        guard let r = message.range(of: noticeEnd, options: .backwards), message.hasSuffix(")") else { return nil }
+        return String(message[r.upperBound...].dropLast())
+    }
+
+    /// A CD or PWD reply's path, without a notice after it.
+    static func withoutNotice(_ message: String) -> String {
+        message.range(of: notice).map { String(message[..<$0.lowerBound]) } ?? message
     }
 
     /// The requests that rebuild this session on a new connection, resuming watches after

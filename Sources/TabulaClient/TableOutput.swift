@@ -48,8 +48,8 @@ public enum TableOutput: String, Sendable {
         case .bool(let b): return b ? "true" : "false"
         case .int(let n): return String(n)
         case .double(let d): return String(d)
-        case .string(let s): return s
-        default: return v.jsonText
+        case .string(let s): return TerminalText.safe(s)
+        default: return TerminalText.safe(v.jsonText)
         }
     }
 }

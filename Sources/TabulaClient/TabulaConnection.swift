@@ -28,8 +28,13 @@ public final class TabulaConnection {
     /// The revision the greeting named.
     public private(set) var helloRevision: UInt64 = 0
     private var decoder = WireDecoder()
-    /// Pushes received and not yet taken, oldest first.
+    /// Pushes received and not yet taken, oldest first; at most `mostQueuedPushes`.
     public private(set) var pushes: [String] = []
+    /// Pushes are queued while a reply is awaited; past this many the oldest are dropped
+    /// (and counted in `droppedPushes`), so a flood cannot grow the client without bound.
+    public static let mostQueuedPushes = 10_000
+    /// Pushes dropped from a full queue since `takeDropped` last asked.
+    public private(set) var droppedPushes = 0
     /// The revision up to which this connection's watches have seen every change: the
     /// highest of the events received and the "at rev N" of WATCH replies. Resume from here.
     public private(set) var lastRevision: UInt64 = 0
@@ -86,15 +91,16 @@ public final class TabulaConnection {
         var lines: [String] = []
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            guard let l = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt) else {
+            guard let raw = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt) else {
                 throw ClientError.timeout("no reply within \(timeout)s")
             }
+            let l = TerminalText.safe(raw)
             switch decoder.feed(l) {
             case nil:
                 lines.append(l)
             case .push(let p)?:
                 note(p)
-                pushes.append(l)
+                queue(l)
             case .reply(let r)?:
                 if abandoned > 0 {  // the reply to a cancelled request
                     abandoned -= 1
@@ -119,12 +125,27 @@ public final class TabulaConnection {
                 let p = pushes.remove(at: i)
                 return p
             }
-            guard let l = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt) else { return nil }
+            guard let raw = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt) else { return nil }
+            let l = TerminalText.safe(raw)
             if let p = TabulaConnection.push(l) {
                 note(p)
-                pushes.append(l)
+                queue(l)
             }
         }
+    }
+
+    private func queue(_ push: String) {
+        if pushes.count >= TabulaConnection.mostQueuedPushes {
+            pushes.removeFirst(pushes.count / 2)  // amortised: half at a time
+            droppedPushes += TabulaConnection.mostQueuedPushes - pushes.count
+        }
+        pushes.append(push)
+    }
+
+    /// How many pushes were dropped from a full queue since the last call (then zero).
+    public func takeDropped() -> Int {
+        defer { droppedPushes = 0 }
+        return droppedPushes
     }
 
     /// Takes all queued pushes.
@@ -137,7 +158,8 @@ public final class TabulaConnection {
     public func pollPushes() -> [String] {
         line.readAvailable()
         var out: [String] = []
-        while let l = line.bufferedLine() {
+        while let raw = line.bufferedLine() {
+            let l = TerminalText.safe(raw)
             if let p = TabulaConnection.push(l) {
                 note(p)
                 out.append(l)

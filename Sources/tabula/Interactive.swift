@@ -43,11 +43,12 @@ final class Interactive {
     var prompt: String {
         let server = endpoint == .tcp(host: "127.0.0.1", port: 8228) ? "" : "\(endpoint) "
         let state = connection == nil ? "(disconnected) " : ""
-        let full = "tabula \(server)\(state)\(session.cwd)> "
+        let cwd = TerminalText.safe(session.cwd)
+        let full = "tabula \(server)\(state)\(cwd)> "
         // On a narrow terminal the prompt leaves room to type: the path alone.
         var rows: Int32 = 0, cols: Int32 = 0
         rl_get_screen_size(&rows, &cols)
-        return cols > 0 && full.count > Int(cols) / 2 ? "\(state)\(session.cwd)> " : full
+        return cols > 0 && full.count > Int(cols) / 2 ? "\(state)\(cwd)> " : full
     }
 
     func run() -> ExitStatus {
@@ -136,7 +137,7 @@ final class Interactive {
         // Written at once (survives a crash of the client), without its outer spaces and not
         // again right after itself; an AUTH line, which holds a secret, never.
         let previous = history_length > 0 ? history_get(history_base + history_length - 1).flatMap { $0.pointee.line.map { String(cString: $0) } } : nil
-        if !trimmed.uppercased().hasPrefix("AUTH "), trimmed != previous {
+        if !Credentials.holdsSecret(trimmed), trimmed != previous {
             add_history(trimmed)
             _ = append_history(1, historyPath)
         }
@@ -193,8 +194,12 @@ final class Interactive {
 
     /// Prints pushes above the prompt; the half-typed line and cursor are redrawn intact.
     func printPushes(_ pushes: [String], redraw: Bool) {
-        guard !pushes.isEmpty else { return }
+        let dropped = connection?.takeDropped() ?? 0
+        guard !pushes.isEmpty || dropped > 0 else { return }
         if redraw { rl_clear_visible_line() }
+        if dropped > 0 {
+            print(renderer.paint("(\(dropped) pushes dropped: more than \(TabulaConnection.mostQueuedPushes) arrived while a reply was awaited; LS to look again)", "33"))
+        }
         for p in pushes { print(renderer.renderPush(p)) }
         fflush(stdout)
         if redraw { rl_forced_update_display() }
@@ -290,7 +295,7 @@ final class Interactive {
             completionCandidates = Interactive.metaNames.filter { $0.hasPrefix(line) }
         } else {
             guard let reply = try? c.request("COMPLETE \(line)"), reply.isOK else { return nil }
-            completionCandidates = reply.data
+            completionCandidates = reply.data.map(TerminalText.safe)
         }
         completionIndex = 0
         // A list to go into, or `field=` about to get its value: no space after it.

@@ -180,7 +180,7 @@ final class LiveView {
 
     private func put(_ y: Int, _ x: Int, _ s: String, width: Int) {
         guard width > 0 else { return }
-        mvaddstr(Int32(y), Int32(x), String(s.prefix(width)))
+        mvaddstr(Int32(y), Int32(x), String(TerminalText.safe(s).prefix(width)))
     }
 }
 

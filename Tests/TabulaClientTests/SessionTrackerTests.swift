@@ -24,6 +24,19 @@ import TabulaProtocol
         #expect(s.restoreRequests(after: nil).last == "WATCH /orders")
     }
 
+    @Test func theNoticeThatTheCurrentPathWasRemovedMovesThePathAndIsNotPartOfIt() {
+        var s = SessionTracker()
+        s.observe(request: "CD /catalog/item-1", reply: Self.ok("/catalog/item-1"))
+        s.observe(request: "PWD", reply: Self.ok("/catalog (your current path /catalog/item-1 was removed; you are now at /catalog)"))
+        #expect(s.cwd == "/catalog")
+        s.observe(request: "CD /catalog/item-2", reply: Self.ok("/catalog/item-2"))
+        s.observe(request: "LS", reply: Self.ok("0 of 0 (your current path /catalog/item-2 was removed; you are now at /catalog)"))
+        #expect(s.cwd == "/catalog")
+        let refused = ServerReply(reply: DecodedReply(error: TabulaError(.notFound, "no x (your current path /catalog was removed; you are now at /)")), lines: [])
+        s.observe(request: "SHOW x", reply: refused)
+        #expect(s.cwd == "/")
+    }
+
     @Test func aRefusedRequestTeachesNothing() {
         var s = SessionTracker()
         s.observe(request: "CD /nope", reply: ServerReply(reply: DecodedReply(error: TabulaError(.notFound, "no /nope")), lines: ["ERR NOTFOUND no /nope"]))
@@ -38,5 +51,15 @@ import TabulaProtocol
         #expect(s.watches == ["/menu"])
         s.observe(request: "UNWATCH", reply: Self.ok("1 removed"))
         #expect(s.watches.isEmpty)
+    }
+}
+
+/// Which typed lines stay out of the history.
+@Suite struct HistorySecretTests {
+    @Test func anAuthLineTaggedOrNotInAnyCaseHoldsASecret() {
+        for line in ["AUTH alice s3cret", "#1 AUTH alice s3cret", "auth alice x", "#t\tAuth a b", "AUTH"] {
+            #expect(Credentials.holdsSecret(line), "\(line)")
+        }
+        for line in ["PING AUTH", "#1 PING", "AUTHOR", "LS /items", ""] { #expect(!Credentials.holdsSecret(line), "\(line)") }
     }
 }
