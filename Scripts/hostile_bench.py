@@ -1,0 +1,57 @@
+"""The third hostile round's attacks, each with another client's PING while it runs
+(Scripts/bench --attacks). Each prints its figure and what bounds it."""
+import os
+import socket
+import subprocess
+import time
+
+from attacks_bench import conn, reply, ping_ms, rss_mb
+
+
+def users_file(rel, work, lines):
+    """A users file with (name, role, [passwd flags]) lines, secret 'pw'."""
+    path = os.path.join(work, "hostile-users.txt")
+    with open(path, "w") as f:
+        for name, role, flags in lines:
+            f.write(subprocess.run([os.path.join(rel, "tabulad"), "passwd", name, role, "--force", "--iterations", "1000"] + flags,
+                                   input="pw\n", check=True, capture_output=True, text=True).stdout)
+    return path
+
+
+def fill_items(port, n, user=b"admin"):
+    """Adds n items (pipelined in thousands) as `user`."""
+    a, af = conn(port)
+    a.sendall(b"AUTH %s pw\n" % user); reply(af)
+    for start in range(0, n, 1000):
+        a.sendall(b"".join(b"ADD /items i%d %d\n" % (start + i, (start + i) % 100) for i in range(1000)))
+        for _ in range(1000):
+            reply(af)
+    return a, af
+
+
+def restricted_reads(rel, start_tabulad, work, items=1000000):
+    """A user with path grants pipelines 128 LS /items LIMIT 1 AFTER k (distinct k, so no
+    cache answers) over `items` items; another client's PING meanwhile."""
+    users = users_file(rel, work, [("admin", "admin", []), ("ci", "read", ["--allow", "/items", "--deny", "/items/3"])])
+    p, port = start_tabulad("--memory", "--users", users, "--history", "1000")
+    try:
+        a, af = fill_items(port, items)
+        r, rf = conn(port)
+        r.sendall(b"AUTH ci pw\n"); reply(rf)
+        one = []
+        for k in range(20):
+            t = time.time(); r.sendall(b"LS /items LIMIT 1 AFTER %d\n" % (1000 + k)); reply(rf); one.append((time.time() - t) * 1000)
+        one.sort()
+        r.sendall(b"".join(b"LS /items LIMIT 1 AFTER %d\n" % (5000 + k) for k in range(128)))
+        t = time.time(); a.sendall(b"PING\n"); reply(af); ping = (time.time() - t) * 1000
+        for _ in range(128):
+            reply(rf)
+        p50, worst = ping_ms(a, af)
+        print("Restricted reads (a user with grants, LS /items LIMIT 1 AFTER k over %d items): one request p50 %.2f ms;"
+              " 128 pipelined, another client's PING %.2f ms meanwhile, then p50 %.2f ms, max %.2f ms" % (items, one[len(one) // 2], ping, p50, worst))
+    finally:
+        p.terminate(); p.wait()
+
+
+def run(rel, start_tabulad, work, quick=False):
+    restricted_reads(rel, start_tabulad, work, 100000 if quick else 1000000)
