@@ -36,6 +36,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--max-partial-input", value: "BYTES", help: "incomplete request lines held for all clients together; past\nit a client whose incomplete line grows is closed (default\n67108864)"),
         OptionSpec("--max-line", value: "BYTES", help: "longest request line (default 65536)"),
         OptionSpec("--output-limit", value: "BYTES", help: "most bytes queued for one client before it is dropped as a\nslow consumer (default 8388608)"),
+        OptionSpec("--max-unread-output", value: "BYTES", help: "most bytes queued for all clients together; past it the\nclients that stopped reading are dropped, the most unread\nfirst (default 536870912)"),
         OptionSpec("--io-threads", value: "N", help: "I/O loop threads (default 2, or 1 when tabulad may run on one\nCPU only: two loops on one core wait for each other)"),
         OptionSpec("--cpu-yield", value: "auto|on|off", help: "off (default): serve at once; on: while several clients keep a\nloop busy, a loop woken for only one or two requests gives\nthe CPU away once before serving them, so that clients on\nthe same cores send more and are served in bigger batches\n(a lone client never waits), at the cost of a longer tail;\nauto: on while all of a loop's clients are on this machine\n(loopback, Unix socket), off once one is on another machine"),
         OptionSpec("--config", value: "FILE", help: "read options from FILE first: one per line, named without its\ndashes, then its value (http 8080; memory for a flag); #\ncomments; options on the command line override it"),
@@ -115,6 +116,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.int("--max-partial-input", in: 65536...Int.max) { s.config.maxPartialInput = v }
     if let v = try p.int("--max-line", in: 16...Int.max) { s.config.maxLine = v }
     if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }
+    if let v = try p.int("--max-unread-output", in: 1_048_576...Int.max) { s.config.maxUnreadOutput = v }
     if let v = try p.int("--io-threads", in: 1...64) { s.config.ioThreads = v }
     if let v = try p.choice("--cpu-yield", CPUYield.allCases.map(\.rawValue)), let y = CPUYield(rawValue: v) { s.config.cpuYield = y }
     if let v = try p.choice("--log-format", LogFormat.allCases.map(\.rawValue)), let f = LogFormat(rawValue: v) { s.config.logFormat = f }

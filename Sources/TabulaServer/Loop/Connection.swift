@@ -5,7 +5,9 @@ final class Connection {
     let id: ConnectionID
     let fd: Int32
     var decoder: LineDecoder
-    var output = OutputQueue()
+    var output = OutputQueue() {
+        didSet { meterUnread() }  // no oldValue: the queue is still mutated in place
+    }
     /// Current path, filter and format: this loop is the session's only owner (the engine
     /// works on copies and hands back what they became).
     var session = Session()
@@ -22,7 +24,21 @@ final class Connection {
     var replayAtReader = false
     /// Event bytes pushed during a replay, sent after it; `deferredCount` bytes in all.
     var deferred: [[UInt8]] = []
-    var deferredCount = 0
+    var deferredCount = 0 {
+        didSet { meterUnread() }
+    }
+    /// Where its unread bytes are counted for the whole server, and how many are counted.
+    private let unread: ServerStats
+    private var unreadCounted = 0
+    /// Bytes queued for it and not yet written.
+    var unreadBytes: Int { output.count + deferredCount }
+
+    private func meterUnread() {
+        let now = output.count + deferredCount
+        guard now != unreadCounted else { return }
+        unread.unreadOutput.wrappingAdd(now - unreadCounted, ordering: .relaxed)
+        unreadCounted = now
+    }
     /// The peer shut down its sending side: answer what was asked, then close.
     var readClosed = false
     /// Reading is paused: requests are held (too many, or waiting for the client to read).
@@ -64,8 +80,9 @@ final class Connection {
     /// Bytes of the request it has begun and not finished (a line, or an HTTP request).
     var partialInput: Int { http?.parser.partialCount ?? decoder.bufferedCount }
 
-    init(id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int) {
+    init(id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int, stats: ServerStats) {
         self.id = id
+        unread = stats
         self.fd = fd
         self.peer = peer
         self.transport = transport
@@ -74,4 +91,7 @@ final class Connection {
         lastRequest = now
         lastDrained = now
     }
+
+    /// A closed connection's bytes leave the count.
+    deinit { unread.unreadOutput.wrappingSubtract(unreadCounted, ordering: .relaxed) }
 }

@@ -76,6 +76,9 @@ final class EventLoop: @unchecked Sendable {
     var nowSeconds = 0
     /// When connections were last checked for timeouts.
     var lastSweep = 0
+    /// The second in which this loop last looked for connections to shed and found none
+    /// (it looks again in the next: the bound's cost stays one scan a second).
+    var shedFoundNone = -1
     /// Connections closed since memory was last given back to the system.
     var closedSinceTrim = 0
     /// This loop's connections from other machines (see `CPUYield.auto`).
@@ -127,6 +130,7 @@ final class EventLoop: @unchecked Sendable {
             runReady()
             pumpReplays()
             flushDirty()
+            if stats.unreadOutput.load(ordering: .relaxed) > config.maxUnreadOutput { shedUnreadOutput() }
             if shuttingDown {
                 nothingForEngine.store(!conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
                 if conns.isEmpty && saidGoodbye { break }

@@ -25,6 +25,23 @@ extension EventLoop {
         return true
     }
 
+    /// The server holds more unread output than `maxUnreadOutput`: this loop's connections
+    /// that stopped being answered for not reading are dropped, the most unread first, until
+    /// the total is under seven eighths of the bound (or none such is left here; the other
+    /// loop sheds its own at its next turn, within a second).
+    func shedUnreadOutput() {
+        guard shedFoundNone != nowSeconds else { return }
+        let target = config.maxUnreadOutput / 8 * 7
+        let stalled = conns.values.filter { $0.unreadBytes >= config.outputPause }.sorted { $0.unreadBytes > $1.unreadBytes }
+        if stalled.isEmpty { shedFoundNone = nowSeconds }
+        for c in stalled {
+            guard stats.unreadOutput.load(ordering: .relaxed) > target else { return }
+            stats.add(stats.slowConsumersDropped, 1)
+            closeWithBye(c, "the server holds too much unread output for all clients (limit \(config.maxUnreadOutput) bytes) and this connection had the most; read what you ask for",
+                         log: "\(c.unreadBytes) bytes unread while the server's unread output passed \(config.maxUnreadOutput)", timedOut: false)
+        }
+    }
+
     /// Checks every connection for timeouts, once a second.
     func sweepIfDue() {
         guard nowSeconds != lastSweep else { return }

@@ -12,6 +12,9 @@ final class ServerStats: Sendable {
     let eventsDelivered = Atomic<Int>(0)
     /// Bytes of incomplete request lines held, all connections together.
     let partialInput = Atomic<Int>(0)
+    /// Bytes queued for clients and not yet written (replies, events, a replay's deferred
+    /// events), all connections together: held under `ServerConfig.maxUnreadOutput`.
+    let unreadOutput = Atomic<Int>(0)
     /// Connections closed for making no progress, or for being idle.
     let timedOut = Atomic<Int>(0)
     /// Logins checked against their slow hash, and those that failed.

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TabulaClient
+import TabulaServer
+
+/// Unread output has one bound for the whole server (`maxUnreadOutput`): past it the
+/// connections that stopped reading are dropped, the most unread first, and a client that
+/// reads goes on being answered.
+@Suite(.serialized) struct UnreadOutputTests {
+    static let bound = 8 * 1024 * 1024
+
+    /// About 10 MB a page: 10,000 items with 1,000-byte names.
+    static func addLongItems(_ c: TabulaConnection) throws {
+        let name = String(repeating: "n", count: 1_000)
+        for start in stride(from: 0, to: 10_000, by: 1_000) {
+            try c.line.send((0..<1_000).map { "ADD /items \(name)\(start + $0) \($0 % 100)" }.joined(separator: "\n"))
+            for _ in 0..<1_000 { _ = try c.readReply(timeout: 60) }
+        }
+    }
+
+    @Test func connectionsThatNeverReadLargePagesAreDroppedOnceTheServersUnreadOutputPassesItsBound() throws {
+        try withServer({
+            $0.maxUnreadOutput = Self.bound
+            $0.ioThreads = 1
+        }) { s in
+            let reader = try connect(s)
+            try Self.addLongItems(reader)
+            let attackers = try (0..<12).map { _ in try rawConnect(s) }
+            for (k, a) in attackers.enumerated() { try a.sendRaw(Array("LS /items LIMIT 10000 AFTER \(k + 1)\n".utf8)) }
+            #expect(eventually(timeout: 30) { (try? stat(reader, "slow_consumers_dropped")) ?? 0 >= 4 })
+            // What is held now: under the bound and at most one more page of about 10 MB.
+            let held = try stat(reader, "unread_output_bytes")
+            #expect(held <= Self.bound + 11 * 1024 * 1024, "\(held) bytes unread")
+            #expect(try reader.request("PING").final == "OK PONG")
+            // The dropped ones are closed (mid-line, so without a BYE): reading, they reach the end.
+            let closed = attackers.filter { a in
+                while (try? a.readLine(timeout: 2)) != nil {}
+                return a.isClosed
+            }
+            #expect(closed.count >= 4)
+        }
+    }
+
+    @Test func aClientThatReadsItsLargePagesIsNeverDroppedForTheBound() throws {
+        try withServer({ $0.maxUnreadOutput = Self.bound }) { s in
+            let reader = try connect(s)
+            try Self.addLongItems(reader)
+            for k in 0..<3 { #expect(try reader.request("LS /items LIMIT 10000 AFTER \(k + 1)", timeout: 60).isOK) }
+            #expect(try stat(reader, "slow_consumers_dropped") == 0)
+        }
+    }
+}
