@@ -118,22 +118,8 @@ orderer=$!
 wait "$orderer"
 pass "README's batch example runs as written"
 
-# import of a property list in seed 001's shape.
-cat >"$work/seed.plist" <<'PLIST'
-<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0">
-<dict><key>Rows</key><array>
-  <dict><key>Title</key><string>Fruit</string><key>Children</key><array>
-    <dict><key>Title</key><string>Apple</string><key>Children</key><array>
-      <dict><key>Title</key><string>Gala</string><key>View</key><integer>2</integer></dict>
-    </array></dict>
-    <dict><key>Title</key><string>Pear</string><key>View</key><integer>1</integer></dict>
-  </array></dict>
-  <dict><key>Title</key><string>About</string><key>View</key><integer>3</integer></dict>
-</array></dict>
-</plist>
-PLIST
+# import of a property list in seed 001's shape: README's docs/examples/catalog.plist.
+cp "$ROOT/docs/examples/catalog.plist" "$work/seed.plist"  # README's example file
 "$T" import "$work/seed.plist" --into /catalog >"$work/out" || fail "import"
 grep -qx "imported 5 nodes from $work/seed.plist into /catalog" "$work/out" || { cat "$work/out"; fail "import count"; }
 "$T" import "$work/seed.plist" --into /catalog >"$work/out" || fail "second import"

@@ -75,7 +75,11 @@ func withConfigFile(_ arguments: [String]) throws(UsageError) -> [String] {
     let given = try commandLine.parse(arguments)
     guard let path = given.string("--config") else { return arguments }
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw UsageError("--config \(path): cannot read it (does it exist, and may tabulad read it?)") }
-    return try ConfigFile.arguments(text, spec: commandLine, file: path, except: given.keys) + arguments
+    // Where the state is kept is one choice: a store named on the command line replaces
+    // the file's, whichever option each names it with.
+    let stores: Set<String> = ["--memory", "--data", "--postgres"]
+    let except = given.keys.isDisjoint(with: stores) ? given.keys : given.keys.union(stores)
+    return try ConfigFile.arguments(text, spec: commandLine, file: path, except: except) + arguments
 }
 
 func settings(_ arguments: [String]) throws(UsageError) -> Settings {
@@ -102,6 +106,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     }
     s.memory = p.has("--memory")
     s.postgres = p.string("--postgres")
+    if s.memory && p.string("--data") != nil { throw UsageError("--memory keeps nothing, so --data would be ignored: give one of them") }
     if s.postgres != nil && (s.memory || p.string("--data") != nil) { throw UsageError("--postgres keeps the state in PostgreSQL: leave out --data and --memory") }
     if s.postgres != nil && p.string("--max-size") != nil { throw UsageError("--max-size caps an SQLite file; with --postgres, cap the database in PostgreSQL") }
     if let v = try p.choice("--sync", ["full", "normal"]) { s.syncFull = v == "full" }
