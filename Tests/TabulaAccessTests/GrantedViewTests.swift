@@ -16,6 +16,8 @@ import TabulaProtocol
         ("a deny of one menu entry", Grants(deny: ["/menu/pizza/margherita"])),
         ("a deny of a whole list", Grants(deny: ["/orders", "/catalog/item-1/item-1.1"])),
         ("an allowed list with a denied section", Grants(allow: ["/menu", "/orders"], deny: ["/menu/pizza"])),
+        ("a deny of the only favourite", Grants(deny: ["/items/2"])),
+        ("a deny of one expensive item", Grants(allow: ["/items"], deny: ["/items/3"])),
     ]
 
     /// Every path of `m`, parents before children.
@@ -34,7 +36,14 @@ import TabulaProtocol
     /// Requests that reach every part of the model: reads of every path, pages after every
     /// child, typos of every name, completions and bare names.
     static func requests(_ m: Model) -> [String] {
-        var lines = ["LS", "LS /", "BANDS", "FILTER", "COMPLETE ORDER ", "COMPLETE ORDER m", "COMPLETE SHOW /", "COMPLETE "]
+        var lines = ["LS", "LS /", "BANDS", "FILTER", "COMPLETE ORDER ", "COMPLETE ORDER m", "COMPLETE SHOW /", "COMPLETE ", "COMPLETE FILTER ",
+                     "SHOW /items", "FILTER favorites", "LS /items", "FILTER all"]
+        // Moves to every position a section could have, in both views.
+        for filter in ["all", "favorites"] {
+            lines.append("FILTER \(filter)")
+            for id in 1...4 { for k in 1...4 { lines += ["MV /items/\(id) \(k)", "LS /items"] } }
+        }
+        lines.append("FILTER all")
         for p in paths(m) where p != "/" {
             let parent = ModelPath.join(ModelPath.segments("..", cwd: p))
             let name = String(p.split(separator: "/").last!)

@@ -70,10 +70,19 @@ import TabulaProtocol
         #expect(h.ids(0) == [1, 2])
     }
 
-    @Test func movingInAFilteredViewIsRefused() {
+    @Test func aMoveWhileFavouritesAreShownCountsPositionsAmongTheFavouritesAsTheSeedDoes() {
         let h = Harness()
+        for line in ["ADD /items Cup 5", "ADD /items Pen 6", "FAV /items/5", "FAV /items/6"] { #expect(h.ok(line)) }
+        #expect(h.ids(0) == [1, 2, 5, 6])  // favourites: 2, 5, 6
         #expect(h.ok("FILTER favorites"))
-        #expect(h.error("MV /items/2 1") == .conflict)
+        let o = h.run("MV /items/6 1")  // lands where the first favourite (2) stands
+        #expect(o.reply.message == "6 is now #1 in cheap-items")
+        #expect(h.ids(0) == [1, 6, 2, 5])
+        #expect(o.event?.summary.hasPrefix("#2 in cheap-items: ") == true)  // its place in the whole section
+        #expect(h.ok("MV /items/6 3"))  // after the last favourite
+        #expect(h.ids(0) == [1, 2, 5, 6])
+        #expect(h.error("MV /items/6 4") == .invalid)  // three favourites are shown
+        #expect(h.error("MV /items/1 1") == .conflict)  // not shown while filtered
     }
 
     @Test func repricingMovesTheItemToTheEndOfItsNewBand() {

@@ -44,7 +44,7 @@ public enum Completer {
         case .verb: return starting(Verb.allCases.map(\.rawValue))
         case .choice(let words):
             // The favourites filter is offered only while there is a favourite (as the seed does).
-            let offered = verb == .filter && !model[ItemsList.self].items.hasFavorites ? words.filter { $0 != "favorites" } : words
+            let offered = verb == .filter && !model[ItemsList.self].hasFavorites(seenBy: viewer) ? words.filter { $0 != "favorites" } : words
             return starting(offered)
         case .path(let kind):
             let paths = Completer.paths(partial, model: model, viewer: viewer, kind: kind).map(Quoting.quote)

@@ -91,7 +91,7 @@ extension Model {
     }
 
     func filter(_ f: ItemFilter?, viewer: inout Viewer) throws -> Reply {
-        let hasFavorites = self[ItemsList.self].items.hasFavorites
+        let hasFavorites = self[ItemsList.self].hasFavorites(seenBy: viewer)
         switch f {
         case nil:
             let offered = hasFavorites ? "favorites filter available" : "no favourites yet, so no favorites filter"

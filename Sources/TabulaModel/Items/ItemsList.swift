@@ -19,6 +19,15 @@ public struct ItemsList: ListStore {
         return Row(text: "items/  \(n) \(plural(n, "item")) in \(items.bands.count) \(plural(items.bands.count, "section"))", json: .object([("name", .string("items")), ("count", .int(Int64(n)))]), path: RowPath("/", "items"))
     }
 
+    /// Whether `viewer` sees a favourite (so is offered the favourites filter): a hidden
+    /// favourite does not count. O(bands · grants) for a viewer with grants.
+    public func hasFavorites(seenBy viewer: Viewer) -> Bool {
+        guard items.hasFavorites else { return false }
+        guard viewer.isRestricted else { return true }
+        let favs = SeenItems(items, viewer: viewer, favoritesOnly: true)
+        return items.bands.indices.contains { favs.count($0) > 0 }
+    }
+
     public func isList(_ ref: Ref) -> Bool { ref.kind != ItemsList.item }
 
     public func child(of ref: Ref, named name: String) -> Ref? {
@@ -146,7 +155,7 @@ public struct ItemsList: ListStore {
             return Reply(rows: [
                 fieldRow("items", "\(shown.total)", .int(Int64(shown.total))),
                 fieldRow("sections", items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(separator: ", "), .array(items.bands.indices.map { bandRow($0, count: shown.count($0)).json })),
-                fieldRow("favorites", items.hasFavorites ? "yes (FILTER favorites is offered)" : "none (no favourites filter)", .bool(items.hasFavorites)),
+                fieldRow("favorites", hasFavorites(seenBy: viewer) ? "yes (FILTER favorites is offered)" : "none (no favourites filter)", .bool(hasFavorites(seenBy: viewer))),
                 fieldRow("filter", viewer.filter.rawValue, .string(viewer.filter.rawValue)),
             ], message: p)
         }

@@ -60,24 +60,32 @@ extension ItemsList {
         return .removed("/items/\(id)", title: gone.name, mutations: record([Mutation(ItemsCodec.table, .delete(.int(Int64(id))))]))
     }
 
+    /// `MV`: `position` counts in the section as `viewer` sees it (its favourites only while
+    /// it filters, and never what its grants hide), as seed 002 moves a row of its table; the
+    /// item lands where the viewer's item at that position stands in the whole section. The
+    /// reply names the viewer's position, the event the item's place in the whole section.
     mutating func move(_ id: Int, to position: Int, viewer: Viewer) throws -> Outcome {
-        guard viewer.filter == .all else {
-            throw TabulaError(.conflict, "moving is refused while this connection shows favourites only, since positions would be ambiguous; FILTER all first")
+        guard let before = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
+        let favs = viewer.filter == .favorites
+        guard before.favorite || !favs else {
+            throw TabulaError(.conflict, "item \(id) is not a favourite, so it is not shown while this connection shows favourites only; FILTER all to move it")
         }
         let s = items.section(of: id)
-        let n = items.count(section: s)
-        guard position <= n else {
-            throw TabulaError(.invalid, "position \(position) is past the end of \(items.bands[s].slug), which has \(n) \(plural(n, "item")); items cannot leave the section of their price (change the value with SET to do that)")
+        let view = SeenItems(items, viewer: viewer, favoritesOnly: favs)
+        let n = view.count(s)
+        let shown = favs ? "favourites shown" : "items"
+        guard position <= n, let target = view.storePosition(ofShown: position - 1, in: s) else {
+            throw TabulaError(.invalid, "position \(position) is past the end of \(items.bands[s].slug), which has \(n) \(n == 1 ? String(shown.dropLast()) : shown); items cannot leave the section of their price (change the value with SET to do that)")
         }
         let slug = items.bands[s].slug
-        guard items.position(of: id) != position - 1 else {
-            guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
-            return .unchanged("\(id) is now #\(position) in \(slug)", rows: [row(item, position: position)])
+        guard items.position(of: id) != target else {
+            return .unchanged("\(id) is now #\(position) in \(slug)", rows: [row(before, position: position)])
         }
-        let moved = items.move(id, to: position - 1)
+        let moved = items.move(id, to: target)
         guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
-        let r = row(item, position: position)
-        return changed("mv", item, message: "\(id) is now #\(position) in \(slug)", summary: "#\(position) in \(slug): " + r.text, position: position, mutations: record(moved.flatMap { ItemsCodec.put($0) }))
+        let whole = row(item, position: target + 1)
+        let event = Event(rev: 0, kind: "mv", path: "/items/\(id)", summary: "#\(target + 1) in \(slug): " + whole.text, value: whole.json)
+        return Outcome(Reply(rows: [row(item, position: position)], message: "\(id) is now #\(position) in \(slug)"), event: event, mutations: record(moved.flatMap { ItemsCodec.put($0) }))
     }
 
     mutating func favorite(_ id: Int, _ action: FavAction) throws -> Outcome {

@@ -57,6 +57,13 @@ struct SeenItems {
         return grants.shownByDefault ? here + counted - before : before  // hidden ones do not count
     }
 
+    /// Where, among all items of section `s` (0-based), the shown item at `position` stands;
+    /// nil past the end.
+    func storePosition(ofShown position: Int, in s: Int) -> Int? {
+        guard position >= 0 else { return nil }
+        return page(s, from: position, limit: 1).first.map { store.position(of: $0.id) }
+    }
+
     /// Up to `limit` items shown in section `s` from `position`.
     func page(_ s: Int, from position: Int, limit: Int) -> [Item] {
         guard let grants else { return store.page(section: s, from: position, limit: limit, favoritesOnly: favoritesOnly) }
