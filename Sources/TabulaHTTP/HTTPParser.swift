@@ -123,10 +123,23 @@ public final class HTTPParser {
         return 0
     }
 
-    /// Files the header just read; a refusal past `maxHeaders`.
+    /// RFC 9110 5.6.2's tchar: what a header name is made of.
+    static func isTokenByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return Array("!#$%&'*+-.^_`|~".utf8).contains(b)
+        }
+    }
+
+    /// Files the header just read; a refusal past `maxHeaders`, or for a name that is not a token.
     private func endHeader() -> Int32? {
         lastWasValue = false
         guard headers.count < HTTPParser.maxHeaders else { return refuse(.headersTooLarge, "more than \(HTTPParser.maxHeaders) headers; send fewer") }
+        guard !field.isEmpty, field.allSatisfy(HTTPParser.isTokenByte) else {
+            // RFC 9112 5.1: no whitespace between a field name and its colon (a request
+            // smuggling shape); a name is a token.
+            return refuse(.badRequest, "a header name must be a token with no space before its colon (got \(String(decoding: field.prefix(64), as: UTF8.self).debugDescription))")
+        }
         headers.append((String(decoding: field, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self)))
         field.removeAll(keepingCapacity: true)
         value.removeAll(keepingCapacity: true)

@@ -74,6 +74,10 @@ public enum RequestParser {
         let word = args.removeFirst()
         guard let verb = Verb.named(word) else {
             let quoted = TabulaError.quoting(word)
+            // An HTTP request line (a browser or curl pointed at this port).
+            if ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(word), args.last?.hasPrefix("HTTP/") == true {
+                return .failure(TabulaError(.unknown, "this port speaks Tabula's line protocol, not HTTP; the web view and /api are on the port tabulad's --http gives"))
+            }
             if let s = Verb.suggestion(for: word) {
                 return .failure(TabulaError(.unknown, "unknown verb '\(quoted)'; did you mean \(s.rawValue)? (HELP lists all verbs)"))
             }

@@ -77,6 +77,13 @@ private func status(_ r: [HTTPParsed]) -> HTTPStatus? {
         #expect(status(parse(chunked, chunk: 4096)) == .payloadTooLarge)
     }
 
+    @Test func aSpaceBeforeAHeadersColonIsABadRequest() {
+        for head in ["Host : x", "Host\t: x", "Ho st: x", "Authorization : Basic YTpi"] {
+            #expect(status(parse("GET / HTTP/1.1\r\n\(head)\r\n\r\n")) == .badRequest, "\(head)")
+        }
+        #expect(status(parse("GET / HTTP/1.1\r\nX-Odd_Name.1~: x\r\n\r\n")) == nil)
+    }
+
     @Test func nothingIsReadAfterARefusal() {
         let p = HTTPParser()
         _ = Array("BAD\r\n\r\n".utf8).withUnsafeBytes { p.feed($0) }

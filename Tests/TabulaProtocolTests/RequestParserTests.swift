@@ -198,3 +198,14 @@ struct SyncParsingTests {
         #expect(String(decoding: WireEncoder.encode(Reply(message: "x"), tag: nil, format: .text), as: UTF8.self) == "OK x\n")
     }
 }
+
+@Suite struct HTTPOnTheLinePortTests {
+    @Test func anHTTPRequestLineIsToldThisPortIsNotHTTPInsteadOfADidYouMean() {
+        for line in ["GET / HTTP/1.1", "POST /api/select HTTP/1.1", "HEAD /events?prefix=/ HTTP/1.0"] {
+            let e = failure(line)
+            #expect(e?.code == .unknown, "\(line)")
+            #expect(e?.message.contains("not HTTP") == true && e?.message.contains("did you mean") == false, "\(line)")
+        }
+        #expect(failure("SETT /items/1 name=x")?.message.contains("did you mean SET") == true)
+    }
+}

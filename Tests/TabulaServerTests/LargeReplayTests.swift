@@ -81,3 +81,26 @@ import TabulaStorage
         }
     }
 }
+
+/// A replay overtaken by the history's trimming ends with a BYE that names a way on which
+/// the server will take.
+@Suite struct OvertakenReplayTests {
+    @Test func aReplayThatTheHistoryMovesPastAdvisesAResyncNotAnExpiredFrom() throws {
+        try withServer({
+            $0.historyInMemory = 2_000
+            $0.historyBytesInMemory = 64 << 20
+        }) { s in
+            let writer = try connect(s)
+            try LargeReplayTests.addItems(writer, 2_000, size: 4 * 1024)  // 8 MB: more than sockets take
+            let watcher = try rawConnect(s)
+            try watcher.send("WATCH / FROM 0")
+            #expect(try watcher.readLine(timeout: 30)?.hasPrefix("OK watching / at rev 2000; replaying") == true)
+            try LargeReplayTests.addItems(writer, 2_000, size: 64)  // the history moves past the replay
+            var bye: String?
+            while bye == nil, let l = try watcher.readLine(timeout: 30) { if l.hasPrefix("* BYE") { bye = l } }
+            #expect(bye?.contains("history moved past revision") == true, "\(bye ?? "no BYE")")
+            #expect(bye?.contains("LS to resync, then WATCH / without FROM") == true, "\(bye ?? "no BYE")")
+            #expect(bye?.contains(" FROM ") == false || bye?.contains("without FROM") == true)
+        }
+    }
+}

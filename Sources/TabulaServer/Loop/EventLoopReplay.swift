@@ -109,7 +109,11 @@ extension EventLoop {
         }
         let why = gap.failure ?? "the history moved past revision \(r.cursor) while it was replayed (the oldest held is now \(gap.oldest))"
         log.log(.warn, "connection \(c.id.raw): replay of \(r.plan.prefix) stopped: \(why)", conn: c.id.raw)
-        c.output.append(WireEncoder.encode(.bye(reason: "replay stopped: \(why); reconnect and WATCH \(r.plan.prefix) FROM \(r.cursor) to go on"), format: format))
+        // Past the history's edge the cursor is gone too: resuming from it would be refused.
+        let next = gap.failure == nil
+            ? "what came after revision \(r.cursor) is no longer kept, so reconnect, LS to resync, then WATCH \(r.plan.prefix) without FROM"
+            : "reconnect and WATCH \(r.plan.prefix) FROM \(r.cursor) to go on"
+        c.output.append(WireEncoder.encode(.bye(reason: "replay stopped: \(why); \(next)"), format: format))
         c.replay = nil
         c.closeWhenFlushed = true
     }
