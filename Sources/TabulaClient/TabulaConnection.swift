@@ -36,8 +36,12 @@ public final class TabulaConnection {
     /// Pushes dropped from a full queue since `takeDropped` last asked.
     public private(set) var droppedPushes = 0
     /// The revision up to which this connection's watches have seen every change: the
-    /// highest of the events received and the "at rev N" of WATCH replies. Resume from here.
-    public private(set) var lastRevision: UInt64 = 0
+    /// highest of the events received and the "at rev N" of WATCH replies, but within an
+    /// unfinished replay its last event (`ResumePoint`). Resume from here.
+    public var lastRevision: UInt64 { resumePoint.revision }
+    private var resumePoint = ResumePoint()
+    /// The FROM of the WATCH that `request` awaits the reply of, if it is one.
+    private var awaitedFrom: UInt64?
 
     /// Connects to `host:port` and reads the greeting.
     public convenience init(host: String, port: Int, timeout: Double = 5) throws {
@@ -74,6 +78,8 @@ public final class TabulaConnection {
     /// With `interrupt`, a wait that fd cuts short throws `.interrupted`, and the reply, when it
     /// comes, is dropped (the next reply read is the next request's).
     public func request(_ text: String, timeout: Double = 10, interrupt: Int32? = nil) throws -> ServerReply {
+        if case .success(let r)? = RequestParser.parse(Array(text.utf8)), case .watch(_, let from) = r.command { awaitedFrom = from }
+        defer { awaitedFrom = nil }
         try line.send(text)
         do {
             return try readReply(timeout: timeout, interrupt: interrupt)
@@ -108,7 +114,7 @@ public final class TabulaConnection {
                     continue
                 }
                 lines.append(l)
-                if let ack = WatchAck(message: r.message), r.isOK, ack.rev > lastRevision { lastRevision = ack.rev }
+                if let ack = WatchAck(message: r.message), r.isOK { resumePoint.watched(ack, from: awaitedFrom) }
                 return ServerReply(reply: r, lines: lines)
             case .unreadable(let what)?:
                 throw ClientError.closed("the server sent a line that is not the Tabula protocol: \(what.prefix(80))")
@@ -185,9 +191,9 @@ public final class TabulaConnection {
     }
 
     private func note(_ p: Push) {
-        if case .event(let e) = p, e.rev > lastRevision { lastRevision = e.rev }
+        if case .event(let e) = p { resumePoint.event(e.rev) }
     }
 
     /// Sets the resume point (after a reconnect the new connection continues the old one's).
-    public func resume(from revision: UInt64) { lastRevision = max(lastRevision, revision) }
+    public func resume(from revision: UInt64) { resumePoint.resume(from: revision) }
 }

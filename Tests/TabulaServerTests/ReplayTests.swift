@@ -1,4 +1,5 @@
 import Testing
+import TabulaClient
 import TabulaModel
 import TabulaProtocol
 
@@ -111,5 +112,24 @@ extension ReplayTests {
         #expect(page.count == 7)
         guard case .events(let next) = r.step(h) else { Issue.record("no events"); return }
         #expect(next.first?.rev == 8)
+    }
+}
+
+/// The client's resume point over a real connection: cut during a replay, nothing is lost.
+@Suite struct ReplayResumeTests {
+    @Test func aClientCutDuringAReplayResumesFromItsLastReplayedEventAndGetsTheRest() throws {
+        try withServer { s in
+            let writer = try connect(s)
+            for k in 1...5 { _ = try writer.request("FAV /items/\(k % 4 + 1)") }
+            let watcher = try connect(s)
+            let ack = try watcher.request("WATCH /items FROM 1")
+            #expect(ack.final == "OK watching /items at rev 5; replaying 4 events")
+            _ = try watcher.waitPush(timeout: 10) { TabulaConnection.revision(of: $0) == 2 }
+            #expect(watcher.lastRevision == 2)  // not 5: revisions 3 to 5 are still to come
+            let resumed = try connect(s)  // the cut: a new connection resumes
+            _ = try resumed.request("WATCH /items FROM \(watcher.lastRevision)")
+            _ = try resumed.request("PING")
+            #expect(resumed.takePushes().compactMap { TabulaConnection.revision(of: $0) } == [3, 4, 5])
+        }
     }
 }
