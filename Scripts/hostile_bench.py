@@ -43,9 +43,10 @@ def restricted_reads(rel, start_tabulad, work, items=1000000):
             t = time.time(); r.sendall(b"LS /items LIMIT 1 AFTER %d\n" % (1000 + k)); reply(rf); one.append((time.time() - t) * 1000)
         one.sort()
         r.sendall(b"".join(b"LS /items LIMIT 1 AFTER %d\n" % (5000 + k) for k in range(128)))
+        reply(rf)  # the reads have begun
         # A write meanwhile: it needs the lock the restricted reads hold (a PING takes none).
         t = time.time(); a.sendall(b"SELECT /settings/my-int #2\n"); reply(af); write = (time.time() - t) * 1000
-        for _ in range(128):
+        for _ in range(127):
             reply(rf)
         p50, worst = ping_ms(a, af)
         print("Restricted reads (a user with grants, LS /items LIMIT 1 AFTER k over %d items): one request p50 %.2f ms;"
@@ -54,5 +55,36 @@ def restricted_reads(rel, start_tabulad, work, items=1000000):
         p.terminate(); p.wait()
 
 
+def unread_pages(rel, start_tabulad, work, conns=400):
+    """`conns` connections each ask for a 10 MB page (10,000 items of 1,000-byte names) and
+    never read; the server's RSS and another client's PING meanwhile."""
+    p, port = start_tabulad("--memory", "--max-connections-per-ip", "0")
+    try:
+        a, af = conn(port)
+        name = b"n" * 1000
+        for start in range(0, 10000, 1000):
+            a.sendall(b"".join(b"ADD /items %s%d %d\n" % (name, start + i, i % 100) for i in range(1000)))
+            for _ in range(1000):
+                reply(af)
+        before = rss_mb(p.pid)
+        attackers = []
+        for k in range(conns):
+            s, _ = conn(port)
+            s.sendall(b"LS /items LIMIT 10000 AFTER %d\n" % (k + 1))
+            attackers.append(s)
+        peak, worst = before, 0.0
+        for _ in range(20):  # sampled for 4 s
+            time.sleep(0.2)
+            peak = max(peak, rss_mb(p.pid))
+            worst = max(worst, ping_ms(a, af, 5)[1])
+        print("Unread pages (%d connections each ask for a different 10 MB page and never read): RSS %d MB before, peak %d MB;"
+              " another client's PING max %.2f ms" % (conns, before, peak, worst))
+        for s in attackers:
+            s.close()
+    finally:
+        p.terminate(); p.wait()
+
+
 def run(rel, start_tabulad, work, quick=False):
     restricted_reads(rel, start_tabulad, work, 100000 if quick else 1000000)
+    unread_pages(rel, start_tabulad, work, 100 if quick else 400)

@@ -24,8 +24,16 @@ struct ReplyCache {
 
     private var entries: [Key: (revision: UInt64, bytes: [UInt8])] = [:]
     private let capacity: Int
+    /// Bytes the entries may hold together: without it, 1,024 distinct pages of 10 MB (`LS
+    /// /items LIMIT 10000 AFTER k`) were 10 GB per loop. A reply over a quarter of it is not
+    /// kept.
+    private let byteCapacity: Int
+    private(set) var bytes = 0
 
-    init(capacity: Int = 1024) { self.capacity = capacity }
+    init(capacity: Int = 1024, byteCapacity: Int = 64 << 20) {
+        self.capacity = capacity
+        self.byteCapacity = byteCapacity
+    }
 
     static func key(_ command: Command, _ session: Session) -> Key {
         Key(command: command, user: session.user?.name, generation: session.user?.generation ?? 0, cwd: session.viewer.cwd, favoritesOnly: session.viewer.filter == .favorites, format: session.format)
@@ -37,8 +45,12 @@ struct ReplyCache {
         return e.bytes
     }
 
-    mutating func store(_ key: Key, revision: UInt64, bytes: [UInt8]) {
-        if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-        entries[key] = (revision, bytes)
+    mutating func store(_ key: Key, revision: UInt64, bytes reply: [UInt8]) {
+        guard reply.count <= byteCapacity / 4 else { return }
+        if entries.count >= capacity || bytes + reply.count > byteCapacity {
+            entries.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+        bytes += reply.count - (entries.updateValue((revision, reply), forKey: key)?.bytes.count ?? 0)
     }
 }
