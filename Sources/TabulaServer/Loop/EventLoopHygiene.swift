@@ -34,6 +34,8 @@ extension EventLoop {
         let target = config.maxUnreadOutput / 8 * 7
         let stalled = conns.values.filter { $0.unreadBytes >= config.outputPause }.sorted { $0.unreadBytes > $1.unreadBytes }
         if stalled.isEmpty { shedFoundNone = nowSeconds }
+        // What the dropped held goes back to the system at the next sweep.
+        if !stalled.isEmpty { closedSinceTrim = max(closedSinceTrim, EventLoop.closesBeforeTrim) }
         for c in stalled {
             guard stats.unreadOutput.load(ordering: .relaxed) > target else { return }
             stats.add(stats.slowConsumersDropped, 1)
