@@ -186,6 +186,8 @@ import TabulaStorage
     @Test func eachFormatWritesTheLevelTheConnectionAndTheMessage() {
         let t = "2026-12-01T10:00:00Z"
         #expect(Log.line(.info, "closing", conn: 257, format: .text, time: t) == "2026-12-01T10:00:00Z INFO [257] closing\n")
+        // A client's words quoted in a message cannot start a line of their own.
+        #expect(Log.line(.info, "login as x\n2026-12-01T10:00:00Z ERROR forged\u{1b}[2J", conn: 1, format: .text, time: t) == "2026-12-01T10:00:00Z INFO [1] login as x\\n2026-12-01T10:00:00Z ERROR forged?[2J\n")
         #expect(Log.line(.warn, "say \"hi\"\n", conn: 257, format: .logfmt, time: t) == "time=2026-12-01T10:00:00Z level=warn conn=257 msg=\"say \\\"hi\\\"\\n\"\n")
         #expect(Log.line(.error, "disk full", conn: nil, format: .json, time: t) == "{\"time\":\"2026-12-01T10:00:00Z\",\"level\":\"error\",\"msg\":\"disk full\"}\n")
     }

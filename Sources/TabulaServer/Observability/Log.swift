@@ -68,7 +68,9 @@ public final class Log: Sendable {
     static func line(_ l: LogLevel, _ message: String, conn: UInt64?, format: LogFormat, time: String) -> String {
         let name = String(describing: l)
         switch format {
-        case .text: return "\(time) \(name.uppercased()) \(conn.map { "[\($0)] " } ?? "")\(message)\n"
+        // A message may quote what a client sent (an AUTH name): one line, controls made
+        // visible, so no client can forge a line of the log.
+        case .text: return "\(time) \(name.uppercased()) \(conn.map { "[\($0)] " } ?? "")\(WireEncoder.oneLine(message))\n"
         case .logfmt: return "time=\(time) level=\(name)\(conn.map { " conn=\($0)" } ?? "") msg=\(quoted(message))\n"
         case .json: return "{\"time\":\"\(time)\",\"level\":\"\(name)\"\(conn.map { ",\"conn\":\($0)" } ?? ""),\"msg\":\(quoted(message))}\n"
         }
