@@ -104,3 +104,13 @@ import TabulaProtocol
         #expect(error?.code != .syntax && error?.code != .unknown, "\(line) → \(error.map { "\($0)" } ?? "OK")")
     }
 }
+
+@Suite struct CompletionOfLongListsTests {
+    @Test func aListOfThreeHundredChildrenCompletesWhatIsTypedAmongAllOfThem() {
+        let h = Harness()
+        #expect(h.ok("ADD /catalog X"))
+        for i in 0..<300 { #expect(h.ok("ADD /catalog/x n\(i)")) }
+        let got = h.rows("COMPLETE SHOW /catalog/x/n29")
+        #expect(got == ["/catalog/x/n29/"] + (0...9).map { "/catalog/x/n29\($0)/" }, "\(got)")
+    }
+}

@@ -6,6 +6,9 @@ public enum Completer {
     /// Most candidates one completion answers (the first, in the list's order): a setting of
     /// 9,000 options costs one page, not 9,000 rows.
     public static let mostCandidates = 200
+    /// Most children of one list looked at for those that start with what is typed (a list
+    /// of 300 children completes `n29` to its 11, not to the one among its first 200).
+    public static let mostScanned = 10_000
 
     /// Longest partial line completed, in bytes (a longer one gets no candidates).
     public static let longestLine = 4096
@@ -57,7 +60,7 @@ public enum Completer {
             return model.completions(for: .set, argument: 1, at: t).filter { $0.lowercased().hasPrefix(lower) }
         case .childName:
             guard case .success(let t) = model.resolve(given["path"] ?? ".", viewer: viewer), model.isList(t) else { return [] }
-            return starting(model.childNames(of: t).filter { model.child(of: t, named: $0.name, viewer: viewer) != nil && !$0.isList }.map(\.name))
+            return starting(model.childNames(of: t, limit: mostScanned).filter { model.child(of: t, named: $0.name, viewer: viewer) != nil && !$0.isList }.map(\.name))
         case .number, .text, .rest: return []
         }
     }
@@ -77,7 +80,9 @@ public enum Completer {
         }
         guard case .success(let t) = model.resolve(dir.isEmpty ? "." : dir, viewer: viewer), model.isList(t) else { return [] }
         var out: [String] = []
-        for c in model.childNames(of: t) where c.name.lowercased().hasPrefix(stem.lowercased()) {
+        let typed = stem.lowercased()
+        for c in model.childNames(of: t, limit: mostScanned) where c.name.lowercased().hasPrefix(typed) {
+            if out.count >= mostCandidates { break }
             guard let child = model.child(of: t, named: c.name, viewer: viewer) else { continue }
             // SET takes only what has fields (a setting's option has none).
             if kind == .settable && !c.isList && model.completions(for: .set, argument: 1, at: child).isEmpty { continue }
