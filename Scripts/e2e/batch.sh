@@ -17,6 +17,8 @@ expect_exit() {  # expect_exit CODE DESCRIPTION -- command…
 
 expect_exit 1 "a bad flag" -- "$T" --bogus
 grep -q "unknown option '--bogus'" "$work/err" || fail "bad flag message"
+expect_exit 1 "a script that does not exist" -- "$T" -f /nope.tab
+grep -q "cannot read /nope.tab: no such file or directory" "$work/err" || fail "missing script message: $(cat "$work/err")"
 
 # A port nothing listens on.
 expect_exit 2 "server down" -- "$T" -p 1 -c PING

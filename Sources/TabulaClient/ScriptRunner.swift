@@ -216,8 +216,10 @@ public final class ScriptRunner {
             guard !rest.isEmpty else { throw ScriptFailure(message: "usage: \\i FILE") }
             let url = rest.hasPrefix("/") ? URL(fileURLWithPath: rest) : directory.appendingPathComponent(rest)
             guard depth < 16 else { throw ScriptFailure(message: "\\i nested more than 16 deep; does \(rest) include itself?") }
-            guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-                throw ScriptFailure(message: "\\i: cannot read \(url.path)")
+            let text: String
+            switch ReadableFile.text(url.path) {
+            case .success(let t): text = t
+            case .failure(let problem): throw ScriptFailure(message: "\\i: \(problem)")
             }
             depth += 1
             defer { depth -= 1 }

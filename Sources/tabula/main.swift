@@ -236,10 +236,10 @@ if batch {
     let text: String
     let source: String
     if let f = options.file, f != "-" {
-        guard let d = FileManager.default.contents(atPath: f), let t = String(data: d, encoding: .utf8) else {
-            die("cannot read \(f)", .usage)
+        switch ReadableFile.text(f) {
+        case .success(let t): (text, source) = (t, f)
+        case .failure(let problem): die("\(problem)", .usage)
         }
-        (text, source) = (t, f)
     } else if !options.commands.isEmpty {
         (text, source) = (options.commands.joined(separator: "\n"), "-c")
     } else {
