@@ -66,3 +66,14 @@ import TabulaProtocol
         #expect(h.error("ADD /orders x") == .invalid)
     }
 }
+
+@Suite struct OrderBySectionNameTests {
+    @Test func orderingASectionsBareNameSaysItIsASectionAndWhereItsEntriesAre() {
+        let h = Harness()
+        let e = h.run("ORDER pizza").reply.error
+        #expect(e?.code == .invalid)
+        #expect(e?.message == "ORDER takes a menu entry such as /menu/pizza/margherita; /menu/pizza is not one but a section of the menu; LS /menu/pizza lists its entries")
+        #expect(h.run("ORDER nope").reply.error?.code == .notFound)
+        #expect(h.ok("ORDER margherita"))
+    }
+}

@@ -143,6 +143,8 @@ extension Model {
                 throw TabulaError(.invalid, "\(path) is on the menu more than once: \(matches.map { self.path(of: $0) }.joined(separator: ", ")); give the full path")
             }
             target = matches.first
+            // A bare name that is no entry may be a section of the menu (`ORDER pizza`).
+            if target == nil, case .success(let section) = resolve("/menu/" + path, viewer: viewer) { target = section }
         }
         if target == nil {
             switch resolve(path, viewer: viewer) {
@@ -153,7 +155,9 @@ extension Model {
             }
         }
         guard let t = target, case .place(let i, let ref) = t, let line = lists[i].orderLine(ref) else {
-            throw TabulaError(.invalid, "ORDER takes a menu entry such as /menu/pizza/margherita; \(target.map { self.path(of: $0) } ?? path) is not one")
+            let named = target.map { self.path(of: $0) } ?? path
+            let listing = target.map { isList($0) && named.hasPrefix("/menu/") } == true ? " but a section of the menu; LS \(named) lists its entries" : ""
+            throw TabulaError(.invalid, "ORDER takes a menu entry such as /menu/pizza/margherita; \(named) is not one\(listing)")
         }
         guard let o = Model.rootIndex[OrdersList.name], let out = try write(.order(entry: line.entry, title: line.title), list: o, at: .top, viewer: viewer, now: now, rng: &rng) else {
             throw TabulaError(.invalid, "there is no order list to order to")
