@@ -118,17 +118,17 @@ public enum WireEncoder {
         }
     }
 
-    /// Appends text with any line break or control character made visible, so one value
-    /// stays one line and cannot steer a terminal: `\n`, `\r` and `\\` are escaped (so a
-    /// typed backslash-n and a real line break look different), other C0 and C1 controls and
-    /// the bidirectional overrides and isolates (U+202A–202E, U+2066–2069) become `?`.
-    /// `s` on one line by the same rule (for a log line that quotes a client's words).
+    /// `s` on one line by `appendOneLine`'s rule (for a log line that quotes a client's words).
     public static func oneLine(_ s: String) -> String {
         var out: [UInt8] = []
         appendOneLine(s, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends text with any line break or control character made visible, so one value
+    /// stays one line and cannot steer a terminal: `\n`, `\r` and `\\` are escaped (so a
+    /// typed backslash-n and a real line break look different), other C0 and C1 controls and
+    /// the bidirectional overrides and isolates (U+202A–202E, U+2066–2069) become `?`.
     static func appendOneLine(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { buf in

@@ -152,10 +152,11 @@ public struct ItemsList: ListStore {
             return Reply(rows: [bandRow(ref.a, count: SeenItems(items, viewer: viewer, favoritesOnly: false).count(ref.a))], message: p)
         default:
             let shown = SeenItems(items, viewer: viewer, favoritesOnly: false)
+            let favorites = hasFavorites(seenBy: viewer)
             return Reply(rows: [
                 fieldRow("items", "\(shown.total)", .int(Int64(shown.total))),
                 fieldRow("sections", items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(separator: ", "), .array(items.bands.indices.map { bandRow($0, count: shown.count($0)).json })),
-                fieldRow("favorites", hasFavorites(seenBy: viewer) ? "yes (FILTER favorites is offered)" : "none (no favourites filter)", .bool(hasFavorites(seenBy: viewer))),
+                fieldRow("favorites", favorites ? "yes (FILTER favorites is offered)" : "none (no favourites filter)", .bool(favorites)),
                 fieldRow("filter", viewer.filter.rawValue, .string(viewer.filter.rawValue)),
             ], message: p)
         }
