@@ -61,6 +61,9 @@ public final class TabulaConnection {
     /// Reads the greeting on `line`, just connected to `endpoint`.
     init(_ line: LineConnection, _ endpoint: String, timeout: Double) throws {
         self.line = line
+        // An empty line (ignored, never answered) tells the server at once that this is a
+        // line client, so it greets now rather than after waiting to see if RESP comes.
+        try line.sendRaw([10])
         guard let h = try line.readLine(timeout: timeout) else { throw ClientError.timeout("no greeting from \(endpoint) within \(timeout)s") }
         switch WireDecoder.textPush(h) {
         case .hello(_, _, let rev, let id)?:

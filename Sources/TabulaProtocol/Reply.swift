@@ -10,6 +10,25 @@ public struct Reply: Sendable, Equatable {
     /// JSON), so a client can ask another node to `SYNC` to it; nil for a request that
     /// changed nothing.
     public var rev: UInt64?
+    /// What a WATCH or UNWATCH left the connection watching: RESP answers them as Redis
+    /// answers SUBSCRIBE (`subscribe`, the prefix, the count); text and JSON ignore it.
+    public var subscription: Subscription?
+
+    /// A change of what a connection watches.
+    public struct Subscription: Sendable, Equatable {
+        /// `subscribe` or `unsubscribe`.
+        public var kind: String
+        /// The prefix; nil for an UNWATCH of everything.
+        public var channel: String?
+        /// How many prefixes the connection watches now.
+        public var count: Int
+
+        public init(_ kind: String, channel: String?, count: Int) {
+            self.kind = kind
+            self.channel = channel
+            self.count = count
+        }
+    }
 
     /// A successful reply.
     public init(rows: [Row] = [], message: String = "") {

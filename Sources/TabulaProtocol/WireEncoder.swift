@@ -6,6 +6,7 @@ public enum WireEncoder {
     /// Appends the encoded reply to `out`.
     public static func encode(_ reply: Reply, tag: String?, format: WireFormat, into out: inout [UInt8]) {
         switch format {
+        case .resp2, .resp3: RESPEncoder.encode(reply, resp3: format == .resp3, into: &out)
         case .sse:
             out.append(contentsOf: "event: reply\ndata: ".utf8)
             encode(reply, tag: tag, format: .json, into: &out)
@@ -71,6 +72,7 @@ public enum WireEncoder {
 
     /// Appends the encoded push line to `out`.
     public static func encode(_ push: Push, format: WireFormat, into out: inout [UInt8]) {
+        if format.isRESP { return RESPEncoder.encode(push, resp3: format == .resp3, into: &out) }
         switch (push, format) {
         case (.event(let e), .sse):
             // The id is the revision: a browser that reconnects sends it as Last-Event-ID.
@@ -99,6 +101,7 @@ public enum WireEncoder {
             appendOneLine(reason, to: &out)
         case (.bye(let reason), .json):
             JSONValue.object([("push", .string("bye")), ("reason", .string(reason))]).write(to: &out)
+        case (_, .resp2), (_, .resp3): return  // written above
         }
         out.append(10)
     }

@@ -30,6 +30,7 @@ enum Dispatcher {
     /// never copied) only for a request that names a path, whose verb takes the lock that
     /// allows it.
     static func refusal(_ r: Request, session: Session, state: SharedState) -> TabulaError? {
+        if session.subscribed && !r.command.verb.takenWhileSubscribed { return RESPEncoder.subscribedRefusal(r.command.verb) }
         if session.authRequired && session.user == nil && !Authorization.allowedBeforeLogin(r.command.verb) {
             return Authorization.authenticationRequired
         }

@@ -167,6 +167,10 @@ final class Engine: @unchecked Sendable {
             switch unit {
             case .failure(let tag, let error):
                 executor.encodeError(error, tag: tag, format: s.format, into: &bytes)
+            case .answer(let answer, let format, let closes):
+                if let format { executor.switchFormat(c, to: format, session: &s) }
+                bytes += answer
+                close = closes
             case .request(let r):
                 if let refusal = Dispatcher.refusal(r, session: s, state: state) {
                     executor.encodeError(refusal, tag: r.tag, format: s.format, into: &bytes)

@@ -91,7 +91,9 @@ struct RequestExecutor: Sendable {
         var replay: ReplayPlan?
         for a in answers {
             switch a {
-            case .bytes(let b): out.append(contentsOf: b)
+            case .bytes(let b, let closes):
+                out.append(contentsOf: b)
+                close = closes
             case .run(let e, let tag, let format, let key, let revision):
                 replay = e.replay
                 if let key, replay == nil {
@@ -119,7 +121,7 @@ struct RequestExecutor: Sendable {
 
     /// An answer computed under the lock, encoded after it.
     enum LoopAnswer {
-        case bytes([UInt8])
+        case bytes([UInt8], close: Bool = false)
         case run(Execution, tag: String?, format: WireFormat, cacheKey: ReplyCache.Key?, revision: UInt64)
     }
 
@@ -130,9 +132,13 @@ struct RequestExecutor: Sendable {
         case .failure(let tag, let error):
             answers.append(.bytes(encodeError(error, tag: tag, format: session.format)))
             return false
+        case .answer(let bytes, let format, let close):
+            if let format { switchFormat(conn, to: format, session: &session) }
+            answers.append(.bytes(bytes, close: close))
+            return close
         case .request(let r):
             var key: ReplyCache.Key?
-            if r.tag == nil && r.command.traits.cacheable {
+            if r.tag == nil && r.command.traits.cacheable && !session.subscribed {  // subscribed: refused, never cached
                 let k = ReplyCache.key(r.command, session)
                 // A hit proves that this request passed `Dispatcher.refusal` for this user (and
                 // load of the users file), current path and revision: entries are made only
@@ -207,10 +213,7 @@ struct RequestExecutor: Sendable {
         case .help(let verb):
             return Execution(ServerReplies.help(verb))
         case .format(let f):
-            if let f {
-                s.format = f
-                state.hub.withLock { $0.setFormat(c, f) }
-            }
+            if let f { switchFormat(c, to: f, session: &s) }
             return Execution(Reply(message: s.format.rawValue))
         case .whoami:
             guard let u = s.user else { return Execution(Reply(message: "anonymous admin all paths (the server has no users file)")) }
@@ -222,17 +225,28 @@ struct RequestExecutor: Sendable {
         case .clients:
             return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
         case .watch(let prefix, let from):
-            return watch(c, prefix: prefix, from: from, tag: r.tag, session: s)
+            let e = watch(c, prefix: prefix, from: from, tag: r.tag, session: s)
+            if s.format == .resp2 && e.outcome.reply.error == nil { s.subscribed = true }
+            return e
         case .unwatch(let prefix):
             var p: String?
             if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }
-            let n = state.hub.withLock { $0.remove(c, p) }
+            let (n, left) = state.hub.withLock { hub in (hub.remove(c, p), hub.watchCount(of: c)) }
             if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
-            return Execution(Reply(message: "\(n) removed"))
+            s.subscribed = s.subscribed && left > 0
+            var reply = Reply(message: "\(n) removed")
+            reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left)
+            return Execution(reply)
         default:
             if let reply = state.model.read(r.command, viewer: &s.viewer) { return Execution(reply) }
             return Execution(state.model.apply(r.command, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
         }
+    }
+
+    /// Replies and events to `c` are written in `f` from now on.
+    func switchFormat(_ c: ConnectionID, to f: WireFormat, session s: inout Session) {
+        s.format = f
+        state.hub.withLock { $0.setFormat(c, f) }
     }
 
     /// An error reply, counted by its code (`/metrics`), appended to `out`: every error a

@@ -59,6 +59,12 @@ final class EventLoop: @unchecked Sendable {
     /// Replies being encoded for one connection, before they join its output.
     private var replies: [UInt8] = []
     private var cache = ReplyCache()
+    /// Connections not yet greeted, in the order they came, each with when to greet it (the
+    /// monotonic clock in nanoseconds); `ungreetedHead` is the first still waiting.
+    var ungreeted: [(conn: Connection, due: UInt64)] = []
+    var ungreetedHead = 0
+    /// The monotonic clock in nanoseconds, as of this turn.
+    var nowNanos: UInt64 = 0
     /// This loop's connections as of its last second, for `CLIENTS` and `/metrics`.
     let clients = Locked<[ClientInfo]>([])
     /// The most output queued for one of this loop's connections, as of its last second.
@@ -142,8 +148,9 @@ final class EventLoop: @unchecked Sendable {
                 if deadline == nil { deadline = ContinuousClock.now + .seconds(3) }
             }
             let sleep = ready.isEmpty && !replayCanStep && inbox.isEmptyMarkingSleep()
-            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), shuttingDown ? 100 : conns.isEmpty && closedSinceTrim == 0 ? -1 : 1000) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
+            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), sleepMillis) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
             rollActivityWindow()
+            greetDue()
             sweepIfDue()
             if sleep {
                 inbox.awake()
@@ -201,6 +208,7 @@ final class EventLoop: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         let now = UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
         nowSeconds = Int(ts.tv_sec)
+        nowNanos = now
         guard now >= windowEnds else { return }
         activeBefore = now < windowEnds + EventLoop.window ? activeNow : 0
         activeNow = 0
@@ -253,6 +261,8 @@ final class EventLoop: @unchecked Sendable {
         stats.add(stats.bytesIn, n)
         noteActive(c)
         if c.http != nil { return takeHTTP(c, bytes: n) }
+        if c.greetPending { chooseCodec(c, n) }
+        if let x = c.resp { return takeRESP(c, x, n) }
         readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         units.removeAll(keepingCapacity: true)
         while let unit = c.decoder.next() {

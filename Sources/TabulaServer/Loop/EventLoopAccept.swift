@@ -68,9 +68,7 @@ extension EventLoop {
             c.http = HTTPExchange()
             c.session.format = .json
         } else {
-            let rev = executor.state.publishedRevision.load(ordering: .acquiring)
-            c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
-            markDirty(c)
+            greetLater(c)
         }
         log.log(.debug, "connection \(c.id.raw) opened", conn: c.id.raw)
         if c.tls != nil { readFrom(c) }  // records the handshake read ahead are not seen by epoll
@@ -116,7 +114,8 @@ extension EventLoop {
     /// (an HTTP request cut short is answered 400).
     func endOfInput(_ c: Connection) {
         if let h = c.http { return takeHTTP(c, h.parser.finish()) }
-        guard c.decoder.bufferedCount > 0 else { return }
+        if c.greetPending { greet(c) }  // it sent nothing: a line client that only listens
+        guard c.resp == nil, c.decoder.bufferedCount > 0 else { return }
         c.decoder.finish()
         take(c, 0)
     }

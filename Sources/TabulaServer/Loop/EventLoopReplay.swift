@@ -72,9 +72,18 @@ extension EventLoop {
             return
         case .acknowledge(let n):
             let ack = WatchAck(prefix: r.plan.prefix, rev: r.plan.rev, replaying: n)
-            WireEncoder.encode(Reply(message: ack.message), tag: r.plan.tag, format: c.session.format, into: &bytes)
+            var reply = Reply(message: ack.message)
+            if c.session.format.isRESP { reply.subscription = executor.subscription(c.id, r.plan.prefix) }
+            WireEncoder.encode(reply, tag: r.plan.tag, format: c.session.format, into: &bytes)
         case .events(let events):
-            for e in events { WireEncoder.encode(.event(e), format: c.session.format, into: &bytes) }
+            let f = c.session.format
+            for e in events {
+                if f.isRESP {
+                    RESPEncoder.event(e, channel: r.plan.prefix, resp3: f == .resp3, into: &bytes)
+                } else {
+                    WireEncoder.encode(.event(e), format: f, into: &bytes)
+                }
+            }
         case .finished:
             finishReplay(c)
         case .failed(let gap):

@@ -4,4 +4,7 @@ import TabulaProtocol
 enum LineUnit: Sendable {
     case request(Request)
     case failure(tag: String?, TabulaError)
+    /// A reply its codec made itself (RESP's HELLO, COMMAND, CLIENT…), sent in its turn;
+    /// `format` switches the connection's format first (HELLO 2|3), `close` closes after it.
+    case answer([UInt8], format: WireFormat?, close: Bool)
 }

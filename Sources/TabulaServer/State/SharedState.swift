@@ -98,8 +98,13 @@ final class SharedState: @unchecked Sendable {
     /// them, so that they never overtake the replies to its earlier requests (and `publish`
     /// leaves it out of their audience). Nil when it does not watch the event's path.
     func ownEvent(_ e: Event, for c: ConnectionID, stats: ServerStats) -> [UInt8]? {
-        guard let f = hub.withLock({ $0.format(of: c, for: e) }) else { return nil }
+        guard let (f, channel) = hub.withLock({ $0.format(of: c, for: e) }) else { return nil }
         stats.add(stats.eventsDelivered, 1)
+        if f.isRESP {
+            var out: [UInt8] = []
+            RESPEncoder.event(e, channel: channel, resp3: f == .resp3, into: &out)
+            return out
+        }
         return WireEncoder.encode(.event(e), format: f)
     }
 
@@ -131,7 +136,8 @@ final class SharedState: @unchecked Sendable {
                     j += 1
                 }
                 for m in audience.members where m.conn != origin(i) && (m.grants?.receives(e.path) ?? true) {
-                    outbox[m.conn.loop].append(.send(m.conn, m.format == .json ? json : m.format == .sse ? sse : text))
+                    let bytes = m.format.isRESP ? SharedState.resp(events[i..<j], channel: m.channel, resp3: m.format == .resp3) : m.format == .json ? json : m.format == .sse ? sse : text
+                    outbox[m.conn.loop].append(.send(m.conn, bytes))
                     delivered += j - i
                 }
                 i = j
@@ -139,5 +145,13 @@ final class SharedState: @unchecked Sendable {
         }
         stats.add(stats.eventsDelivered, delivered)
         for i in outbox.indices where !outbox[i].isEmpty { loops[i].post(outbox[i]) }
+    }
+
+    /// A run of events as RESP `message` replies on `channel` (its members each watch their
+    /// own prefix, which each message names, so these are made per member).
+    private static func resp(_ events: ArraySlice<Event?>, channel: String, resp3: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        for case let e? in events { RESPEncoder.event(e, channel: channel, resp3: resp3, into: &out) }
+        return out
     }
 }

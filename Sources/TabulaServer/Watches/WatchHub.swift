@@ -5,11 +5,13 @@ import TabulaProtocol
 /// kept while the watches behind it do not change, so that a run of events with the same
 /// audience is recognised by identity and sent as one piece per connection.
 final class Audience: Sendable {
-    typealias Member = (conn: ConnectionID, format: WireFormat, grants: Grants?)
+    /// `channel`: the watched prefix it is a member by (RESP names it in each event).
+    typealias Member = (conn: ConnectionID, format: WireFormat, grants: Grants?, channel: String)
     let members: [Member]
     let wantsText: Bool
     let wantsJSON: Bool
     let wantsSSE: Bool
+    let wantsRESP: Bool
     /// Some member may receive only part of what is under the prefix (its user's grants).
     let restricted: Bool
 
@@ -18,6 +20,7 @@ final class Audience: Sendable {
         wantsText = members.contains { $0.format == .text }
         wantsJSON = members.contains { $0.format == .json }
         wantsSSE = members.contains { $0.format == .sse }
+        wantsRESP = members.contains { $0.format.isRESP }
         restricted = members.contains { $0.grants != nil }
     }
 }
@@ -44,14 +47,15 @@ struct WatchHub {
     /// Whether `c` watches anything.
     func watches(_ c: ConnectionID) -> Bool { byConnection[c] != nil }
 
-    /// The format `c` is sent `e` in, when one of its watches concerns it and its grants let
-    /// it receive it; nil otherwise. A lookup per level of the event's path.
-    func format(of c: ConnectionID, for e: Event) -> WireFormat? {
+    /// The format `c` is sent `e` in and the watched prefix it comes by, when one of its
+    /// watches concerns it and its grants let it receive it; nil otherwise. A lookup per
+    /// level of the event's path.
+    func format(of c: ConnectionID, for e: Event) -> (format: WireFormat, channel: String)? {
         guard let f = formats[c], grants[c]?.receives(e.path) ?? true else { return nil }
-        var covered = false
-        WatchHub.forEachPrefix(of: e.path) { p in if !covered, byPrefix[p]?.contains(c) == true { covered = true } }
-        if !covered && e.isRemoval { covered = byConnection[c]?.contains { e.concerns($0) } ?? false }
-        return covered ? f : nil
+        var covered: String?
+        WatchHub.forEachPrefix(of: e.path) { p in if covered == nil, byPrefix[p]?.contains(c) == true { covered = p } }
+        if covered == nil && e.isRemoval { covered = byConnection[c]?.first { e.concerns($0) } }
+        return covered.map { (f, $0) }
     }
 
     /// The number of (connection, prefix) watches (kept, not summed: STATS and /metrics read it).
@@ -165,7 +169,7 @@ struct WatchHub {
 
     private mutating func audience(watching p: String) -> Audience {
         if let a = audiences[p] { return a }
-        let a = Audience((byPrefix[p] ?? []).map { ($0, formats[$0] ?? .text, grants[$0]) })
+        let a = Audience((byPrefix[p] ?? []).map { ($0, formats[$0] ?? .text, grants[$0], p) })
         audiences[p] = a
         return a
     }

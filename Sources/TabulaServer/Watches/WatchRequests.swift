@@ -25,11 +25,19 @@ extension RequestExecutor {
             if from + 1 < oldest { return Execution(Reply(error: RequestExecutor.expired(from, oldest: oldest))) }
         }
         let added = state.hub.withLock { $0.add(c, p, format: session.format, grants: session.viewer.grants) }
-        guard let from else { return Execution(Reply(message: WatchAck(prefix: p, rev: revision).message)) }
-        guard from < published else { return Execution(Reply(message: WatchAck(prefix: p, rev: revision, replaying: 0).message)) }
+        guard let from, from < published else {
+            var reply = Reply(message: WatchAck(prefix: p, rev: revision, replaying: from == nil ? nil : 0).message)
+            if session.format.isRESP { reply.subscription = subscription(c, p) }
+            return Execution(reply)
+        }
         var e = Execution(Reply(message: ""))
         e.replay = ReplayPlan(prefix: p, after: from, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants)
         return e
+    }
+
+    /// What a watch of `p` left `c` watching, for RESP's `subscribe` answer.
+    func subscription(_ c: ConnectionID, _ p: String) -> Reply.Subscription {
+        Reply.Subscription("subscribe", channel: p, count: state.hub.withLock { $0.watchCount(of: c) })
     }
 
     static func expired(_ rev: UInt64, oldest: UInt64) -> TabulaError {

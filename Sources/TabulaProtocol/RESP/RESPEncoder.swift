@@ -1,0 +1,77 @@
+/// Tabula's replies and pushes in RESP (Protocol.md, section 15).
+///
+/// - A change's reply is its message as a status, with ` rev=N` after it as on a text final
+///   line (`+My Int: 32 rev=58`). Any other reply with rows is an array: of each row's text
+///   (RESP2), or of each row's JSON fields as a map (RESP3). A reply without rows is its
+///   message as a status (`+OK` when empty).
+/// - An error is `-CODE message`, Tabula's code as the error prefix (`-NOTFOUND …`).
+/// - An event is `message`, its channel (the watched prefix) and its JSON: an array in
+///   RESP2's subscribe mode, a push (`>`) in RESP3.
+/// - A goodbye is `-BYE reason`, an error the client reports before the socket closes.
+public enum RESPEncoder {
+    public static func encode(_ reply: Reply, resp3: Bool, into out: inout [UInt8]) {
+        let w = RESPWriter(resp3: resp3)
+        if let e = reply.error { return w.error(e.code.rawValue, e.message, into: &out) }
+        if let s = reply.subscription { return subscription(s.kind, channel: s.channel, count: s.count, resp3: resp3, into: &out) }
+        guard !reply.rows.isEmpty && reply.rev == nil else {
+            var message = reply.message.isEmpty ? "OK" : reply.message
+            if let rev = reply.rev { message += " rev=\(rev)" }
+            return w.simple(message, into: &out)
+        }
+        w.array(reply.rows.count, into: &out)
+        for i in reply.rows.indices {
+            if resp3 {
+                w.json(reply.rows[i].json, into: &out)
+            } else {
+                w.bulk(reply.rows[i].text, into: &out)
+            }
+        }
+    }
+
+    /// An event, sent on `channel` (the prefix the client watches).
+    public static func event(_ e: Event, channel: String, resp3: Bool, into out: inout [UInt8]) {
+        let w = RESPWriter(resp3: resp3)
+        w.push(3, into: &out)
+        w.bulk("message", into: &out)
+        w.bulk(channel, into: &out)
+        var json: [UInt8] = []
+        WireEncoder.encode(.event(e), format: .json, into: &json)
+        w.bulk(json.dropLast(), into: &out)  // without its newline
+    }
+
+    public static func encode(_ push: Push, resp3: Bool, into out: inout [UInt8]) {
+        switch push {
+        case .hello: return  // a RESP client is not greeted (it speaks first)
+        case .bye(let reason): RESPWriter(resp3: resp3).error("BYE", reason, into: &out)
+        case .event(let e): event(e, channel: e.path, resp3: resp3, into: &out)
+        }
+    }
+
+    /// A confirmation of subscribe mode: `subscribe`/`unsubscribe`, the channel (nil: none)
+    /// and how many the connection now watches.
+    public static func subscription(_ kind: String, channel: String?, count: Int, resp3: Bool, into out: inout [UInt8]) {
+        let w = RESPWriter(resp3: resp3)
+        w.push(3, into: &out)
+        w.bulk(kind, into: &out)
+        if let channel { w.bulk(channel, into: &out) } else { w.null(into: &out) }
+        w.integer(Int64(count), into: &out)
+    }
+}
+
+extension Verb {
+    /// What a RESP2 connection in subscribe mode may ask (Redis's rule, with WATCH and
+    /// UNWATCH as SUBSCRIBE and UNSUBSCRIBE).
+    public var takenWhileSubscribed: Bool {
+        switch self {
+        case .watch, .unwatch, .ping, .quit: return true
+        default: return false
+        }
+    }
+}
+
+extension RESPEncoder {
+    /// The refusal of `verb` in RESP2's subscribe mode.
+    public static func subscribedRefusal(_ verb: Verb) -> TabulaError {
+        TabulaError(.invalid, "Can't execute '\(verb.rawValue.lowercased())': only WATCH/SUBSCRIBE, UNWATCH/UNSUBSCRIBE, PING and QUIT are allowed in this context (RESP2 subscribe mode); UNSUBSCRIBE first, or use RESP3 (HELLO 3), where every command stays allowed")
+    }
+}

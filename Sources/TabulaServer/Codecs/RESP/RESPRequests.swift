@@ -1,0 +1,133 @@
+import Foundation
+import TabulaProtocol
+
+/// Turns one RESP request (its words) into what the server runs: Tabula's verbs as they
+/// are, Redis's connection commands (HELLO, AUTH pass, SELECT 0, CLIENT, CONFIG GET, INFO,
+/// COMMAND, SUBSCRIBE, UNSUBSCRIBE) answered here or mapped onto verbs. Each request gives
+/// one unit, and SUBSCRIBE/UNSUBSCRIBE one per prefix (Redis answers each prefix).
+struct RESPRequests {
+    /// What the answers describe.
+    struct Server {
+        let connection: ConnectionID
+        let historyID: String
+        let revision: UInt64
+        let port: Int
+        let uptimeSeconds: Int
+    }
+
+    let server: Server
+
+    /// The units for `words`, updating `x` (the RESP version and name as of this request).
+    func units(_ words: [String], _ x: RESPExchange) -> [LineUnit] {
+        guard let first = words.first else { return [] }
+        let args = Array(words.dropFirst())
+        switch first.uppercased() {
+        case "HELLO": return [hello(args, x)]
+        case "AUTH" where args.count == 1:
+            x.decoder.unauthenticated = false  // a login is asked: its bounds are the line protocol's
+            return [.request(Request(command: .auth(name: "default", secret: args[0])))]
+        case "AUTH":
+            x.decoder.unauthenticated = false
+            return parsed(words)
+        case "SELECT" where args.count == 1 && args[0].allSatisfy(\.isNumber):
+            return [args[0] == "0" || Int(args[0]) == 0 ? status("OK", x) : error(.invalid, "DB index is out of range: Tabula has one database, 0; SELECT with a path and an option selects a setting's option", x)]
+        case "CLIENT": return [client(args, x)]
+        case "CONFIG":
+            guard args.first?.uppercased() == "GET" else { return [error(.unknown, "CONFIG takes only GET here (answered empty); Tabula is configured by tabulad's flags", x)] }
+            return [answer(.map([]), x)]
+        case "INFO": return [answer(.bulk(info), x)]
+        case "COMMAND": return [command(args, x)]
+        case "SUBSCRIBE":
+            guard !args.isEmpty else { return [error(.syntax, "SUBSCRIBE takes one or more prefixes, e.g. SUBSCRIBE /orders", x)] }
+            return args.map { .request(Request(command: .watch(prefix: $0, from: nil))) }
+        case "UNSUBSCRIBE":
+            guard !args.isEmpty else { return [.request(Request(command: .unwatch(prefix: nil)))] }
+            return args.map { .request(Request(command: .unwatch(prefix: $0))) }
+        case "PSUBSCRIBE", "PUNSUBSCRIBE", "SSUBSCRIBE":
+            return [error(.unknown, "patterns are not taken: a prefix covers everything under it, so SUBSCRIBE /items receives every item's changes", x)]
+        case "FORMAT":
+            return [error(.invalid, "a RESP connection keeps RESP; HELLO 2 or HELLO 3 chooses its version", x)]
+        default: return parsed(words)
+        }
+    }
+
+    /// A Tabula request, parsed from its words (no quoting: RESP's lengths say where words end).
+    private func parsed(_ words: [String]) -> [LineUnit] {
+        switch RequestParser.parse(tokens: words) {
+        case .success(let c): return [.request(Request(command: c))]
+        case .failure(let e): return [.failure(tag: nil, e)]
+        }
+    }
+
+    private func hello(_ args: [String], _ x: RESPExchange) -> LineUnit {
+        var i = 0
+        var version = x.resp3 ? 3 : 2
+        if let v = args.first {
+            guard let n = Int(v), n == 2 || n == 3 else { return error(.syntax, "NOPROTO unsupported protocol version '\(v)'; HELLO takes 2 or 3", x, code: "NOPROTO") }
+            version = n
+            i = 1
+        }
+        while i < args.count {
+            switch args[i].uppercased() {
+            case "SETNAME" where i + 1 < args.count:
+                x.name = args[i + 1]
+                i += 2
+            case "AUTH":
+                return error(.invalid, "HELLO with AUTH is not taken; send AUTH name secret first, then HELLO \(version)", x)
+            default:
+                return error(.syntax, "HELLO takes [2|3] [SETNAME name], not '\(args[i])'", x)
+            }
+        }
+        x.resp3 = version == 3
+        let map: RESPValue = .map([
+            ("server", .bulk("tabulad")), ("version", .bulk(ServerConfig.version)), ("proto", .integer(Int64(version))),
+            ("id", .integer(Int64(clamping: server.connection.raw))), ("mode", .bulk("standalone")), ("role", .bulk("master")), ("modules", .array([])),
+        ])
+        return .answer(map.encoded(resp3: x.resp3), format: x.resp3 ? .resp3 : .resp2, close: false)
+    }
+
+    private func client(_ args: [String], _ x: RESPExchange) -> LineUnit {
+        switch (args.first?.uppercased(), args.count) {
+        case ("SETNAME", 2):
+            guard !args[1].contains(where: { $0 == " " || $0.isNewline }) else { return error(.syntax, "Client names cannot contain spaces, newlines or special characters.", x) }
+            x.name = args[1].isEmpty ? nil : args[1]
+            return status("OK", x)
+        case ("GETNAME", 1): return answer(x.name.map { .bulk($0) } ?? .null, x)
+        case ("ID", 1): return answer(.integer(Int64(clamping: server.connection.raw)), x)
+        case ("SETINFO", 3): return status("OK", x)
+        default: return error(.unknown, "CLIENT takes SETNAME name, GETNAME, ID or SETINFO attr value", x)
+        }
+    }
+
+    private func command(_ args: [String], _ x: RESPExchange) -> LineUnit {
+        switch args.first?.uppercased() {
+        case nil: return answer(RESPCommandTable.info([]), x)
+        case "COUNT": return answer(.integer(Int64(RESPCommandTable.all.count)), x)
+        case "INFO": return answer(RESPCommandTable.info(Array(args.dropFirst())), x)
+        case "DOCS": return answer(RESPCommandTable.docs(Array(args.dropFirst())), x)
+        case "LIST": return answer(RESPCommandTable.list, x)
+        default: return error(.unknown, "COMMAND takes COUNT, INFO, DOCS or LIST, not '\(args[0])'", x)
+        }
+    }
+
+    /// INFO's one section.
+    private var info: String {
+        [
+            "# Server", "tabula_version:\(ServerConfig.version)", "redis_mode:standalone", "os:Linux", "process_id:\(getpid())",
+            "tcp_port:\(server.port)", "uptime_in_seconds:\(server.uptimeSeconds)", "history_id:\(server.historyID)", "revision:\(server.revision)", "",
+        ].joined(separator: "\r\n")
+    }
+
+    private func answer(_ v: RESPValue, _ x: RESPExchange) -> LineUnit { .answer(v.encoded(resp3: x.resp3), format: nil, close: false) }
+
+    private func status(_ s: String, _ x: RESPExchange) -> LineUnit { answer(.simple(s), x) }
+
+    private func error(_ code: ErrorCode, _ message: String, _ x: RESPExchange, code shown: String? = nil) -> LineUnit {
+        if let shown {  // a Redis code of its own (NOPROTO), the message after it
+            var out: [UInt8] = []
+            RESPWriter(resp3: x.resp3).error(shown, String(message.dropFirst(shown.count + 1)), into: &out)
+            return .answer(out, format: nil, close: false)
+        }
+        return .failure(tag: nil, TabulaError(code, message))
+    }
+}

@@ -1,0 +1,65 @@
+import TabulaProtocol
+
+/// The greeting, and the choice of codec on the line port. A line client is greeted first
+/// (`* HELLO tabula 1 …`), but a Redis client speaks first and cannot read a greeting. So a
+/// new connection is greeted at its first bytes, unless they are RESP (a multibulk request
+/// or HELLO), or after `greetingDelay` if it sends nothing: `nc` and `tabula` see the
+/// greeting as before (tabula sends an empty line at once, so it waits for nothing).
+extension EventLoop {
+    /// How long a silent new connection waits for its greeting: a Redis client sends its
+    /// first request within this of connecting (they connect when they have one to send).
+    static let greetingDelay: UInt64 = 100_000_000
+
+    /// Greets `c` at its first bytes, or after the delay.
+    func greetLater(_ c: Connection) {
+        c.greetPending = true
+        if ungreetedHead > 0 && ungreetedHead == ungreeted.count {
+            ungreeted.removeAll(keepingCapacity: true)
+            ungreetedHead = 0
+        }
+        ungreeted.append((c, nowNanos + EventLoop.greetingDelay))
+    }
+
+    /// Sends `c` its greeting, if it has not had it.
+    func greet(_ c: Connection) {
+        guard c.greetPending else { return }
+        c.greetPending = false
+        let rev = executor.state.publishedRevision.load(ordering: .acquiring)
+        c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
+        markDirty(c)
+    }
+
+    /// The first `n` bytes of `c` (in `readBuffer`) choose its codec: RESP, or the line
+    /// protocol after its greeting.
+    func chooseCodec(_ c: Connection, _ n: Int) {
+        let opensRESP = readBuffer.withUnsafeBytes { RESPExchange.opens(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        if opensRESP {
+            c.greetPending = false
+            startRESP(c)
+        } else {
+            greet(c)
+        }
+    }
+
+    /// Greets the connections whose delay has passed (each turn: a look at the first).
+    func greetDue() {
+        while ungreetedHead < ungreeted.count, ungreeted[ungreetedHead].due <= nowNanos {
+            let c = ungreeted[ungreetedHead].conn
+            ungreetedHead += 1
+            if conns[c.id.raw] != nil { greet(c) }
+        }
+        if ungreetedHead > 1024 && ungreetedHead * 2 > ungreeted.count {
+            ungreeted.removeFirst(ungreetedHead)
+            ungreetedHead = 0
+        }
+    }
+
+    /// How long the loop may sleep: until the next greeting is due, at most.
+    var sleepMillis: Int32 {
+        let base: Int32 = shuttingDown ? 100 : conns.isEmpty && closedSinceTrim == 0 ? -1 : 1000
+        guard ungreetedHead < ungreeted.count else { return base }
+        let due = ungreeted[ungreetedHead].due
+        let wait = Int32(clamping: due > nowNanos ? (due - nowNanos + 999_999) / 1_000_000 : 0)
+        return base < 0 ? wait : min(base, wait)
+    }
+}
