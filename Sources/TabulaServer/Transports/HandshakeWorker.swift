@@ -24,6 +24,8 @@ final class HandshakeWorker: @unchecked Sendable {
 
     /// Refused connections in handshake at once, at most (more are closed unspoken).
     static let maxRefusing = 256
+    /// How long a refused connection is waited for to close its end, at most.
+    static let lingerLimit = Duration.seconds(2)
     private var refusing = 0
 
     private struct Pending {
@@ -31,8 +33,12 @@ final class HandshakeWorker: @unchecked Sendable {
         /// Made when the first bytes (the ClientHello) arrive: a socket that sends nothing
         /// costs no session.
         var ssl: UnsafeMutableRawPointer?
-        let since: ContinuousClock.Instant
+        var since: ContinuousClock.Instant
         var interest: UInt32
+        /// Refused and told so: waiting for the client's end (or the timeout) before the
+        /// close, so that what it sent meanwhile cannot make the close a reset that loses
+        /// the goodbye.
+        var lingering = false
     }
 
     private let inbox = WakeableInbox<Accepted?>()
@@ -105,6 +111,7 @@ final class HandshakeWorker: @unchecked Sendable {
     /// Runs the handshake of `fd` as far as the socket allows.
     private func step(_ fd: Int32) {
         guard var p = pending[fd] else { return }
+        if p.lingering { return linger(fd) }
         if p.ssl == nil {
             guard let ssl = tabula_tls_server_session(context.handle, fd) else { return drop(fd, why: "no TLS session could be made") }
             p.ssl = ssl
@@ -117,7 +124,13 @@ final class HandshakeWorker: @unchecked Sendable {
             if let reason = p.accepted.refusal {
                 let bye = WireEncoder.encode(.bye(reason: reason), format: .text)
                 _ = bye.withUnsafeBytes { tabula_tls_write(ssl, $0.baseAddress, Int32($0.count)) }
-                return drop(fd, why: nil)
+                shutdown(fd, Int32(SHUT_WR))
+                if p.interest != tabula_EPOLLIN { _ = tabula_epoll_mod(epfd, fd, tabula_EPOLLIN, UInt64(fd)) }
+                p.interest = tabula_EPOLLIN
+                p.lingering = true
+                p.since = .now
+                pending[fd] = p
+                return linger(fd)
             }
             pending[fd] = nil
             _ = tabula_epoll_del(epfd, fd)
@@ -137,11 +150,24 @@ final class HandshakeWorker: @unchecked Sendable {
         }
     }
 
+    /// Reads and drops what a refused client still sends; closes at its end.
+    private func linger(_ fd: Int32) {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n > 0 { continue }
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            return drop(fd, why: nil)
+        }
+    }
+
     /// Closes the handshakes older than the timeout.
     private func expire() {
+        let lingered = ContinuousClock.now - HandshakeWorker.lingerLimit
+        for (fd, p) in pending where p.lingering && p.since < lingered { drop(fd, why: nil) }
         guard timeout > 0 else { return }
         let limit = ContinuousClock.now - .seconds(timeout)
-        for (fd, p) in pending where p.since < limit {
+        for (fd, p) in pending where !p.lingering && p.since < limit {
             stats.add(stats.timedOut, 1)
             drop(fd, why: "no TLS handshake in \(timeout) s")
         }
