@@ -4,6 +4,9 @@ public struct Request: Sendable, Equatable {
     public var tag: String?
     /// What to do.
     public var command: Command
+    /// Answer a WATCH or UNWATCH as Redis answers SUBSCRIBE and UNSUBSCRIBE (`Reply.
+    /// subscription`): set by the RESP codec for those, and for WATCH/UNWATCH on RESP2.
+    public var subscribeReply = false
     /// Makes a request.
     public init(tag: String? = nil, command: Command) {
         self.tag = tag

@@ -26,6 +26,8 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
         let name: String
         let secret: String
         let tag: String?
+        /// RESP's `HELLO v AUTH name secret`: on success its answer and format, not AUTH's OK.
+        var hello: (answer: [UInt8], format: WireFormat)? = nil
     }
 
     /// An answer that may go out at `at` (a failure's back-off), or a stop.
@@ -94,17 +96,24 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
     /// Takes a group that starts with AUTH (loop thread): answered at once when no hash is
     /// needed, else queued for a hasher.
     func submit(_ c: ConnectionID, _ units: [LineUnit], session: Session, peer: PeerAddress, life: ConnectionLife) {
-        guard case .request(let r)? = units.first, case .auth(let name, let secret) = r.command else { return }
-        let job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: r.tag)
+        let job: Job
+        switch units.first {
+        case .request(let r)?:
+            guard case .auth(let name, let secret) = r.command else { return }
+            job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: r.tag)
+        case .helloLogin(let name, let secret, let answer, let format)?:
+            job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: nil, hello: (answer, format))
+        default: return
+        }
         guard let users else {
             post(answer(job, Reply(error: TabulaError(.invalid, "this server has no users file: every connection may do everything, no AUTH needed")), session: nil))
             return
         }
-        if let (e, generation) = users.entry(name), verified.withLock({ $0.knows(name, secret, generation: generation) }) {
+        if let (e, generation) = users.entry(job.name), verified.withLock({ $0.knows(job.name, job.secret, generation: generation) }) {
             post(succeeded(job, e, generation: generation))
             return
         }
-        let queued = scheduling { $0.enqueue(job, name: name, from: peer) { $0.life.isOpen } }
+        let queued = scheduling { $0.enqueue(job, name: job.name, from: peer) { $0.life.isOpen } }
         guard queued else {
             let max = LoginScheduler<PeerAddress, Job>.maxPendingPerAddress
             post(answer(job, Reply(error: TabulaError(.limit, "\(max) logins from \(peer) are waiting already; wait for their answers before sending more")), session: nil))
@@ -164,6 +173,11 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
     }
 
     private func answer(_ job: Job, _ reply: Reply, session: Session?) -> GroupAnswer {
+        if let hello = job.hello, reply.error == nil, var s = session {
+            s.format = hello.format
+            state.hub.withLock { $0.setFormat(job.conn, hello.format) }
+            return GroupAnswer(conn: job.conn, bytes: hello.answer, session: s, close: false, replay: nil, rest: Array(job.units.dropFirst()))
+        }
         let bytes = WireEncoder.encode(reply, tag: job.tag, format: (session ?? job.session).format)
         return GroupAnswer(conn: job.conn, bytes: bytes, session: session, close: false, replay: nil, rest: Array(job.units.dropFirst()))
     }

@@ -17,6 +17,7 @@ enum Dispatcher {
     }
 
     static func route(_ unit: LineUnit, durable: Bool) -> Route {
+        if case .helloLogin = unit { return .authenticator }
         guard case .request(let r) = unit else { return .loop(.connection) }
         let traits = r.command.traits
         if case .auth = r.command { return .authenticator }

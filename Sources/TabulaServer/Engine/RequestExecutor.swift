@@ -136,6 +136,9 @@ struct RequestExecutor: Sendable {
             if let format { switchFormat(conn, to: format, session: &session) }
             answers.append(.bytes(bytes, close: close))
             return close
+        case .helloLogin:  // routed to the authenticator, never run here
+            answers.append(.bytes(encodeError(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: session.format)))
+            return false
         case .request(let r):
             var key: ReplyCache.Key?
             if r.tag == nil && r.command.traits.cacheable && !session.subscribed {  // subscribed: refused, never cached
@@ -225,7 +228,7 @@ struct RequestExecutor: Sendable {
         case .clients:
             return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
         case .watch(let prefix, let from):
-            let e = watch(c, prefix: prefix, from: from, tag: r.tag, session: s)
+            let e = watch(c, prefix: prefix, from: from, tag: r.tag, session: s, subscribeReply: r.subscribeReply)
             if s.format == .resp2 && e.outcome.reply.error == nil { s.subscribed = true }
             return e
         case .unwatch(let prefix):
@@ -235,7 +238,7 @@ struct RequestExecutor: Sendable {
             if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
             s.subscribed = s.subscribed && left > 0
             var reply = Reply(message: "\(n) removed")
-            reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left)
+            if r.subscribeReply { reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left) }
             return Execution(reply)
         default:
             if let reply = state.model.read(r.command, viewer: &s.viewer) { return Execution(reply) }

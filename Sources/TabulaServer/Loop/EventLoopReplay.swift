@@ -73,7 +73,7 @@ extension EventLoop {
         case .acknowledge(let n):
             let ack = WatchAck(prefix: r.plan.prefix, rev: r.plan.rev, replaying: n)
             var reply = Reply(message: ack.message)
-            if c.session.format.isRESP { reply.subscription = executor.subscription(c.id, r.plan.prefix) }
+            if r.plan.subscribeReply { reply.subscription = executor.subscription(c.id, r.plan.prefix) }
             WireEncoder.encode(reply, tag: r.plan.tag, format: c.session.format, into: &bytes)
         case .events(let events):
             let f = c.session.format

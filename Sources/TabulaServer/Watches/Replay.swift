@@ -19,8 +19,11 @@ final class ReplayPlan: Sendable {
     /// The watcher's user's grants, when it may not read everything: events outside them
     /// are neither counted nor sent.
     let grants: Grants?
+    /// Its reply is Redis's `subscribe` (see `Request.subscribeReply`).
+    let subscribeReply: Bool
 
-    init(prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool, grants: Grants? = nil) {
+    init(prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool, grants: Grants? = nil, subscribeReply: Bool = false) {
+        self.subscribeReply = subscribeReply
         self.prefix = prefix
         self.after = after
         self.through = through

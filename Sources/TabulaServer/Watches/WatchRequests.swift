@@ -4,7 +4,7 @@ import TabulaProtocol
 /// `WATCH`: registering a watch, and for `FROM` the plan of its replay (which the connection's
 /// loop then counts and streams as the client reads; see `Replay`).
 extension RequestExecutor {
-    func watch(_ c: ConnectionID, prefix: String?, from: UInt64?, tag: String?, session: Session) -> Execution {
+    func watch(_ c: ConnectionID, prefix: String?, from: UInt64?, tag: String?, session: Session, subscribeReply: Bool = false) -> Execution {
         let p = ModelPath.join(ModelPath.segments(prefix ?? "/", cwd: prefix == nil ? "/" : session.viewer.cwd))
         if let top = ModelPath.segments(p, cwd: "/").first, !Model.roots.contains(top) {
             let roots = Model.roots.filter { session.viewer.sees("/" + $0) }
@@ -27,11 +27,11 @@ extension RequestExecutor {
         let added = state.hub.withLock { $0.add(c, p, format: session.format, grants: session.viewer.grants) }
         guard let from, from < published else {
             var reply = Reply(message: WatchAck(prefix: p, rev: revision, replaying: from == nil ? nil : 0).message)
-            if session.format.isRESP { reply.subscription = subscription(c, p) }
+            if subscribeReply { reply.subscription = subscription(c, p) }
             return Execution(reply)
         }
         var e = Execution(Reply(message: ""))
-        e.replay = ReplayPlan(prefix: p, after: from, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants)
+        e.replay = ReplayPlan(prefix: p, after: from, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants, subscribeReply: subscribeReply)
         return e
     }
 

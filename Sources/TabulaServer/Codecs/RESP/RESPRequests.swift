@@ -28,7 +28,7 @@ struct RESPRequests {
             return [.request(Request(command: .auth(name: "default", secret: args[0])))]
         case "AUTH":
             x.decoder.unauthenticated = false
-            return parsed(words)
+            return parsed(words, resp3: x.resp3)
         case "SELECT" where args.count == 1 && args[0].allSatisfy(\.isNumber):
             return [args[0] == "0" || Int(args[0]) == 0 ? status("OK", x) : error(.invalid, "DB index is out of range: Tabula has one database, 0; SELECT with a path and an option selects a setting's option", x)]
         case "CLIENT": return [client(args, x)]
@@ -39,22 +39,35 @@ struct RESPRequests {
         case "COMMAND": return [command(args, x)]
         case "SUBSCRIBE":
             guard !args.isEmpty else { return [error(.syntax, "SUBSCRIBE takes one or more prefixes, e.g. SUBSCRIBE /orders", x)] }
-            return args.map { .request(Request(command: .watch(prefix: $0, from: nil))) }
+            return args.map { subscribing(.watch(prefix: $0, from: nil)) }
         case "UNSUBSCRIBE":
-            guard !args.isEmpty else { return [.request(Request(command: .unwatch(prefix: nil)))] }
-            return args.map { .request(Request(command: .unwatch(prefix: $0))) }
+            guard !args.isEmpty else { return [subscribing(.unwatch(prefix: nil))] }
+            return args.map { subscribing(.unwatch(prefix: $0)) }
         case "PSUBSCRIBE", "PUNSUBSCRIBE", "SSUBSCRIBE":
             return [error(.unknown, "patterns are not taken: a prefix covers everything under it, so SUBSCRIBE /items receives every item's changes", x)]
         case "FORMAT":
             return [error(.invalid, "a RESP connection keeps RESP; HELLO 2 or HELLO 3 chooses its version", x)]
-        default: return parsed(words)
+        default: return parsed(words, resp3: x.resp3)
         }
     }
 
-    /// A Tabula request, parsed from its words (no quoting: RESP's lengths say where words end).
-    private func parsed(_ words: [String]) -> [LineUnit] {
+    /// A WATCH or UNWATCH answered as SUBSCRIBE and UNSUBSCRIBE are.
+    private func subscribing(_ c: Command) -> LineUnit {
+        var r = Request(command: c)
+        r.subscribeReply = true
+        return .request(r)
+    }
+
+    /// A Tabula request, parsed from its words (no quoting: RESP's lengths say where words
+    /// end). On RESP2 a WATCH enters subscribe mode, so it is answered as SUBSCRIBE is.
+    private func parsed(_ words: [String], resp3: Bool) -> [LineUnit] {
         switch RequestParser.parse(tokens: words) {
-        case .success(let c): return [.request(Request(command: c))]
+        case .success(let c):
+            switch c {
+            case .watch, .unwatch: if !resp3 { return [subscribing(c)] }
+            default: break
+            }
+            return [.request(Request(command: c))]
         case .failure(let e): return [.failure(tag: nil, e)]
         }
     }
@@ -62,6 +75,7 @@ struct RESPRequests {
     private func hello(_ args: [String], _ x: RESPExchange) -> LineUnit {
         var i = 0
         var version = x.resp3 ? 3 : 2
+        var login: (name: String, secret: String)?
         if let v = args.first {
             guard let n = Int(v), n == 2 || n == 3 else { return error(.syntax, "NOPROTO unsupported protocol version '\(v)'; HELLO takes 2 or 3", x, code: "NOPROTO") }
             version = n
@@ -72,18 +86,25 @@ struct RESPRequests {
             case "SETNAME" where i + 1 < args.count:
                 x.name = args[i + 1]
                 i += 2
-            case "AUTH":
-                return error(.invalid, "HELLO with AUTH is not taken; send AUTH name secret first, then HELLO \(version)", x)
+            case "AUTH" where i + 2 < args.count:
+                login = (args[i + 1], args[i + 2])
+                x.decoder.unauthenticated = false
+                i += 3
             default:
-                return error(.syntax, "HELLO takes [2|3] [SETNAME name], not '\(args[i])'", x)
+                return error(.syntax, "HELLO takes [2|3] [AUTH name secret] [SETNAME name], not '\(args[i])'", x)
             }
         }
+        let before = x.resp3
         x.resp3 = version == 3
         let map: RESPValue = .map([
             ("server", .bulk("tabulad")), ("version", .bulk(ServerConfig.version)), ("proto", .integer(Int64(version))),
             ("id", .integer(Int64(clamping: server.connection.raw))), ("mode", .bulk("standalone")), ("role", .bulk("master")), ("modules", .array([])),
         ])
-        return .answer(map.encoded(resp3: x.resp3), format: x.resp3 ? .resp3 : .resp2, close: false)
+        let format: WireFormat = x.resp3 ? .resp3 : .resp2
+        guard let login else { return .answer(map.encoded(resp3: x.resp3), format: format, close: false) }
+        // Until the login is judged, answers (its failure too) are in the version before.
+        x.resp3 = before
+        return .helloLogin(name: login.name, secret: login.secret, answer: map.encoded(resp3: version == 3), format: format)
     }
 
     private func client(_ args: [String], _ x: RESPExchange) -> LineUnit {

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# RESP on the line port, with clients nobody here wrote: redis-cli in batch (--no-raw) and
+# interactive under tmux (Tab completes verbs, hints show their arguments), redis-py over
+# every verb, pubsub and a resumed watch, a login with grants, and redis-benchmark driving
+# Tabula's own verbs. nc on the same port still gets the line protocol.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+need redis-cli redis-tools
+need redis-benchmark redis-tools
+need tmux tmux
+python3 -c "import redis" 2>/dev/null || python3 -m pip install -q redis >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages redis >/dev/null
+work="$(mktemp -d)"
+sock="tabula-resp-$$"
+S=resp
+trap 'tm kill-server 2>/dev/null || true; stop_server; [[ -n "${USERS_PID:-}" ]] && kill "$USERS_PID" 2>/dev/null; rm -rf "$work"' EXIT
+start_server --memory
+
+# Batch: redis-cli's own formatting of Tabula's replies.
+out="$(redis-cli --no-raw -p "$PORT" LS /settings)"
+[[ "$out" == $'1) "my-string/  My String: Yellow"\n2) "my-int/  My Int: 16"' ]] || fail "redis-cli LS: $out"
+[[ "$(redis-cli --no-raw -p "$PORT" SELECT /settings/my-int 64)" == "My Int: 64 rev=1" ]] || fail "redis-cli SELECT"
+[[ "$(redis-cli --no-raw -p "$PORT" SELECT 0)" == "OK" ]] || fail "redis-cli SELECT 0"
+[[ "$(redis-cli --no-raw -p "$PORT" LS /nope)" == "(error) NOTFOUND no /nope; LS / lists what is there" ]] || fail "redis-cli error"
+[[ "$(redis-cli -p "$PORT" COMMAND COUNT)" =~ ^[0-9]+$ ]] || fail "COMMAND COUNT"
+pass "redis-cli --no-raw: rows as an array, a change with its rev, errors by code"
+printf 'PING\n' | nc -q 2 127.0.0.1 "$PORT" | grep -q "^OK PONG" || fail "nc on the RESP port"
+pass "nc on the same port still speaks the line protocol"
+
+# Interactive: completion and hints come from COMMAND DOCS (the verb table).
+tm new-session -d -s "$S" -x 150 -y 20 "redis-cli -p $PORT"
+wait_pane "127.0.0.1:$PORT>" 10 || fail "redis-cli prompt"
+tm send-keys -t "$S" "SEL" Tab
+wait_pane "> SELECT setting option\|#index" || fail "Tab did not complete SELECT with its hint"
+tm send-keys -t "$S" C-u "ls "
+wait_pane "> ls \[path\] \[LIMIT n\] \[AFTER name\]" || fail "no hint for LS"
+tm send-keys -t "$S" C-u "SHOW /settings/my-int" Enter
+wait_pane "selected: 64 \(#4\)" || fail "SHOW in interactive redis-cli"
+pass "interactive redis-cli: Tab completes verbs, hints show their arguments"
+tm kill-session -t "$S"
+
+# redis-py, with and without a users file.
+echo "hunter2" | "$BIN/tabulad" passwd ci write --allow /items --allow /orders --iterations 1000 --force >"$work/users"
+out2="$(mktemp)"
+"$BIN/tabulad" --memory --port 0 --users "$work/users" --log-level warn >"$out2" 2>/dev/null &
+USERS_PID=$!
+for _ in $(seq 1 500); do UPORT="$(head -n1 "$out2" 2>/dev/null || true)"; [[ -n "$UPORT" ]] && break; sleep 0.01; done
+python3 "$ROOT/Scripts/resp-test.py" "$PORT" "$UPORT" >"$work/py.txt" 2>&1 || { cat "$work/py.txt"; fail "redis-py"; }
+grep -q "ALL RESP CHECKS PASSED" "$work/py.txt" || { cat "$work/py.txt"; fail "redis-py did not finish"; }
+pass "redis-py: $(grep -c '^ok - ' "$work/py.txt") checks (every verb, pipelines, pubsub, resume, login)"
+
+# redis-benchmark driving Tabula's verbs: every request answered, none an error.
+redis-benchmark -p "$PORT" -c 5 -n 2000 -P 16 -q SHOW /settings/my-int >"$work/bench.txt" 2>&1 || { cat "$work/bench.txt"; fail "redis-benchmark SHOW"; }
+grep -q "requests per second" "$work/bench.txt" || { cat "$work/bench.txt"; fail "redis-benchmark SHOW gave no figure"; }
+# (__rand_int__ starts at 0, and options count from #1, so the write is ORDER, not SELECT.)
+redis-benchmark -p "$PORT" -c 5 -n 2000 -q ORDER /menu/pizza/margherita >"$work/bench2.txt" 2>&1 || { cat "$work/bench2.txt"; fail "redis-benchmark ORDER"; }
+grep -q "requests per second" "$work/bench2.txt" || { cat "$work/bench2.txt"; fail "redis-benchmark ORDER gave no figure"; }
+[[ "$(redis-cli -p "$PORT" LS /orders LIMIT 1 | wc -l)" -eq 1 ]] || fail "no orders after the benchmark"
+pass "redis-benchmark: $(tr '\r' '\n' <"$work/bench.txt" | grep 'requests per second' | tail -1)"
