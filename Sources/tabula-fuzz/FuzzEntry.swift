@@ -9,7 +9,7 @@ import TabulaProtocol
 /// user's rights (AUTH lines included) and reads every line as a users-file line, and
 /// applies every request that parses to a model holding the seed data (checking that each
 /// change moves the revision by one). The same bytes are also fed to a TLS server session
-/// as a client's first flight.
+/// as a client's first flight, to the HTTP parser and to the RESP decoder.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
@@ -21,6 +21,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     drain(&decoder)
     _ = tabula_tls_fuzz_input(data, Int32(size))
     fuzzHTTP(bytes)
+    fuzzRESP(bytes)
     return 0
 }
 

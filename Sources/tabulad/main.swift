@@ -10,7 +10,7 @@ let commandLine = CommandLineSpec(
     usage: ["tabulad [options]", "tabulad passwd NAME ROLE [--allow PREFIX]… [--deny PREFIX]… [--generate]"],
     options: [
         OptionSpec("--bind", value: "ADDR", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for all, which\nneeds --users)"),
-        OptionSpec("--port", value: "N", help: "TCP port (default 8228); 0 picks a free port and prints it\non stdout as the first line"),
+        OptionSpec("--port", value: "N", help: "TCP port (default 8228); 0 picks a free port and prints it\non stdout as the first line. It speaks the line protocol, and\nRESP2/RESP3 to a client whose first request is RESP (redis-cli)"),
         OptionSpec("--data", value: "PATH", help: "SQLite database file (default ./tabula.sqlite); created and\nseeded with example data when it does not exist"),
         OptionSpec("--memory", help: "keep everything in memory only; nothing survives exit"),
         OptionSpec("--postgres", value: "CONNINFO", help: "keep everything in a PostgreSQL database (a libpq connection\nstring or URI; PG* environment variables apply): every node\ngiven the same database is one cluster, sharing one history"),

@@ -132,3 +132,13 @@ func words(_ s: String...) -> RESPRequest { .multibulk(s.map { Array($0.utf8) })
         #expect(d.bufferedCount == 0, "a header alone holds nothing")
     }
 }
+
+@Suite struct RESPDecoderBoundTests {
+    /// Found by reasoning about the fuzzer's whole-versus-cut check: a line over the bound
+    /// that arrived whole with its newline was taken, the same line in pieces refused.
+    @Test func aLineOverTheBoundIsRefusedEvenWhenItArrivesWholeWithItsNewline() {
+        var d = RESPDecoder(maxRequest: 100)
+        d.append(contentsOf: [UInt8](repeating: 65, count: 150) + [10])
+        #expect(requests(&d) == [.fatal("Protocol error: too big inline request (more than 100 bytes without a newline)")])
+    }
+}

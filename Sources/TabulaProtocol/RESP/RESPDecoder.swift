@@ -132,6 +132,10 @@ public struct RESPDecoder: Sendable {
         }
         var end = i
         if end > start && buffer[end - 1] == 13 { end -= 1 }
+        if end - start > maxRequest {  // however it arrived, whole or in pieces
+            if case .fatal(let why) = fail("too big inline request (more than \(maxRequest) bytes without a newline)") { pendingFatal = why }
+            return nil
+        }
         let line = buffer[start..<end]
         consume(to: i + 1)
         return line

@@ -14,7 +14,7 @@ extension EventLoop {
     func takeRESP(_ c: Connection, _ x: RESPExchange, _ n: Int) {
         readBuffer.withUnsafeBytes { x.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         var units: [LineUnit] = []
-        let requests = RESPRequests(server: respServer(c))
+        let requests = RESPRequests { self.respServer(c) }
         while !x.failed, let r = x.decoder.next() {
             c.lastRequest = nowSeconds
             c.hasRequested = true

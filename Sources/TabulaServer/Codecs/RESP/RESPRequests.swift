@@ -15,11 +15,19 @@ struct RESPRequests {
         let uptimeSeconds: Int
     }
 
-    let server: Server
+    /// What the answers describe, read only when an answer needs it (HELLO, CLIENT ID, INFO).
+    let describe: () -> Server
+    var server: Server { describe() }
 
     /// The units for `words`, updating `x` (the RESP version and name as of this request).
+    /// A Tabula verb that RESP does not take otherwise is parsed at once (the hot path: no
+    /// upper-casing, no string compares).
     func units(_ words: [String], _ x: RESPExchange) -> [LineUnit] {
         guard let first = words.first else { return [] }
+        switch Verb.named(first) {
+        case .select?, .auth?, .format?, .watch?, .unwatch?, nil: break
+        default: return parsed(words, resp3: x.resp3)
+        }
         let args = Array(words.dropFirst())
         switch first.uppercased() {
         case "HELLO": return [hello(args, x)]
