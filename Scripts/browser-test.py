@@ -164,6 +164,35 @@ def run(driver, port, proxy, screenshot):
     if screenshot:
         driver.save_screenshot(screenshot)
         print(f"ok - screenshot saved to {screenshot}")
+    new_user_bugs(driver, port, base, text)
+
+
+def new_user_bugs(driver, port, base, text):
+    """The three breaks a new user found, each of which this failed on before its fix."""
+    driver.get(base + "/menu")
+    orders = lambda: driver.find_element(By.CSS_SELECTOR, ".columns > div:nth-child(2)").text
+    wait_until("the menu page is live", lambda: "Margherita" in text() and driver.find_element(By.ID, "status").text.startswith("live"), 10)
+    before = orders().count("Pepperoni")
+    assert request(port, "ORDER /menu/pizza/pepperoni").startswith("OK")
+    wait_until("the menu page's order list shows an order made over TCP", lambda: orders().count("Pepperoni") == before + 1, 10)
+    print("ok - /menu's order list updates live (it watched /menu, where no order lives)")
+
+    driver.get(base + "/catalog")
+    wait_until("the catalog shows Item 1", lambda: "Item 1" in text(), 10)
+    next(a for a in driver.find_elements(By.CSS_SELECTOR, "a.drill") if a.text == "Item 1").click()
+    wait_until("Item 1 opens", lambda: "Item 1.2" in text(), 10)
+    next(a for a in driver.find_elements(By.CSS_SELECTOR, "a.drill") if a.text == "Item 1.2").click()
+    wait_until("the leaf Item 1.2 shows its image", lambda: "Image.jpg" in text(), 10)
+    if "undefined" in text():
+        raise SystemExit(f"FAIL: a catalog leaf shows undefined:\n{text()}")
+    print("ok - a catalog leaf is drawn as its kind, not as 'undefined | undefined'")
+
+    assert request(port, "BANDS Nothing 1 Rest").startswith("OK")
+    driver.get(base + "/items")
+    wait_until("the items page shows the empty band and the rest", lambda: "No Items" in text() and "Rusty Spork" in text(), 10)
+    if "undefined" in text():
+        raise SystemExit(f"FAIL: an empty band draws its placeholder as an item:\n{text()}")
+    print("ok - an empty price band shows No Items, and no 'undefined $undefined' row")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,10 @@ enum WebScript {
 "use strict";
 const views = { "/": overview, "/settings": settings, "/catalog": catalog, "/items": items, "/menu": menu };
 const here = location.pathname in views ? location.pathname : "/";
-const prefix = here === "/" ? "/" : here;
+// The menu page shows the order list too, which lives under /orders: it watches everything
+// and takes only what is under the two.
+const prefix = here === "/menu" ? "/" : here;
+const shows = here === "/menu" ? p => p.startsWith("/menu") || p.startsWith("/orders") : () => true;
 const view = document.getElementById("view");
 const statusBox = document.getElementById("status");
 const revBox = document.getElementById("rev");
@@ -62,6 +65,7 @@ function connect() {
     const ev = JSON.parse(e.data);
     lastRev = Number(e.lastEventId);
     showRev();
+    if (!shows(ev.path)) return;
     flashed.add(ev.path);
     logLine(`<code>${ev.rev}</code> ${esc(ev.kind)} ${esc(ev.path)}`);
     refresh();
@@ -116,6 +120,8 @@ async function catalog() {
   let body;
   try {
     const list = await api("ls", path, { limit: 1000 });
+    // LS of a leaf answers its fields: the leaf is drawn by its kind.
+    if (list.data.length > 0 && list.data[0].field !== undefined) throw new Error("a leaf");
     body = list.data.length === 0 ? `<p class="empty">Nothing here</p>` : `<table>` + list.data.map(n =>
       `<tr${flash(path + "/" + n.name)}><td><a class="drill" data-path="${esc(path + "/" + n.name)}">${esc(n.title)}</a></td><td>${esc(n.view)}${n.view === "branch" ? ` · ${n.children}` : ""}</td></tr>`).join("") + `</table>` + counted(list);
   } catch (err) {
@@ -142,7 +148,7 @@ async function items() {
       if (open) html += `</table>`;
       html += `<h2>${esc(r.title)}</h2>` + (r.count === 0 ? `<p class="empty">No Items</p>` : "") + `<table>`;
       open = true;
-    } else {
+    } else if (r.type === "item") {  // an empty band's placeholder row is said by its header
       html += `<tr${flash("/items/" + r.id)} data-item="${r.id}"><td>${r.favorite ? '<span class="fav" title="favourite">★</span> ' : ""}${esc(r.name)}</td><td class="num">$${r.value}</td><td><code>${esc(r.serial)}</code></td></tr>`;
     }
   }
