@@ -28,6 +28,7 @@ func connect(_ server: Server) throws -> TabulaConnection {
 /// A raw socket: for sending bytes no well-behaved client would.
 func rawConnect(_ server: Server) throws -> LineConnection {
     let c = try LineConnection(host: "127.0.0.1", port: server.port)
+    try c.sendRaw([10])  // an empty line, as tabula sends: greeted at once, not after 100 ms
     _ = try c.readLine(timeout: 5)  // greeting
     return c
 }
