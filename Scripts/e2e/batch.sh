@@ -19,6 +19,8 @@ expect_exit 1 "a bad flag" -- "$T" --bogus
 grep -q "unknown option '--bogus'" "$work/err" || fail "bad flag message"
 expect_exit 1 "a script that does not exist" -- "$T" -f /nope.tab
 grep -q "cannot read /nope.tab: no such file or directory" "$work/err" || fail "missing script message: $(cat "$work/err")"
+expect_exit 1 "a request given as arguments" -- "$T" LS /items
+grep -qF "'LS' is a request, not a tabula command; send it with -c: tabula -c 'LS /items'" "$work/err" || fail "no -c hint: $(cat "$work/err")"
 
 # A port nothing listens on.
 expect_exit 2 "server down" -- "$T" -p 1 -c PING

@@ -44,6 +44,11 @@ cp "$work/users.bad" "$work/users"
 kill -HUP "$SERVER_PID"
 wait_for "$work/log" "the users loaded before are kept" 5 || fail "bad reload not reported"
 printf 'AUTH ci hunter2\n' | nc -q 2 127.0.0.1 "$PORT" | grep -qx "OK ci write" || fail "old users kept"
+: >"$work/users"  # a file cut short while it is rewritten
+kill -HUP "$SERVER_PID"
+wait_for "$work/log" "the users file holds no users .*the users loaded before are kept" 5 || { cat "$work/log"; fail "an empty users file was not refused"; }
+printf 'AUTH ci hunter2\n' | nc -q 2 127.0.0.1 "$PORT" | grep -qx "OK ci write" || fail "an empty users file dropped the users"
+pass "SIGHUP refuses an empty users file (cut short mid-rewrite) and keeps the users"
 grep -v "^ci " "$work/users.good" >"$work/users"
 kill -HUP "$SERVER_PID"
 wait_for "$work/log" "users reloaded: 1 users" 5 || fail "good reload not logged"

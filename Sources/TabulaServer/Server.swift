@@ -73,12 +73,22 @@ public final class Server: @unchecked Sendable {
     /// the server has no users file (access control cannot be turned on while running).
     public func reloadUsers(_ users: [String: UserEntry]) -> Bool {
         guard let directory = authenticator.users else { return false }
+        guard !users.isEmpty else {
+            // A file with no users is most likely one cut short while it was rewritten:
+            // taking it would close every session and let nobody log in again.
+            log.log(.error, "SIGHUP: the users file holds no users (cut short while being rewritten?); the users loaded before are kept")
+            return false
+        }
         let generation = directory.replace(users)
         log.log(.info, "users reloaded: \(users.count) users (generation \(generation))")
         Server.noteUnusualIterations(users, log: log)
         for loop in loops { loop.post([.usersReloaded]) }
         return true
     }
+
+    /// Writes `message` to the server's log (its format, its level), for what happens
+    /// outside a request: a SIGHUP whose users file cannot be read.
+    public func logError(_ message: String) { log.log(.error, message) }
 
     /// Names in the log the users whose hash has another iteration count than most: a wrong
     /// secret for them costs another time than an unknown name does (rehash them with
@@ -106,13 +116,13 @@ public final class Server: @unchecked Sendable {
         if let p = config.tlsPort {
             guard let cert = config.tlsCert, let key = config.tlsKey else { throw ServerError("--tls-port needs --tls-cert FILE and --tls-key FILE") }
             tls = try TLSContext(cert: cert, key: key)
-            let (tfd, tport) = try Listener.open(host: config.bind, port: p)
+            let (tfd, tport) = try Listener.open(host: config.bind, port: p, flag: "--tls-port")
             fds.append(Listening(fd: tfd, kind: .tls))
             tlsPort = tport
         }
         if let path = config.unixPath { fds.append(Listening(fd: try Listener.openUnix(path: path), kind: .unix)) }
         if let p = config.httpPort {
-            let (hfd, hport) = try Listener.open(host: config.bind, port: p)
+            let (hfd, hport) = try Listener.open(host: config.bind, port: p, flag: "--http")
             fds.append(Listening(fd: hfd, kind: .http))
             httpPort = hport
         }

@@ -4,6 +4,7 @@ import Glibc
 import TabulaClient
 import TabulaCommandLine
 import TabulaModel
+import TabulaProtocol
 
 let commandLine = CommandLineSpec(
     tool: "tabula", summary: "the Tabula client: interactive (readline) or batch (scripts, CI)",
@@ -140,6 +141,9 @@ extension Options {
         case "live":
             guard p.positionals.count <= 2 else { throw UsageError("live takes one PATH: tabula live /items") }
             o.livePath = p.positionals.count == 2 ? p.positionals[1] : "/"
+        case let word? where Verb.named(word) != nil:
+            let line = p.positionals.joined(separator: " ").replacingOccurrences(of: "'", with: "'\\''")
+            throw UsageError("'\(word)' is a request, not a tabula command; send it with -c: tabula -c '\(line)'")
         case let word?: throw UsageError("unexpected argument '\(word)'; see tabula --help")
         }
         if o.file != nil && !o.commands.isEmpty { throw UsageError("give -f or -c, not both") }

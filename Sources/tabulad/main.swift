@@ -184,12 +184,12 @@ signals: while true {
     switch tabula_signalfd_next(signalFD) {
     case SIGHUP:
         guard let path = wanted.usersPath else {
-            FileHandle.standardError.write(Data("tabulad: SIGHUP: no --users file to reload\n".utf8))
+            server.logError("SIGHUP: no --users file to reload")
             continue
         }
         switch loadUsers(path) {
         case .success(let users): _ = server.reloadUsers(users)
-        case .failure(let e): FileHandle.standardError.write(Data("tabulad: SIGHUP: \(e.message); the users loaded before are kept\n".utf8))
+        case .failure(let e): server.logError("SIGHUP: \(e.message); the users loaded before are kept")
         }
     case 0: continue
     default: break signals

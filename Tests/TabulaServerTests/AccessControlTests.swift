@@ -178,6 +178,15 @@ import TabulaServer
         }
     }
 
+    @Test func aReloadWithNoUsersIsRefusedAndEverySessionGoesOn() throws {
+        try Self.withUsers { s in
+            let ci = try Self.login(s, "ci")
+            #expect(!s.reloadUsers([:]), "a users file with no users (cut short mid-rewrite) is not taken")
+            #expect(try ci.request("WHOAMI").final.hasPrefix("OK ci write"), "the session goes on")
+            _ = try Self.login(s, "reader")
+        }
+    }
+
     @Test func withoutUsersEverythingIsAllowedAndAuthIsNotNeeded() throws {
         try withServer { s in
             let c = try connect(s)

@@ -3,8 +3,9 @@ import Glibc
 
 /// Opens the listening socket.
 enum Listener {
-    /// A non-blocking listening socket on `host:port`, and the port it got.
-    static func open(host: String, port: Int) throws -> (Int32, Int) {
+    /// A non-blocking listening socket on `host:port`, and the port it got; `flag` is the
+    /// option that chose the port, for the message when it cannot be had.
+    static func open(host: String, port: Int, flag: String = "--port") throws -> (Int32, Int) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -21,8 +22,8 @@ enum Listener {
         guard bind(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 else {
             let e = errno
             close(fd)
-            let hint = e == EADDRINUSE ? "; another process has it (is tabulad already running?), or pick one with --port" : ""
-            throw ServerError("cannot listen on \(host):\(port): \(String(cString: strerror(e)))\(hint)")
+            let hint = e == EADDRINUSE ? "; another process has it (is tabulad already running?), or pick another with \(flag)" : ""
+            throw ServerError("cannot listen on \(host):\(port) (\(flag)): \(String(cString: strerror(e)))\(hint)")
         }
         guard listen(fd, 1024) == 0, tabula_set_nonblocking(fd) == 0 else {
             close(fd)

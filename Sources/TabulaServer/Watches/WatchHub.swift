@@ -47,6 +47,9 @@ struct WatchHub {
     /// Whether `c` watches anything.
     func watches(_ c: ConnectionID) -> Bool { byConnection[c] != nil }
 
+    /// Whether `c` watches `prefix` itself.
+    func watches(_ c: ConnectionID, _ prefix: String) -> Bool { byConnection[c]?.contains(prefix) == true }
+
     /// The format `c` is sent `e` in and the watched prefix it comes by, when one of its
     /// watches concerns it and its grants let it receive it; nil otherwise. A lookup per
     /// level of the event's path.

@@ -24,7 +24,14 @@ extension RequestExecutor {
             let oldest = retainedOldest()
             if from + 1 < oldest { return Execution(Reply(error: RequestExecutor.expired(from, oldest: oldest))) }
         }
-        let added = state.hub.withLock { $0.add(c, p, format: session.format, grants: session.viewer.grants) }
+        let added: Bool? = state.hub.withLock { hub in
+            guard hub.watchCount(of: c) < RequestExecutor.mostWatches || hub.watches(c, p) else { return nil }
+            return hub.add(c, p, format: session.format, grants: session.viewer.grants)
+        }
+        guard let added else {
+            let most = RequestExecutor.mostWatches
+            return Execution(Reply(error: TabulaError(.limit, "this connection watches \(most) prefixes already, the most one may; UNWATCH some first (a prefix covers everything under it: WATCH / covers them all)")))
+        }
         guard let from, from < published else {
             var reply = Reply(message: WatchAck(prefix: p, rev: revision, replaying: from == nil ? nil : 0).message)
             if subscribeReply { reply.subscription = subscription(c, p) }
@@ -34,6 +41,10 @@ extension RequestExecutor {
         e.replay = ReplayPlan(prefix: p, after: from, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants, subscribeReply: subscribeReply)
         return e
     }
+
+    /// The most prefixes one connection may watch: each costs the hub a set entry and its
+    /// events a lookup per level, so one client cannot make every event cost more.
+    static let mostWatches = 1024
 
     /// What a watch of `p` left `c` watching, for RESP's `subscribe` answer.
     func subscription(_ c: ConnectionID, _ p: String) -> Reply.Subscription {
