@@ -7,6 +7,9 @@ public struct Request: Sendable, Equatable {
     /// Answer a WATCH or UNWATCH as Redis answers SUBSCRIBE and UNSUBSCRIBE (`Reply.
     /// subscription`): set by the RESP codec for those, and for WATCH/UNWATCH on RESP2.
     public var subscribeReply = false
+    /// `IF REV n`: the write applies only if what it changes was last changed at or before
+    /// revision n (nil: unconditional).
+    public var ifRev: UInt64?
     /// Makes a request.
     public init(tag: String? = nil, command: Command) {
         self.tag = tag

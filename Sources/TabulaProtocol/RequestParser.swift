@@ -18,9 +18,31 @@ public enum RequestParser {
             if tag != nil { return .failure(ParseFailure(tag: tag, error: TabulaError(.syntax, "a tag must be followed by a verb, e.g. #t1 PING"))) }
             return nil
         }
-        switch parse(tokens: tokens) {
-        case .success(let c): return .success(Request(tag: tag, command: c))
+        switch parseRequest(tokens: tokens) {
+        case .success(var r):
+            r.tag = tag
+            return .success(r)
         case .failure(let e): return .failure(ParseFailure(tag: tag, error: e))
+        }
+    }
+
+    /// Parses already-split words, the first the verb, a last `IF REV n` the condition.
+    public static func parseRequest(tokens: [String]) -> Result<Request, TabulaError> {
+        var words = tokens
+        var ifRev: UInt64?
+        let n = words.count
+        if n >= 4, words[n - 3].uppercased() == "IF", words[n - 2].uppercased() == "REV" {
+            guard let rev = UInt64(words[n - 1]) else {
+                return .failure(TabulaError(.syntax, "IF REV takes a revision number, not '\(TabulaError.quoting(words[n - 1]))'; SHOW gives an entry's rev"))
+            }
+            ifRev = rev
+            words.removeLast(3)
+        }
+        return parse(tokens: words).flatMap { c in
+            if ifRev != nil && !c.isWrite { return .failure(TabulaError(.syntax, "\(c.verb.rawValue) changes nothing, so it takes no IF REV; only a write does")) }
+            var r = Request(command: c)
+            r.ifRev = ifRev
+            return .success(r)
         }
     }
 

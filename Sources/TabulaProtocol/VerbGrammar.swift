@@ -31,15 +31,16 @@ public enum VerbGrammar {
                 return p
             }
             let a = args[p.next]
-            if let at = args[p.next...].firstIndex(where: { $0.keyword != nil && $0.keyword == words[i].uppercased() }) {
-                // A keyword: skips the optional arguments before it.
-                if i + 1 == words.count {
+            if let at = args[p.next...].firstIndex(where: { $0.keyword.map { starts(words, at: i, with: $0) } ?? false }) {
+                // A keyword (of one word, LIMIT, or two, IF REV): skips the optional arguments before it.
+                let width = args[at].width - 1
+                if i + width >= words.count {
                     p.keywordValue = at
                     p.next = at
                     return p
                 }
-                p.given[args[at].name] = words[i + 1]
-                i += 2
+                p.given[args[at].name] = words[i + width]
+                i += width + 1
                 p.next = at + 1
                 continue
             }
@@ -52,6 +53,17 @@ public enum VerbGrammar {
             if !a.repeated { p.next += 1 }
         }
         return p
+    }
+
+    /// Whether `words` from `i` spell `keyword` (its words, any case); the last of them only
+    /// begun when the words end there (`IF` typed of `IF REV`).
+    static func starts(_ words: [String], at i: Int, with keyword: String) -> Bool {
+        let parts = keyword.split(separator: " ")
+        for (k, part) in parts.enumerated() {
+            guard i + k < words.count else { return k > 0 }
+            guard words[i + k].uppercased() == part else { return false }
+        }
+        return true
     }
 
     /// What the word after `words` may be, and the values given so far by argument name.

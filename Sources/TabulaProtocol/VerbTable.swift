@@ -58,8 +58,14 @@ public struct Argument: Sendable, Equatable {
         self.repeated = repeated
     }
 
-    /// Words it takes on the line: its keyword and its value.
-    var width: Int { keyword == nil ? 1 : 2 }
+    /// Words it takes on the line: its keyword's and its value.
+    var width: Int { (keyword.map { $0.split(separator: " ").count } ?? 0) + 1 }
+
+    /// `IF REV n`, the condition every write verb takes last (see `Request.ifRev`).
+    public static let condition = Argument("n", .number, keyword: "IF REV", optional: true)
+
+    /// Whether this is the condition.
+    public var isCondition: Bool { keyword == "IF REV" }
 
     /// How the usage line writes it: `[LIMIT n]`, `field=value…`.
     public var usage: String {
@@ -77,14 +83,20 @@ public struct VerbSpec: Sendable {
     public let traitsWithArguments: VerbTraits?
     public let summary: String
 
-    /// The fewest and most words after the verb (`Int.max`: any number), from `arguments`.
+    /// The fewest and most words after the verb (`Int.max`: any number), from `arguments`,
+    /// the condition (`IF REV n`, taken off before the count) left out.
     public let arity: ClosedRange<Int>
+    /// Whether it takes `IF REV n` (every write verb does).
+    public let conditional: Bool
 
+    /// A write verb's arguments get the condition after them.
     init(_ arguments: [Argument], _ traits: VerbTraits, withArguments: VerbTraits? = nil, _ summary: String) {
-        self.arguments = arguments
+        let writes = traits.access == .write || withArguments?.access == .write
+        self.arguments = arguments + (writes ? [Argument.condition] : [])
         self.traits = traits
         self.traitsWithArguments = withArguments
         self.summary = summary
+        conditional = writes
         let least = arguments.filter { !$0.optional }.reduce(0) { $0 + $1.width }
         let most = arguments.contains { $0.repeated } ? Int.max : arguments.reduce(0) { $0 + $1.width }
         arity = least...most

@@ -67,13 +67,14 @@ import TabulaProtocol
     }
 
     /// Runs `line` as `user` on `m`: the refusal or the reply, as text and JSON (revisions left
-    /// out: the pruned model counted its removals).
+    /// out, a change's and SHOW's: the pruned model counted its removals).
     static func answer(_ line: String, on m: inout Model, viewer: inout Viewer, user: AuthUser, rng: inout SplitMix64) -> String {
         guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else { return "unparsed" }
         let v = viewer
         if let refusal = Authorization.refusal(r.command, user: user, canonical: { m.canonicalPath($0, viewer: v) }) { return "ERR \(refusal)" }
         var reply = m.apply(r.command, viewer: &viewer, now: 1_700_000_000, rng: &rng).reply
         reply.rev = nil
+        reply.rows.removeAll { $0.text.hasPrefix("rev: ") }
         return String(decoding: WireEncoder.encode(reply, tag: nil, format: .text) + WireEncoder.encode(reply, tag: nil, format: .json), as: UTF8.self)
     }
 

@@ -14,7 +14,7 @@ import TabulaProtocol
 
     @Test func leavesSayWhichDetailTheyShow() {
         let h = Harness()
-        #expect(h.rows("SHOW /catalog/item-4") == ["title: Item 4", "view: tabs", "tabs: View One, View Two"])
+        #expect(h.rows("SHOW /catalog/item-4") == ["title: Item 4", "view: tabs", "tabs: View One, View Two", "rev: 0"])
         #expect(h.rows("SHOW /catalog/item-1/item-1.2").contains("image: Image.jpg"))
         #expect(h.rows("SHOW /catalog/item-3").contains("view: text"))
     }

@@ -28,7 +28,8 @@ import TabulaProtocol
         #expect(h.ok("CD /items"))
         #expect(h.rows("COMPLETE FAV ") == ["1", "2", "3", "4"])
         #expect(h.rows("COMPLETE MV ") == ["1", "2", "3", "4"])
-        #expect(h.rows("COMPLETE FAV 2 ") == ["on", "off"])
+        #expect(h.rows("COMPLETE FAV 2 ") == ["on", "off", "IF REV"])
+        #expect(h.rows("COMPLETE FAV 2 on ") == ["IF REV"], "the condition comes last")
     }
 
     @Test func orderOffersMenuEntriesOnly() {
@@ -62,7 +63,9 @@ import TabulaProtocol
         #expect(VerbGrammar.hint("LS /it") == "[LIMIT n] [AFTER name]")
         #expect(VerbGrammar.hint("LS /items ") == "[LIMIT n] [AFTER name]")
         #expect(VerbGrammar.hint("LS /items LIMIT ") == "n [AFTER name]")
-        #expect(VerbGrammar.hint("select /settings/my-int ") == "option|#index")
+        #expect(VerbGrammar.hint("select /settings/my-int ") == "option|#index [IF REV n]")
+        #expect(VerbGrammar.hint("select /settings/my-int #2 IF REV ") == "n")
+        #expect(VerbGrammar.hint("select /settings/my-int #2 IF ") == "n", "IF begins the two-word keyword")
         #expect(VerbGrammar.hint("SYNC 5 ") == "[TIMEOUT ms]")
         #expect(VerbGrammar.hint("PWD ") == "" && VerbGrammar.hint("NOPE ") == "")
     }

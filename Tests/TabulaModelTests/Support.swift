@@ -15,7 +15,7 @@ final class Harness {
         guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else {
             fatalError("test line does not parse: \(line)")
         }
-        return model.apply(r.command, viewer: &viewer, now: now, rng: &rng)
+        return model.apply(r.command, ifRev: r.ifRev, viewer: &viewer, now: now, rng: &rng)
     }
 
     /// The reply's rows as text, or the error as `ERR CODE`.

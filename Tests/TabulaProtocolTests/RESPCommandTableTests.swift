@@ -68,7 +68,7 @@ func field(_ v: RESPValue, _ key: String) -> RESPValue? {
             #expect(fields.count == 10)
         }
         guard case .array(let one) = RESPCommandTable.info(["select", "nope"]), one.count == 2, case .array(let select) = one[0] else { return }
-        #expect(select[1] == .integer(3), "SELECT setting option: the command and two words")
+        #expect(select[1] == .integer(-3), "SELECT setting option [IF REV n]: the command and at least two words")
         #expect(one[1] == .null, "an unknown name is null")
         guard case .array(let ls) = RESPCommandTable.info(["ls"]).first else { return }
         #expect(ls[1] == .integer(-1), "LS takes at least nothing after its name")

@@ -66,9 +66,11 @@ import TabulaServer
 
     @Test func twentyThousandWatchedPrefixesCostAWriteOnlyThePrefixesOfItsPath() throws {
         try withServer { s in
-            let w = try connect(s), a = try connect(s), b = try connect(s)
-            try w.line.send((0..<20_000).map { "WATCH /items/\($0 + 100)" }.joined(separator: "\n"))
-            for _ in 0..<20_000 { #expect(try w.readReply(timeout: 60).isOK) }
+            // 20 connections of 1,000 watches each (one may watch at most 1,024).
+            let watchers = try (0..<20).map { _ in try connect(s) }
+            let w = watchers[0], a = try connect(s), b = try connect(s)
+            for (k, c) in watchers.enumerated() { try c.line.send((0..<1_000).map { "WATCH /items/\(k * 1_000 + $0 + 100)" }.joined(separator: "\n")) }
+            for c in watchers { for _ in 0..<1_000 { #expect(try c.readReply(timeout: 60).isOK) } }
             let reply = try Self.pingWhile("ADD /items lamp 20", attacker: a, other: b)
             #expect(reply.reply.message.hasPrefix("/items/5 "))
             _ = try a.request("FAV /items/1")

@@ -33,6 +33,23 @@ struct ClusterTests {
         }
     }
 
+    @Test("an entry's revision is the same on every node, and IF REV on one node sees a change made on another")
+    func conditionsHoldAcrossNodes() throws {
+        try withCluster { nodes, _ in
+            let a = try connect(nodes[0])
+            let b = try connect(nodes[1])
+            let before = try #require(revision(of: try b.request("SELECT /settings/my-string #2").final))
+            _ = try a.request("SYNC \(before)")
+            let rev = try #require(revision(of: try a.request("SET /items/4 value=70 IF REV \(before)").final))
+            #expect(try b.request("SYNC \(rev)").isOK)
+            #expect(try b.request("SHOW /items/4").data.last == "rev: \(rev)", "the follower stamped the leader's change")
+            #expect(try a.request("SHOW /items/4").data.last == "rev: \(rev)")
+            let stale = try b.request("SET /items/4 value=90 IF REV \(before)")
+            #expect(stale.final.hasPrefix("ERR CONFLICT /items/4 changed at rev \(rev), after rev \(before)"), "\(stale.final)")
+            #expect(try b.request("SET /items/4 value=90 IF REV \(rev)").isOK)
+        }
+    }
+
     @Test("SYNC to a revision that never comes answers ERR TIMEOUT after its timeout, and the connection goes on")
     func syncTimesOut() throws {
         try withCluster(nodes: 1) { nodes, _ in

@@ -32,6 +32,8 @@ public struct Model: Sendable {
     /// The revision of the last change; every change adds one (a write that changes nothing
     /// adds nothing).
     public internal(set) var revision: UInt64 = 0
+    /// The revision of each entry's last change (`IF REV`, SHOW's `rev`).
+    public internal(set) var changes = ChangeRevisions()
     /// The lists, as registered.
     public internal(set) var lists: [any ListStore]
     /// Whether writes say what durable storage must write; off for a store that keeps
@@ -48,6 +50,7 @@ public struct Model: Sendable {
         self.init()
         apply(s.mutations)
         revision = s.revision
+        changes = ChangeRevisions(base: s.revision)
     }
 
     /// Everything, as storage would hold it.
@@ -71,6 +74,12 @@ public struct Model: Sendable {
     public mutating func apply(_ mutations: [Mutation], revision rev: UInt64) {
         apply(mutations)
         revision = rev
+    }
+
+    /// Records changes made elsewhere (a cluster's other nodes), whose mutations `apply`
+    /// took: each entry's revision follows them as it follows this node's own.
+    public mutating func noteChanges(_ events: [Event]) {
+        for e in events { changes.note(e) }
     }
 
     /// The list of type `L`.

@@ -37,6 +37,13 @@ public enum ModelPath {
         flush(start, u.endIndex)
     }
 
+    /// `/a` for `/a/b`, `/` for `/a` and `/`.
+    public static func parent(_ path: String) -> String {
+        let u = path.utf8
+        guard let slash = u.lastIndex(of: UInt8(ascii: "/")), slash != u.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
     /// `/a/b` from segments.
     public static func join(_ segs: [String]) -> String { "/" + segs.joined(separator: "/") }
 

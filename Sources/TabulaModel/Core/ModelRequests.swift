@@ -29,10 +29,10 @@ extension Model {
                 let t = try resolve(path, viewer: viewer).get()
                 guard case .place(let i, let ref) = t else { return rootListing(viewer) }
                 if lists[i].isList(ref) { return try lists[i].list(ref, limit: limit ?? Model.defaultPage, after: after, viewer: viewer) }
-                return try lists[i].show(ref, viewer: viewer)
+                return try showEntry(i, ref, viewer: viewer)
             case .show(let path):
                 guard case .place(let i, let ref) = try resolve(path, viewer: viewer).get() else { return rootListing(viewer) }
-                return try lists[i].show(ref, viewer: viewer)
+                return try showEntry(i, ref, viewer: viewer)
             case .cd(let path):
                 let t = try resolve(path ?? "/", viewer: viewer).get()
                 guard isList(t) else { throw TabulaError(.invalid, "\(self.path(of: t)) is not a list; SHOW it instead") }
@@ -65,22 +65,29 @@ extension Model {
 
     /// Applies one model command for `viewer`: reads as `read`; a write that changes something
     /// bumps the revision and returns its event and mutations.
-    public mutating func apply(_ command: Command, viewer: inout Viewer, now: Double, rng: inout SplitMix64) -> Outcome {
+    /// With `ifRev`, a write applies only if what it changes (see `conditionPath`) was last
+    /// changed at or before that revision; otherwise nothing changes: `ERR CONFLICT`.
+    public mutating func apply(_ command: Command, ifRev: UInt64? = nil, viewer: inout Viewer, now: Double, rng: inout SplitMix64) -> Outcome {
         let moved = settle(&viewer)
-        var out = applySettled(command, viewer: &viewer, now: now, rng: &rng)
+        var out = applySettled(command, ifRev: ifRev, viewer: &viewer, now: now, rng: &rng)
         if let moved { out.reply.note(moved) }
         return out
     }
 
-    private mutating func applySettled(_ command: Command, viewer: inout Viewer, now: Double, rng: inout SplitMix64) -> Outcome {
+    private mutating func applySettled(_ command: Command, ifRev: UInt64?, viewer: inout Viewer, now: Double, rng: inout SplitMix64) -> Outcome {
         if let reply = read(command, viewer: &viewer) { return Outcome(reply) }
         guard command.isWrite else { return .fail(TabulaError(.invalid, "the model does not handle this verb")) }
         do {
+            if let n = ifRev, let path = conditionPath(command, viewer: viewer) {
+                let m = changes.revision(of: path)
+                if m > n { return .fail(TabulaError(.conflict, "\(path) changed at rev \(m), after rev \(n); SHOW it and try again")) }
+            }
             var out = try write(command, viewer: viewer, now: now, rng: &rng)
             if case .some = out.event {  // tested in place: no copy of the event
                 revision += 1
                 out.event!.rev = revision
                 out.reply.rev = revision
+                changes.note(out.event!)
             }
             return out
         } catch let e as TabulaError {
@@ -163,5 +170,40 @@ extension Model {
             throw TabulaError(.invalid, "there is no order list to order to")
         }
         return out
+    }
+}
+
+extension Model {
+    /// What a write's `IF REV` compares: the entry it changes (SELECT, SET, RM, MV, FAV), the
+    /// list it adds to (ADD; a price section counts as /items, which holds every item), the
+    /// order list (ORDER) or /items (BANDS). Nil when the path does not resolve: the write
+    /// then fails as it would without the condition (NOTFOUND).
+    func conditionPath(_ command: Command, viewer: Viewer) -> String? {
+        let named: String
+        switch command {
+        case .select(let p, _), .add(let p, _), .set(let p, _), .rm(let p), .mv(let p, _), .fav(let p, _): named = p
+        case .order: return "/" + OrdersList.name
+        case .bands: return "/" + ItemsList.name
+        default: return nil
+        }
+        guard case .success(let t) = resolve(named, viewer: viewer) else { return nil }
+        let path = self.path(of: t)
+        if case .place(let i, let ref) = t, i == Model.rootIndex[ItemsList.name], ref != .top, lists[i].isList(ref) { return "/" + ItemsList.name }
+        return path
+    }
+
+    /// SHOW: an entry's fields, then the revision of its last change (a list's SHOW, its
+    /// children, is left as it is).
+    func showEntry(_ i: Int, _ ref: Ref, viewer: Viewer) throws -> Reply {
+        var r = try lists[i].show(ref, viewer: viewer)
+        guard r.error == nil, let first = r.rows.first, case .object(let pairs) = first.json.resolved, pairs.first?.0 == "field" else { return r }
+        r.rows.append(revisionRow(lists[i].path(of: ref)))
+        return r
+    }
+
+    /// The field row SHOW ends with: the revision of the entry's last change.
+    func revisionRow(_ path: String) -> Row {
+        let rev = changes.revision(of: path)
+        return Row(text: "rev: \(rev)", json: .object([("field", .string("rev")), ("value", .int(Int64(clamping: rev)))]))
     }
 }

@@ -32,7 +32,7 @@ public enum RESPCommandTable {
 
     static func entry(_ v: Verb) -> Entry {
         let a = v.arity
-        let arity = a.lowerBound == a.upperBound ? a.lowerBound + 1 : -(a.lowerBound + 1)
+        let arity = a.lowerBound == a.upperBound && !v.spec.conditional ? a.lowerBound + 1 : -(a.lowerBound + 1)
         let flags: [String]
         switch v.spec.traits.access {
         case .write: flags = ["write"]

@@ -127,6 +127,7 @@ extension Engine {
             return []
         }
         state.model.apply(caught.flatMap(\.mutations), revision: last.event.rev)
+        state.model.noteChanges(caught.map(\.event))
         return caught.map(\.event)
     }
 

@@ -35,7 +35,7 @@ extension Engine {
         }
         executor.stats.ran(r.command.verb)
         var s = session
-        var outcome = copy.apply(r.command, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &rng)
+        var outcome = copy.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &rng)
         let event = outcome.event.take()
         state.writing {
             swap(&state.model, &copy)  // the old model is freed below, outside the lock

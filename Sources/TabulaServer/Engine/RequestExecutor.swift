@@ -242,7 +242,7 @@ struct RequestExecutor: Sendable {
             return Execution(reply)
         default:
             if let reply = state.model.read(r.command, viewer: &s.viewer) { return Execution(reply) }
-            return Execution(state.model.apply(r.command, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
+            return Execution(state.model.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
         }
     }
 

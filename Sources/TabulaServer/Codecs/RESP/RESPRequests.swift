@@ -69,13 +69,13 @@ struct RESPRequests {
     /// A Tabula request, parsed from its words (no quoting: RESP's lengths say where words
     /// end). On RESP2 a WATCH enters subscribe mode, so it is answered as SUBSCRIBE is.
     private func parsed(_ words: [String], resp3: Bool) -> [LineUnit] {
-        switch RequestParser.parse(tokens: words) {
-        case .success(let c):
-            switch c {
-            case .watch, .unwatch: if !resp3 { return [subscribing(c)] }
+        switch RequestParser.parseRequest(tokens: words) {
+        case .success(let r):
+            switch r.command {
+            case .watch, .unwatch: if !resp3 { return [subscribing(r.command)] }
             default: break
             }
-            return [.request(Request(command: c))]
+            return [.request(r)]
         case .failure(let e): return [.failure(tag: nil, e)]
         }
     }
