@@ -41,7 +41,7 @@ wait_pane "^  6  Desk  \\\$99" 10 || fail "the change made across the restart di
 pass "after a server restart the view reconnects and shows the change made meanwhile"
 
 tm resize-window -t "$S" -x 60 -y 14
-wait_pane "^tabula live /items   rev 5   ↑↓ select  Enter open  ← back$" || fail "the view did not redraw at 60 columns"
+wait_pane "^tabula live /items   rev 5   1/[0-9]+   ↑↓ select  Enter open/act$" || fail "the view did not redraw at 60 columns"
 pass "a resize redraws the view"
 
 tm send-keys -t "$S" q
@@ -64,3 +64,51 @@ wait_pane "^$P /> \\\\live /settings$" || fail "q did not return to the prompt"
 tm send-keys -t "$S" 'PING back' Enter
 wait_pane "^\\(back\\)$" || fail "the prompt did not work after the live view"
 pass "\\live at the prompt: master rows update live, Enter drills in, q returns to the prompt"
+
+# Acting: two views of one setting; Enter on an option in one selects it, and the other
+# shows it in place. An Enter on a stale screen (the view stopped while another client
+# changed the setting) is refused as a conflict, said, and the rows are shown again.
+tm new-session -d -s A -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /settings/my-int; sleep 30"
+tm new-session -d -s B -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /settings/my-int/; sleep 30"
+S=A; wait_pane "\\[x\\] #4  64" || fail "view A did not start"
+S=B; wait_pane "\\[x\\] #4  64" || fail "view B did not start"
+S=A; tm send-keys -t A Down Down Enter
+wait_pane "\\[x\\] #3  32" || fail "Enter on #3 in view A did not select it"
+S=B; wait_pane "\\[x\\] #3  32" || fail "view B did not show A's selection"
+pass "live: Enter on an option selects it, and another view shows it in place"
+viewB="$(pgrep -f "tabula -p $PORT live /settings/my-int/$")"
+kill -STOP "$viewB"
+T -c 'SELECT /settings/my-int #1'
+tm send-keys -t B Enter  # on #1, drawn when #3 was selected: stale
+kill -CONT "$viewB"
+wait_pane "changed meanwhile, shown again: /settings/my-int changed at rev" || fail "the stale Enter was not refused"
+wait_pane "\\[x\\] #1  8" || fail "view B did not show the setting again after the conflict"
+[[ "$("$BIN/tabula" -p "$PORT" -q -c 'SHOW /settings/my-int' | grep '^selected')" == "selected: 8 (#1)" ]] || fail "the stale action changed the setting"
+pass "live: an action on a stale row is refused (CONFLICT), said in the status line, and the rows are shown again"
+tm kill-session -t A; tm kill-session -t B
+
+# Items: f toggles a favourite, d then y removes, F shows favourites only.
+S=I
+tm new-session -d -s I -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /items; sleep 30"
+wait_pane "^  2  Fluffy Bear" || fail "live /items did not start"
+tm send-keys -t I g Down Down f
+wait_pane "favourite rev=" || fail "f did not toggle the favourite: $(pane)"
+tm send-keys -t I d
+wait_pane "remove item [0-9]+\\? y/n" || fail "d did not ask"
+tm send-keys -t I y
+wait_pane "removed /items/[0-9]+ rev=" || fail "y did not remove: $(pane)"
+tm send-keys -t I F
+wait_pane "Favorites \\(F: Show All\\)" || fail "F did not show favourites only"
+pass "live /items: f favourites, d y removes, F shows favourites only"
+tm send-keys -t I q
+S=C
+tm new-session -d -s C -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /items/expensive-items; sleep 30"
+wait_pane "^  4  Rusty Mac" || fail "live /items/expensive-items did not start: $(pane)"
+T -c 'FAV /items/4 on'
+wait_pane "^  4  Rusty Mac .*★" || fail "a price section's view missed a change of its item (it watched the section's path, where no item event is)"
+pass "live /items/SECTION follows its items' changes"
+S=N
+tm new-session -d -s N -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /nope; echo EXIT=\$?; sleep 30"
+wait_pane "^EXIT=1$" || fail "live /nope did not exit 1: $(pane)"
+pane | grep -q "nothing can change under /nope" || fail "live /nope did not say why: $(pane)"
+pass "live /nope says why without taking the screen, and exits 1"

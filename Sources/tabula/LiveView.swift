@@ -8,30 +8,37 @@ import TabulaProtocol
 /// on every change under it — the settings' master rows with each selection, a setting's
 /// options with the selected one marked, a catalog level, the items in their price sections
 /// with favourites and "No Items", and for `/menu` the menu beside the live order list (seed
-/// 003's split view). Rows that just changed are highlighted for a moment. Arrows, PgUp/PgDn
-/// and Enter drill down, ← or Backspace go up, `q` (or Ctrl-C) returns with the screen
-/// restored. It keeps its own connection: after a reconnect it watches and lists again, so
-/// no change is lost from view.
+/// 003's split view). Rows that just changed are highlighted for a moment. Arrows, j/k,
+/// g/G, PgUp/PgDn move, Enter drills down, ← or Backspace go up, `q` (or Ctrl-C) returns
+/// with the screen restored; the keys that act are in `LiveActions`. It keeps its own
+/// connection: after a reconnect it watches and lists again, so no change is lost from view.
 final class LiveView {
     private let connect: () throws -> TabulaConnection
-    private var conn: TabulaConnection?
-    private var path: String
-    private var rows: [String] = []
+    var conn: TabulaConnection?
+    var path: String
+    var rows: [String] = []
     private var orders: [String] = []
     private var changed: [String: Date] = [:]
-    private var selected = 0
+    var selected = 0
     private var top = 0
-    private var status = ""
-    private var rev: UInt64 = 0
+    var status = ""
+    /// The revision the rows on screen were listed at (or later): every action is sent
+    /// with `IF REV` of it, so one taken on a stale row is refused, not applied.
+    var rev: UInt64 = 0
+    /// An action waiting for y or n (a removal).
+    var confirming: String?
+    /// Only favourites are shown (`F`).
+    var favoritesOnly = false
 
     init(path: String, connect: @escaping () throws -> TabulaConnection) {
         self.path = path
         self.connect = connect
     }
 
-    /// Runs until `q`; returns an error message if the view could not start.
-    func run() -> String? {
-        do { try open() } catch { return "\(error)" }
+    /// Runs until `q`; returns an error message if the view could not start (the path
+    /// refused: `refused`; the server unreachable otherwise).
+    func run() -> (message: String, refused: Bool)? {
+        do { try open() } catch let e as LiveRefusal { return (e.message, true) } catch { return ("\(error)", false) }
         tabula_curses_locale()
         initscr()
         cbreak()
@@ -58,7 +65,9 @@ final class LiveView {
     private func open() throws {
         let c = try connect()
         conn = c
-        _ = try c.request("WATCH \(Quoting.quote(path))")
+        // An item's changes are events at /items/ID, not under its price section's path.
+        let watched = try c.request("WATCH \(Quoting.quote(path.hasPrefix("/items/") ? "/items" : path))")
+        if !watched.isOK { throw LiveRefusal(message: watched.final) }
         if isMenu { _ = try c.request("WATCH /orders") }
         try reload(marking: false)
     }
@@ -66,7 +75,7 @@ final class LiveView {
     private var isMenu: Bool { path == "/menu" || path.hasPrefix("/menu/") }
 
     /// Lists again; with `marking`, rows that are new or differ are highlighted for a moment.
-    private func reload(marking: Bool) throws {
+    func reload(marking: Bool) throws {
         guard let c = conn else { return }
         let r = try c.request("LS \(Quoting.quote(path)) LIMIT 1000")
         guard r.isOK else {
@@ -109,17 +118,29 @@ final class LiveView {
 
     /// Handles a key; true to leave.
     private func key(_ k: Int32) -> Bool {
+        if k == -1 { return false }  // no key within the wait
+        if confirming != nil { return confirm(k) }
+        let last = max(0, rows.count - 1)
         switch k {
         case Int32(UInt8(ascii: "q")), 3, 27: return true
-        case KEY_UP: selected = max(0, selected - 1)
-        case KEY_DOWN: selected = min(max(0, rows.count - 1), selected + 1)
+        case KEY_UP, Int32(UInt8(ascii: "k")): selected = max(0, selected - 1)
+        case KEY_DOWN, Int32(UInt8(ascii: "j")): selected = min(last, selected + 1)
         case KEY_PPAGE: selected = max(0, selected - pageRows)
-        case KEY_NPAGE: selected = min(max(0, rows.count - 1), selected + pageRows)
-        case 10, 13, KEY_ENTER, KEY_RIGHT: enter()
+        case KEY_NPAGE: selected = min(last, selected + pageRows)
+        case KEY_HOME, Int32(UInt8(ascii: "g")): selected = 0
+        case KEY_END, Int32(UInt8(ascii: "G")): selected = last
+        case 10, 13, KEY_ENTER, KEY_RIGHT: enterOrAct()
         case KEY_LEFT, KEY_BACKSPACE, 127, 8: go(up: true)
-        default: break
+        default: return act(k)
         }
         return false
+    }
+
+    /// Enter drills into a list row, and on a setting's option or a menu entry acts.
+    private func enterOrAct() {
+        guard selected < rows.count else { return }
+        if rows[selected].split(separator: " ", maxSplits: 1).first?.hasSuffix("/") == true { return enter() }
+        actOnEnter()
     }
 
     private var pageRows: Int { max(1, Int(tabula_curses_lines()) - 4) }
@@ -149,7 +170,7 @@ final class LiveView {
         erase()
         let cols = Int(tabula_curses_cols()), lines = Int(tabula_curses_lines())
         tabula_curses_attr(1, tabula_curses_pair(2) | tabula_curses_bold())
-        put(0, 0, "tabula live \(path)   rev \(rev)   ↑↓ select  Enter open  ← back  q quit", width: cols)
+        put(0, 0, "tabula live \(path)   rev \(rev)   \(selected + 1)/\(rows.count)   ↑↓ select  Enter open/act  ← back  ? keys  q quit", width: cols)
         tabula_curses_attr(0, tabula_curses_pair(2) | tabula_curses_bold())
         let height = max(1, lines - 3)
         if selected < top { top = selected }

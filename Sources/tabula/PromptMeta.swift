@@ -38,7 +38,7 @@ extension Interactive {
             rl_callback_handler_remove()
             let problem = LiveView(path: target, connect: { try tryConnect(self.options) }).run()
             installLineHandler()
-            if let problem { print(renderer.paint(problem, "31")) }
+            if let problem { print(renderer.paint(problem.message, "31")) }
         case "\\expect":
             let ok = (try? NSRegularExpression(pattern: rest)).map { r in lastReply?.lines.contains { r.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil } ?? false } ?? false
             print(renderer.paint(ok ? "expected: matched" : "expectation failed: /\(rest)/ is not in the last reply", ok ? "32" : "31"))

@@ -212,7 +212,7 @@ do {
 
 if let path = options.livePath {
     guard isatty(1) != 0 else { die("live needs a terminal", .usage) }
-    if let problem = LiveView(path: path, connect: { try tryConnect(options) }).run() { die(problem, .unavailable) }
+    if let problem = LiveView(path: path, connect: { try tryConnect(options) }).run() { die(problem.message, problem.refused ? .usage : .unavailable) }
     exit(ExitStatus.ok.rawValue)
 }
 
