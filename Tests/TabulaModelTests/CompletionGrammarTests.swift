@@ -97,7 +97,7 @@ import TabulaProtocol
                 continue
             }
             // An optional keyword would need a value completion cannot give (a number): stop.
-            if verb != .help, first.allSatisfy({ $0.isUppercase }) { break }
+            if verb != .help, first.allSatisfy({ $0.isUppercase || $0 == " " }) { break }  // LIMIT, IF REV
             done.append(first.hasSuffix("=") ? first + "x" : first)
             partial = ""
         }
