@@ -105,3 +105,29 @@ import TabulaProtocol
         #expect(a.error.message.contains("too many arguments"), "the condition is not counted among the arguments")
     }
 }
+
+@Suite struct RowRevisionTests {
+    func revisions(_ h: Harness, _ line: String) -> [Int64?] {
+        h.run(line).reply.rows.map { row in
+            guard case .object(let pairs) = row.json.resolved else { return nil }
+            guard case .int(let r)? = pairs.first(where: { $0.0 == "rev" })?.1 else { return nil }
+            return r
+        }
+    }
+
+    @Test func aViewerThatReadsJSONIsGivenEachListedEntrysRevision() {
+        let h = Harness()
+        h.viewer.wantsRevisions = true
+        h.run("FAV /items/2")
+        h.run("SELECT /settings/my-int #1")
+        #expect(revisions(h, "LS /settings") == [0, 2], "my-string unchanged, my-int changed at 2")
+        #expect(revisions(h, "LS /items/cheap-items") == [nil, 0, 1], "the section's header, Rusty Spork unchanged, Fluffy Bear favourited at 1")
+    }
+
+    @Test func aTextReaderIsGivenNoRevisionsAndPaysForNone() {
+        let h = Harness()
+        h.run("FAV /items/2")
+        #expect(revisions(h, "LS /items/cheap-items") == [nil, nil, nil])
+        #expect(h.rows("LS /items/cheap-items") == ["== Cheap Items (< $50): 2 items", "1  Rusty Spork  $12  serial=5A3C9E01", "2  Fluffy Bear  $34  serial=0B77D2C4"])
+    }
+}

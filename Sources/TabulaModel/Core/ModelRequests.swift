@@ -9,6 +9,7 @@ extension Model {
         let moved = settle(&viewer)
         guard var reply = readAll(command, viewer: &viewer) else { return nil }
         if viewer.isRestricted { reply.rows.removeAll { $0.path.map { !viewer.sees($0.string) } ?? false } }
+        addRevisions(&reply, viewer: viewer)
         if let moved { reply.note(moved) }
         return reply
     }

@@ -14,6 +14,9 @@ public struct Viewer: Sendable, Equatable {
     /// What this viewer may see (nil: everything): listings and completions leave out the
     /// rest.
     public var grants: Grants?
+    /// It reads JSON (or RESP3's maps): listed rows then carry their entry's `rev`, which
+    /// text rows leave out (and text readers never pay for).
+    public var wantsRevisions = false
 
     /// Whether grants limit what this viewer may know of.
     public var isRestricted: Bool { grants.map { !$0.isUnrestricted } ?? false }

@@ -6,7 +6,9 @@ import TabulaProtocol
 /// it is.
 struct Session: Sendable, Equatable {
     var viewer = Viewer()
-    var format = WireFormat.text
+    var format = WireFormat.text {
+        didSet { viewer.wantsRevisions = format == .json || format == .sse || format == .resp3 }
+    }
     /// The server has users: nothing but AUTH, PING, HELP and QUIT until `user` is set.
     var authRequired = false
     /// The user this connection acts as, once authenticated.
