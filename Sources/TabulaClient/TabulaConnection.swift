@@ -61,9 +61,10 @@ public final class TabulaConnection {
     /// Reads the greeting on `line`, just connected to `endpoint`.
     init(_ line: LineConnection, _ endpoint: String, timeout: Double) throws {
         self.line = line
-        // An empty line (ignored, never answered) tells the server at once that this is a
-        // line client, so it greets now rather than after waiting to see if RESP comes.
-        try line.sendRaw([10])
+        // A blank line (ignored, never answered) tells the server at once that this is a
+        // line client, so it greets now rather than after waiting to see if RESP comes. Its
+        // space makes an HTTP server answer 400 at once, which is then said (not 5 s of silence).
+        try line.sendRaw([32, 10])
         guard let h = try line.readLine(timeout: timeout) else { throw ClientError.timeout("no greeting from \(endpoint) within \(timeout)s") }
         switch WireDecoder.textPush(h) {
         case .hello(_, _, let rev, let id)?:
@@ -73,6 +74,9 @@ public final class TabulaConnection {
         case .bye(let reason)?:
             throw ClientError.connectFailed("the server refused the connection: \(reason)")
         default:
+            if h.hasPrefix("HTTP/") {
+                throw ClientError.connectFailed("\(endpoint) is an HTTP port (tabulad's --http?), not the line protocol's; connect to tabulad's --port (8228 by default)")
+            }
             throw ClientError.connectFailed("\(endpoint) does not speak the Tabula protocol (it said: \(h.prefix(60)))")
         }
     }

@@ -41,4 +41,13 @@ import TabulaStorage
             return said.contains("127.0.0.1:\(taken) (--http)") && said.contains("pick another with --http")
         }
     }
+
+    @Test func tabulaPointedAtTheHTTPPortSaysSoInsteadOfWaitingForAGreeting() throws {
+        try withServer({ $0.httpPort = 0 }) { s in
+            let http = try #require(s.httpPort)
+            #expect(throws: ClientError.connectFailed("127.0.0.1:\(http) is an HTTP port (tabulad's --http?), not the line protocol's; connect to tabulad's --port (8228 by default)")) {
+                _ = try TabulaConnection(host: "127.0.0.1", port: http, timeout: 30)
+            }
+        }
+    }
 }
