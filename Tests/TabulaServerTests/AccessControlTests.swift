@@ -178,6 +178,25 @@ import TabulaServer
         }
     }
 
+    @Test func anOrderOfAMenuEntryAUserMayNotSeeIsForItAnOrderNeverMade() throws {
+        try Self.withUsers { s in
+            let admin = try Self.login(s, "admin"), diner = try Self.login(s, "diner")
+            #expect(try admin.request("ORDER /menu/pizza/margherita").isOK)  // order 1, hidden from diner
+            #expect(try admin.request("ORDER /menu/pizza/pepperoni").isOK)  // order 2
+            let listed = try diner.request("LS /orders")
+            #expect(listed.final == "OK 1 of 1" && listed.data.count == 1 && listed.data[0].contains("Pepperoni"), "\(listed.lines)")
+            #expect(!listed.lines.joined().contains("argherita"))
+            #expect(try diner.request("SHOW /orders/1").final == "ERR NOTFOUND no /orders/1")
+            #expect(try diner.request("RM /orders/1").final == "ERR NOTFOUND no /orders/1")
+            #expect(try diner.request("LS /").data.contains { $0.hasPrefix("orders/  1 order") })
+            _ = try diner.request("WATCH /orders")
+            #expect(try admin.request("ORDER /menu/pizza/margherita").isOK)
+            #expect(try admin.request("ORDER /menu/pizza/pepperoni").isOK)
+            let pushed = try #require(try diner.waitPush(timeout: 10) { $0.contains("order") })
+            #expect(pushed.contains("/orders/4") && pushed.contains("Pepperoni"), "the hidden entry's order is not pushed; the next one is: \(pushed)")
+        }
+    }
+
     @Test func aReloadWithNoUsersIsRefusedAndEverySessionGoesOn() throws {
         try Self.withUsers { s in
             let ci = try Self.login(s, "ci")

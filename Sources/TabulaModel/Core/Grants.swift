@@ -1,3 +1,5 @@
+import TabulaProtocol
+
 
 
 /// Which paths a user may reach: `allow` prefixes (none: every path) with `deny` prefixes cut
@@ -33,6 +35,18 @@ public struct Grants: Sendable, Hashable {
 
     /// Whether an event at `path` may reach a watcher holding these grants.
     public func receives(_ path: String) -> Bool { covers(path) }
+
+    /// Whether a watcher with these grants is sent `e`: its path, and for an order the menu
+    /// entry it names is not denied (an order of a denied entry is, for that user, an order
+    /// never made; a user allowed only /orders, a kitchen's screen, sees every order).
+    public func receives(_ e: Event) -> Bool {
+        guard covers(e.path) else { return false }
+        guard !deny.isEmpty, e.kind == "order", case .object(let fields) = e.value.resolved, case .string(let entry)? = fields.first(where: { $0.0 == "entry" })?.1 else { return true }
+        return !denies(entry)
+    }
+
+    /// Whether a deny prefix covers `path`.
+    public func denies(_ path: String) -> Bool { deny.contains { ModelPath.isUnder(path, prefix: $0) } }
 
     /// The grants as the users file and WHOAMI write them: `allow=/items deny=/items/7`, or
     /// `all paths`.

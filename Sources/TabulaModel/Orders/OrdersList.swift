@@ -18,8 +18,11 @@ public struct OrdersList: ListStore {
         return Row(text: "orders/  \(n) \(plural(n, "order"))", json: .object([("name", .string("orders")), ("count", .int(Int64(n)))]), path: RowPath("/", "orders"))
     }
 
-    /// The orders `viewer` sees, in order (every order: O(n), only for a viewer with grants).
-    func seen(_ viewer: Viewer) -> [Order] { orders.page(from: 0, limit: orders.count).filter { viewer.sees("/orders/\($0.id)") } }
+    /// The orders `viewer` sees, in order (every order: O(n), only for a viewer with grants):
+    /// an order of a menu entry its grants deny is, for it, an order never made.
+    func seen(_ viewer: Viewer) -> [Order] { orders.page(from: 0, limit: orders.count).filter { sees($0, viewer) } }
+
+    func sees(_ o: Order, _ viewer: Viewer) -> Bool { viewer.sees("/orders/\(o.id)") && !(viewer.grants?.denies(o.entry) ?? false) }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind == 0 }
 
@@ -53,7 +56,7 @@ public struct OrdersList: ListStore {
     public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
         guard ref.kind == OrdersList.order else { return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer) }
         let p = path(of: ref)
-        guard let o = orders.order(ref.a) else { throw TabulaError(.notFound, "no \(p)") }
+        guard let o = orders.order(ref.a), sees(o, viewer) else { throw TabulaError(.notFound, "no \(p)") }
         return Reply(rows: [fieldRow("id", "\(o.id)", .int(Int64(o.id))), fieldRow("title", o.title, .string(o.title)), fieldRow("entry", o.entry, .string(o.entry)), fieldRow("created", Display.timestamp(o.created), .string(Display.timestamp(o.created)))], message: p)
     }
 
@@ -66,7 +69,7 @@ public struct OrdersList: ListStore {
             throw TabulaError(.invalid, "orders are placed with ORDER menu-entry, e.g. ORDER /menu/pizza/margherita")
         case (.remove, OrdersList.order):
             let p = path(of: ref)
-            guard let gone = orders.remove(ref.a) else { throw TabulaError(.notFound, "no \(p)") }
+            guard let o = orders.order(ref.a), sees(o, viewer), let gone = orders.remove(o.id) else { throw TabulaError(.notFound, "no \(p)") }
             return .removed(p, title: gone.title, mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
         case (.remove, 0):
             let n = orders.count

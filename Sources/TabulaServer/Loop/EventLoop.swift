@@ -150,7 +150,6 @@ final class EventLoop: @unchecked Sendable {
             let sleep = ready.isEmpty && !replayCanStep && inbox.isEmptyMarkingSleep()
             let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), sleepMillis) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
             rollActivityWindow()
-            greetDue()
             sweepIfDue()
             if sleep {
                 inbox.awake()
@@ -170,8 +169,9 @@ final class EventLoop: @unchecked Sendable {
             // OK is queued ahead of any reply to a request sent after that OK).
             drainInbox()
             runReady()
+            if n > 0 { for i in 0..<Int(n) { handle(events[i]) } }
+            greetDue()  // after the reads: first bytes that came choose the codec themselves
             if n <= 0 { continue }
-            for i in 0..<Int(n) { handle(events[i]) }
             engine.submit(toEngine)
             toEngine.removeAll(keepingCapacity: true)
         }

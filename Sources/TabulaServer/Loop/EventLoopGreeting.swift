@@ -1,3 +1,4 @@
+import Glibc
 import TabulaProtocol
 
 /// The greeting, and the choice of codec on the line port. A line client is greeted first
@@ -41,17 +42,27 @@ extension EventLoop {
         }
     }
 
-    /// Greets the connections whose delay has passed (each turn: a look at the first).
+    /// Greets the connections whose delay has passed (each turn, after its reads: a look at
+    /// the first). One whose first bytes have arrived is left to them (a busy loop may come
+    /// to its read after the delay): they choose its codec.
     func greetDue() {
         while ungreetedHead < ungreeted.count, ungreeted[ungreetedHead].due <= nowNanos {
             let c = ungreeted[ungreetedHead].conn
             ungreetedHead += 1
-            if conns[c.id.raw] != nil { greet(c) }
+            if conns[c.id.raw] != nil && c.greetPending && !EventLoop.hasInput(c) { greet(c) }
         }
         if ungreetedHead > 1024 && ungreetedHead * 2 > ungreeted.count {
             ungreeted.removeFirst(ungreetedHead)
             ungreetedHead = 0
         }
+    }
+
+    /// Whether bytes wait unread on `c`'s socket (a TLS connection's are in its session, not
+    /// seen here: it is greeted by the clock alone).
+    static func hasInput(_ c: Connection) -> Bool {
+        guard c.tls == nil else { return false }
+        var byte: UInt8 = 0
+        return recv(c.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
     }
 
     /// How long the loop may sleep: until the next greeting is due, at most.

@@ -135,7 +135,7 @@ final class SharedState: @unchecked Sendable {
                     if audience.wantsSSE { WireEncoder.encode(.event(next), format: .sse, into: &sse) }
                     j += 1
                 }
-                for m in audience.members where m.conn != origin(i) && (m.grants?.receives(e.path) ?? true) {
+                for m in audience.members where m.conn != origin(i) && (m.grants?.receives(e) ?? true) {
                     let bytes = m.format.isRESP ? SharedState.resp(events[i..<j], channel: m.channel, resp3: m.format == .resp3) : m.format == .json ? json : m.format == .sse ? sse : text
                     outbox[m.conn.loop].append(.send(m.conn, bytes))
                     delivered += j - i

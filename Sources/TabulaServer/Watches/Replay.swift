@@ -82,7 +82,7 @@ struct Replay: Sendable {
                 } else {
                     let end = min(plan.through, cursor + Replay.window)
                     if let g = plan.grants {
-                        counted += try history.events(after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max).filter { g.receives($0.path) }.count
+                        counted += try history.events(after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max).filter { g.receives($0) }.count
                     } else {
                         counted += try history.count(after: cursor, through: end, under: plan.prefix)
                     }
@@ -98,7 +98,7 @@ struct Replay: Sendable {
             let page = try history.events(after: cursor, through: end, under: plan.prefix, limit: Replay.pageEvents, bytes: Replay.pageBytes)
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end
-            if let g = plan.grants { return .events(page.filter { g.receives($0.path) }) }
+            if let g = plan.grants { return .events(page.filter { g.receives($0) }) }
             return .events(page)
         } catch {
             return .failed(error)

@@ -54,7 +54,7 @@ struct WatchHub {
     /// watches concerns it and its grants let it receive it; nil otherwise. A lookup per
     /// level of the event's path.
     func format(of c: ConnectionID, for e: Event) -> (format: WireFormat, channel: String)? {
-        guard let f = formats[c], grants[c]?.receives(e.path) ?? true else { return nil }
+        guard let f = formats[c], grants[c]?.receives(e) ?? true else { return nil }
         var covered: String?
         WatchHub.forEachPrefix(of: e.path) { p in if covered == nil, byPrefix[p]?.contains(c) == true { covered = p } }
         if covered == nil && e.isRemoval { covered = byConnection[c]?.first { e.concerns($0) } }
