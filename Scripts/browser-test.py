@@ -193,6 +193,15 @@ def new_user_bugs(driver, port, base, text):
     if "undefined" in text():
         raise SystemExit(f"FAIL: an empty band draws its placeholder as an item:\n{text()}")
     print("ok - an empty price band shows No Items, and no 'undefined $undefined' row")
+    heading = driver.find_elements(By.CSS_SELECTOR, "#view h2")[1].text
+    if heading.upper() != "REST · ≥ $1 · 7 ITEMS":
+        raise SystemExit(f"FAIL: a section header does not say its range and count: {heading!r}")
+    if "#1" not in text():
+        raise SystemExit("FAIL: the items page shows no item ids")
+    links = [a.get_attribute("href").rsplit("/", 1)[1] for a in driver.find_elements(By.CSS_SELECTOR, "nav a")]
+    if "clients" not in links or "metrics" not in links:
+        raise SystemExit(f"FAIL: /clients and /metrics are not linked from the header: {links}")
+    print(f"ok - section headers say range and count ({heading}), items show their ids, the header links /clients and /metrics")
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ public struct ItemsList: ListStore {
 
     func sectionHeader(_ s: Int, count n: Int, favoritesOnly: Bool) -> Row {
         let b = items.bands[s]
-        return Row(text: "\(RowMarks.sectionHeader)\(b.title) (\(items.rangeText(s))): \(n) \(plural(n, favoritesOnly ? "favourite" : "item"))", json: .object([("type", .string("section")), ("name", .string(b.slug)), ("title", .string(b.title)), ("count", .int(Int64(n)))]))
+        return Row(text: "\(RowMarks.sectionHeader)\(b.title) (\(items.rangeText(s))): \(n) \(plural(n, favoritesOnly ? "favourite" : "item"))", json: .object([("type", .string("section")), ("name", .string(b.slug)), ("title", .string(b.title)), ("range", .string(items.rangeText(s))), ("count", .int(Int64(n)))]))
     }
 
     static let noItems = Row(text: RowMarks.emptySection, json: .object([("type", .string("empty")), ("text", .string(RowMarks.emptySection))]))

@@ -14,7 +14,7 @@ enum WebPage {
 <header>
   <a class="brand" href="/">Tabula</a>
   <nav>
-    <a href="/settings">Settings</a><a href="/catalog">Catalog</a><a href="/items">Items</a><a href="/menu">Menu</a>
+    <a href="/settings">Settings</a><a href="/catalog">Catalog</a><a href="/items">Items</a><a href="/menu">Menu</a><a href="/clients">Clients</a><a href="/metrics">Metrics</a>
   </nav>
   <span id="status" class="status connecting">connecting…</span>
   <span id="rev" class="rev"></span>

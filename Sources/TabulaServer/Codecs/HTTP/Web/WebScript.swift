@@ -146,10 +146,10 @@ async function items() {
   for (const r of list.data) {
     if (r.type === "section") {
       if (open) html += `</table>`;
-      html += `<h2>${esc(r.title)}</h2>` + (r.count === 0 ? `<p class="empty">No Items</p>` : "") + `<table>`;
+      html += `<h2>${esc(r.title)} · ${esc(r.range)} · ${r.count} ${r.count === 1 ? "item" : "items"}</h2>` + (r.count === 0 ? `<p class="empty">No Items</p>` : "") + `<table>`;
       open = true;
     } else if (r.type === "item") {  // an empty band's placeholder row is said by its header
-      html += `<tr${flash("/items/" + r.id)} data-item="${r.id}"><td>${r.favorite ? '<span class="fav" title="favourite">★</span> ' : ""}${esc(r.name)}</td><td class="num">$${r.value}</td><td><code>${esc(r.serial)}</code></td></tr>`;
+      html += `<tr${flash("/items/" + r.id)} data-item="${r.id}"><td class="num note">#${r.id}</td><td>${r.favorite ? '<span class="fav" title="favourite">★</span> ' : ""}${esc(r.name)}</td><td class="num">$${r.value}</td><td><code>${esc(r.serial)}</code></td></tr>`;
     }
   }
   if (open) html += `</table>`;
