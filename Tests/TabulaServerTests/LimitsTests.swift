@@ -50,4 +50,12 @@ import TabulaStorage
             }
         }
     }
+
+    @Test func aConnectionAskingClientsInItsFirstSecondIsListed() throws {
+        try withServer { s in
+            let c = try connect(s)
+            let r = try c.request("CLIENTS")
+            #expect(r.final == "OK 1 client" && r.data.count == 1, "\(r.lines)")
+        }
+    }
 }

@@ -61,6 +61,7 @@ extension EventLoop {
         c.session.authRequired = config.users != nil
         c.tls = tls?.handle
         conns[c.id.raw] = c
+        listNewClient(c)
         if !peer.isOnThisMachine { remoteClients += 1 }
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN

@@ -50,6 +50,13 @@ extension EventLoop {
         return executor.state.loops.flatMap { $0.clients.withLock { $0 } }.sorted { $0.id < $1.id }
     }
 
+    /// Lists a connection just adopted at once (the once-a-second refresh would leave it out of
+    /// a CLIENTS it asks in its first second).
+    func listNewClient(_ c: Connection) {
+        let info = ClientInfo(id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: nil, connectedAt: c.connectedAt, lastRequest: c.lastRequest, watches: 0, outputQueued: 0, replayAt: nil, replayThrough: nil)
+        clients.withLock { $0.append(info) }
+    }
+
     /// Records this loop's connections for `CLIENTS` and `/metrics`.
     func refreshClients() {
         let watches = executor.state.hub.withLock { hub in conns.values.map { hub.watchCount(of: $0.id) } }
