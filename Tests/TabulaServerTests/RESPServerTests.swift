@@ -95,8 +95,10 @@ import TabulaServer
             #expect(try r.read() == .array([.bulk("subscribe"), .bulk("/orders"), .integer(2)]))
             guard case .error(let e) = try r.call("LS", "/settings") else { Issue.record("LS ran in subscribe mode"); return }
             #expect(e.hasPrefix("INVALID Can't execute 'ls': only WATCH/SUBSCRIBE"))
-            #expect(try r.call("PING") == .simple("PONG"))
+            #expect(try r.call("PING") == .array([.bulk("pong"), .bulk("")]), "Redis's PING in subscribe mode")
+            #expect(try r.call("PING", "hi") == .array([.bulk("pong"), .bulk("hi")]))
             #expect(try r.call("UNSUBSCRIBE") == .array([.bulk("unsubscribe"), .null, .integer(0)]))
+            #expect(try r.call("PING") == .simple("PONG"), "out of subscribe mode, PING is PONG again")
             guard case .array = try r.call("LS", "/settings") else { Issue.record("LS refused after UNSUBSCRIBE"); return }
         }
     }

@@ -208,6 +208,8 @@ struct RequestExecutor: Sendable {
     private func perform(_ r: Request, conn c: ConnectionID, session s: inout Session) -> Execution {
         switch r.command {
         case .ping(let text):
+            // In RESP2's subscribe mode Redis answers `pong` and the text as an array: two rows.
+            if s.subscribed { return Execution(Reply(rows: ["pong", text ?? ""].map { Row(text: $0, json: .string($0)) })) }
             return Execution(Reply(message: text ?? "PONG"))
         case .quit:
             var e = Execution(Reply(message: "bye"))
