@@ -30,13 +30,24 @@ public enum RESPEncoder {
 
     /// An event, sent on `channel` (the prefix the client watches).
     public static func event(_ e: Event, channel: String, resp3: Bool, into out: inout [UInt8]) {
+        message(payload(e), channel: channel, resp3: resp3, into: &out)
+    }
+
+    /// An event's JSON, the data of its `message` (made once, framed for each channel).
+    public static func payload(_ e: Event) -> [UInt8] {
+        var json: [UInt8] = []
+        WireEncoder.encode(.event(e), format: .json, into: &json)
+        json.removeLast()  // its newline
+        return json
+    }
+
+    /// A `message` carrying `payload` on `channel`.
+    public static func message(_ payload: [UInt8], channel: String, resp3: Bool, into out: inout [UInt8]) {
         let w = RESPWriter(resp3: resp3)
         w.push(3, into: &out)
         w.bulk("message", into: &out)
         w.bulk(channel, into: &out)
-        var json: [UInt8] = []
-        WireEncoder.encode(.event(e), format: .json, into: &json)
-        w.bulk(json.dropLast(), into: &out)  // without its newline
+        w.bulk(payload, into: &out)
     }
 
     public static func encode(_ push: Push, resp3: Bool, into out: inout [UInt8]) {

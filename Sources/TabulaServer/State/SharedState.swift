@@ -127,16 +127,18 @@ final class SharedState: @unchecked Sendable {
                 var text: [UInt8] = []
                 var json: [UInt8] = []
                 var sse: [UInt8] = []
+                var payloads: [[UInt8]] = []  // each event's JSON once, framed per RESP member's channel
                 var j = i
                 // A restricted audience takes one event at a time: its members differ in what they may receive.
                 while j < events.endIndex, let next = events[j], j == i || (!audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path, removal: next.isRemoval) === audience) {
                     if audience.wantsText { WireEncoder.encode(.event(next), format: .text, into: &text) }
                     if audience.wantsJSON { WireEncoder.encode(.event(next), format: .json, into: &json) }
                     if audience.wantsSSE { WireEncoder.encode(.event(next), format: .sse, into: &sse) }
+                    if audience.wantsRESP { payloads.append(RESPEncoder.payload(next)) }
                     j += 1
                 }
                 for m in audience.members where m.conn != origin(i) && (m.grants?.receives(e) ?? true) {
-                    let bytes = m.format.isRESP ? SharedState.resp(events[i..<j], channel: m.channel, resp3: m.format == .resp3) : m.format == .json ? json : m.format == .sse ? sse : text
+                    let bytes = m.format.isRESP ? SharedState.resp(payloads, channel: m.channel, resp3: m.format == .resp3) : m.format == .json ? json : m.format == .sse ? sse : text
                     outbox[m.conn.loop].append(.send(m.conn, bytes))
                     delivered += j - i
                 }
@@ -147,11 +149,11 @@ final class SharedState: @unchecked Sendable {
         for i in outbox.indices where !outbox[i].isEmpty { loops[i].post(outbox[i]) }
     }
 
-    /// A run of events as RESP `message` replies on `channel` (its members each watch their
-    /// own prefix, which each message names, so these are made per member).
-    private static func resp(_ events: ArraySlice<Event?>, channel: String, resp3: Bool) -> [UInt8] {
+    /// A run of events' JSON payloads as RESP `message` replies on `channel` (members each
+    /// watch their own prefix, which each message names: only the framing is per member).
+    private static func resp(_ payloads: [[UInt8]], channel: String, resp3: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        for case let e? in events { RESPEncoder.event(e, channel: channel, resp3: resp3, into: &out) }
+        for p in payloads { RESPEncoder.message(p, channel: channel, resp3: resp3, into: &out) }
         return out
     }
 }
