@@ -174,6 +174,8 @@ import TabulaServer
             let r = try RESPTestClient(port: s.port)
             #expect(try r.call("CLIENT", "SETNAME", "dashboard") == .simple("OK"))
             #expect(try r.call("CLIENT", "GETNAME") == .bulk("dashboard"))
+            #expect(try r.call("CLIENT", "SETNAME", String(repeating: "n", count: 129)) == .error("SYNTAX a client name is at most 128 bytes"), "each connection keeps its name: it is bounded")
+            #expect(try r.call("CLIENT", "GETNAME") == .bulk("dashboard"))
             let admin = try connect(s)
             #expect(try eventually { try admin.request("CLIENTS").data.contains { $0.contains("proto=resp2  name=dashboard") } })
         }

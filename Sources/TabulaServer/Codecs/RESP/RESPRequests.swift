@@ -92,6 +92,7 @@ struct RESPRequests {
         while i < args.count {
             switch args[i].uppercased() {
             case "SETNAME" where i + 1 < args.count:
+                if let refusal = RESPRequests.nameRefusal(args[i + 1]) { return error(.syntax, refusal, x) }
                 x.name = args[i + 1]
                 i += 2
             case "AUTH" where i + 2 < args.count:
@@ -118,7 +119,7 @@ struct RESPRequests {
     private func client(_ args: [String], _ x: RESPExchange) -> LineUnit {
         switch (args.first?.uppercased(), args.count) {
         case ("SETNAME", 2):
-            guard !args[1].contains(where: { $0 == " " || $0.isNewline }) else { return error(.syntax, "Client names cannot contain spaces, newlines or special characters.", x) }
+            if let refusal = RESPRequests.nameRefusal(args[1]) { return error(.syntax, refusal, x) }
             x.name = args[1].isEmpty ? nil : args[1]
             return status("OK", x)
         case ("GETNAME", 1): return answer(x.name.map { .bulk($0) } ?? .null, x)
@@ -126,6 +127,16 @@ struct RESPRequests {
         case ("SETINFO", 3): return status("OK", x)
         default: return error(.unknown, "CLIENT takes SETNAME name, GETNAME, ID or SETINFO attr value", x)
         }
+    }
+
+    /// The longest client name: each connection keeps its own, shown in CLIENTS.
+    static let mostNameBytes = 128
+
+    /// Why `name` cannot be a client's name, if it cannot.
+    static func nameRefusal(_ name: String) -> String? {
+        if name.contains(where: { $0 == " " || $0.isNewline }) { return "Client names cannot contain spaces, newlines or special characters." }
+        if name.utf8.count > mostNameBytes { return "a client name is at most \(mostNameBytes) bytes" }
+        return nil
     }
 
     private func command(_ args: [String], _ x: RESPExchange) -> LineUnit {
