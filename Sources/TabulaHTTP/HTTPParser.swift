@@ -2,9 +2,10 @@ import CHTTPParser
 
 /// Cuts HTTP/1.1 requests out of a connection's bytes with Node.js's http_parser (2.9),
 /// bounding each part: the request target (`maxTarget`, else 414), the headers (`maxHeaders`
-/// of them in `maxHeaderBytes`, else 431) and the body (`maxBody`, else 413; tabulad takes
-/// none). Only GET and HEAD are served (else 405). After a refusal the stream cannot be read
-/// on, so the parser takes nothing more: the server answers it and closes. No I/O.
+/// of them in `maxHeaderBytes`, else 431) and the body (`maxBody`, else 413; kept for POST,
+/// skipped for the others). GET, HEAD and POST are read (else 405). After a refusal the
+/// stream cannot be read on, so the parser takes nothing more: the server answers it and
+/// closes. No I/O.
 public final class HTTPParser {
     public static let maxTarget = 8 * 1024
     public static let maxHeaderBytes = 16 * 1024
@@ -19,6 +20,8 @@ public final class HTTPParser {
     private var headers: [(String, String)] = []
     private var headerBytes = 0
     private var bodyBytes = 0
+    private var body: [UInt8] = []
+    private var keepsBody = false
     private var inMessage = false
     private var lastWasValue = false
     private var refusal: (HTTPStatus, String)?
@@ -36,7 +39,7 @@ public final class HTTPParser {
         settings.pointee.on_header_field = { p, at, n in HTTPParser.of(p).onField(at, n) }
         settings.pointee.on_header_value = { p, at, n in HTTPParser.of(p).onValue(at, n) }
         settings.pointee.on_headers_complete = { p in HTTPParser.of(p).headersComplete() }
-        settings.pointee.on_body = { p, _, n in HTTPParser.of(p).onBody(n) }
+        settings.pointee.on_body = { p, at, n in HTTPParser.of(p).onBody(at, n) }
         settings.pointee.on_message_complete = { p in HTTPParser.of(p).complete() }
         parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -97,6 +100,8 @@ public final class HTTPParser {
         value.removeAll(keepingCapacity: true)
         headerBytes = 0
         bodyBytes = 0
+        body.removeAll(keepingCapacity: true)
+        keepsBody = false
         lastWasValue = false
         return 0
     }
@@ -153,19 +158,21 @@ public final class HTTPParser {
     private func headersComplete() -> Int32 {
         if lastWasValue { if let r = endHeader() { return r } }
         let method = String(cString: http_method_str(http_method(UInt32(parser.pointee.method))))
-        guard method == "GET" || method == "HEAD" else {
-            return refuse(.methodNotAllowed, "\(method) is not served: every page, stream and metric is read with GET (or HEAD)")
+        guard method == "GET" || method == "HEAD" || method == "POST" else {
+            return refuse(.methodNotAllowed, "\(method) is not served: pages, streams and metrics are read with GET (or HEAD), and writes are POST /api/VERB")
         }
+        keepsBody = method == "POST"
         let length = parser.pointee.content_length
         if length != UInt64.max && length > UInt64(HTTPParser.maxBody) {
-            return refuse(.payloadTooLarge, "a body of \(length) bytes; tabulad reads no request body (at most \(HTTPParser.maxBody) bytes are skipped)")
+            return refuse(.payloadTooLarge, "a body of \(length) bytes; a request body is at most \(HTTPParser.maxBody) bytes (a POST's arguments; other bodies are skipped)")
         }
         return 0
     }
 
-    private func onBody(_ n: Int) -> Int32 {
+    private func onBody(_ at: UnsafePointer<CChar>?, _ n: Int) -> Int32 {
         bodyBytes += n
-        guard bodyBytes <= HTTPParser.maxBody else { return refuse(.payloadTooLarge, "a body over \(HTTPParser.maxBody) bytes; tabulad reads no request body") }
+        guard bodyBytes <= HTTPParser.maxBody else { return refuse(.payloadTooLarge, "a body over \(HTTPParser.maxBody) bytes; a request body is at most that (a POST's arguments; other bodies are skipped)") }
+        if keepsBody { body.append(contentsOf: UnsafeRawBufferPointer(start: at, count: n)) }
         return 0
     }
 
@@ -174,7 +181,7 @@ public final class HTTPParser {
         let method = String(cString: http_method_str(http_method(UInt32(parser.pointee.method))))
         let (path, query) = HTTPParser.split(target)
         let keepAlive = http_should_keep_alive(parser) != 0
-        parsed.append(.request(HTTPRequest(method: method, path: path, query: query, headers: headers, keepAlive: keepAlive)))
+        parsed.append(.request(HTTPRequest(method: method, path: path, query: query, headers: headers, keepAlive: keepAlive, body: body)))
         return 0
     }
 }

@@ -10,8 +10,11 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: [(String, String)]
     /// Whether the connection stays open after the response (HTTP/1.1's default).
     public var keepAlive: Bool
+    /// A POST's body (at most `HTTPParser.maxBody` bytes); empty for the other methods.
+    public var body: [UInt8]
 
-    public init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)] = [], keepAlive: Bool = true) {
+    public init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)] = [], keepAlive: Bool = true, body: [UInt8] = []) {
+        self.body = body
         self.method = method
         self.path = path
         self.query = query
@@ -26,7 +29,7 @@ public struct HTTPRequest: Sendable, Equatable {
     public func parameter(_ name: String) -> String? { query.first { $0.0 == name }?.1 }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
-        a.method == b.method && a.path == b.path && a.keepAlive == b.keepAlive
+        a.method == b.method && a.path == b.path && a.keepAlive == b.keepAlive && a.body == b.body
             && a.query.elementsEqual(b.query, by: ==) && a.headers.elementsEqual(b.headers, by: ==)
     }
 }

@@ -21,6 +21,8 @@ public enum HTTPOpening: String, Sendable, CaseIterable {
     case metrics
     /// `/livez`, `/readyz`, `/healthz`, for probes and load balancers.
     case health
+    /// Without `--users`: `POST /api/VERB` writes from any address, not only this machine's.
+    case writes
 }
 
 /// Everything `tabulad` can be told on its command line.

@@ -54,9 +54,16 @@ private func status(_ r: [HTTPParsed]) -> HTTPStatus? {
         #expect(status(parse("HELLO THERE\r\n\r\n")) == .badRequest)
     }
 
-    @Test func aMethodOtherThanGetOrHeadIsNotAllowed() {
-        #expect(status(parse("POST /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n")) == .methodNotAllowed)
+    @Test func aMethodOtherThanGetHeadOrPostIsNotAllowed() {
         #expect(status(parse("DELETE /items HTTP/1.1\r\n\r\n")) == .methodNotAllowed)
+        #expect(status(parse("PUT /api/fav HTTP/1.1\r\nContent-Length: 0\r\n\r\n")) == .methodNotAllowed)
+    }
+
+    @Test func aPostKeepsItsBodyAndAGetSkipsIt() {
+        let post = parse("POST /api/fav HTTP/1.1\r\nContent-Length: 13\r\n\r\n{\"args\": []}\nGET / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", chunk: 5)
+        guard post.count == 2, case .request(let p) = post[0], case .request(let g) = post[1] else { Issue.record("\(post)"); return }
+        #expect(String(decoding: p.body, as: UTF8.self) == "{\"args\": []}\n")
+        #expect(g.body.isEmpty)
     }
 
     @Test func aLongTargetIsURITooLong() {

@@ -14,12 +14,12 @@ final class HTTPTestClient {
     private var buffer: [UInt8] = []
     private(set) var closed = false
 
-    init(port: Int) throws {
+    init(port: Int, host: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = UInt16(port).bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_addr.s_addr = inet_addr(host)
         let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         guard rc == 0 else { throw POSIXError(.ECONNREFUSED) }
     }
@@ -40,6 +40,13 @@ final class HTTPTestClient {
     /// `GET path` with the given extra headers, and its response.
     func get(_ path: String, headers: [String] = [], timeout: Double = 10) throws -> Response {
         send("GET \(path) HTTP/1.1\r\nHost: test\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
+        return try response(timeout: timeout)
+    }
+
+    /// `POST /api/VERB` with `{"args": args}` and the given extra headers, and its response.
+    func post(_ verb: String, _ args: [String], headers: [String] = [], timeout: Double = 10) throws -> Response {
+        let body = "{\"args\": [" + args.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ", ") + "]}"
+        send("POST /api/\(verb) HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n" + body)
         return try response(timeout: timeout)
     }
 

@@ -60,9 +60,10 @@ import TabulaStorage
     @Test(arguments: [
         ("HELLO\r\n\r\n", 400, "malformed request"),
         ("POST /metrics HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi", 405, "read with GET"),
+        ("DELETE /items HTTP/1.1\r\n\r\n", 405, "writes are POST /api/VERB"),
         ("GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\n\r\n", 414, "longer than 8192 bytes"),
         ("GET / HTTP/1.1\r\n" + (0...64).map { "X-\($0): 1\r\n" }.joined() + "\r\n", 431, "more than 64 headers"),
-        ("GET / HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n", 413, "reads no request body"),
+        ("GET / HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n", 413, "a request body is at most 65536 bytes"),
         ("GET /api/ls HTTP/1.1\r\n\r\n", 400, "?path=/items"),
         ("GET /events?from=soon HTTP/1.1\r\n\r\n", 400, "must be a revision number"),
         ("GET /api/ls?path=/items&limit=10001 HTTP/1.1\r\n\r\n", 400, "from 1 to 10000"),

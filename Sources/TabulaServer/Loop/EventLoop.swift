@@ -1,6 +1,7 @@
 import CLinuxShims
 import Glibc
 import Synchronization
+import TabulaHTTP
 import TabulaProtocol
 
 /// One I/O thread: an epoll set with the listening socket, an eventfd for wake-ups and its
@@ -296,6 +297,7 @@ final class EventLoop: @unchecked Sendable {
         let httpWaiting = c.http?.waiting.count ?? 0
         let tooMany = c.held.count > EventLoop.pauseAbove || c.heldBytes > EventLoop.pauseAboveBytes
             || (c.readPaused && c.held.count >= EventLoop.resumeBelow) || httpWaiting > HTTPExchange.mostWaiting
+            || (httpWaiting > 0 && c.http!.waitingBodyBytes > HTTPParser.maxBody)
         let waiting = (!c.held.isEmpty || httpWaiting > 0) && (c.replay != nil || c.output.count >= config.outputPause)
         let pause = tooMany || waiting
         guard pause != c.readPaused else { return }

@@ -74,7 +74,7 @@ extension EventLoop {
                     h.authorizedAs = header
                     h.waiting.insert(.request(r), at: h.waiting.startIndex)  // a slice: its start moves on with each popFirst
                 }
-            case .read(let r):
+            case .request(let r):
                 respond(c, HTTPResponse(failure?.status ?? .ok, contentType: "application/json", body: Array(line) + [10]), to: r)
             }
         }
@@ -90,7 +90,7 @@ extension EventLoop {
         guard config.users != nil, let h = c.http else { return true }
         if HTTPRoutes.opening(of: r.path).map(config.httpOpen.contains) == true { return true }
         guard let header = r.header("authorization") else {
-            respond(c, .refusal(.unauthorized, "log in with a user of the server's users file (HTTP Basic)", headers: EventLoop.challenge), to: r)
+            respond(c, HTTPRoutes.refusal(of: r, .unauthorized, "log in with a user of the server's users file (HTTP Basic)", headers: EventLoop.challenge), to: r)
             return false
         }
         if header == h.authorizedAs { return true }
@@ -119,14 +119,24 @@ extension EventLoop {
         case .clients:
             guard adminOrOpen(c, r, nil) else { return }
             respond(c, HTTPResponse(.ok, contentType: "application/json", body: ClientInfo.json(allClients(), now: nowSeconds)), to: r)
-        case .read(let request):
-            c.http?.inFlight = .read(r)
+        case .request(let request):
+            if r.method == "POST", let why = postRefusal(c, r, request) { return respond(c, HTTPRoutes.refusal(of: r, .forbidden, why), to: r) }
+            c.http?.inFlight = .request(r)
             run(c, [LineUnit.request(request)][...])
         case .events(let prefix, let from):
             startStream(c, r, prefix: prefix, from: from)
         case .refusal(let status, let message):
-            respond(c, .refusal(status, message), to: r)
+            respond(c, HTTPRoutes.refusal(of: r, status, message), to: r)
         }
+    }
+
+    /// Why a POST may not run here, or nil when it may: never from another site's page, and,
+    /// without `--users`, a write only from this machine unless `--http-open writes` (with
+    /// users, the login and its role and grants decide, as on every transport).
+    private func postRefusal(_ c: Connection, _ r: HTTPRequest, _ request: Request) -> String? {
+        if let why = HTTPRoutes.crossSiteRefusal(r) { return why }
+        guard config.users == nil, request.command.isWrite, !c.peer.isOnThisMachine, !config.httpOpen.contains(.writes) else { return nil }
+        return "writes over HTTP are taken from this machine only while the server has no users; start tabulad with --users FILE (who may write) or --http-open writes"
     }
 
     /// Whether the connection's user is an admin (or the route is opened, or there are no users).

@@ -20,6 +20,12 @@ final class HTTPExchange {
 
     /// Most requests read ahead of their answers; past it reading pauses.
     static let mostWaiting = 64
+
+    /// The bytes of the POST bodies read ahead of their answers: past `HTTPParser.maxBody`
+    /// reading pauses, so that what one connection holds stays near one body's worth.
+    var waitingBodyBytes: Int {
+        waiting.reduce(0) { sum, p in if case .request(let r) = p { return sum + r.body.count } else { return sum } }
+    }
     /// Seconds between the comments that keep an idle event stream open through proxies.
     static let keepAliveSeconds = 15
 
@@ -27,7 +33,7 @@ final class HTTPExchange {
     enum InFlight {
         /// The login of `header` (AUTH); `request` runs once it is through.
         case login(header: String, request: HTTPRequest)
-        /// A read from `/api/…`: the reply becomes the response body.
-        case read(HTTPRequest)
+        /// A request of `/api/…`: the reply becomes the response body.
+        case request(HTTPRequest)
     }
 }
