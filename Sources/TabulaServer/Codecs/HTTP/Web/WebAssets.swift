@@ -3,5 +3,6 @@
 enum WebAssets {
     static let page = Array(WebPage.html.utf8)
     static let style = Array(WebPage.css.utf8)
-    static let script = Array(WebScript.js.utf8)
+    /// The core, then the views, then the start (which needs both).
+    static let script = Array((WebScript.js + WebViews.js + "start();\n").utf8)
 }

@@ -16,6 +16,7 @@ enum WebPage {
   <nav>
     <a href="/settings">Settings</a><a href="/catalog">Catalog</a><a href="/items">Items</a><a href="/menu">Menu</a><a href="/clients">Clients</a><a href="/metrics">Metrics</a>
   </nav>
+  <span id="notice" class="notice" role="status"></span>
   <span id="status" class="status connecting">connecting…</span>
   <span id="rev" class="rev"></span>
 </header>
@@ -39,7 +40,8 @@ header { display: flex; align-items: center; gap: 18px; padding: 10px 20px; back
 .brand { font-weight: 700; font-size: 18px; color: var(--ink); text-decoration: none; }
 nav a { margin-right: 14px; color: var(--muted); text-decoration: none; }
 nav a.current { color: var(--accent); font-weight: 600; }
-.status { margin-left: auto; padding: 2px 10px; border-radius: 999px; font-size: 13px; }
+.notice { margin-left: auto; }
+.status { padding: 2px 10px; border-radius: 999px; font-size: 13px; }
 .status.live { background: #e3f6e8; color: #1b7a3a; }
 .status.offline { background: #fdeaea; color: #a12626; }
 .status.connecting { background: #eef1f7; color: var(--muted); }
@@ -72,6 +74,30 @@ tr.flash td { animation: flash 1.2s ease-out; }
 #changes li { margin: 3px 0; }
 #changes code { color: var(--muted); }
 .note { color: var(--muted); font-size: 13px; margin-top: 8px; }
+button { font: inherit; padding: 2px 9px; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--ink); cursor: pointer; }
+button:hover:not(:disabled) { border-color: var(--accent); color: var(--accent); }
+button:disabled { opacity: .35; cursor: default; }
+button.opt { border-radius: 999px; margin: 2px 6px 2px 0; }
+button.opt.on, .opt.on { background: var(--accent); color: #fff; border-color: var(--accent); }
+span.opt { display: inline-block; margin: 2px 6px 2px 0; padding: 2px 10px; border-radius: 999px; border: 1px solid var(--line); }
+button.star { border: none; background: none; font-size: 17px; padding: 0 4px; color: var(--muted); }
+button.star.fav { color: #e0a800; }
+button.entry { border: none; background: none; padding: 0; color: var(--accent); text-align: left; }
+td.star-cell { width: 34px; }
+td.tools { width: 150px; white-space: nowrap; text-align: right; }
+td.tools button { margin-left: 3px; padding: 1px 7px; }
+.toolbar { display: flex; gap: 12px; align-items: center; margin-bottom: 6px; flex-wrap: wrap; }
+.toolbar input, form.edit input { font: inherit; padding: 2px 6px; border: 1px solid var(--line); border-radius: 6px; }
+tr.picked td { background: #eef3ff; }
+tr.newest td { font-weight: 600; }
+.notice { font-size: 13px; max-width: 40%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.notice.done { color: #1b7a3a; }
+.notice.conflict, .notice.error { color: #a12626; }
+.tabs span { cursor: pointer; }
+.tabs span.on { background: var(--accent); color: #fff; }
+.tab-body { padding: 10px; border: 1px solid var(--line); margin-top: 0; }
+figure.image { margin: 10px 0; }
+figure.image .frame { font-size: 48px; }
 @media (max-width: 800px) { main { grid-template-columns: 1fr; } .columns { grid-template-columns: 1fr; } }
 """#
 }

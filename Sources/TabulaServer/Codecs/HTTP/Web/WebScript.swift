@@ -1,24 +1,36 @@
-/// The page's script: picks the view from the path, loads its snapshot from `/api/ls`, and
-/// follows `/events` for the prefix. After a cut it reconnects with `from=` the last revision
-/// it had, so it is shown every change made meanwhile, none twice; each change reloads the
-/// snapshot (coalesced), so the table is always what the server holds.
+/// The page's script, first part: where the page is (every path under a list has its page,
+/// and a drill-down moves the address with `pushState`, so Back, reload and links keep the
+/// place), the stream of `/events` for the list (after a cut it reconnects with `from=` the
+/// last revision it had, so it is shown every change made meanwhile, none twice), and the
+/// actions: `POST /api/VERB` with the revision on screen as `IF REV`, a refusal said in the
+/// notice line and the rows read again. Each change reloads the snapshot (coalesced), so the
+/// table is always what the server holds. The views are in `WebViews`.
 enum WebScript {
     static let js = #"""
 "use strict";
-const views = { "/": overview, "/settings": settings, "/catalog": catalog, "/items": items, "/menu": menu };
-const here = location.pathname in views ? location.pathname : "/";
+const lists = ["settings", "catalog", "items", "menu", "orders"];
+const view = document.getElementById("view");
+const statusBox = document.getElementById("status");
+const revBox = document.getElementById("rev");
+const noticeBox = document.getElementById("notice");
+const changes = document.getElementById("changes");
+let here = "/", place = "/";
+let lastRev = null, source = null, retryDelay = 500, loading = false, again = false, offlineSince = null;
+let canWrite = false;
+const flashed = new Set();
+const state = { editing: null, draft: {}, favoritesOnly: false };
+
+function locate() {
+  const first = location.pathname.split("/")[1] || "";
+  here = lists.includes(first) ? "/" + (first === "orders" ? "menu" : first) : "/";
+  place = decodeURIComponent(location.pathname).replace(/\/+$/, "") || "/";
+  for (const a of document.querySelectorAll("nav a")) a.classList.toggle("current", a.getAttribute("href") === here);
+}
+locate();
 // The menu page shows the order list too, which lives under /orders: it watches everything
 // and takes only what is under the two.
 const prefix = here === "/menu" ? "/" : here;
 const shows = here === "/menu" ? p => p.startsWith("/menu") || p.startsWith("/orders") : () => true;
-const view = document.getElementById("view");
-const statusBox = document.getElementById("status");
-const revBox = document.getElementById("rev");
-const changes = document.getElementById("changes");
-let lastRev = null, source = null, retryDelay = 500, loading = false, again = false, offlineSince = null;
-const flashed = new Set();
-const state = { catalogPath: "/catalog", setting: null };
-for (const a of document.querySelectorAll("nav a")) if (a.getAttribute("href") === here) a.classList.add("current");
 
 function esc(s) { return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 async function api(verb, path, extra) {
@@ -27,6 +39,44 @@ async function api(verb, path, extra) {
   const body = await r.json();
   if (!body.ok) throw new Error(`${body.code}: ${body.message}`);
   return body;
+}
+async function post(verb, args) {
+  const r = await fetch(`/api/${verb}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ args }) });
+  return r.json();
+}
+function notice(kind, text) {
+  noticeBox.className = "notice " + kind;
+  noticeBox.textContent = text;
+}
+// Runs one action; a refusal (a conflict above all: the row changed since it was drawn) is
+// said, and the view is read again so that what is shown is what the server holds.
+async function act(verb, args, what) {
+  let body;
+  try { body = await post(verb, args); } catch (err) { notice("error", `${what}: ${err.message}`); return false; }
+  if (body.ok) notice("done", `${what}: ${body.message}`);
+  else notice(body.code === "CONFLICT" ? "conflict" : "error", `${what} refused: ${body.message}`);
+  refresh();
+  return body.ok;
+}
+function ifRev(row) { return row && row.rev !== undefined ? ["IF", "REV", String(row.rev)] : []; }
+function go(path) {
+  history.pushState(null, "", path);
+  locate();
+  state.editing = null;
+  refresh();
+}
+window.addEventListener("popstate", () => { locate(); refresh(); });
+// One handler for every control the views draw: data-go moves, data-verb acts.
+view.addEventListener("click", e => {
+  const el = e.target.closest("[data-go],[data-verb]");
+  if (!el) return;
+  e.preventDefault();
+  if (el.dataset.go) return go(el.dataset.go);
+  if (el.dataset.confirm && !confirm(el.dataset.confirm)) return;
+  act(el.dataset.verb, JSON.parse(el.dataset.args), el.dataset.what || el.dataset.verb);
+});
+function button(verb, args, label, what, extra) {
+  return `<button type="button" data-verb="${verb}" data-args="${esc(JSON.stringify(args))}" data-what="${esc(what)}"${extra || ""}>${label}</button>`;
 }
 function setStatus(kind, text) { statusBox.className = "status " + kind; statusBox.textContent = text; }
 function showRev() { revBox.textContent = lastRev === null ? "" : "rev " + lastRev; }
@@ -95,76 +145,17 @@ async function refresh() {
   flashed.clear();
   if (again) { again = false; refresh(); }
 }
-function flash(path) { return flashed.has(path) ? ' class="flash"' : ""; }
+function flash(path) { return flashed.has(path) ? " flash" : ""; }
 function counted(reply) { const m = /^(\d+) of (\d+)/.exec(reply.message); return m && m[1] !== m[2] ? `<p class="note">showing ${m[1]} of ${m[2]}</p>` : ""; }
-
-async function overview() {
-  const root = await api("ls", "/");
-  view.innerHTML = `<h1>Tabula</h1><div class="cards">` + root.data.map(l =>
-    `<a class="card" href="/${esc(l.name)}"><b>${l.count}</b>${esc(l.name)}</a>`).join("") + `</div>`;
-}
-async function settings() {
-  const list = await api("ls", "/settings", { limit: 1000 });
-  let html = `<h1>Settings</h1><table><tr><th>Setting</th><th>Value</th></tr>` + list.data.map(s =>
-    `<tr${flash("/settings/" + s.name)}><td><a class="drill" data-name="${esc(s.name)}">${esc(s.title)}</a></td><td>${esc(s.value)}</td></tr>`).join("") + `</table>` + counted(list);
-  const open = list.data.find(s => s.name === state.setting);
-  if (open) html += `<div class="detail"><b>${esc(open.title)}</b><div class="options">` + open.options.map((o, i) =>
-    `<span class="${i + 1 === open.selected ? "on" : ""}">${esc(o)}</span>`).join("") + `</div></div>`;
-  view.innerHTML = html;
-  for (const a of view.querySelectorAll("a.drill")) a.onclick = () => { state.setting = a.dataset.name; refresh(); };
-}
-async function catalog() {
-  const path = state.catalogPath;
-  const parts = path.split("/").filter(Boolean);
-  const crumbs = parts.map((p, i) => `<a data-path="/${parts.slice(0, i + 1).join("/")}">${esc(p)}</a>`).join(" / ");
-  let body;
+// Who this is decides whether actions are offered: a read-only role sees none.
+async function start() {
   try {
-    const list = await api("ls", path, { limit: 1000 });
-    // LS of a leaf answers its fields: the leaf is drawn by its kind.
-    if (list.data.length > 0 && list.data[0].field !== undefined) throw new Error("a leaf");
-    body = list.data.length === 0 ? `<p class="empty">Nothing here</p>` : `<table>` + list.data.map(n =>
-      `<tr${flash(path + "/" + n.name)}><td><a class="drill" data-path="${esc(path + "/" + n.name)}">${esc(n.title)}</a></td><td>${esc(n.view)}${n.view === "branch" ? ` · ${n.children}` : ""}</td></tr>`).join("") + `</table>` + counted(list);
-  } catch (err) {
-    const shown = await api("show", path);
-    body = leaf(shown.data);
-  }
-  view.innerHTML = `<h1>Catalog</h1><p class="crumbs">${crumbs}</p>` + body;
-  for (const a of view.querySelectorAll("[data-path]")) a.onclick = () => { state.catalogPath = a.dataset.path; refresh(); };
+    const me = await post("whoami", []);
+    const role = me.ok ? me.message.split(" ")[1] : "read";
+    canWrite = role === "write" || role === "admin";
+  } catch (err) { canWrite = false; }
+  document.body.classList.toggle("read-only", !canWrite);
+  connect();
 }
-function leaf(fields) {
-  const f = Object.fromEntries(fields.map(x => [x.field, x.value]));
-  let inner;
-  if (f.view === "text") inner = `<p>${esc(f.text)}</p>`;
-  else if (f.view === "tabs") inner = `<div class="tabs">${(f.tabs || []).map(t => `<span>${esc(t)}</span>`).join("")}</div>`;
-  else inner = `<table>` + fields.map(x => `<tr><td>${esc(x.field)}</td><td>${esc(JSON.stringify(x.value))}</td></tr>`).join("") + `</table>`;
-  return `<div class="detail"><b>${esc(f.title || "")}</b> <span class="note">${esc(f.view || "")} view</span>${inner}</div>`;
-}
-async function items() {
-  const list = await api("ls", "/items", { limit: 1000 });
-  let html = `<h1>Items</h1>`, open = false;
-  if (list.data.length === 0) html += `<p class="empty">No Items</p>`;
-  for (const r of list.data) {
-    if (r.type === "section") {
-      if (open) html += `</table>`;
-      html += `<h2>${esc(r.title)} · ${esc(r.range)} · ${r.count} ${r.count === 1 ? "item" : "items"}</h2>` + (r.count === 0 ? `<p class="empty">No Items</p>` : "") + `<table>`;
-      open = true;
-    } else if (r.type === "item") {  // an empty band's placeholder row is said by its header
-      html += `<tr${flash("/items/" + r.id)} data-item="${r.id}"><td class="num note">#${r.id}</td><td>${r.favorite ? '<span class="fav" title="favourite">★</span> ' : ""}${esc(r.name)}</td><td class="num">$${r.value}</td><td><code>${esc(r.serial)}</code></td></tr>`;
-    }
-  }
-  if (open) html += `</table>`;
-  view.innerHTML = html + `<p class="note">${esc(list.message)}</p>`;
-}
-async function menu() {
-  const sections = await api("ls", "/menu", { limit: 1000 });
-  const lists = await Promise.all(sections.data.map(s => api("ls", "/menu/" + s.name, { limit: 1000 })));
-  const orders = await api("ls", "/orders", { limit: 1000 });
-  const left = sections.data.map((s, i) => `<h2>${esc(s.title)}</h2><table>` + lists[i].data.map(e =>
-    `<tr${flash(e.path)}><td>${esc(e.title)}</td></tr>`).join("") + `</table>`).join("");
-  const right = orders.data.length === 0 ? `<p class="empty">No orders yet</p>` : `<table>` + orders.data.map(o =>
-    `<tr${flash("/orders/" + o.id)}><td class="num">${o.id}</td><td>${esc(o.title)}</td><td class="note">${esc(o.created)}</td></tr>`).join("") + `</table>` + counted(orders);
-  view.innerHTML = `<h1>Menu</h1><div class="columns"><div>${left}</div><div><h2>Order</h2>${right}</div></div>`;
-}
-connect();
 """#
 }
