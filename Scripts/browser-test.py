@@ -115,6 +115,7 @@ def main():
         try:
             run(driver, port, proxy, args.screenshot)
             two_people(driver, other, port, f"http://127.0.0.1:{http}", args.shots)
+            users_view(other)
         finally:
             driver.quit()
             other.quit()
@@ -206,6 +207,56 @@ def new_user_bugs(driver, port, base, text):
     if "clients" not in links or "metrics" not in links:
         raise SystemExit(f"FAIL: /clients and /metrics are not linked from the header: {links}")
     print(f"ok - section headers say range and count ({heading}), items show their ids, the header links /clients and /metrics")
+
+
+def users_view(d):
+    """With --users: a read-only user's pages offer no action, and a user whose grants allow
+    only the menu and the orders may order but is not shown the items."""
+    import base64, tempfile
+    work = tempfile.mkdtemp()
+    users = os.path.join(work, "users")
+    with open(users, "w") as f:
+        for name, role, grants in (("viewer", "read", []), ("kitchen", "write", ["--allow", "/menu", "--allow", "/orders"])):
+            line = subprocess.run([os.path.join(BIN, "tabulad"), "passwd", name, role, *grants, "--iterations", "1000", "--force"],
+                                  input="pw-" + name + "\n", capture_output=True, text=True, check=True).stdout
+            f.write(line)
+    server = subprocess.Popen([os.path.join(BIN, "tabulad"), "--memory", "--port", "0", "--http", "0", "--users", users, "--log-level", "warn"], stdout=subprocess.PIPE, text=True)
+    try:
+        server.stdout.readline()
+        base = f"http://127.0.0.1:{int(server.stdout.readline())}"
+        view = lambda: d.find_element(By.ID, "view").text
+        d.execute_cdp_cmd("Network.enable", {})
+
+        def login(name):
+            token = base64.b64encode(f"{name}:pw-{name}".encode()).decode()
+            d.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Authorization": "Basic " + token}})
+
+        login("viewer")
+        d.get(base + "/items")
+        wait_until("a read-only user's items page shows the items", lambda: "Rusty Spork" in view() and d.find_element(By.ID, "status").text.startswith("live"), 10)
+        controls = d.find_elements(By.CSS_SELECTOR, "#view button[data-verb], #view form, #view button[data-local=edit]")
+        if controls:
+            raise SystemExit(f"FAIL: a read-only user is offered {len(controls)} controls")
+        d.get(base + "/settings/my-int")
+        wait_until("a read-only user's setting shows its options", lambda: "My Int" in view() and d.find_elements(By.CSS_SELECTOR, "span.opt.on"), 10)
+        if d.find_elements(By.CSS_SELECTOR, "button.opt"):
+            raise SystemExit("FAIL: a read-only user may tap an option")
+        print("ok - a read-only user's pages show the lists and offer no action (only the favourites filter, which is its own view)")
+
+        login("kitchen")
+        d.get(base + "/menu")
+        wait_until("the kitchen's menu page is live", lambda: "Margherita" in view() and d.find_element(By.ID, "status").text.startswith("live"), 10)
+        next(b for b in d.find_elements(By.CSS_SELECTOR, "button.entry") if b.text == "Margherita").click()
+        wait_until("the kitchen's order shows", lambda: d.find_elements(By.CSS_SELECTOR, "tr.newest") and "Margherita" in d.find_element(By.CSS_SELECTOR, "tr.newest").text, 10)
+        d.get(base + "/items")
+        wait_until("the kitchen is told it may not read the items", lambda: "NOPERM" in view(), 10)
+        if "Rusty Spork" in view():
+            raise SystemExit("FAIL: a user without /items is shown the items")
+        print("ok - a user allowed /menu and /orders orders from the menu page and is not shown the items")
+        d.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def section_of(d, item):

@@ -26,7 +26,9 @@ public enum Authorization {
                 return TabulaError(.noPerm, "\(user.name) (\(user.role.rawValue)) may not read \(path)")
             case .change where !g.covers(path):
                 return TabulaError(.noPerm, "\(user.name) (\(user.role.rawValue)) may not change \(path)")
-            case .watch where !g.covers(path):
+            case .watch where !g.shows(path):
+                // A prefix that leads to what the user may read (`/` for a user allowed /menu
+                // and /orders) is watched as LS lists it: only the events it may read are sent.
                 let under = g.allow.isEmpty ? "" : "; watch under \(g.allow.joined(separator: " or "))"
                 return TabulaError(.noPerm, "\(user.name) (\(user.role.rawValue)) may not watch \(path)\(under)")
             default:

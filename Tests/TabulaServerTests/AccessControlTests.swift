@@ -137,10 +137,24 @@ import TabulaServer
         }
     }
 
+    @Test func aRestrictedUserWatchingTheRootIsSentOnlyWhatItsGrantsAllow() throws {
+        try Self.withUsers { s in
+            let admin = try Self.login(s, "admin"), ops = try Self.login(s, "ops")
+            #expect(try ops.request("WATCH /").final.hasPrefix("OK watching / at rev"))
+            #expect(try admin.request("SELECT /settings/my-int #1").isOK)
+            #expect(try admin.request("FAV /items/1").isOK)
+            #expect(try admin.request("ORDER /menu/pizza/margherita").isOK)
+            let first = try ops.waitPush(timeout: 5) { _ in true }
+            #expect(first?.contains("/orders/1") == true, "\(first ?? "nothing")")
+            #expect(try ops.request("PING").final == "OK PONG")
+            #expect(ops.pushes.isEmpty, "\(ops.pushes)")  // nothing of /settings or /items came after
+        }
+    }
+
     @Test func aWatcherNeverReceivesAnEventItMayNotReadLiveOrReplayed() throws {
         try Self.withUsers { s in
             let admin = try Self.login(s, "admin"), ci = try Self.login(s, "ci")
-            #expect(try ci.request("WATCH /").final == "ERR NOPERM ci (write) may not watch /; watch under /items or /orders")
+            #expect(try ci.request("WATCH /settings").final == "ERR NOPERM ci (write) may not watch /settings; watch under /items or /orders")
             #expect(try ci.request("WATCH /items/3").reply.error?.code == .noPerm)
             #expect(try admin.request("SET /items/3 name=Hidden").isOK)
             #expect(try admin.request("SET /items/2 name=Seen").isOK)
