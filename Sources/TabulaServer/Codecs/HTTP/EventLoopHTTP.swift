@@ -76,6 +76,8 @@ extension EventLoop {
                 }
             case .request(let r):
                 respond(c, HTTPResponse(failure?.status ?? .ok, contentType: "application/json", body: Array(line) + [10]), to: r)
+            case .page(let r, let path):
+                respond(c, WebAssets.view(role: (c.session.user?.role ?? .admin).rawValue, path: path, reply: failure == nil ? line : nil), to: r)
             }
         }
         ready.append(c)  // what waits behind runs at the top of the turn
@@ -108,6 +110,12 @@ extension EventLoop {
         switch HTTPRoutes.route(r) {
         case .page(let body, let type):
             respond(c, HTTPResponse(.ok, contentType: type, headers: [("Cache-Control", "no-cache")], body: body), to: r)
+        case .view(let first):
+            guard r.method != "HEAD", case .ls(let path?, _, _) = first.command else {
+                return respond(c, WebAssets.view(role: (c.session.user?.role ?? .admin).rawValue, path: "/", reply: nil), to: r)
+            }
+            c.http?.inFlight = .page(r, path: path)
+            run(c, [LineUnit.request(first)][...])
         case .live:
             respond(c, HTTPResponse(.ok, text: "live\n"), to: r)
         case .ready:

@@ -35,5 +35,7 @@ final class HTTPExchange {
         case login(header: String, request: HTTPRequest)
         /// A request of `/api/…`: the reply becomes the response body.
         case request(HTTPRequest)
+        /// A page's first read (`path` its list's): the reply goes inside the page.
+        case page(HTTPRequest, path: String)
     }
 }

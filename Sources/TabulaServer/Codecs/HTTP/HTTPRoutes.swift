@@ -8,6 +8,9 @@ enum HTTPRoutes {
     enum Route: Equatable {
         /// A page or asset built into the binary.
         case page([UInt8], contentType: String)
+        /// A page of the web view, served with the first read it makes (`LS` of its list)
+        /// inside it, so that its first paint shows the rows without a round trip.
+        case view(first: Request)
         /// `/livez`: the process serves.
         case live
         /// `/readyz`, `/healthz`: whether it should be sent traffic.
@@ -35,10 +38,24 @@ enum HTTPRoutes {
         return lists.contains(String(first))
     }
 
+    /// The read a page makes first, as its script makes it: `LS` of the list it shows (the
+    /// catalog's of the node it is at), a page of at most 1,000 rows.
+    static func firstRead(of path: String) -> Request {
+        let first = path.split(separator: "/").first.map(String.init)
+        let list: String
+        switch first {
+        case nil: return Request(command: .ls(path: "/", limit: nil, after: nil))
+        case "catalog": list = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        case "orders": list = "/menu"
+        default: list = "/" + first!
+        }
+        return Request(command: .ls(path: list, limit: 1_000, after: nil))
+    }
+
     static func route(_ r: HTTPRequest) -> Route {
         if r.method == "POST" { return post(r) }
         switch r.path {
-        case let p where isPage(p): return .page(WebAssets.page, contentType: "text/html; charset=utf-8")
+        case let p where isPage(p): return .view(first: firstRead(of: p))
         case "/static/tabula.js": return .page(WebAssets.script, contentType: "text/javascript; charset=utf-8")
         case "/static/tabula.css": return .page(WebAssets.style, contentType: "text/css; charset=utf-8")
         case "/livez": return .live

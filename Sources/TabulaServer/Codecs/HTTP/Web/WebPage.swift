@@ -27,7 +27,7 @@ enum WebPage {
     <ol id="changes" reversed></ol>
   </aside>
 </main>
-<script src="/static/tabula.js"></script>
+<!--first--><script src="/static/tabula.js"></script>
 </body>
 </html>
 """#
