@@ -16,19 +16,19 @@ section_of() { pane | awk -v item="$1" '/Cheap Items \(/ { s = "Cheap" } /Expens
 S=live
 tm new-session -d -s "$S" -x 100 -y 24 "env TERM=xterm-256color TABULA_HISTFILE=$work/h $BIN/tabula -p $PORT live /items; echo LIVE-ENDED; sleep 30"
 wait_pane "^tabula live /items +rev 0" || fail "the live view did not start"
-wait_pane "^  3  Shiny Mac  \\\$85" || fail "no item rows"
+wait_pane "^ +3  Shiny Mac +\\\$85" || fail "no item rows"
 
 T -c 'ADD /items Lamp 80'
-wait_pane "^  5  Lamp  \\\$80" || fail "an added item did not appear"
+wait_pane "^ +5  Lamp +\\\$80" || fail "an added item did not appear"
 [[ "$(section_of 'Lamp')" == "Expensive" ]] || fail "Lamp is not in Expensive Items: $(pane)"
 T -c 'SET /items/3 value=20'
-wait_pane "^  3  Shiny Mac  \\\$20" || fail "a repriced item did not change"
+wait_pane "^ +3  Shiny Mac +\\\$20" || fail "a repriced item did not change"
 [[ "$(section_of 'Shiny Mac')" == "Cheap" ]] || fail "the repriced item did not move to Cheap Items: $(pane)"
 T -c 'FAV /items/1 on'
-wait_pane "^  1  Rusty Spork .*★" || fail "the favourite did not show"
+wait_pane "★ +1  Rusty Spork" || fail "the favourite did not show"
 T -c 'MV /items/3 1'
 wait_pane "rev 4" || fail "the move was not seen"
-[[ "$(pane | grep -n '^  3  Shiny Mac' | cut -d: -f1)" -lt "$(pane | grep -n '^  1  Rusty Spork' | cut -d: -f1)" ]] || fail "the moved item is not first in its section: $(pane)"
+[[ "$(pane | grep -nE '^ +3  Shiny Mac' | cut -d: -f1)" -lt "$(pane | grep -nE '1  Rusty Spork' | cut -d: -f1)" ]] || fail "the moved item is not first in its section: $(pane)"
 pass "live /items redraws in place as items are added, repriced (moving section), favourited and moved"
 
 # After the server restarts (and a change is made meanwhile), the view lists again: nothing missed.
@@ -37,7 +37,7 @@ wait_pane "connection lost; reconnecting" 10 || fail "the view did not notice th
 "$BIN/tabulad" --port "$PORT" --data "$work/db.sqlite" --log-level warn >/dev/null 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 1 200); do "$BIN/tabula" -p "$PORT" -c 'ADD /items Desk 99' >/dev/null 2>&1 && break; sleep 0.05; done
-wait_pane "^  6  Desk  \\\$99" 10 || fail "the change made across the restart did not show"
+wait_pane "^ +6  Desk +\\\$99" 10 || fail "the change made across the restart did not show"
 pass "after a server restart the view reconnects and shows the change made meanwhile"
 
 tm resize-window -t "$S" -x 60 -y 14
@@ -90,7 +90,7 @@ tm kill-session -t A; tm kill-session -t B
 # Items: f toggles a favourite, d then y removes, F shows favourites only.
 S=I
 tm new-session -d -s I -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /items; sleep 30"
-wait_pane "^  2  Fluffy Bear" || fail "live /items did not start"
+wait_pane "2  Fluffy Bear" || fail "live /items did not start"
 tm send-keys -t I g Down Down f
 wait_pane "favourite rev=" || fail "f did not toggle the favourite: $(pane)"
 tm send-keys -t I d
@@ -100,15 +100,63 @@ wait_pane "removed /items/[0-9]+ rev=" || fail "y did not remove: $(pane)"
 tm send-keys -t I F
 wait_pane "Favorites \\(F: Show All\\)" || fail "F did not show favourites only"
 pass "live /items: f favourites, d y removes, F shows favourites only"
+tm send-keys -t I F
+wait_pane "Show All \\(F: Favorites\\)" || fail "F did not show everything again"
+# a asks a name and a price in the status line and adds; e edits the selected item's price.
+tm send-keys -t I a
+wait_pane "new item's name:$" || fail "a did not ask for a name: $(pane)"
+tm send-keys -t I 'Desk Lamp' Enter
+wait_pane "Desk Lamp's price: \\\$$" || fail "a did not ask for a price"
+tm send-keys -t I 30 Enter
+wait_pane "^ +[0-9]+  Desk Lamp +\\\$30" || fail "the added item did not show: $(pane)"
+[[ "$(section_of 'Desk Lamp')" == "Cheap" ]] || fail "Desk Lamp is not in Cheap Items: $(pane)"
+tm send-keys -t I g Down e
+wait_pane "name: Shiny Mac$" || fail "e did not offer the item's name: $(pane)"
+tm send-keys -t I Enter
+wait_pane "price: \\\$20$" || fail "e did not offer the item's price"
+tm send-keys -t I BSpace BSpace 77 Enter
+wait_pane "3  Shiny Mac +\\\$77" || fail "e did not change the price: $(pane)"
+[[ "$(section_of 'Shiny Mac')" == "Expensive" ]] || fail "the repriced item did not move to Expensive Items: $(pane)"
+pass "live /items: a adds an item (name and price asked), e edits the selected item's price (and it moves band)"
 tm send-keys -t I q
 S=C
 tm new-session -d -s C -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /items/expensive-items; sleep 30"
-wait_pane "^  4  Rusty Mac" || fail "live /items/expensive-items did not start: $(pane)"
+wait_pane " 4  Rusty Mac" || fail "live /items/expensive-items did not start: $(pane)"
 T -c 'FAV /items/4 on'
-wait_pane "^  4  Rusty Mac .*★" || fail "a price section's view missed a change of its item (it watched the section's path, where no item event is)"
+wait_pane "★ +4  Rusty Mac" || fail "a price section's view missed a change of its item (it watched the section's path, where no item event is)"
 pass "live /items/SECTION follows its items' changes"
 S=N
 tm new-session -d -s N -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /nope; echo EXIT=\$?; sleep 30"
 wait_pane "^EXIT=1$" || fail "live /nope did not exit 1: $(pane)"
 pane | grep -q "nothing can change under /nope" || fail "live /nope did not say why: $(pane)"
 pass "live /nope says why without taking the screen, and exits 1"
+
+# A long list scrolls to its end: 1,500 orders, read a page at a time; the menu beside the
+# order list marks the newest; Ctrl-C leaves \live back to the prompt.
+printf 'ORDER /menu/pizza/margherita\n%.0s' $(seq 1500) >"$work/orders.tab"
+"$BIN/tabula" -p "$PORT" -q -f "$work/orders.tab" >/dev/null || fail "could not place 1,500 orders"
+S=O
+tm new-session -d -s O -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /orders; sleep 30"
+wait_pane "^tabula live /orders +rev [0-9]+ +1/1500 " || fail "live /orders did not say 1/1500: $(pane)"
+tm send-keys -t O G
+wait_pane "^> 1500  Margherita" || fail "End did not reach the 1,500th order: $(pane)"
+wait_pane " 1500/1500 " || fail "the position is not 1500/1500"
+tm send-keys -t O k k PageUp
+wait_pane "^> 1482  Margherita" || fail "PgUp did not scroll back a page: $(pane)"
+pass "live /orders: 1,500 orders scroll to the end (G), position 1500/1500, PgUp goes back"
+tm send-keys -t O q
+S=M
+tm new-session -d -s M -x 120 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /menu/pizza; sleep 30"
+wait_pane "Orders \\(1500\\)" || fail "the menu's order pane did not show the count: $(pane)"
+tm send-keys -t M g Down Enter
+wait_pane "▶ 1501  Pepperoni" || fail "the order made from the menu is not marked newest: $(pane)"
+pass "live /menu/pizza: Enter orders, and the order pane beside it marks the newest"
+tm send-keys -t M q
+S=prompt
+tm send-keys -t prompt '\live /settings' Enter
+wait_pane "^  my-int/  My Int" || fail "\\live /settings did not start again"
+tm send-keys -t prompt C-c
+wait_pane "^$P /> \\\\live /settings$" || fail "Ctrl-C did not leave \\live for the prompt: $(pane)"
+tm send-keys -t prompt 'PING after' Enter
+wait_pane "^\\(after\\)$" || fail "the prompt did not work after Ctrl-C in \\live"
+pass "Ctrl-C leaves \\live back to the prompt"

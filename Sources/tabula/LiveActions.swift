@@ -9,12 +9,13 @@ import TabulaProtocol
 /// from the server.
 ///
 /// - Enter on a setting's option selects it; on a menu entry orders it.
-/// - On an item: `f` toggles its favourite, `K`/`J` move it up or down in its section, `d`
-///   removes it (after y).
+/// - On an item: `f` toggles its favourite, `K`/`J` move it up or down in its section, `e`
+///   edits its name and price, `d` removes it (after y); `a` adds an item (name and price
+///   asked in the status line).
 /// - `F` shows favourites only, or everything again.
 /// - `?` names the keys.
 extension LiveView {
-    static let keys = "Enter open/select/order · f favourite · F favourites only · K/J move · d delete · j/k g/G move the cursor · ← back · q quit"
+    static let keys = "Enter open/select/order · f favourite · F favourites only · K/J move · a add · e edit · d delete · j/k g/G PgUp/PgDn · ← back · q quit"
 
     /// Enter on a row that is not a list.
     func actOnEnter() {
@@ -45,6 +46,8 @@ extension LiveView {
                 status = "remove item \(id)? y/n"
             }
         case Int32(UInt8(ascii: "F")): toggleFavoritesOnly()
+        case Int32(UInt8(ascii: "a")): addItem()
+        case Int32(UInt8(ascii: "e")): onItem { editItem($0) }
         default: break
         }
         return false
@@ -56,6 +59,29 @@ extension LiveView {
         confirming = nil
         if k == Int32(UInt8(ascii: "y")), let action { send(action) } else { status = "not removed" }
         return false
+    }
+
+    /// `a`: asks a name and a price, and adds the item (no IF REV: an add loses nothing).
+    private func addItem() {
+        guard path == "/items" || path.hasPrefix("/items/") else {
+            status = "a adds an item (tabula live /items)"
+            return
+        }
+        guard let name = ask("new item's name: "), !name.isEmpty, let price = ask("\(name)'s price: $") else {
+            status = "nothing added"
+            return
+        }
+        send("ADD /items \(Quoting.quote(name)) \(Quoting.quote(price))", conditional: false)
+    }
+
+    /// `e`: asks the item's name and price (each shown to be changed), and sets them.
+    private func editItem(_ id: Int) {
+        guard let p = LiveRow.item(rows[selected]) else { return }
+        guard let name = ask("name: ", initial: p.name), let price = ask("price: $", initial: String(p.value.dropFirst())) else {
+            status = "not changed"
+            return
+        }
+        send("SET /items/\(id) name=\(Quoting.quote(name)) value=\(Quoting.quote(price))")
     }
 
     private func onItem(_ body: (Int) -> Void) {
@@ -78,10 +104,11 @@ extension LiveView {
         status = favoritesOnly ? "Favorites (F: Show All)" : "Show All (F: Favorites)"
     }
 
-    /// Sends `line IF REV <on screen>`; says the answer, and lists again.
-    func send(_ line: String) {
+    /// Sends `line IF REV <on screen>` (or as it is when not `conditional`); says the answer,
+    /// and lists again.
+    func send(_ line: String, conditional: Bool = true) {
         guard let c = conn else { return }
-        guard let r = try? c.request("\(line) IF REV \(rev)") else {
+        guard let r = try? c.request(conditional ? "\(line) IF REV \(rev)" : line) else {
             status = "connection lost; reconnecting…"
             return
         }
@@ -94,30 +121,31 @@ extension LiveView {
     }
 }
 
-/// What the view reads from its rows' text (the server's LS rows).
-enum LiveRow {
-    /// `[ ] #2  16` → 2: an option of a setting.
-    static func option(_ row: String) -> Int? {
-        guard row.hasPrefix("[ ] #") || row.hasPrefix("[x] #") else { return nil }
-        return Int(row.dropFirst(5).prefix { $0.isNumber })
-    }
-
-    /// `5  Red Chair  $42 …` → 5: an item.
-    static func itemID(_ row: String) -> Int? {
-        guard let first = row.split(separator: " ", maxSplits: 1).first else { return nil }
-        return Int(first)
-    }
-
-    /// The 1-based position of the item at `index` among the items of its section (the rows
-    /// since the last section header).
-    static func position(of index: Int, in rows: [String]) -> Int? {
-        guard index < rows.count, itemID(rows[index]) != nil else { return nil }
-        var n = 0
-        for i in stride(from: index, through: 0, by: -1) {
-            if rows[i].hasPrefix(RowMarks.sectionHeader) { break }
-            if itemID(rows[i]) != nil { n += 1 }
+/// A line typed in the status line: Enter takes it, Esc or Ctrl-C drops it, Backspace
+/// removes a character; what is typed is UTF-8 and at most 200 bytes.
+extension LiveView {
+    func ask(_ prompt: String, initial: String = "") -> String? {
+        var typed = Array(initial.utf8)
+        let cols = Int(tabula_curses_cols()), line = Int(tabula_curses_lines()) - 1
+        curs_set(1)
+        defer { curs_set(0) }
+        while true {
+            let text = prompt + String(decoding: typed, as: UTF8.self)
+            move(Int32(line), 0)
+            clrtoeol()
+            put(line, 0, text, width: cols - 1)
+            refresh()
+            let k = tabula_curses_getch()
+            switch k {
+            case -1: continue
+            case 10, 13, KEY_ENTER: return String(decoding: typed, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            case 27, 3: return nil
+            case KEY_BACKSPACE, 127, 8:
+                while let last = typed.popLast(), last & 0xC0 == 0x80 {}  // a whole character
+            case 32...255 where typed.count < 200: typed.append(UInt8(k))
+            default: continue
+            }
         }
-        return n
     }
 }
 

@@ -10,17 +10,30 @@ import TabulaProtocol
 /// with favourites and "No Items", and for `/menu` the menu beside the live order list (seed
 /// 003's split view). Rows that just changed are highlighted for a moment. Arrows, j/k,
 /// g/G, PgUp/PgDn move, Enter drills down, ← or Backspace go up, `q` (or Ctrl-C) returns
-/// with the screen restored; the keys that act are in `LiveActions`. It keeps its own
-/// connection: after a reconnect it watches and lists again, so no change is lost from view.
+/// with the screen restored; the keys that act are in `LiveActions`, the drawing in
+/// `LiveDrawing`, the paging in `LivePages`. It keeps one connection of its own for the
+/// whole view (navigation reuses it); after a cut it reconnects with a back-off, watches and
+/// lists again, so no change is lost from view.
 final class LiveView {
     private let connect: () throws -> TabulaConnection
     var conn: TabulaConnection?
     var path: String
     var rows: [String] = []
-    private var orders: [String] = []
-    private var changed: [String: Date] = [:]
+    /// The rows as drawn: item columns aligned, ★ first (see `LiveRow.display`).
+    var shown: [String] = []
+    var orders: [String] = []
+    /// How many orders there are (`orders` holds the newest of them).
+    var ordersTotal = 0
+    var changed: [String: Date] = [:]
     var selected = 0
-    private var top = 0
+    var top = 0
+    /// The request for the next page of the list, when there is more than is loaded.
+    var more: String?
+    /// How many rows the list has in all, when the server said (`N of M`).
+    var total: Int?
+    /// When to try to connect again after a cut, and the wait after that (doubling to 5 s).
+    private var retryAt = Date.distantPast
+    private var retryDelay = 0.1
     var status = ""
     /// The revision the rows on screen were listed at (or later): every action is sent
     /// with `IF REV` of it, so one taken on a stale row is refused, not applied.
@@ -41,7 +54,7 @@ final class LiveView {
         do { try open() } catch let e as LiveRefusal { return (e.message, true) } catch { return ("\(error)", false) }
         tabula_curses_locale()
         initscr()
-        cbreak()
+        raw()  // Ctrl-C is a key here (it leaves, as q does), not a signal
         noecho()
         tabula_curses_setup()  // keys as KEY_UP…, and a 100 ms wait for one
         curs_set(0)
@@ -61,10 +74,12 @@ final class LiveView {
         return nil
     }
 
-    /// Connects (again), watches the path (and the orders beside the menu) and lists it.
+    /// Connects if not connected, watches the path (and the orders beside the menu) and
+    /// lists it.
     private func open() throws {
-        let c = try connect()
+        let c = try conn ?? connect()
         conn = c
+        if favoritesOnly { _ = try c.request("FILTER favorites") }
         // An item's changes are events at /items/ID, not under its price section's path.
         let watched = try c.request("WATCH \(Quoting.quote(path.hasPrefix("/items/") ? "/items" : path))")
         if !watched.isOK { throw LiveRefusal(message: watched.final) }
@@ -72,30 +87,37 @@ final class LiveView {
         try reload(marking: false)
     }
 
-    private var isMenu: Bool { path == "/menu" || path.hasPrefix("/menu/") }
 
-    /// Lists again; with `marking`, rows that are new or differ are highlighted for a moment.
+    /// Lists again (as many rows as were loaded, a page at least); with `marking`, rows
+    /// that are new or differ are highlighted for a moment.
     func reload(marking: Bool) throws {
         guard let c = conn else { return }
-        let r = try c.request("LS \(Quoting.quote(path)) LIMIT 1000")
-        guard r.isOK else {
-            status = r.final
-            return
+        guard let listed = try list(atLeast: max(LiveView.pageSize, rows.count)) else { return }
+        if marking {
+            let before = Set(rows)
+            for row in listed where !before.contains(row) { changed[row] = Date() }
         }
-        let next = r.data
-        if marking { for row in next where !rows.contains(row) { changed[row] = Date() } }
-        rows = next
+        rows = listed
+        shown = LiveRow.display(rows)
         rev = max(rev, c.lastRevision)
-        if isMenu { orders = (try? c.request("LS /orders LIMIT 1000").data) ?? orders }
+        if isMenu { orders = (try? newestOrders()) ?? orders }
         selected = min(selected, max(0, rows.count - 1))
-        status = r.reply.message
     }
 
     /// Takes the events that came (and redraws what they changed); reconnects when the server
     /// went away.
     private func follow() {
         guard let c = conn else {
-            if (try? open()) != nil { status = "reconnected" }
+            guard Date() >= retryAt else { return }
+            if (try? open()) != nil {
+                status = "reconnected"
+                retryDelay = 0.1
+            } else {
+                conn = nil
+                retryAt = Date().addingTimeInterval(retryDelay)
+                status = "connection lost; reconnecting in \(String(format: "%.1f", retryDelay)) s…"
+                retryDelay = min(5, retryDelay * 2)
+            }
             return
         }
         let pushes = c.pollPushes()
@@ -128,11 +150,14 @@ final class LiveView {
         case KEY_PPAGE: selected = max(0, selected - pageRows)
         case KEY_NPAGE: selected = min(last, selected + pageRows)
         case KEY_HOME, Int32(UInt8(ascii: "g")): selected = 0
-        case KEY_END, Int32(UInt8(ascii: "G")): selected = last
+        case KEY_END, Int32(UInt8(ascii: "G")):
+            loadAll()
+            selected = max(0, rows.count - 1)
         case 10, 13, KEY_ENTER, KEY_RIGHT: enterOrAct()
         case KEY_LEFT, KEY_BACKSPACE, 127, 8: go(up: true)
         default: return act(k)
         }
+        loadNear()
         return false
     }
 
@@ -143,7 +168,7 @@ final class LiveView {
         actOnEnter()
     }
 
-    private var pageRows: Int { max(1, Int(tabula_curses_lines()) - 4) }
+    var pageRows: Int { max(1, Int(tabula_curses_lines()) - 4) }
 
     /// Drills into the selected row when it is a list (`name/  …`).
     private func enter() {
@@ -162,46 +187,9 @@ final class LiveView {
         _ = try? conn?.request("UNWATCH")
         selected = 0
         top = 0
+        rows = []
         changed.removeAll()
         do { try open() } catch { status = "\(error)" }
-    }
-
-    private func draw() {
-        erase()
-        let cols = Int(tabula_curses_cols()), lines = Int(tabula_curses_lines())
-        tabula_curses_attr(1, tabula_curses_pair(2) | tabula_curses_bold())
-        put(0, 0, "tabula live \(path)   rev \(rev)   \(selected + 1)/\(rows.count)   ↑↓ select  Enter open/act  ← back  ? keys  q quit", width: cols)
-        tabula_curses_attr(0, tabula_curses_pair(2) | tabula_curses_bold())
-        let height = max(1, lines - 3)
-        if selected < top { top = selected }
-        if selected >= top + height { top = selected - height + 1 }
-        let split = isMenu && cols >= 50
-        let leftWidth = split ? cols / 2 - 1 : cols
-        let now = Date()
-        for (i, row) in rows.dropFirst(top).prefix(height).enumerated() {
-            let index = top + i
-            var attr: Int32 = 0
-            if let at = changed[row], now.timeIntervalSince(at) < 1.5 { attr |= tabula_curses_pair(1) }
-            if index == selected { attr |= tabula_curses_reverse() }
-            if row.hasPrefix(RowMarks.sectionHeader) { attr |= tabula_curses_bold() }
-            tabula_curses_attr(1, attr)
-            put(2 + i, 0, (index == selected ? "> " : "  ") + Renderer.plain(row), width: leftWidth)
-            tabula_curses_attr(0, attr)
-        }
-        if split {
-            put(1, leftWidth + 2, "Orders (\(orders.count))", width: cols - leftWidth - 2)
-            for (i, o) in orders.suffix(height).enumerated() { put(2 + i, leftWidth + 2, o, width: cols - leftWidth - 2) }
-        }
-        tabula_curses_attr(1, tabula_curses_dim())
-        put(lines - 1, 0, status, width: cols)
-        tabula_curses_attr(0, tabula_curses_dim())
-        refresh()
-        changed = changed.filter { now.timeIntervalSince($0.value) < 1.5 }
-    }
-
-    private func put(_ y: Int, _ x: Int, _ s: String, width: Int) {
-        guard width > 0 else { return }
-        mvaddstr(Int32(y), Int32(x), String(TerminalText.safe(s).prefix(width)))
     }
 }
 
