@@ -22,6 +22,8 @@ open(sys.argv[2] + "/nc.expected", "w").write("".join(l + "\n" for l in lines if
 open(sys.argv[2] + "/tabula.line", "w").write(blocks[1].splitlines()[0].split("/> ", 1)[1])
 open(sys.argv[2] + "/tabula.expected", "w").write("\n".join(blocks[1].splitlines()[1:]) + "\n")
 open(sys.argv[2] + "/event.expected", "w").write(blocks[2])
+act = re.findall(r"```\n(.*?)```", text.split("### Act where you see it", 1)[1], re.S)[0]
+open(sys.argv[2] + "/live.expected", "w").write("".join(l + "\n" for l in act.splitlines() if re.match(r"(  |> )\[", l)))
 more = text.split("More to try:", 1)[1]
 open(sys.argv[2] + "/more.tab", "w").write("".join(" ".join(c.split()) + "\n" for c in re.findall(r"`([^`]+)`", more) if re.match(r"[A-Z]+( |$)", c)))  # requests only; a line break in `…` is a space
 PY
@@ -47,3 +49,14 @@ pass "README's tour: the nc transcript, the interactive SELECT and its event, as
 
 "$BIN/tabula" -p "$PORT" -f "$work/more.tab" >"$work/more.out" 2>&1 || { cat "$work/more.out"; fail "README's 'More to try' failed"; }
 pass "README's 'More to try' runs in order: $(tr '\n' ';' <"$work/more.tab")"
+
+# "Act where you see it": the live view of the setting, ↓ three times and Enter select 64; the
+# options are drawn as README draws them, and the nc session gets the event.
+S=act
+tm new-session -d -s "$S" -x 90 -y 12 "env TERM=xterm-256color $BIN/tabula -p $PORT live /settings/my-int; sleep 30"
+wait_pane "^> \[ \] #1  8$" || fail "tabula live /settings/my-int did not start"
+tm send-keys -t "$S" Down Down Down Enter
+wait_pane "^OK My Int: 64 rev=[0-9]+$" || fail "Enter on #4 did not select it"
+while IFS= read -r l; do pane | grep -qxF -- "$l" || fail "the live view did not show README's line '$l': $(pane)"; done <"$work/live.expected"
+wait_for "$work/nc.out" "^\* EVENT [0-9]+ select /settings/my-int My Int: 64$" || fail "the nc session did not get the live view's change"
+pass "README's 'Act where you see it': the live view selects 64 with ↓↓↓ Enter, drawn as written, and the nc session sees it"
