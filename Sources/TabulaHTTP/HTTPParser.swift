@@ -63,8 +63,13 @@ public final class HTTPParser {
         if errno != 0 {
             fail(refusal ?? (.badRequest, "malformed request (\(String(cString: http_errno_description(http_errno(errno))))); send HTTP/1.1 requests such as GET /metrics HTTP/1.1"))
         } else if parser.pointee.upgrade != 0 || (used < bytes.count && !failed) {
-            // An upgrade (WebSocket, h2c) is not offered: the request was answered as a plain one.
+            // An upgrade (WebSocket, h2c) is not offered: the request is answered as a plain
+            // one, and then the connection closes (what follows it is not HTTP/1.1).
             failed = true
+            if case .request(var r)? = parsed.last {
+                r.keepAlive = false
+                parsed[parsed.count - 1] = .request(r)
+            }
         }
         return parsed
     }

@@ -59,6 +59,13 @@ private func status(_ r: [HTTPParsed]) -> HTTPStatus? {
         #expect(status(parse("PUT /api/fav HTTP/1.1\r\nContent-Length: 0\r\n\r\n")) == .methodNotAllowed)
     }
 
+    @Test func anUpgradeRequestIsReadAsAPlainOneThatClosesTheConnection() {
+        let r = parse("GET /livez HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\nPRI * HTTP/2.0\r\n")
+        guard r.count == 1, case .request(let q) = r[0] else { Issue.record("\(r)"); return }
+        #expect(q.path == "/livez")
+        #expect(!q.keepAlive)
+    }
+
     @Test func aPostKeepsItsBodyAndAGetSkipsIt() {
         let post = parse("POST /api/fav HTTP/1.1\r\nContent-Length: 13\r\n\r\n{\"args\": []}\nGET / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", chunk: 5)
         guard post.count == 2, case .request(let p) = post[0], case .request(let g) = post[1] else { Issue.record("\(post)"); return }

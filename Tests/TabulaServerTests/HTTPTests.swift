@@ -78,6 +78,17 @@ import TabulaStorage
         }
     }
 
+    @Test func anH2cUpgradeIsAnsweredAsAPlainRequestAndTheConnectionCloses() throws {
+        try Self.withHTTP { _, port in
+            let c = try HTTPTestClient(port: port)
+            c.send("GET /livez HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n")
+            let r = try c.response()
+            #expect(r.status == 200)
+            #expect(r.headers["connection"] == "close")
+            #expect(c.closesWithin(5))
+        }
+    }
+
     @Test func aMalformedRequestClosesTheConnectionAfterItsAnswer() throws {
         try Self.withHTTP { _, port in
             let c = try HTTPTestClient(port: port)

@@ -113,7 +113,7 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
             post(succeeded(job, e, generation: generation))
             return
         }
-        let queued = scheduling { $0.enqueue(job, name: job.name, from: peer) { $0.life.isOpen } }
+        let queued = scheduling { $0.enqueue(job, name: job.name, from: peer.network) { $0.life.isOpen } }
         guard queued else {
             let max = LoginScheduler<PeerAddress, Job>.maxPendingPerAddress
             post(answer(job, Reply(error: TabulaError(.limit, "\(max) logins from \(peer) are waiting already; wait for their answers before sending more")), session: nil))

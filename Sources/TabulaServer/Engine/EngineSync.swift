@@ -34,7 +34,7 @@ extension Engine {
     func parkIfWaiting(_ input: EngineInput) -> ParkedSync? {
         guard case .group(let c, let units, _) = input, let first = units.first, let t = Engine.syncTarget(first), mustWait(first) else { return nil }
         if syncExpired.contains(c) || t.timeout == 0 { return nil }  // answered ERR TIMEOUT now
-        return ParkedSync(input: input, conn: c, rev: t.rev, deadline: Date().timeIntervalSince1970 + Double(t.timeout) / 1000)
+        return ParkedSync(input: input, conn: c, rev: t.rev, deadline: SyncClock.seconds() + Double(t.timeout) / 1000)
     }
 
     /// The reply of a SYNC that is due: OK once the node has the revision, else the timeout.
@@ -52,7 +52,7 @@ extension Engine {
     /// Moves parked groups whose revision has come, or whose time is up, to the next turn.
     func releaseParked() {
         guard !parked.isEmpty else { return }
-        let now = Date().timeIntervalSince1970
+        let now = SyncClock.seconds()
         let applied = state.publishedRevision.load(ordering: .acquiring)
         let stopping = state.stopping.load(ordering: .acquiring)
         parked.removeAll { p in
@@ -68,7 +68,7 @@ extension Engine {
     /// How long the engine may sleep: forever, or briefly while a SYNC waits.
     func parkedWait() -> Int32 {
         guard let next = parked.map(\.deadline).min() else { return -1 }
-        return max(1, min(Engine.parkedPoll, Int32((next - Date().timeIntervalSince1970) * 1000) + 1))
+        return max(1, min(Engine.parkedPoll, Int32((next - SyncClock.seconds()) * 1000) + 1))
     }
 
     /// At shutdown every waiting SYNC is answered as timed out.
@@ -80,4 +80,10 @@ extension Engine {
         let answers = state.writing { rerun(batch, failing: nil) }
         state.writing { deliver(answers) }
     }
+}
+
+/// The clock a SYNC's deadline is on: monotonic, so a wall clock stepped back (NTP, an
+/// operator) neither stretches a wait nor cuts it short.
+enum SyncClock {
+    static func seconds() -> Double { Double(Histogram.now()) / 1e9 }
 }

@@ -12,6 +12,14 @@ struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
         hi == 0 && (lo == 0 || lo == 1 || (lo >> 32 == 0xFFFF && (lo >> 24) & 0xFF == 127))
     }
 
+    /// What the per-address bounds count by: an IPv4 address (mapped) as it is, and an IPv6
+    /// address by its /64 network, the block one host or one customer is given, so that a
+    /// host with 2^64 addresses counts once (connections per address, login fairness).
+    var network: PeerAddress {
+        let mappedV4 = hi == 0 && lo >> 32 == 0xFFFF
+        return mappedV4 || isOnThisMachine ? self : PeerAddress(hi: hi, lo: 0)
+    }
+
     var description: String {
         var buf = [CChar](repeating: 0, count: 64)
         tabula_format_peer(hi, lo, &buf, Int32(buf.count))
@@ -34,8 +42,9 @@ final class AddressBook: Sendable {
     /// the server is nearly full (`nearlyFull`) and `a` holds `smallHolder` or more: the last
     /// slots are kept for addresses that hold few, so that a few addresses cannot take them
     /// all. Nil when it may connect.
-    func admit(_ a: PeerAddress, limit: Int, nearlyFull: Bool) -> Refusal? {
-        counts.withLock { c in
+    func admit(_ peer: PeerAddress, limit: Int, nearlyFull: Bool) -> Refusal? {
+        let a = peer.network
+        return counts.withLock { c in
             let n = c[a, default: 0]
             if limit > 0 && n >= limit { return .limit }
             if nearlyFull && n >= AddressBook.smallHolder { return .reserved }
@@ -45,7 +54,8 @@ final class AddressBook: Sendable {
     }
 
     /// Counts a connection from `a` closed.
-    func release(_ a: PeerAddress) {
+    func release(_ peer: PeerAddress) {
+        let a = peer.network
         counts.withLock { c in
             guard let n = c[a] else { return }
             c[a] = n > 1 ? n - 1 : nil
