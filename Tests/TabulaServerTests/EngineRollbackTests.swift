@@ -34,4 +34,25 @@ import TabulaStorage
             #expect(try c.request("PWD").final == "OK /menu", "the session the group ended with is the loop's")
         }
     }
+
+    @Test func whenTheStoredStateCannotBeReadBackNothingIsAnsweredFromTheRefusedChange() throws {
+        let store = BrokenStore(try SQLiteStore(path: tempDB()))
+        try withServer(store: store) { s in
+            let c = try connect(s), r = try connect(s)
+            #expect(try c.request("ADD /items Kept 5").isOK)
+            store.failCommits.store(true, ordering: .releasing)
+            store.failLoads.store(true, ordering: .releasing)
+            #expect(try c.request("ADD /items Refused 6").reply.error?.code == .storage)
+            let read = try r.request("LS /items")
+            #expect(!read.data.contains { $0.contains("Refused") }, "a read showed a change the store refused: \(read.data)")
+            #expect(read.reply.error?.code == .storage, "\(read.final)")
+            #expect(try r.request("PING").final == "OK PONG")  // the connection itself is answered
+            store.failCommits.store(false, ordering: .releasing)
+            store.failLoads.store(false, ordering: .releasing)
+            let again = try r.request("LS /items")
+            #expect(again.isOK, "\(again.final)")
+            #expect(again.data.contains { $0.contains("Kept") } && !again.data.contains { $0.contains("Refused") }, "\(again.data)")
+            #expect(try c.request("ADD /items Later 7").isOK)
+        }
+    }
 }

@@ -33,11 +33,17 @@ extension Engine {
 
     static let reloadMessage = "this node lost PostgreSQL in the middle of a commit and must reload its state before it answers; it does so as soon as PostgreSQL is back: try again shortly, or ask another node"
 
+    /// What a request is told while the state must be reloaded and cannot be.
+    var reloadMessage: String {
+        store.isShared ? Engine.reloadMessage
+            : "a commit failed and the stored state could not be read back to undo it; nothing is answered from the state until it can be (it is tried again with every request): free space or restore the store's file"
+    }
+
     /// Before a turn. Nil when the turn is given up (the node's history was replaced): the
     /// batch then waits for the next turn.
     func beginTurn(_ batch: [EngineInput]) -> TurnStart? {
+        if pendingReload != nil && !reload() { return TurnStart(failing: Failing(message: reloadMessage, everything: true)) }
         guard store.isShared else { return TurnStart() }
-        if pendingReload != nil && !reload() { return TurnStart(failing: Failing(message: Engine.reloadMessage, everything: true)) }
         let writes = batch.contains(where: Engine.writes)
         // A poke for a head this node already has (its own commit's notification, or one a
         // write turn caught up with) costs no round trip; a head behind the node is read.
@@ -169,7 +175,7 @@ extension Engine {
             }
             state.writing {
                 state.model = Model(snapshot: snap)
-                state.model.recordsMutations = true
+                state.model.recordsMutations = store.isDurable
                 if case .replacing = pending {
                     state.history = ChangeHistory(capacity: state.history.capacity, byteCapacity: state.history.byteCapacity, after: snap.revision)
                     state.publishedRevision.store(snap.revision, ordering: .releasing)
@@ -179,13 +185,13 @@ extension Engine {
             }
             pendingReload = nil
             noteStoredHistory()
-            log.log(.info, "reloaded the state from PostgreSQL at revision \(snap.revision)")
+            log.log(.info, "reloaded the state from the \(store.kind) store at revision \(snap.revision)")
             return true
         } catch let d as HistoryDiverged {
             historyDiverged(d)
             return reload()
         } catch {
-            if !followFailing { log.log(.error, "cannot reload from PostgreSQL yet: \(error)") }
+            if !followFailing { log.log(.error, "cannot reload from the \(store.kind) store yet: \(error)") }
             followFailing = true
             return false
         }

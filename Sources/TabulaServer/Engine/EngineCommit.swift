@@ -69,7 +69,7 @@ extension Engine {
                     answers = rollBackShared(batch, error: error, turnStart: (outside.first ?? work.events[0]).rev - 1)
                     published = []
                 } else {
-                    answers = rollBack(batch, error: error)
+                    answers = rollBack(batch, error: error, turnStart: (outside.first ?? work.events[0]).rev - 1)
                 }
             }
         } else if began {
@@ -136,20 +136,29 @@ extension Engine {
 
     /// A commit failed: nothing of the batch is stored. Restore the last stored model, answer
     /// the batch's writes with `ERR STORAGE`, and answer everything else again from the
-    /// restored state.
-    private func rollBack(_ batch: [EngineInput], error: Error) -> [GroupAnswer] {
+    /// restored state. When the stored model cannot be read back, the state still holds the
+    /// refused change: nothing is answered from it (reads too are refused, on the engine)
+    /// until a reload succeeds, tried again before every turn.
+    private func rollBack(_ batch: [EngineInput], error: Error, turnStart: UInt64) -> [GroupAnswer] {
         let message = "the change could not be saved (\(error)); nothing was changed, try again later"
-        return state.writing {
+        let restored: Bool = state.writing {
             do {
                 if let snap = try store.load() {
                     state.model = Model(snapshot: snap)
                     state.model.recordsMutations = store.isDurable
                 }
+                return true
             } catch {
-                log.log(.error, "reload after the failed commit failed too: \(error)")
+                log.log(.error, "reload after the failed commit failed too: \(error); refusing every read until it succeeds")
+                return false
             }
-            return rerun(batch, failing: Failing(message: message, everything: false))
         }
+        guard restored else {
+            pendingReload = .continuing(after: turnStart)
+            var failing = Failing(message: message, everything: true)
+            failing.others = TabulaError(.storage, reloadMessage)
+            return state.writing { rerun(batch, failing: failing) }
+        }
+        return state.writing { rerun(batch, failing: Failing(message: message, everything: false)) }
     }
 }
-
