@@ -15,13 +15,43 @@ final class SQLiteHistoryReader: HistoryReader {
 
     func count(after: UInt64, through: UInt64, under prefix: String) throws -> Int {
         var n = 0
-        try db.query("SELECT count(*) FROM history WHERE rev > ?1 AND rev <= ?2 AND \(SQLiteHistoryReader.under)", SQLiteHistoryReader.bindings(after, through, prefix)) { n = Int($0.int(0)) }
+        try db.query("SELECT count(*) FROM history WHERE \(SQLiteHistoryReader.inList(prefix)) rev > ?1 AND rev <= ?2 AND \(SQLiteHistoryReader.under)", SQLiteHistoryReader.bindings(after, through, prefix)) { n = Int($0.int(0)) }
         return n
     }
 
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event] {
+        // Each part is read in the index's order (no sort): the list's events, then `/`'s
+        // (a removal of `/` concerns everything; rare), merged by revision.
+        let bind = SQLiteHistoryReader.bindings(after, through, prefix) + [.int(Int64(limit))]
+        let select = "SELECT rev, kind, path, summary, payload FROM history WHERE"
+        let range = "rev > ?1 AND rev <= ?2 AND \(SQLiteHistoryReader.under) ORDER BY rev LIMIT ?7"
+        guard prefix != "/" else { return try read("\(select) ?6 = ?6 AND \(range)", bind, limit: limit, more: more) }
+        var full = false  // the list's part stopped short (its bytes): nothing after it may go
+        let own = try read("\(select) \(SQLiteHistoryReader.list) = ?6 AND \(range)", bind, limit: limit) { e in
+            full = !more(e)
+            return !full
+        }
+        let last = full || own.count == limit ? own.last?.rev ?? through : through
+        let root = try read("\(select) \(SQLiteHistoryReader.list) = '' AND ?6 = ?6 AND \(range)", bind, limit: limit) { _ in true }.filter { $0.rev <= last }
         var out: [Event] = []
-        try db.query("SELECT rev, kind, path, summary, payload FROM history WHERE rev > ?1 AND rev <= ?2 AND \(SQLiteHistoryReader.under) ORDER BY rev LIMIT ?6", SQLiteHistoryReader.bindings(after, through, prefix) + [.int(Int64(limit))]) { r in
+        var i = 0, j = 0
+        while out.count < limit, i < own.count || j < root.count {
+            let e: Event
+            if j >= root.count || (i < own.count && own[i].rev < root[j].rev) {
+                e = own[i]
+                i += 1
+            } else {
+                e = root[j]
+                j += 1
+            }
+            out.append(e)
+        }
+        return out
+    }
+
+    private func read(_ sql: String, _ bind: [SQLiteValue], limit: Int, more: (Event) -> Bool) throws -> [Event] {
+        var out: [Event] = []
+        try db.query(sql, bind) { r in
             let e = Event(rev: UInt64(r.int(0)), kind: r.text(1), path: r.text(2), summary: r.text(3), value: .deferred(StoredJSON(r.text(4))))
             out.append(e)
             return more(e)
@@ -34,7 +64,19 @@ final class SQLiteHistoryReader: HistoryReader {
     /// Under the prefix, or a removal of something the prefix lies under (`Event.concerns`).
     private static let under = "(?3 = '/' OR path = ?3 OR (path >= ?4 AND path < ?5) OR (kind IN ('rm', 'clear') AND (path = '/' OR substr(?4, 1, length(path) + 1) = path || '/')))"
 
+    /// The top-level list of a path, as the `history_list` index has it: `settings` of
+    /// `/settings/my-int`, '' of `/`.
+    static let list = "substr(path, 2, instr(substr(path, 2) || '/', '/') - 1)"
+
+    /// Under a prefix other than `/`, only the events of its list (?6) and of `/` concern it
+    /// (a removal of `/` or of the list): read through the index by list, so that the cost is
+    /// that of the list's events, not of every list's.
+    private static func inList(_ prefix: String) -> String {
+        prefix == "/" ? "?6 = ?6 AND" : "\(list) IN (?6, '') AND"
+    }
+
     private static func bindings(_ after: UInt64, _ through: UInt64, _ prefix: String) -> [SQLiteValue] {
-        [.int(Int64(clamping: after)), .int(Int64(clamping: through)), .text(prefix), .text(prefix + "/"), .text(prefix + "0")]
+        let list = prefix.dropFirst().prefix { $0 != "/" }
+        return [.int(Int64(clamping: after)), .int(Int64(clamping: through)), .text(prefix), .text(prefix + "/"), .text(prefix + "0"), .text(String(list))]
     }
 }

@@ -11,7 +11,7 @@ import TabulaProtocol
 /// second server refuses to start instead of sharing it.
 public final class SQLiteStore: StateStore, @unchecked Sendable {
     /// The schema version this build writes; older files are migrated, newer ones refused.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// `PRAGMA application_id`: "TABL".
     public static let applicationID: Int32 = 0x5441_424C
 
@@ -138,7 +138,12 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         CREATE TABLE orders(id INTEGER PRIMARY KEY, entry TEXT NOT NULL, title TEXT NOT NULL, created REAL NOT NULL);
         CREATE TABLE history(rev INTEGER PRIMARY KEY, time REAL NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL,
             summary TEXT NOT NULL, payload TEXT NOT NULL);
+        """,
+        // 2: the history by top-level list, so that a replay of one list reads only its own
+        // events (see `SQLiteHistoryReader.list`).
         """
+        CREATE INDEX history_list ON history(substr(path, 2, instr(substr(path, 2) || '/', '/') - 1), rev);
+        """,
     ]
 
     // MARK: - Loading

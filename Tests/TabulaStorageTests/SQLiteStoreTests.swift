@@ -131,7 +131,7 @@ func listing(_ m: Model) -> [String] {
         let path = tempPath()
         _ = try SQLiteStore(path: path)
         try sqlite3(path, "PRAGMA user_version=99;")
-        #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("has schema version 99, newer than this tabulad understands (1)") }
+        #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("has schema version 99, newer than this tabulad understands (\(SQLiteStore.schemaVersion))") }
     }
 
     @Test func aFileAnotherServerHasOpenIsRefused() throws {

@@ -15,6 +15,8 @@ struct ChangeHistory {
     let byteCapacity: Int
     /// Bytes of the events held.
     private(set) var bytes = 0
+    /// The held events' revisions by top-level list: a replay under a list reads only its own.
+    private var lists = ListIndex()
 
     /// Every event after this revision is held: the revision the history started at, then
     /// that of the last event to fall out.
@@ -40,12 +42,14 @@ struct ChangeHistory {
     mutating func append(_ e: inout Event?) {
         if count == ring.count && ring.count < capacity { grow() }
         bytes += e?.size ?? 0
+        if let new = e { lists.add(new) }
         if count == ring.count {
             swap(&e, &ring[start])
             start = (start + 1) % ring.count
             if let gone = e {
                 base = gone.rev
                 bytes -= gone.size
+                lists.remove(gone)
             }
         } else {
             swap(&e, &ring[(start + count) % ring.count])
@@ -72,34 +76,60 @@ struct ChangeHistory {
         count -= 1
         base = gone.rev
         bytes -= gone.size
+        lists.remove(gone)
     }
 
     /// Whether every event after `rev` is held (nothing newer than `rev` fell out).
     func holds(after rev: UInt64) -> Bool { rev >= base }
 
-    /// How many held events with a revision in `(after, through]` lie under `prefix`.
+    /// How many held events with a revision in `(after, through]` lie under `prefix`: the
+    /// events of its list (and of `/`) alone are looked at, and for a list's own path
+    /// (`/settings`) none at all but `/`'s.
     func count(after: UInt64, through: UInt64, under prefix: String) -> Int {
-        var n = 0
-        forEach(after: after, through: through) { e in
-            if e.concerns(prefix) { n += 1 }
-            return true
+        guard prefix != "/" else { return count(after: after, through: through) }
+        let list = ListIndex.list(of: prefix)
+        if prefix.utf8.count == list.utf8.count + 1 {
+            let rootRemovals = lists.revisions(after: after, through: through, list: "").filter { event($0)?.concerns(prefix) == true }.count
+            return lists.count(after: after, through: through, list: list) + rootRemovals
         }
+        var n = 0
+        for rev in lists.revisions(after: after, through: through, list: list) where event(rev)?.concerns(prefix) == true { n += 1 }
         return n
     }
 
     /// Held events with a revision in `(after, through]` under `prefix`, until `limit` of
-    /// them or `bytes` of their sizes.
+    /// them or `bytes` of their sizes: the events of its list (and of `/`) alone are looked at.
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int = .max) -> [Event] {
         var out: [Event] = []
         var size = 0
-        forEach(after: after, through: through) { e in
+        func take(_ e: Event) -> Bool {
             if e.concerns(prefix) {
                 out.append(e)
                 size += e.size
             }
             return out.count < limit && size < bytes
         }
+        if prefix == "/" {
+            forEach(after: after, through: through, take)
+        } else {
+            for rev in lists.revisions(after: after, through: through, list: ListIndex.list(of: prefix)) {
+                guard let e = event(rev), take(e) else { break }
+            }
+        }
         return out
+    }
+
+    /// How many events are held with a revision in `(after, through]`.
+    private func count(after: UInt64, through: UInt64) -> Int {
+        guard let first = oldest, through > after else { return 0 }
+        let skip = after >= first ? Int(after - first + 1) : 0
+        return max(0, min(count, Int(min(through - first + 1, UInt64(count)))) - skip)
+    }
+
+    /// The held event of revision `rev` (held revisions are consecutive).
+    private func event(_ rev: UInt64) -> Event? {
+        guard let first = oldest, rev >= first, rev - first < UInt64(count) else { return nil }
+        return ring[(start + Int(rev - first)) % ring.count]
     }
 
     /// Calls `body` with each held event with a revision in `(after, through]`, oldest first,
