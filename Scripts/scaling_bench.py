@@ -4,7 +4,7 @@
 start-up of a SQLite store holding it), and as a catalog branch grows from 1 to 1,000 levels
 deep. A cost that grows with n shows as microseconds that grow by the step's factor. Imported
 by Scripts/bench, which builds release."""
-import os, socket, time
+import statistics, os, socket, time
 
 
 class Client:
@@ -69,33 +69,48 @@ def items(start_tabulad):
         print("%-10d" % n + "".join("%11.1f" % us for _, us in v))
 
 
-def history(start_tabulad, work):
+def history(start_tabulad, work, builds=(("this build", None),)):
+    """WATCH /settings FROM 1 (10 matching changes among n to /items) until its reply, on a
+    restarted server (so the replay reads the store, not memory), each build in turn, 2 rounds,
+    each the median of 3 WATCHes; and start-up until the port is printed."""
     rows = []
     for n in (1000, 100000, 1000000):
-        path = os.path.join(work, "history-%d.sqlite" % n)
-        p, port = start_tabulad("--data", path, "--sync", "normal", "--history", "1000000")
-        c = Client(port)
-        try:
-            for base in range(0, n, 10000):
-                c.run([b"FAV /items/%d" % (1 + i % 9) for i in range(base, min(n, base + 10000))], depth=1000)
-            c.run([b"SELECT /settings/my-int #%d" % (1 + i % 2) for i in range(10)])
-            w = Client(port)
-            t = time.perf_counter()
-            w.s.sendall(b"WATCH /settings FROM 1\n")
-            w.reply()  # counted: the replay of the 10 changes under /settings among n follows
-            replay_ms = (time.perf_counter() - t) * 1000
-        finally:
-            p.terminate(); p.wait()
-        t = time.perf_counter()
-        p, port = start_tabulad("--data", path, "--sync", "normal", "--history", "1000000")
-        start_ms = (time.perf_counter() - t) * 1000
-        p.terminate(); p.wait()
-        rows.append((n, replay_ms, start_ms))
-    print("\nHistory: WATCH /settings FROM 1 (10 matching changes among n) until its reply, and start-up until the port is printed"
-          " (tabulad --data, SQLite, --history 1000000)")
-    print("%-10s %14s %14s" % ("n", "WATCH FROM ms", "start-up ms"))
-    for n, r, s in rows:
-        print("%-10d %14.1f %14.1f" % (n, r, s))
+        times = {label: [] for label, _ in builds}
+        start_ms = None
+        for _ in range(2):
+            for label, binary in builds:
+                path = os.path.join(work, "history-%d.sqlite" % n)
+                for f in (path, path + "-wal", path + "-shm"):
+                    if os.path.exists(f):
+                        os.remove(f)
+                p, port = start_tabulad("--data", path, "--sync", "normal", "--history", "1000000", binary=binary)
+                try:
+                    c = Client(port)
+                    for base in range(0, n, 10000):
+                        c.run([b"FAV /items/%d" % (1 + i % 9) for i in range(base, min(n, base + 10000))], depth=1000)
+                    c.run([b"SELECT /settings/my-int #%d" % (1 + i % 2) for i in range(10)])
+                finally:
+                    p.terminate(); p.wait()
+                t = time.perf_counter()
+                p, port = start_tabulad("--data", path, "--sync", "normal", "--history", "1000000", binary=binary)
+                start_ms = start_ms or (time.perf_counter() - t) * 1000
+                try:
+                    each = []
+                    for _ in range(3):
+                        w = Client(port)
+                        t = time.perf_counter()
+                        w.s.sendall(b"WATCH /settings FROM 1\n")
+                        w.reply()  # counted: the replay of the 10 changes under /settings among n follows
+                        each.append((time.perf_counter() - t) * 1000)
+                    times[label].append(statistics.median(each))
+                finally:
+                    p.terminate(); p.wait()
+        rows.append((n, times, start_ms))
+    print("\nHistory: WATCH /settings FROM 1 (10 matching changes among n) until its reply, after a restart (the store's history),"
+          " and start-up until the port is printed (tabulad --data, SQLite, --history 1000000; 2 alternating rounds, each a median of 3)")
+    print("%-10s" % "n" + "".join("%26s" % label for label, _ in builds) + "%14s" % "start-up ms")
+    for n, times, s in rows:
+        print("%-10d" % n + "".join("%26s" % ", ".join("%.1f ms" % x for x in times[label]) for label, _ in builds) + "%14.1f" % s)
 
 
 def depth(start_tabulad):
@@ -117,7 +132,7 @@ def depth(start_tabulad):
         print("%-10d %12.1f %12.1f" % (d, s, t))
 
 
-def run(start_tabulad, work):
+def run(start_tabulad, work, builds=(("this build", None),)):
     items(start_tabulad)
-    history(start_tabulad, work)
+    history(start_tabulad, work, builds)
     depth(start_tabulad)

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Access control against the real tabulad: protected mode, tabulad passwd, AUTH over nc, a
-# CI job authenticating through tabula's stdin, and SIGHUP reloading the users file.
+# CI job authenticating through tabula's stdin, SIGHUP reloading the users file, and the live
+# view acting only as a user's role and grants allow.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
+need tmux tmux
 work="$(mktemp -d)"
-trap 'stop_server; rm -rf "$work"' EXIT
+sock="tabula-users-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; stop_server; rm -rf "$work"' EXIT
 D="$BIN/tabulad"
 
 # Protected mode: no users on a non-loopback address is refused, with what to do.
@@ -65,3 +68,27 @@ TABULA_SECRET="not-it" "$BIN/tabula" -p "$PORT" --user boss -c WHOAMI >"$work/ou
 grep -q "the server refused user boss: ERR WRONGPASS wrong name or secret" "$work/err" || { cat "$work/err"; fail "refusal message"; }
 ! grep -q "not-it" "$work/err" "$work/out" || fail "the secret was printed"
 pass "tabula --user logs in from TABULA_SECRET; a refusal exits 2 and shows no secret"
+
+# The live view with users: a read-only user's action is refused and said; a user whose
+# grants leave the items out cannot open them (said before the screen is taken, exit 1);
+# one allowed the menu and the orders orders from the menu.
+echo "pw-viewer" | "$D" passwd viewer read --iterations 1000 --force >>"$work/users"
+echo "pw-kitchen" | "$D" passwd kitchen write --allow /menu --allow /orders --iterations 1000 --force >>"$work/users"
+kill -HUP "$SERVER_PID"
+wait_for "$work/log" "users reloaded: 3 users" 5 || { cat "$work/log"; fail "the live view's users were not loaded"; }
+S=viewer
+tm new-session -d -s viewer -x 100 -y 20 "env TERM=xterm-256color TABULA_SECRET=pw-viewer $BIN/tabula -p $PORT --user viewer live /items; sleep 30"
+wait_pane "Rusty Spork" || fail "a read-only user's live view did not show the items"
+tm send-keys -t viewer g Down f
+wait_pane "ERR NOPERM viewer \\(read\\) may not use FAV" || fail "a read-only user's f was not refused: $(pane)"
+pass "live view: a read-only user sees the items and its action is refused (NOPERM, said in the status line)"
+S=kitchen
+tm new-session -d -s kitchen -x 120 -y 20 "env TERM=xterm-256color TABULA_SECRET=pw-kitchen $BIN/tabula -p $PORT --user kitchen live /items; echo EXIT=\$?; sleep 30"
+wait_pane "^EXIT=1$" || fail "a user without /items opened its live view: $(pane)"
+pane | grep -q "NOPERM kitchen (write) may not" || fail "the refusal was not said: $(pane)"
+tm kill-session -t kitchen
+tm new-session -d -s kitchen -x 120 -y 20 "env TERM=xterm-256color TABULA_SECRET=pw-kitchen $BIN/tabula -p $PORT --user kitchen live /menu/pizza; sleep 30"
+wait_pane "Margherita" || fail "the kitchen's menu did not show"
+tm send-keys -t kitchen Enter
+wait_pane "OK order [0-9]+: Margherita" || fail "the kitchen could not order: $(pane)"
+pass "live view: a user allowed /menu and /orders cannot open /items (exit 1, said) and orders from the menu"
