@@ -85,6 +85,55 @@ def unread_pages(rel, start_tabulad, work, conns=400):
         p.terminate(); p.wait()
 
 
+def cpu_seconds(pid):
+    """The process's user and system CPU seconds so far (/proc/PID/stat)."""
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stalled_replays(rel, start_tabulad, work, conns=600, seconds=20, changes=200000, binary=None):
+    """`conns` connections each send WATCH / FROM 0 over a history of `changes` (SQLite),
+    never read, and are reopened every 10 s; the server's CPU seconds in the window and
+    another client's PING (one every 10 ms: p50, p99, max)."""
+    path = os.path.join(work, "stalled-%d.sqlite" % os.getpid())
+    for f in (path, path + "-wal", path + "-shm"):
+        if os.path.exists(f):
+            os.remove(f)
+    p, port = start_tabulad("--data", path, "--sync", "normal", "--history", "1000000", "--max-connections-per-ip", "0", binary=binary)
+    try:
+        a, af = conn(port)
+        for start in range(0, changes, 10000):
+            a.sendall(b"".join(b"FAV /items/%d\n" % (1 + i % 4) for i in range(10000)))
+            for _ in range(10000):
+                reply(af)
+        attackers, lat = [], []
+        cpu0, t0, opened = cpu_seconds(p.pid), time.time(), 0.0
+        while time.time() - t0 < seconds:
+            if time.time() - opened >= 10:
+                for s in attackers:
+                    s.close()
+                attackers = []
+                for _ in range(conns):
+                    s = socket.create_connection(("127.0.0.1", port))
+                    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                    s.sendall(b"WATCH / FROM 0\n")
+                    attackers.append(s)
+                opened = time.time()
+            t = time.time(); a.sendall(b"PING\n"); reply(af); lat.append((time.time() - t) * 1000)
+            time.sleep(0.01)
+        cpu = cpu_seconds(p.pid) - cpu0
+        wall = time.time() - t0
+        lat.sort()
+        print("Stalled replays (%d connections WATCH / FROM 0 over %d changes, never read, reopened every 10 s, %.0f s): server CPU %.1f s"
+              " (%.0f%% of one core); another client's PING p50 %.2f ms, p99 %.2f ms, max %.2f ms"
+              % (conns, changes, wall, cpu, 100 * cpu / wall, lat[len(lat) // 2], lat[int(len(lat) * 0.99)], lat[-1]), flush=True)
+        for s in attackers:
+            s.close()
+    finally:
+        p.terminate(); p.wait()
+
+
 def run(rel, start_tabulad, work, quick=False):
     restricted_reads(rel, start_tabulad, work, 100000 if quick else 1000000)
     unread_pages(rel, start_tabulad, work, 100 if quick else 400)
+    stalled_replays(rel, start_tabulad, work, 200 if quick else 600)
