@@ -103,4 +103,35 @@ import TabulaStorage
             #expect(bye?.contains(" FROM ") == false || bye?.contains("without FROM") == true)
         }
     }
+
+    /// A replay to a client that does not read stops once the kernel holds what it sent
+    /// (about a page, 64 KiB queued and the client's small receive buffer), never encoding
+    /// the history into socket buffers nobody reads; once the client reads, it goes on to
+    /// the end, every event once and in order.
+    @Test func aReplayToAClientThatDoesNotReadStopsAtAboutAPageAndGoesOnWhenItReads() throws {
+        try withServer({ $0.historyBytesInMemory = 256 << 20 }) { s in
+            let writer = try connect(s), admin = try connect(s)
+            let n = 20_000
+            try LargeReplayTests.addItems(writer, n, size: 200)  // 20,000 events of about 300 bytes: 6 MB
+            let slow = try rawConnect(s)
+            try slow.send("WATCH / FROM 0")
+            var most: UInt64 = 0
+            // For a second and a half: its cursor, as CLIENTS shows it, stays within about
+            // 900 KB of events (3,000 of them; the kernel's buffers take a few hundred KB).
+            let deadline = Date().addingTimeInterval(1.5)
+            while Date() < deadline {
+                let rows = try admin.request("CLIENTS").data
+                for r in rows { if let m = r.range(of: "replay=") { most = max(most, UInt64(r[m.upperBound...].prefix { $0.isNumber }) ?? 0) } }
+                _ = try admin.request("PING")
+            }
+            #expect(most > 0 && most < 3_000, "a replay to a client that does not read reached event \(most) of \(n)")
+            var next: UInt64 = 1
+            while next <= UInt64(n), let l = try slow.readLine(timeout: 30) {
+                guard let rev = TabulaConnection.revision(of: l) else { continue }
+                #expect(rev == next, "expected event \(next), got \(rev)")
+                next = rev + 1
+            }
+            #expect(next == UInt64(n) + 1, "the replay stopped at \(next - 1) of \(n) once the client read")
+        }
+    }
 }

@@ -34,6 +34,8 @@ int tabula_cpus_available(void);
 /// Sets O_NONBLOCK and FD_CLOEXEC.
 int tabula_set_nonblocking(int fd);
 int tabula_set_nodelay(int fd);
+/// Bytes written to a socket that its peer has not taken yet (SIOCOUTQ), or -1.
+int tabula_unsent(int fd);
 int tabula_set_reuseaddr(int fd);
 ssize_t tabula_send(int fd, const void *buf, size_t len);
 ssize_t tabula_sendv(int fd, const struct iovec *iov, int iovcnt);

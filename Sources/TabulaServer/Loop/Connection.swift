@@ -22,6 +22,11 @@ final class Connection {
     var replay: Replay?
     /// Its next step is at the `ReplayReader` (the store is being read for it).
     var replayAtReader = false
+    /// The replay waits for its client to read what it was sent: not looked at again before
+    /// this time (the loop's monotonic nanoseconds).
+    var replayWaitsUntil: UInt64 = 0
+    /// How long it waited last (doubling while its client does not read; 0 once it reads).
+    var replayWait: UInt64 = 0
     /// Event bytes pushed during a replay, sent after it; `deferredCount` bytes in all.
     var deferred: [[UInt8]] = []
     var deferredCount = 0 {

@@ -149,7 +149,7 @@ final class EventLoop: @unchecked Sendable {
                 if deadline == nil { deadline = ContinuousClock.now + .seconds(3) }
             }
             let sleep = ready.isEmpty && !replayCanStep && inbox.isEmptyMarkingSleep()
-            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), sleepMillis) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
+            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), sleepTimeout) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
             rollActivityWindow()
             sweepIfDue()
             if sleep {

@@ -65,6 +65,14 @@ extension EventLoop {
         return recv(c.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
     }
 
+    /// How long the loop may sleep: until the next greeting is due, and while a replay waits
+    /// for its client to read, until it is looked at again.
+    var sleepTimeout: Int32 {
+        guard replayWaitsForClient else { return sleepMillis }
+        let recheck = Int32(EventLoop.replayRecheck / 1_000_000)
+        return sleepMillis < 0 ? recheck : min(sleepMillis, recheck)
+    }
+
     /// How long the loop may sleep: until the next greeting is due, at most.
     var sleepMillis: Int32 {
         let base: Int32 = shuttingDown ? 100 : conns.isEmpty && closedSinceTrim == 0 ? -1 : 1000

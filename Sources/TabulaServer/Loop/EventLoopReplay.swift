@@ -1,3 +1,4 @@
+import CLinuxShims
 import TabulaProtocol
 
 /// Replays: a `WATCH … FROM` counts and sends retained history a step at a time, only while
@@ -35,13 +36,40 @@ extension EventLoop {
 
     /// Whether a replay could take a step now (the loop must then not sleep).
     var replayCanStep: Bool {
-        replaying.contains { $0.replay != nil && !$0.replayAtReader && $0.output.count < config.outputPause && conns[$0.id.raw] != nil }
+        replaying.contains { $0.replay != nil && !$0.replayAtReader && $0.replayWaitsUntil <= nowNanos && $0.output.count < Replay.pageBytes && conns[$0.id.raw] != nil }
+    }
+
+    /// Whether a replay waits for its client to read (the loop then sleeps at most
+    /// `replayRecheck` before it looks again).
+    var replayWaitsForClient: Bool { replaying.contains { $0.replay != nil && $0.replayWaitsUntil > nowNanos } }
+
+    /// Bytes a replay may leave sent but not taken by its client (the kernel's send queue)
+    /// before it waits: a client that does not read costs a replay one page and this, not
+    /// the socket buffers' megabytes of encoded events.
+    static let replayInFlight: Int32 = 64 * 1024
+    /// How long a replay that waits for its client is left before its queue is looked at
+    /// again: 5 ms, doubling while the client still has not read, up to 20 ms (a client that
+    /// reads but lags is then sent 64 KiB at least every 20 ms).
+    static let replayRecheck: UInt64 = 5_000_000
+    static let replayRecheckMost: UInt64 = 20_000_000
+
+    /// Whether `c`'s replay may take a step: its last page is in the kernel, and its client
+    /// has taken all but `replayInFlight` of what it was sent (else it waits a while).
+    private func replayMayStep(_ c: Connection) -> Bool {
+        guard c.replayWaitsUntil <= nowNanos, c.output.count < Replay.pageBytes else { return false }
+        guard tabula_unsent(c.fd) < EventLoop.replayInFlight else {
+            c.replayWait = min(max(c.replayWait * 2, EventLoop.replayRecheck), EventLoop.replayRecheckMost)
+            c.replayWaitsUntil = nowNanos + c.replayWait
+            return false
+        }
+        c.replayWait = 0
+        return true
     }
 
     /// Replay steps per loop turn, all replays together (a step reads at most one window of
     /// revisions: a few milliseconds from disk), so that replays cannot keep the loop from
     /// its other clients however many there are.
-    static let replayStepsPerTurn = 16
+    static let replayStepsPerTurn = 4
     /// Of those, at most this many for one replay in a row.
     static let replayStepsInARow = 8
 
@@ -49,7 +77,7 @@ extension EventLoop {
     /// `ReplayReader` (the replay waits for its answer, `take` goes on from there).
     private func pump(_ c: Connection) {
         var steps = 0
-        while steps < EventLoop.replayStepsInARow, replayBudget > 0, !c.replayAtReader, let before = c.replay, c.output.count < config.outputPause {
+        while steps < EventLoop.replayStepsInARow, replayBudget > 0, !c.replayAtReader, let before = c.replay, replayMayStep(c) {
             steps += 1
             replayBudget -= 1
             var r = before
