@@ -130,12 +130,15 @@ def main():
             sys.exit("FAIL round %d: tabulad did not exit 0 on SIGTERM" % rnd)
         db = sqlite3.connect(data)
         n, lo, hi = db.execute("SELECT count(*), min(rev), max(rev) FROM history").fetchone()
-        meta = db.execute("SELECT value FROM meta WHERE key='revision'").fetchone()[0]
+        seeded = db.execute("SELECT value FROM meta WHERE key='revision'").fetchone()[0]
         db.close()
         if n and hi - lo + 1 != n:
             sys.exit("FAIL round %d: history has gaps (%d rows for revisions %d..%d)" % (rnd, n, lo, hi))
-        if meta != (hi or 0):
-            sys.exit("FAIL round %d: stored revision %d but history ends at %s" % (rnd, meta, hi))
+        # The stored revision is the history's last row (commits write no meta row; meta
+        # holds the seed's revision, 0).
+        meta = max(seeded, hi or 0)
+        if seeded != 0:
+            sys.exit("FAIL round %d: meta holds revision %d; only the seed's (0) is kept there" % (rnd, seeded))
         if ("rev=%d " % meta) not in hello:
             sys.exit("FAIL round %d: restarted server says %r, stored revision is %d" % (rnd, hello, meta))
         print("round %2d: killed with %d writers in flight; %d acknowledged writes all present; revisions 1..%d without gaps"

@@ -149,8 +149,12 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     // MARK: - Loading
 
     public func load() throws -> ModelSnapshot? {
-        guard let rev = try meta("revision") else { return nil }
-        return ModelSnapshot(revision: UInt64(rev), mutations: try tables.load(from: db))
+        // `meta.revision` is the seed's; each commit's revision is its last history row (a
+        // commit writes no meta row: one page fewer per commit). The newest row is never
+        // trimmed, so the head is the larger of the two.
+        guard let seeded = try meta("revision") else { return nil }
+        let head = max(seeded, try db.scalarInt("SELECT max(rev) FROM history") ?? 0)
+        return ModelSnapshot(revision: UInt64(head), mutations: try tables.load(from: db))
     }
 
     /// The file's history id, made and stored on first use (files from before ids get one
@@ -177,6 +181,10 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         }
     }
 
+    /// How many revisions pass between two trims of the history: 256, or a 64th of a small
+    /// bound (every commit for a bound under 128).
+    var trimEvery: UInt64 { UInt64(min(256, max(1, historyLimit / 64))) }
+
     public func commit(_ batch: CommitBatch) throws {
         try checkFileIsOurs()
         let now = Date().timeIntervalSince1970
@@ -188,10 +196,11 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
                 try db.run("INSERT INTO history(rev, time, path, kind, summary, payload) VALUES (?, ?, ?, ?, ?, ?)",
                     [.int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .text(String(decoding: payload, as: UTF8.self))])
             }
-            try setMeta("revision", Int64(batch.revision))
-            // Trimmed with every commit, so the history never holds more than its bound (the
-            // rows to go are the oldest few, found by the primary key).
-            if batch.revision > UInt64(historyLimit) {
+            // Trimmed by the commit that passes a multiple of `trimEvery`, so the history holds
+            // fewer than its bound plus that many (the rows to go are the oldest, found by the
+            // primary key; trimming each commit cost two pages more per commit).
+            let before = (batch.events.first?.rev ?? batch.revision) - 1
+            if batch.revision > UInt64(historyLimit) && batch.revision / trimEvery != before / trimEvery {
                 try db.run("DELETE FROM history WHERE rev <= ?", [.int(Int64(batch.revision) - Int64(historyLimit))])
             }
         }

@@ -74,4 +74,22 @@ import TabulaStorage
         sqlite3_close(check)
         #expect(version == 2 && indexes == 1)
     }
+
+    @Test func theRevisionIsTheLastChangesAndTheHistoryIsTrimmedInSteps() throws {
+        let path = tempPath()
+        do {
+            let store = try SQLiteStore(path: path, syncFull: false, historyLimit: 1_000)
+            try store.seed(SeedData.model(now: 0).snapshot)
+            for rev in 1...2_000 as ClosedRange<UInt64> {
+                try store.commit(CommitBatch(mutations: [], events: [Event(rev: rev, kind: "set", path: "/settings/my-int", summary: "", value: .null)], revision: rev))
+            }
+            let held = 2_000 - Int(try store.oldestRevision()) + 1
+            // Trimmed every 15 revisions (a 64th of the bound): never fewer than the bound kept,
+            // never 15 more.
+            #expect(held >= 1_000 && held < 1_015, "\(held) changes held")
+            store.close()
+        }
+        let reopened = try SQLiteStore(path: path)
+        #expect(try reopened.load()?.revision == 2_000)  // the last change's, though no commit wrote a meta row
+    }
 }
