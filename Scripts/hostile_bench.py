@@ -133,7 +133,48 @@ def stalled_replays(rel, start_tabulad, work, conns=600, seconds=20, changes=200
         p.terminate(); p.wait()
 
 
+def clients_scrape(rel, start_tabulad, work, conns=5000, seconds=10, binary=None):
+    """`conns` idle connections, and a client that GETs /clients in a loop on one kept-alive
+    connection; another client's PING (one every 10 ms) and the server's CPU meanwhile."""
+    import threading
+    p, port = start_tabulad("--memory", "--http", "0", "--max-connections-per-ip", "0", "--max-connections", str(conns * 2 + 100), binary=binary)
+    try:
+        http = int(p.stdout.readline())
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(conns)]
+        a, af = conn(port)
+        stop, scrapes = threading.Event(), [0]
+
+        def scrape():
+            s = socket.create_connection(("127.0.0.1", http))
+            f = s.makefile("rb")
+            while not stop.is_set():
+                s.sendall(b"GET /clients HTTP/1.1\r\nHost: x\r\n\r\n")
+                length = 0
+                while (line := f.readline()) not in (b"\r\n", b""):
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                f.read(length)
+                scrapes[0] += 1
+        t = threading.Thread(target=scrape, daemon=True)
+        cpu0, t0, lat = cpu_seconds(p.pid), time.time(), []
+        t.start()
+        while time.time() - t0 < seconds:
+            t1 = time.time(); a.sendall(b"PING\n"); reply(af); lat.append((time.time() - t1) * 1000)
+            time.sleep(0.01)
+        stop.set(); t.join(5)
+        cpu, wall = cpu_seconds(p.pid) - cpu0, time.time() - t0
+        lat.sort()
+        print("/clients scraped in a loop with %d connections open (%.0f s): %.0f scrapes/s, server CPU %.1f s (%.0f%% of one core);"
+              " another client's PING p50 %.2f ms, p99 %.2f ms, max %.2f ms"
+              % (conns, wall, scrapes[0] / wall, cpu, 100 * cpu / wall, lat[len(lat) // 2], lat[int(len(lat) * 0.99)], lat[-1]), flush=True)
+        for s in idle:
+            s.close()
+    finally:
+        p.terminate(); p.wait()
+
+
 def run(rel, start_tabulad, work, quick=False):
     restricted_reads(rel, start_tabulad, work, 100000 if quick else 1000000)
     unread_pages(rel, start_tabulad, work, 100 if quick else 400)
     stalled_replays(rel, start_tabulad, work, 200 if quick else 600)
+    clients_scrape(rel, start_tabulad, work, 1000 if quick else 5000)

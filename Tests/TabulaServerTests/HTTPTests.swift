@@ -180,6 +180,19 @@ import TabulaStorage
         }
     }
 
+    /// `/clients` is made at most once a second per loop, and again when a connection comes
+    /// or goes: a connection that just came is in the next page, however soon it is asked.
+    @Test func aConnectionThatJustCameIsInTheNextClientsPage() throws {
+        try withServer({ $0.httpPort = 0; $0.ioThreads = 1 }) { s in
+            let h = try HTTPTestClient(port: try #require(s.httpPort))
+            let before = try h.get("/clients").body
+            let ids = before.components(separatedBy: #""id":"#).count - 1
+            _ = try connect(s)
+            let after = try h.get("/clients").body
+            #expect(after.components(separatedBy: #""id":"#).count - 1 == ids + 1, "\(after)")
+        }
+    }
+
     @Test func theClientsVerbListsTheSameConnectionsAsText() throws {
         try Self.withHTTP { s, port in
             let t = try connect(s)

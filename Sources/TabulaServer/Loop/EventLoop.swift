@@ -88,6 +88,9 @@ final class EventLoop: @unchecked Sendable {
     var shedFoundNone = -1
     /// Connections closed since memory was last given back to the system.
     var closedSinceTrim = 0
+    /// The `/clients` body made this second, while no connection came or went on this loop
+    /// (a scraper in a loop then costs one listing a second, not one per request).
+    var clientsPage: (second: Int, body: [UInt8])?
     /// This loop's connections from other machines (see `CPUYield.auto`).
     var remoteClients = 0
     private var activeNow = 0

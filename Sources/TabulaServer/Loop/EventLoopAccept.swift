@@ -62,6 +62,7 @@ extension EventLoop {
         c.tls = tls?.handle
         conns[c.id.raw] = c
         listNewClient(c)
+        clientsPage = nil
         if !peer.isOnThisMachine { remoteClients += 1 }
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN

@@ -85,6 +85,7 @@ extension EventLoop {
         stats.partialInput.wrappingSubtract(c.partialCounted, ordering: .relaxed)
         c.partialCounted = 0
         closedSinceTrim += 1
+        clientsPage = nil
         executor.state.hub.withLock { _ = $0.remove(c.id, nil) }
         log.log(.debug, "connection \(c.id.raw) closed", conn: c.id.raw)
     }
