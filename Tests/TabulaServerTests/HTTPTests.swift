@@ -187,9 +187,10 @@ import TabulaStorage
             let h = try HTTPTestClient(port: try #require(s.httpPort))
             let before = try h.get("/clients").body
             let ids = before.components(separatedBy: #""id":"#).count - 1
-            _ = try connect(s)
+            let came = try connect(s)
             let after = try h.get("/clients").body
             #expect(after.components(separatedBy: #""id":"#).count - 1 == ids + 1, "\(after)")
+            withExtendedLifetime(came) {}
         }
     }
 
