@@ -19,4 +19,18 @@ import TabulaProtocol
         cache.store(key(99), revision: 2, bytes: [UInt8](repeating: 65, count: 100))  // replaced, counted once
         #expect(cache.lookup(key(99), revision: 2)?.count == 100)
     }
+
+    /// A read that moves a current path another client removed is neither answered from the
+    /// cache nor cached: a hit said "you are now at …" and left the session where it was.
+    @Test func aReaderWhosePathWasRemovedIsMovedThoughAnotherAskedTheSameFirst() throws {
+        try withServer({ $0.ioThreads = 1 }) { s in
+            let admin = try connect(s), a = try connect(s), b = try connect(s)
+            #expect(try a.request("CD /catalog/item-1").isOK)
+            #expect(try b.request("CD /catalog/item-1").isOK)
+            #expect(try admin.request("RM /catalog/item-1").isOK)
+            #expect(try a.request("LS").final.contains("you are now at /catalog"))
+            #expect(try b.request("LS").final.contains("you are now at /catalog"))
+            #expect(try b.request("PWD").final == "OK /catalog")  // moved by its LS, nothing more to say
+        }
+    }
 }

@@ -14,6 +14,13 @@ extension Model {
         return reply
     }
 
+    /// Whether `viewer`'s current path no longer exists for it, so that its next read moves
+    /// it (and says so): such a read's reply is not one to cache or to answer from a cache.
+    public func mustSettle(_ viewer: Viewer) -> Bool {
+        guard viewer.cwd != "/", case .failure = resolve(viewer.cwd, viewer: viewer) else { return false }
+        return true
+    }
+
     /// Moves a current path that no longer exists for `viewer` (another client removed it)
     /// up to its nearest existing ancestor; returns the notice for the reply, or nil.
     func settle(_ viewer: inout Viewer) -> String? {

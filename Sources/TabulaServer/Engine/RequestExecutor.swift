@@ -141,7 +141,10 @@ struct RequestExecutor: Sendable {
             return false
         case .request(let r):
             var key: ReplyCache.Key?
-            if r.tag == nil && r.command.traits.cacheable && !session.subscribed {  // subscribed: refused, never cached
+            // Subscribed: refused, never cached. A current path that another client removed
+            // is moved by the read, with a notice: neither a cached reply nor one to cache (a
+            // hit would say "you are now at …" without moving the session).
+            if r.tag == nil && r.command.traits.cacheable && !session.subscribed && !state.model.mustSettle(session.viewer) {
                 let k = ReplyCache.key(r.command, session)
                 // A hit proves that this request passed `Dispatcher.refusal` for this user (and
                 // load of the users file), current path and revision: entries are made only
