@@ -177,6 +177,34 @@ import TabulaServer
         }
     }
 
+    /// A close the server chooses sends what was queued first: every reply the connection
+    /// was given arrives whole, and the goodbye after the last of them.
+    @Test func aRemovedUsersQueuedRepliesArriveWholeBeforeItsGoodbye() throws {
+        try Self.withUsers { s in
+            let admin = try Self.login(s, "admin"), ops = try Self.login(s, "ops")
+            try admin.line.send(Array(repeating: "ORDER margherita", count: 2_000).joined(separator: "\n"))
+            for _ in 0..<2_000 { #expect(try admin.readReply().isOK) }
+            // About 12 MB asked and nothing read: the server runs them until its output waits.
+            try ops.line.send(Array(repeating: "LS /orders LIMIT 2000", count: 100).joined(separator: "\n"))
+            #expect(try admin.request("PING").isOK)
+            var next = Self.users
+            next["ops"] = nil
+            #expect(s.reloadUsers(next))
+            var rows = 0, replies = 0, last = ""
+            while let l = try ops.line.readLine(timeout: 10) {
+                last = l
+                if l.hasPrefix("- ") { rows += 1 } else if l.hasPrefix("OK ") {
+                    #expect(rows == 2_000 && l == "OK 2000 of 2000", "reply \(replies) had \(rows) rows: \(l)")
+                    replies += 1
+                    rows = 0
+                } else if l.hasPrefix("* BYE") { break }
+            }
+            #expect(last == "* BYE user ops was removed from the users file")
+            #expect(rows == 0, "a reply was cut by the goodbye after \(rows) rows")
+            #expect(replies > 0)
+        }
+    }
+
     @Test func aReloadAddsUsersAndClosesTheConnectionsOfRemovedOnes() throws {
         try Self.withUsers { s in
             let ops = try Self.login(s, "ops"), ci = try Self.login(s, "ci")

@@ -50,6 +50,9 @@ final class Connection {
     var readPaused = false
     /// Close once the output is written.
     var closeWhenFlushed = false
+    /// The goodbye of a close the server chose (`closeAfterOutput`), said once the group at
+    /// the engine is answered.
+    var byeAfterOutput: String?
     /// The epoll interest now registered.
     var interest: UInt32 = 0
     /// Queued for a flush at the end of this loop turn.

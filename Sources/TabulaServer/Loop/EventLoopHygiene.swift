@@ -96,6 +96,34 @@ extension EventLoop {
     }
 
     /// Sends `* BYE reason` when it can go without cutting a line, then closes.
+    /// A close the server chose while its client may be reading (its user was removed or
+    /// changed, the history was replaced): what is queued for it goes first, then the
+    /// goodbye, and the connection closes once that is written. Nothing more is read from it;
+    /// a client that does not read is closed by the stall timeout as any other. A group at
+    /// the engine when it comes closes the connection after its answer (see `.answer`).
+    func closeAfterOutput(_ c: Connection, _ reason: String, log why: String) {
+        guard c.byeAfterOutput == nil, !c.closeWhenFlushed else { return }  // closing already
+        log.log(.info, "closing connection \(c.id.raw) from \(c.peer) once its output is sent: \(why)", conn: c.id.raw)
+        c.readClosed = true
+        c.held.removeAll()
+        c.replay = nil  // what it had of a replay is sent; the rest, and what waited behind it, is not
+        c.deferred.removeAll()
+        c.deferredCount = 0
+        c.byeAfterOutput = reason
+        guard !c.atEngine else { return updateInterest(c) }
+        sayByeAfterOutput(c)
+    }
+
+    /// Queues the goodbye a `closeAfterOutput` left, and closes once all is written.
+    func sayByeAfterOutput(_ c: Connection) {
+        guard let reason = c.byeAfterOutput else { return }
+        c.byeAfterOutput = nil
+        if let bye = goodbye(c, reason) { c.output.append(bye) }
+        c.closeWhenFlushed = true
+        updateInterest(c)
+        markDirty(c)
+    }
+
     func closeWithBye(_ c: Connection, _ reason: String, log why: String, timedOut: Bool = true) {
         if timedOut { stats.add(stats.timedOut, 1) }
         log.log(.info, "closing connection \(c.id.raw) from \(c.peer): \(why)", conn: c.id.raw)

@@ -15,6 +15,10 @@ extension EventLoop {
                 appendReplies(c, a.bytes)
                 if let session = a.session { c.session = session }
                 if c.session.user != nil { refreshUser(c) }
+                if c.byeAfterOutput != nil {  // the server closes it: its answer first, then the goodbye
+                    sayByeAfterOutput(c)
+                    continue
+                }
                 if a.close { c.closeWhenFlushed = true }
                 if !a.rest.isEmpty { c.held = a.rest + c.held }
                 markDirty(c)
@@ -32,7 +36,7 @@ extension EventLoop {
             case .usersReloaded:
                 for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
             case .dropAll(let reason):
-                for c in Array(conns.values) { closeWithBye(c, reason, log: reason, timedOut: false) }
+                for c in Array(conns.values) { closeAfterOutput(c, reason, log: reason) }
             case .stopReading:
                 shuttingDown = true
                 if index == 0 { for l in listeners { _ = tabula_epoll_del(epfd, l.fd) } }
