@@ -1,3 +1,4 @@
+import TabulaHTTP
 import TabulaProtocol
 
 /// One client socket, owned by one I/O loop thread.
@@ -52,7 +53,7 @@ final class Connection {
     var closeWhenFlushed = false
     /// The goodbye of a close the server chose (`closeAfterOutput`), said once the group at
     /// the engine is answered.
-    var byeAfterOutput: String?
+    var byeAfterOutput: (reason: String, status: HTTPStatus)?
     /// The epoll interest now registered.
     var interest: UInt32 = 0
     /// Queued for a flush at the end of this loop turn.

@@ -1,4 +1,5 @@
 import CLinuxShims
+import TabulaHTTP
 import TabulaProtocol
 
 /// Connection hygiene: incomplete input counted against one bound for the whole server, and
@@ -101,7 +102,8 @@ extension EventLoop {
     /// goodbye, and the connection closes once that is written. Nothing more is read from it;
     /// a client that does not read is closed by the stall timeout as any other. A group at
     /// the engine when it comes closes the connection after its answer (see `.answer`).
-    func closeAfterOutput(_ c: Connection, _ reason: String, log why: String) {
+    /// An HTTP request in progress is answered `status` (the one that fits the reason).
+    func closeAfterOutput(_ c: Connection, _ reason: String, log why: String, status: HTTPStatus) {
         guard c.byeAfterOutput == nil, !c.closeWhenFlushed else { return }  // closing already
         log.log(.info, "closing connection \(c.id.raw) from \(c.peer) once its output is sent: \(why)", conn: c.id.raw)
         c.readClosed = true
@@ -109,16 +111,16 @@ extension EventLoop {
         c.replay = nil  // what it had of a replay is sent; the rest, and what waited behind it, is not
         c.deferred.removeAll()
         c.deferredCount = 0
-        c.byeAfterOutput = reason
+        c.byeAfterOutput = (reason, status)
         guard !c.atEngine else { return updateInterest(c) }
         sayByeAfterOutput(c)
     }
 
     /// Queues the goodbye a `closeAfterOutput` left, and closes once all is written.
     func sayByeAfterOutput(_ c: Connection) {
-        guard let reason = c.byeAfterOutput else { return }
+        guard let (reason, status) = c.byeAfterOutput else { return }
         c.byeAfterOutput = nil
-        if let bye = goodbye(c, reason) { c.output.append(bye) }
+        if let bye = goodbye(c, reason, status: status) { c.output.append(bye) }
         c.closeWhenFlushed = true
         updateInterest(c)
         markDirty(c)

@@ -36,7 +36,7 @@ extension EventLoop {
             case .usersReloaded:
                 for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
             case .dropAll(let reason):
-                for c in Array(conns.values) { closeAfterOutput(c, reason, log: reason) }
+                for c in Array(conns.values) { closeAfterOutput(c, reason, log: reason, status: .unavailable) }
             case .stopReading:
                 shuttingDown = true
                 if index == 0 { for l in listeners { _ = tabula_epoll_del(epfd, l.fd) } }
