@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TabulaAccess
-import TabulaServer
+@testable import TabulaServer
 
 /// With `--users`, HTTP Basic with the same users and grants: nothing without a login but
 /// what `--http-open` opens; a user's reads and streams show only what it may read.
@@ -46,6 +46,25 @@ import TabulaServer
             #expect(try h.get("/readyz").status == 200)
             #expect(try h.get("/api/ls?path=/items").status == 401)
             #expect(try h.get("/clients").status == 401)
+        }
+    }
+
+    /// A close the server chooses answers a request in progress with the status of its
+    /// reason: 401 for a user the reload removed (408 before, whatever the reason).
+    @Test func aRequestInProgressOfARemovedUserIsAnswered401() throws {
+        try Self.withUsers { s, port in
+            let h = try HTTPTestClient(port: port)
+            #expect(try h.get("/api/ls?path=/orders", headers: [Self.basic("ops")]).status == 200)
+            h.send("GET /api/ls?path=/orders HTTP/1.1\r\nHost: x\r\n")  // the rest never comes
+            // Once the server holds it as incomplete input (its only client's):
+            #expect(eventually { s.loops[0].stats.partialInput.load(ordering: .relaxed) > 0 })
+            var next = AccessControlTests.users
+            next["ops"] = nil
+            #expect(s.reloadUsers(next))
+            let r = try h.response()
+            #expect(r.status == 401)
+            #expect(r.body.contains("user ops was removed from the users file"), "\(r.body)")
+            #expect(h.closesWithin(5))
         }
     }
 
