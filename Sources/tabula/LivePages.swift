@@ -52,9 +52,18 @@ extension LiveView {
         shown = LiveRow.display(rows)
     }
 
-    /// The newest orders, as many as fit beside the menu (every page is read, newest last).
+    /// The newest orders, as many as fit beside the menu (newest last). After the first
+    /// reading only the orders after the last one held are asked for, so a change costs what
+    /// it added; every page is read again only when the count says some went (a removal).
     func newestOrders(keep: Int = 200) throws -> [String] {
         guard let c = conn else { return [] }
+        if let last = orders.last.flatMap(LiveRow.itemID) {
+            let r = try c.request("LS /orders LIMIT \(RequestParser.maxLimit) AFTER \(last)")
+            if r.isOK, LiveView.nextPage(r.reply.message) == nil, LiveView.total(r.reply.message) == ordersTotal + r.data.count {
+                ordersTotal += r.data.count
+                return Array((orders + r.data).suffix(keep))
+            }
+        }
         var r = try c.request("LS /orders LIMIT \(RequestParser.maxLimit)")
         ordersTotal = LiveView.total(r.reply.message) ?? r.data.count
         var kept = Array(r.data.suffix(keep))

@@ -70,15 +70,11 @@ extension EventLoop {
     /// revisions: a few milliseconds from disk), so that replays cannot keep the loop from
     /// its other clients however many there are.
     static let replayStepsPerTurn = 4
-    /// Of those, at most this many for one replay in a row.
-    static let replayStepsInARow = 8
 
     /// Takes the replay's steps that memory can serve; the first it cannot goes to the
     /// `ReplayReader` (the replay waits for its answer, `take` goes on from there).
     private func pump(_ c: Connection) {
-        var steps = 0
-        while steps < EventLoop.replayStepsInARow, replayBudget > 0, !c.replayAtReader, let before = c.replay, replayMayStep(c) {
-            steps += 1
+        while replayBudget > 0, !c.replayAtReader, let before = c.replay, replayMayStep(c) {
             replayBudget -= 1
             var r = before
             let step = r.step(history)

@@ -139,9 +139,23 @@ async function menu() {
       + (canWrite ? `<td class="tools">${button("rm", ["/orders/" + o.id, ...ifRev(o)], "✕", `Remove order ${o.id}`, ` title="remove"`)}</td>` : "") + `</tr>`).join("") + `</table>`;
   view.innerHTML = `<h1>Menu</h1><div class="columns"><div>${left}</div><div><h2>Order</h2>${right}</div></div>`;
 }
-// The newest orders, however many there are: pages are read in turn (AFTER the last id), and
-// the last `keep` rows are kept.
+// The newest orders, however many there are: the first time every page is read (AFTER the
+// last id), and the last `keep` rows are kept; after that only the orders after the last one
+// held are asked for, unless the count says some went (a removal: every page again).
+const held = { rows: [], total: 0 };
 async function newestOrders(keep = 500) {
+  const last = held.rows.length ? held.rows[held.rows.length - 1].id : null;
+  if (last !== null) {
+    try {
+      const page = await api("ls", "/orders", { limit: 10000, after: String(last) });
+      const m = /of (\d+)/.exec(page.message);
+      if (!/more:/.test(page.message) && m && Number(m[1]) === held.total + page.data.length) {
+        held.rows = held.rows.concat(page.data).slice(-keep);
+        held.total = Number(m[1]);
+        return ordersShown();
+      }
+    } catch (err) { /* the last one held is gone: read them all again */ }
+  }
   let rows = [], after = null, total = 0;
   for (let pages = 0; pages < 100; pages++) {
     const page = await api("ls", "/orders", after === null ? { limit: 10000 } : { limit: 10000, after });
@@ -151,7 +165,12 @@ async function newestOrders(keep = 500) {
     if (page.data.length === 0 || page.data.length < 10000) break;
     after = String(page.data[page.data.length - 1].id);
   }
-  return { rows, note: total > rows.length ? `<p class="note">the newest ${rows.length} of ${total}</p>` : "" };
+  held.rows = rows;
+  held.total = total;
+  return ordersShown();
+}
+function ordersShown() {
+  return { rows: held.rows, note: held.total > held.rows.length ? `<p class="note">the newest ${held.rows.length} of ${held.total}</p>` : "" };
 }
 """#
 }
