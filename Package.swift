@@ -60,5 +60,5 @@ let package = Package(
 //   TABULA_FUZZ=1 swift build --scratch-path .build-fuzz --product tabula-fuzz --sanitize fuzzer
 if ProcessInfo.processInfo.environment["TABULA_FUZZ"] != nil {
     package.products.append(.executable(name: "tabula-fuzz", targets: ["tabula-fuzz"]))
-    package.targets.append(.executableTarget(name: "tabula-fuzz", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaAccess", "TabulaHTTP", "CTLSShim"], swiftSettings: strict))
+    package.targets.append(.executableTarget(name: "tabula-fuzz", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaAccess", "TabulaHTTP", "TabulaServer", "CTLSShim"], swiftSettings: strict))
 }

@@ -35,7 +35,9 @@ public final class ScriptRunner {
     public private(set) var session = SessionTracker()
     /// Errors seen (ERR replies and failed meta-commands).
     public private(set) var failures = 0
-    private var lastReply: ServerReply?
+    /// The last reply as this script's format prints it (text lines, JSON objects, or CSV/TSV
+    /// header and records, each followed by the final line): what `\expect` matches.
+    private var lastShown: [String]?
     private var unclaimedPushes: [String] = []
     private var depth = 0
     private var quitRequested = false
@@ -125,18 +127,32 @@ public final class ScriptRunner {
         case .request(let text):
             let reply = try connection.request(text, timeout: requestTimeout(text))
             showPushes()
-            lastReply = reply
             session.observe(request: text, reply: reply)
-            if let table {
-                for l in table.lines(reply.reply.rows.map(\.json)) { out(l) }
-            } else if quiet {
-                for r in reply.reply.rows { out(TerminalText.safe(json ? r.json.jsonText : r.text)) }
+            let shown = shownLines(reply)
+            lastShown = shown
+            if table != nil || quiet {
+                for l in shown.dropLast() { out(l) }
             } else {
                 for l in reply.lines.dropLast() { out(l) }
                 if reply.isOK || json { out(reply.final) }  // in JSON, an error is an object on stdout too
             }
             if !reply.isOK { pendingFailure = (number, reply.reply.error?.code, reply.final) }
         }
+    }
+
+    /// The lines of `reply` as this script prints them, data rows then the final line: CSV or
+    /// TSV records under a header (`--csv`/`--tsv`), the rows alone (`--quiet`), else the
+    /// server's lines (JSON objects with `--json`).
+    private func shownLines(_ reply: ServerReply) -> [String] {
+        if let table { return table.lines(reply.reply.rows.map(\.json)) + [reply.final] }
+        if quiet { return reply.reply.rows.map { TerminalText.safe(json ? $0.json.jsonText : $0.text) } + [reply.final] }
+        return reply.lines
+    }
+
+    /// The name of the form this script prints replies in.
+    private var formatName: String {
+        if let table { return "--\(table.rawValue)" }
+        return json ? "--json" : "text"
     }
 
     /// Runs one line at once, failing on a failed request (the prompt's `\` lines use it).
@@ -183,9 +199,9 @@ public final class ScriptRunner {
             quitRequested = true
         case "\\expect":
             let regex = try pattern(rest, for: "\\expect")
-            guard let last = lastReply else { throw ScriptFailure(message: "\\expect with no reply before it") }
-            guard last.lines.contains(where: { matches(regex, $0) }) else {
-                throw ScriptFailure(message: "\\expect /\(rest)/ did not match the last reply (\(last.final))")
+            guard let shown = lastShown else { throw ScriptFailure(message: "\\expect with no reply before it") }
+            guard shown.contains(where: { matches(regex, $0) }) else {
+                throw ScriptFailure(message: "\\expect /\(rest)/ did not match the last reply as \(formatName) prints it (\(shown.prefix(3).joined(separator: " | "))\(shown.count > 3 ? " | …" : "")); a check matches what the script prints, so a script run with --json, --csv or --tsv matches that form")
             }
         case "\\wait":
             guard case .success(let words) = Tokenizer.tokenize(Array(rest.utf8)), let p = words.first, words.count <= 2 else {

@@ -61,7 +61,11 @@ public final class HTTPParser {
         let used = http_parser_execute(parser, settings, base, bytes.count)
         let errno = parser.pointee.http_errno
         if errno != 0 {
-            fail(refusal ?? (.badRequest, "malformed request (\(String(cString: http_errno_description(http_errno(errno))))); send HTTP/1.1 requests such as GET /metrics HTTP/1.1"))
+            // A bad header byte is refused in the same words whichever check meets it first
+            // (http_parser's, or the name check below), so where reads cut does not matter.
+            let malformed = errno == HPE_INVALID_HEADER_TOKEN.rawValue
+                ? HTTPParser.badHeader : "malformed request (\(String(cString: http_errno_description(http_errno(errno))))); send HTTP/1.1 requests such as GET /metrics HTTP/1.1"
+            fail(refusal ?? (.badRequest, malformed))
         } else if parser.pointee.upgrade != 0 || (used < bytes.count && !failed) {
             // An upgrade (WebSocket, h2c) is not offered: the request is answered as a plain
             // one, and then the connection closes (what follows it is not HTTP/1.1).
@@ -119,11 +123,20 @@ public final class HTTPParser {
 
     private func onField(_ at: UnsafePointer<CChar>?, _ n: Int) -> Int32 {
         if lastWasValue { if let r = endHeader() { return r } }
+        let bytes = UnsafeRawBufferPointer(start: at, count: n)
+        // RFC 9112 5.1: no whitespace between a field name and its colon (a request
+        // smuggling shape); a name is a token. Each byte is checked as it arrives, the size
+        // and then the byte, so the first broken rule is the same wherever reads cut.
+        let room = HTTPParser.maxHeaderBytes - headerBytes
+        if let bad = bytes.firstIndex(where: { !HTTPParser.isTokenByte($0) }), bad < room { return refuse(.badRequest, HTTPParser.badHeader) }
         headerBytes += n
         guard headerBytes <= HTTPParser.maxHeaderBytes else { return refuse(.headersTooLarge, "the headers are larger than \(HTTPParser.maxHeaderBytes) bytes; send fewer or shorter ones") }
-        field.append(contentsOf: UnsafeRawBufferPointer(start: at, count: n))
+        field.append(contentsOf: bytes)
         return 0
     }
+
+    /// The refusal of a header holding a byte it may not.
+    static let badHeader = "a header holds a byte it may not: a name is a token (letters, digits and !#$%&'*+-.^_`|~) with no space before its colon, and a value holds no control character; send Name: value lines"
 
     private func onValue(_ at: UnsafePointer<CChar>?, _ n: Int) -> Int32 {
         lastWasValue = true
@@ -145,15 +158,11 @@ public final class HTTPParser {
         }
     }
 
-    /// Files the header just read; a refusal past `maxHeaders`, or for a name that is not a token.
+    /// Files the header just read; a refusal past `maxHeaders`, or for an empty name.
     private func endHeader() -> Int32? {
         lastWasValue = false
         guard headers.count < HTTPParser.maxHeaders else { return refuse(.headersTooLarge, "more than \(HTTPParser.maxHeaders) headers; send fewer") }
-        guard !field.isEmpty, field.allSatisfy(HTTPParser.isTokenByte) else {
-            // RFC 9112 5.1: no whitespace between a field name and its colon (a request
-            // smuggling shape); a name is a token.
-            return refuse(.badRequest, "a header name must be a token with no space before its colon (got \(String(decoding: field.prefix(64), as: UTF8.self).debugDescription))")
-        }
+        guard !field.isEmpty else { return refuse(.badRequest, HTTPParser.badHeader) }
         headers.append((String(decoding: field, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self)))
         field.removeAll(keepingCapacity: true)
         value.removeAll(keepingCapacity: true)

@@ -3,6 +3,7 @@ import TabulaAccess
 import TabulaHTTP
 import TabulaModel
 import TabulaProtocol
+@testable import TabulaServer
 
 /// libFuzzer entry: feeds arbitrary bytes through the line decoder and the request parser,
 /// encodes whatever comes out in both formats, checks every request against a restricted
@@ -42,10 +43,13 @@ func fuzzHTTP(_ bytes: UnsafeRawBufferPointer) {
     precondition(all == pieces, "cut in three, the bytes parse otherwise: \(all) vs \(pieces)")
     for (i, p) in all.enumerated() {
         switch p {
-        case .request(let r): precondition(r.method == "GET" || r.method == "HEAD", "a \(r.method) request came out")
+        case .request(let r):
+            precondition(["GET", "HEAD", "POST"].contains(r.method), "a \(r.method) request came out")
+            fuzzRoute(r)
         case .refusal: precondition(i == all.count - 1 && whole.failed, "a refusal that is not last")
         }
     }
+    _ = HTTPRoutes.arguments(of: Array(bytes))
 }
 
 /// The server's default line cap: inputs up to it (run with -max_len above it) reach the

@@ -44,7 +44,8 @@ let commandLine = CommandLineSpec(
           # comment              a line starting with #, unless it is a tagged request
                                  (#TAG VERB …, with a verb the server knows)
           \\echo TEXT             print TEXT (a JSON object with --json)
-          \\expect REGEX          fail unless a line of the last reply matches REGEX
+          \\expect REGEX          fail unless a line of the last reply, as printed (text,
+                                 JSON, or CSV/TSV records), matches REGEX
           \\expect-error [CODE]   the request before must fail (with CODE): then it passes
           \\wait REGEX [SECONDS]  wait for a push matching REGEX (default 5 s), fail on timeout;
                                  with --json the event is matched, not its JSON

@@ -19,12 +19,12 @@ import TabulaStorage
         try body(s)
     }
 
-    static func run(_ script: String, on s: Server, onError: ScriptRunner.OnError = .stop, json: Bool = false, timeout: Double? = nil) throws -> (code: TabulaCommandLine.ExitStatus, out: [String], err: [String]) {
+    static func run(_ script: String, on s: Server, onError: ScriptRunner.OnError = .stop, json: Bool = false, table: TableOutput? = nil, timeout: Double? = nil) throws -> (code: TabulaCommandLine.ExitStatus, out: [String], err: [String]) {
         let c = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
-        if json { _ = try c.request("FORMAT json") }
+        if json || table != nil { _ = try c.request("FORMAT json") }
         var out: [String] = []
         var err: [String] = []
-        let runner = ScriptRunner(connection: c, onError: onError, json: json, timeout: timeout, out: { out.append($0) }, err: { err.append($0) })
+        let runner = ScriptRunner(connection: c, onError: onError, json: json, timeout: timeout, table: table, out: { out.append($0) }, err: { err.append($0) })
         let code = runner.run(script, source: "test.tabula")
         return (code, out, err)
     }
@@ -47,6 +47,20 @@ import TabulaStorage
             #expect(try Self.run("PING\n\\expect-error\n", on: s).code == .script)
             let unexpected = try Self.run("SHOW /nope\nPING\n", on: s)
             #expect(unexpected.code == .script && unexpected.err == ["test.tabula:1: ERR NOTFOUND no /nope; did you mean /menu?"] || unexpected.err.first?.hasPrefix("test.tabula:1: ERR NOTFOUND") == true)
+        }
+    }
+
+    @Test func expectMatchesTheReplyAsTheScriptPrintsItAndSaysWhichFormWhenItFails() throws {
+        try Self.withServer { s in
+            let csv = try Self.run("SHOW /items/1\n\\expect ^favorite,false$\n", on: s, table: .csv)
+            #expect(csv.code == .ok, "a CSV record is matched: \(csv.err)")
+            #expect(csv.out.first == "field,value" && csv.out.contains("favorite,false"), "\(csv.out)")
+            let text = try Self.run("SHOW /items/1\n\\expect ^favorite,false$\n", on: s)
+            #expect(text.code == .script, "in text the same reply prints favorite: no")
+            let failed = try Self.run("SHOW /items/1\n\\expect favorite: no\n", on: s, table: .csv)
+            #expect(failed.code == .script)
+            #expect(failed.err.first?.contains("as --csv prints it (field,value | id,1 | name,Rusty Spork | …)") == true, "\(failed.err)")
+            #expect(try Self.run("SHOW /items/1\n\\expect favorite: no\n", on: s).code == .ok, "in text it matches")
         }
     }
 

@@ -98,6 +98,20 @@ private func status(_ r: [HTTPParsed]) -> HTTPStatus? {
         #expect(status(parse("GET / HTTP/1.1\r\nX-Odd_Name.1~: x\r\n\r\n")) == nil)
     }
 
+    @Test func aBadHeaderIsRefusedAlikeWhereverTheReadsCutIt() {
+        // The fuzzer's find: a name with spaces, then a NUL in the next header's name; the
+        // refusal said one thing read whole and another cut inside the second name.
+        let found = "GET / H-\0\0\01.1\r\nT cool  n:  7\r\no33333333333333333333333\03\n33"
+        let whole = parse(found)
+        for chunk in 1..<found.utf8.count { #expect(parse(found, chunk: chunk) == whole, "cut every \(chunk) bytes") }
+        for head in ["Ho st: x", "Ho\u{01}st: x", "Host: x\u{01}y"] {
+            let text = "GET / HTTP/1.1\r\n\(head)\r\n\r\n"
+            let whole = parse(text)
+            #expect(status(whole) == .badRequest, "\(head)")
+            for chunk in 1..<text.utf8.count { #expect(parse(text, chunk: chunk) == whole, "\(head) cut every \(chunk) bytes") }
+        }
+    }
+
     @Test func nothingIsReadAfterARefusal() {
         let p = HTTPParser()
         _ = Array("BAD\r\n\r\n".utf8).withUnsafeBytes { p.feed($0) }
