@@ -11,12 +11,15 @@ final class BrokenStore: StateStore, Sendable {
     let inner: SQLiteStore
     let failCommits = Atomic<Bool>(false)
     let failLoads = Atomic<Bool>(false)
+    /// Whole loads asked of it (a reload reads the whole database).
+    let loads = Atomic<Int>(0)
 
     init(_ inner: SQLiteStore) { self.inner = inner }
 
     var isDurable: Bool { inner.isDurable }
     var historyID: String { inner.historyID }
     func load() throws -> ModelSnapshot? {
+        loads.add(1, ordering: .relaxed)
         if failLoads.load(ordering: .acquiring) { throw StorageError("the store's file cannot be read (test)") }
         return try inner.load()
     }

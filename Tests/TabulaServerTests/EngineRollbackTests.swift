@@ -55,4 +55,29 @@ import TabulaStorage
             #expect(try c.request("ADD /items Later 7").isOK)
         }
     }
+
+    @Test func whileTheStoreRefusesCommitsTheWholeStateIsReloadedAtMostOnceASecond() throws {
+        let store = BrokenStore(try SQLiteStore(path: tempDB()))
+        try withServer(store: store) { s in
+            let c = try connect(s), r = try connect(s)
+            #expect(try c.request("ADD /items Kept 5").isOK)
+            let before = store.loads.load(ordering: .relaxed)
+            store.failCommits.store(true, ordering: .releasing)
+            let start = Date()
+            for i in 0..<40 {
+                let refused = try c.request("ADD /items Refused\(i) 6")
+                #expect(refused.reply.error?.code == .storage, "\(refused.final)")
+            }
+            let seconds = Date().timeIntervalSince(start)
+            let reloads = store.loads.load(ordering: .relaxed) - before
+            #expect(reloads >= 1 && Double(reloads) <= seconds.rounded(.up) + 1, "\(reloads) reloads of the whole store in \(seconds) s for 40 refused writes")
+            let read = try r.request("LS /items")
+            #expect(read.isOK && !read.data.contains { $0.contains("Refused") }, "reads go on from the stored state: \(read.final)")
+            store.failCommits.store(false, ordering: .releasing)
+            let deadline = Date().addingTimeInterval(10)
+            var taken = try c.request("ADD /items Later 7")
+            while !taken.isOK && Date() < deadline { taken = try c.request("ADD /items Later 7") }
+            #expect(taken.isOK, "writes are taken again once the store takes a commit: \(taken.final)")
+        }
+    }
 }

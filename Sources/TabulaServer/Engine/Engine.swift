@@ -28,6 +28,10 @@ final class Engine: @unchecked Sendable {
     var syncExpired: Set<ConnectionID> = []
     /// What a shared store's node must reload before it may answer from its state again.
     var pendingReload: PendingReload?
+    /// A local store's last failed commit: writes are refused until then (monotonic
+    /// nanoseconds), and why (see `refusingWrites`).
+    var writesRefusedUntil: UInt64 = 0
+    var writesRefusedWhy = ""
     /// Whether the last attempt to follow the shared store failed (logged once per outage).
     var followFailing = false
     /// Set once the engine has stopped and released the store.

@@ -43,7 +43,7 @@ extension Engine {
     /// batch then waits for the next turn.
     func beginTurn(_ batch: [EngineInput]) -> TurnStart? {
         if pendingReload != nil && !reload() { return TurnStart(failing: Failing(message: reloadMessage, everything: true)) }
-        guard store.isShared else { return TurnStart() }
+        guard store.isShared else { return TurnStart(failing: refusingWrites(batch)) }
         let writes = batch.contains(where: Engine.writes)
         // A poke for a head this node already has (its own commit's notification, or one a
         // write turn caught up with) costs no round trip; a head behind the node is read.

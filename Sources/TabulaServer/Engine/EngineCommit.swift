@@ -136,29 +136,45 @@ extension Engine {
 
     /// A commit failed: nothing of the batch is stored. Restore the last stored model, answer
     /// the batch's writes with `ERR STORAGE`, and answer everything else again from the
-    /// restored state. When the stored model cannot be read back, the state still holds the
-    /// refused change: nothing is answered from it (reads too are refused, on the engine)
-    /// until a reload succeeds, tried again before every turn.
+    /// restored state. The store is read and the model built outside the write lock (reads
+    /// wait on the engine meanwhile, as the state is marked uncommitted); the lock is held
+    /// only to swap it in. Writes are then refused at once for `refusalPause` (see
+    /// `refusingWrites`), so a store that stays full costs at most one reload a second.
+    /// When the stored model cannot be read back, the state still holds the refused change:
+    /// nothing is answered from it (reads too are refused, on the engine) until a reload
+    /// succeeds, tried again before every turn.
     private func rollBack(_ batch: [EngineInput], error: Error, turnStart: UInt64) -> [GroupAnswer] {
         let message = "the change could not be saved (\(error)); nothing was changed, try again later"
-        let restored: Bool = state.writing {
-            do {
-                if let snap = try store.load() {
-                    state.model = Model(snapshot: snap)
-                    state.model.recordsMutations = store.isDurable
-                }
-                return true
-            } catch {
-                log.log(.error, "reload after the failed commit failed too: \(error); refusing every read until it succeeds")
-                return false
+        let restored: Model?
+        do {
+            restored = try store.load().map { snap in
+                var m = Model(snapshot: snap)
+                m.recordsMutations = store.isDurable
+                return m
             }
-        }
-        guard restored else {
+        } catch {
+            log.log(.error, "reload after the failed commit failed too: \(error); refusing every read until it succeeds")
             pendingReload = .continuing(after: turnStart)
             var failing = Failing(message: message, everything: true)
             failing.others = TabulaError(.storage, reloadMessage)
             return state.writing { rerun(batch, failing: failing) }
         }
-        return state.writing { rerun(batch, failing: Failing(message: message, everything: false)) }
+        writesRefusedUntil = Histogram.now() + Engine.refusalPause
+        writesRefusedWhy = "\(error)"
+        return state.writing {
+            if let restored { state.model = restored }
+            return rerun(batch, failing: Failing(message: message, everything: false))
+        }
     }
+
+    /// After a local store refused a commit: the writes of a turn within `refusalPause` of it
+    /// are refused without being applied (as Redis refuses writes after a failed AOF write
+    /// until one succeeds), since each refused commit means reading the whole store back.
+    func refusingWrites(_ batch: [EngineInput]) -> Failing? {
+        guard Histogram.now() < writesRefusedUntil, batch.contains(where: Engine.writes) else { return nil }
+        return Failing(message: "the store refused the last commit (\(writesRefusedWhy)) under a second ago; writes are refused until it takes one, tried once a second, and reads go on: try again shortly", everything: false)
+    }
+
+    /// How long writes are refused after a failed commit, in nanoseconds.
+    static let refusalPause: UInt64 = 1_000_000_000
 }
