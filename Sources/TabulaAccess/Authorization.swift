@@ -1,12 +1,9 @@
 import TabulaModel
 import TabulaProtocol
 
-/// The access rules, as pure functions: what a connection may run before it authenticates,
-/// and what a user's role and grants allow.
+/// The access rules, as pure functions: what a user's role and grants allow (what a
+/// connection may run before it authenticates is its verb's `beforeLogin` trait).
 public enum Authorization {
-    /// Verbs a connection may send before AUTH.
-    public static func allowedBeforeLogin(_ verb: Verb) -> Bool { [.auth, .ping, .help, .quit].contains(verb) }
-
     /// The reply to anything else before AUTH.
     public static let authenticationRequired = TabulaError(.noAuth, "authentication required; AUTH name secret")
 

@@ -9,6 +9,38 @@ public enum Verb: String, Sendable, CaseIterable {
     case watch = "WATCH", unwatch = "UNWATCH", format = "FORMAT", stats = "STATS", complete = "COMPLETE"
     case auth = "AUTH", whoami = "WHOAMI", sync = "SYNC", clients = "CLIENTS"
 
+    /// Its place in `allCases` (its declaration order): the one index of a verb, which the
+    /// verb table and the per-verb counters use. A switch: a jump table, no hashing.
+    public var ordinal: Int {
+        switch self {
+        case .help: return 0
+        case .ping: return 1
+        case .quit: return 2
+        case .ls: return 3
+        case .show: return 4
+        case .cd: return 5
+        case .pwd: return 6
+        case .select: return 7
+        case .add: return 8
+        case .set: return 9
+        case .rm: return 10
+        case .mv: return 11
+        case .fav: return 12
+        case .filter: return 13
+        case .bands: return 14
+        case .order: return 15
+        case .watch: return 16
+        case .unwatch: return 17
+        case .format: return 18
+        case .stats: return 19
+        case .complete: return 20
+        case .auth: return 21
+        case .whoami: return 22
+        case .sync: return 23
+        case .clients: return 24
+        }
+    }
+
     /// The verb named `word`, case-insensitively (no allocation: ASCII folded into a key,
     /// looked up by binary search: a handful of integer compares, no hashing).
     public static func named<S: StringProtocol>(_ word: S) -> Verb? {

@@ -112,15 +112,12 @@ extension Verb {
     /// The declarations in `allCases` order.
     private static let table: [VerbSpec] = Verb.allCases.map(\.declaration)
 
-    /// The verb's position in `allCases`, which is its declaration order: a payload-free
-    /// enum's in-memory value (a test checks both agree for every verb).
-    var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     private var declaration: VerbSpec {
         switch self {
-        case .help: return VerbSpec([Argument("verb", .verb, optional: true)], VerbTraits(.connection, permission: .none), "list the verbs, or explain one")
-        case .ping: return VerbSpec([Argument("text", .text, optional: true)], VerbTraits(.connection, permission: .none), "check the connection; replies OK PONG or the text given")
-        case .quit: return VerbSpec([], VerbTraits(.connection, permission: .none), "say goodbye and close the connection")
+        case .help: return VerbSpec([Argument("verb", .verb, optional: true)], VerbTraits(.connection, permission: .none, beforeLogin: true, overHTTP: true), "list the verbs, or explain one")
+        case .ping: return VerbSpec([Argument("text", .text, optional: true)], VerbTraits(.connection, permission: .none, beforeLogin: true, whileSubscribed: true, overHTTP: true), "check the connection; replies OK PONG or the text given")
+        case .quit: return VerbSpec([], VerbTraits(.connection, permission: .none, beforeLogin: true, whileSubscribed: true), "say goodbye and close the connection")
         case .ls:
             return VerbSpec([Argument("path", .path(.any), optional: true), Argument("n", .number, keyword: "LIMIT", optional: true), Argument("name", .childName, keyword: "AFTER", optional: true)],
                             VerbTraits(.read, cacheable: true, permission: .read), "list what is under a path, a page at a time")
@@ -140,17 +137,17 @@ extension Verb {
                             "show or set the price bands that split /items into sections")
         case .order: return VerbSpec([Argument("menu-entry", .path(.menuEntry))], VerbTraits(.write, permission: .write), "append a menu entry to the live order list")
         case .watch:
-            return VerbSpec([Argument("prefix", .path(.any), optional: true), Argument("rev", .number, keyword: "FROM", optional: true)], VerbTraits(.session, permission: .read),
+            return VerbSpec([Argument("prefix", .path(.any), optional: true), Argument("rev", .number, keyword: "FROM", optional: true)], VerbTraits(.session, permission: .read, readsPublished: true, readsModel: true, whileSubscribed: true),
                             "receive every change under a path as a push, optionally replaying from a revision")
-        case .unwatch: return VerbSpec([Argument("prefix", .path(.any), optional: true)], VerbTraits(.session, permission: .read), "stop watching a prefix, or everything")
+        case .unwatch: return VerbSpec([Argument("prefix", .path(.any), optional: true)], VerbTraits(.session, permission: .read, whileSubscribed: true), "stop watching a prefix, or everything")
         case .format: return VerbSpec([Argument("text|json", .choice(["text", "json"]), optional: true)], VerbTraits(.connection, permission: .read), "reply in text lines or one JSON object per line")
-        case .stats: return VerbSpec([], VerbTraits(.read, permission: .admin), "server counters")
-        case .clients: return VerbSpec([], VerbTraits(.read, permission: .admin), "the connected clients: id, address, transport, user, age, idle, watches, output queued")
+        case .stats: return VerbSpec([], VerbTraits(.read, permission: .admin, readsPublished: true, readsModel: false), "server counters")
+        case .clients: return VerbSpec([], VerbTraits(.read, permission: .admin, readsModel: false), "the connected clients: id, address, transport, user, age, idle, watches, output queued")
         case .complete: return VerbSpec([Argument("partial-line", .rest, optional: true, repeated: true)], VerbTraits(.read, cacheable: true, permission: .read), "completion candidates for a partial request line")
-        case .auth: return VerbSpec([Argument("name", .text), Argument("secret", .text)], VerbTraits(.connection, permission: .none), "log in as a user of the server's users file")
-        case .whoami: return VerbSpec([], VerbTraits(.connection, permission: .read), "name the user this connection acts as, its role and grants")
+        case .auth: return VerbSpec([Argument("name", .text), Argument("secret", .text)], VerbTraits(.connection, permission: .none, runner: .authenticator, beforeLogin: true), "log in as a user of the server's users file")
+        case .whoami: return VerbSpec([], VerbTraits(.connection, permission: .read, overHTTP: true), "name the user this connection acts as, its role and grants")
         case .sync:
-            return VerbSpec([Argument("rev", .number), Argument("ms", .number, keyword: "TIMEOUT", optional: true)], VerbTraits(.read, permission: .read),
+            return VerbSpec([Argument("rev", .number), Argument("ms", .number, keyword: "TIMEOUT", optional: true)], VerbTraits(.read, permission: .read, runner: .engine),
                             "wait until this node has applied revision rev (read another node's write here)")
         }
     }

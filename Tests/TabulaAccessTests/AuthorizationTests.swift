@@ -41,7 +41,7 @@ import TabulaProtocol
     }
 
     @Test func beforeLoginOnlyAuthPingHelpAndQuitAreAllowed() {
-        #expect(Verb.allCases.filter(Authorization.allowedBeforeLogin) == [.help, .ping, .quit, .auth])
+        #expect(Verb.allCases.filter { $0.spec.traits.beforeLogin } == [.help, .ping, .quit, .auth])
     }
 
     @Test func grantsAllowPrefixesAndDenyWins() {

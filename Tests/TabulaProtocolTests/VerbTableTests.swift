@@ -26,6 +26,21 @@ import TabulaProtocol
         #expect(Verb.bands.traits(hasArguments: true).onCopy && !Verb.bands.traits().onCopy && Verb.select.traits().access == .write)
     }
 
+    @Test func everyVerbsOrdinalIsItsPlaceInTheDeclarationOrder() {
+        for (i, v) in Verb.allCases.enumerated() { #expect(v.ordinal == i, "\(v)") }
+    }
+
+    @Test func theTableSaysWhereEachVerbRunsAndWhatItMayDoBeforeALoginWhileSubscribedAndOverHTTP() {
+        func verbs(_ has: (VerbTraits) -> Bool) -> Set<Verb> { Set(Verb.allCases.filter { has($0.traits()) }) }
+        #expect(verbs { $0.runner == .authenticator } == [.auth])
+        #expect(verbs { $0.runner == .engine } == [.sync])
+        #expect(verbs(\.readsPublished) == [.watch, .stats])
+        #expect(verbs(\.readsModel) == [.ls, .show, .select, .add, .set, .rm, .mv, .fav, .bands, .order, .complete, .sync, .watch])
+        #expect(verbs(\.beforeLogin) == [.auth, .ping, .help, .quit])
+        #expect(verbs(\.whileSubscribed) == [.watch, .unwatch, .ping, .quit])
+        #expect(verbs(\.overHTTP) == [.ls, .show, .select, .add, .set, .rm, .mv, .fav, .bands, .order, .complete, .sync, .stats, .clients, .ping, .help, .whoami])
+    }
+
     @Test func protocolMdNamesEveryVerbWithItsUsageAndNothingElse() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Protocol.md")
         let text = try String(contentsOf: url, encoding: .utf8)

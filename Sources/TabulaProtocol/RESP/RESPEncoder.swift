@@ -69,16 +69,6 @@ public enum RESPEncoder {
     }
 }
 
-extension Verb {
-    /// What a RESP2 connection in subscribe mode may ask (Redis's rule, with WATCH and
-    /// UNWATCH as SUBSCRIBE and UNSUBSCRIBE).
-    public var takenWhileSubscribed: Bool {
-        switch self {
-        case .watch, .unwatch, .ping, .quit: return true
-        default: return false
-        }
-    }
-}
 
 extension RESPEncoder {
     /// The refusal of `verb` in RESP2's subscribe mode.

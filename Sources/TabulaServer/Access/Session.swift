@@ -14,7 +14,7 @@ struct Session: Sendable, Equatable {
     /// The user this connection acts as, once authenticated.
     var user: AuthUser?
     /// A RESP2 connection that watches something is in Redis's subscribe mode: it is sent
-    /// events as `message` replies, so it may ask only what `Verb.takenWhileSubscribed` lists.
+    /// events as `message` replies, so it may ask only verbs whose traits say `whileSubscribed`.
     var subscribed = false
 
     /// Acts as `u` from now on: its grants limit what listings show.

@@ -20,10 +20,11 @@ enum Dispatcher {
         if case .helloLogin = unit { return .authenticator }
         guard case .request(let r) = unit else { return .loop(.connection) }
         let traits = r.command.traits
-        if case .auth = r.command { return .authenticator }
-        if case .sync = r.command { return .engine }  // it may wait for the engine's next turns
-        if (durable && traits.access == .write) || traits.onCopy { return .engine }
-        return .loop(traits.access)
+        switch traits.runner {
+        case .authenticator: return .authenticator
+        case .engine: return .engine
+        case .byAccess: return (durable && traits.access == .write) || traits.onCopy ? .engine : .loop(traits.access)
+        }
     }
 
     /// Why `r` may not run for this connection, or nil. Every request passes here before it
@@ -31,8 +32,8 @@ enum Dispatcher {
     /// never copied) only for a request that names a path, whose verb takes the lock that
     /// allows it.
     static func refusal(_ r: Request, session: Session, state: SharedState) -> TabulaError? {
-        if session.subscribed && !r.command.verb.takenWhileSubscribed { return RESPEncoder.subscribedRefusal(r.command.verb) }
-        if session.authRequired && session.user == nil && !Authorization.allowedBeforeLogin(r.command.verb) {
+        if session.subscribed && !r.command.traits.whileSubscribed { return RESPEncoder.subscribedRefusal(r.command.verb) }
+        if session.authRequired && session.user == nil && !r.command.traits.beforeLogin {
             return Authorization.authenticationRequired
         }
         guard let user = session.user else { return nil }

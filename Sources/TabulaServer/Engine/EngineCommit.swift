@@ -37,7 +37,7 @@ struct Failing {
     }
 
     func covers(_ c: Command) -> Bool {
-        if everything { return (c.traits.access == .read && c.verb != .stats) || c.traits.access == .write || c.verb == .watch }
+        if everything { return c.traits.readsModel }
         return c.isWrite
     }
 }

@@ -177,14 +177,10 @@ struct RequestExecutor: Sendable {
         }
     }
 
-    /// WATCH and STATS read what is published (the history, the watches): after a change
-    /// of the same run or turn, which is published when it ends, they wait for the next one.
+    /// Whether `u` reads what is published (`VerbTraits.readsPublished`).
     static func readsPublished(_ u: LineUnit) -> Bool {
         guard case .request(let r) = u else { return false }
-        switch r.command {
-        case .watch, .stats: return true
-        default: return false
-        }
+        return r.command.traits.readsPublished
     }
 
     static func wider(_ a: VerbTraits.Access, _ b: VerbTraits.Access) -> VerbTraits.Access {

@@ -14,7 +14,7 @@ extension EventLoop {
         p.family("tabulad_connections_accepted_total", .counter, "Connections accepted.", Double(s.totalConnections.load(ordering: .relaxed)))
         p.family("tabulad_connections_rejected_total", .counter, "Connections refused at a connection limit.", Double(s.rejectedConnections.load(ordering: .relaxed)))
         p.family("tabulad_connections_timed_out_total", .counter, "Connections closed for making no progress or sitting idle.", Double(s.timedOut.load(ordering: .relaxed)))
-        p.family("tabulad_commands_total", .counter, "Requests run, by verb.", Verb.allCases.map { ([("verb", $0.rawValue)], Double(s.byVerb[$0.index].count)) })
+        p.family("tabulad_commands_total", .counter, "Requests run, by verb.", Verb.allCases.map { ([("verb", $0.rawValue)], Double(s.byVerb[$0.ordinal].count)) })
         p.family("tabulad_errors_total", .counter, "Error replies, by code.", ErrorCode.allCases.map { ([("code", $0.rawValue)], Double(s.byError[$0.index].count)) })
         p.family("tabulad_http_requests_total", .counter, "HTTP requests answered.", Double(s.httpRequests.count))
         p.histogram("tabulad_request_batch_duration_seconds", "Time an I/O loop took to answer one read's pipelined requests.", bounds: batchSeconds.bounds, Histogram.merged(state.loops.map(\.batchSeconds)))

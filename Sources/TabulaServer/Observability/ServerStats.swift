@@ -50,7 +50,7 @@ final class ServerStats: Sendable {
 
     /// Counts a request of `verb` run.
     func ran(_ verb: Verb) {
-        byVerb[verb.index].add()
+        byVerb[verb.ordinal].add()
     }
 
     /// Counts an error reply.
@@ -74,35 +74,3 @@ extension ErrorCode {
     private static let indices = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
 }
 
-extension Verb {
-    /// Its place in `allCases` (a switch: counted per request).
-    var index: Int {
-        switch self {
-        case .help: return 0
-        case .ping: return 1
-        case .quit: return 2
-        case .ls: return 3
-        case .show: return 4
-        case .cd: return 5
-        case .pwd: return 6
-        case .select: return 7
-        case .add: return 8
-        case .set: return 9
-        case .rm: return 10
-        case .mv: return 11
-        case .fav: return 12
-        case .filter: return 13
-        case .bands: return 14
-        case .order: return 15
-        case .watch: return 16
-        case .unwatch: return 17
-        case .format: return 18
-        case .stats: return 19
-        case .complete: return 20
-        case .auth: return 21
-        case .whoami: return 22
-        case .sync: return 23
-        case .clients: return 24
-        }
-    }
-}

@@ -106,13 +106,9 @@ enum HTTPRoutes {
     /// stands alone, so verbs that change only the connection (CD, FILTER, FORMAT, WATCH,
     /// AUTH, QUIT) have nothing to act on; a login is HTTP Basic, and a stream is `/events`.
     static func refusalOverHTTP(_ verb: Verb) -> String? {
-        switch verb.spec.traits.access {
-        case .read, .write: return nil
-        case .connection where [.ping, .help, .whoami].contains(verb): return nil
-        case .session, .connection:
-            return "\(verb.rawValue) changes only a connection's own state, and each HTTP request stands alone: "
-                + "log in with HTTP Basic, follow changes with GET /events?prefix=/items, and read or write with /api/ls, /api/show or POST /api/VERB"
-        }
+        guard !verb.spec.traits.overHTTP else { return nil }
+        return "\(verb.rawValue) changes only a connection's own state, and each HTTP request stands alone: "
+            + "log in with HTTP Basic, follow changes with GET /events?prefix=/items, and read or write with /api/ls, /api/show or POST /api/VERB"
     }
 
     /// The words of a POST's body: `{"args": [...]}` with strings (numbers are taken as their
