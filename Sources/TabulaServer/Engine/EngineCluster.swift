@@ -201,7 +201,7 @@ extension Engine {
     /// `* BYE` saying so (never a split history), and the state is reloaded.
     func historyDiverged(_ d: HistoryDiverged) {
         log.log(.error, "\(d); dropping every client and reloading")
-        for loop in state.loops { loop.post([.dropAll("the history changed: \(d.description); reconnect to go on from the store's history")]) }
+        for loop in state.loops { loop.post([.dropAll(.historyChanged("the history changed: \(d.description); reconnect to go on from the store's history"))]) }
         pendingReload = .replacing
         state.writing { state.uncommitted = true }
     }

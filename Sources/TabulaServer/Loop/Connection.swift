@@ -53,7 +53,7 @@ final class Connection {
     var closeWhenFlushed = false
     /// The goodbye of a close the server chose (`closeAfterOutput`), said once the group at
     /// the engine is answered.
-    var byeAfterOutput: (reason: String, status: HTTPStatus)?
+    var byeAfterOutput: CloseReason?
     /// The epoll interest now registered.
     var interest: UInt32 = 0
     /// Queued for a flush at the end of this loop turn.

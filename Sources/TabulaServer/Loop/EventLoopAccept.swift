@@ -1,7 +1,6 @@
 import CLinuxShims
 import CTLSShim
 import Glibc
-import TabulaHTTP
 import TabulaProtocol
 
 /// Accepting: loop 0 accepts, refuses past the connection limits (all, and per address) with
@@ -23,7 +22,7 @@ extension EventLoop {
             }
             let now = stats.connections.wrappingAdd(1, ordering: .relaxed).newValue
             if now > config.maxConnections {
-                refuse(fd, peer, "too many connections (limit \(config.maxConnections)); try again later", kind: listener.kind, log: "limit of \(config.maxConnections) reached")
+                refuse(fd, peer, .full("too many connections (limit \(config.maxConnections)); try again later"), kind: listener.kind, log: "limit of \(config.maxConnections) reached")
                 continue
             }
             // The last tenth of the slots is kept for addresses holding fewer than 16.
@@ -31,9 +30,9 @@ extension EventLoop {
             if listener.kind != .unix, let why = stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress, nearlyFull: nearlyFull) {
                 switch why {
                 case .limit:
-                    refuse(fd, peer, "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first", kind: listener.kind, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
+                    refuse(fd, peer, .full("too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first"), kind: listener.kind, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
                 case .reserved:
-                    refuse(fd, peer, "the server is nearly full and its last slots are kept for addresses with fewer than \(AddressBook.smallHolder) connections; close some first", kind: listener.kind, log: "\(peer) holds \(AddressBook.smallHolder) or more while the server is nearly full")
+                    refuse(fd, peer, .full("the server is nearly full and its last slots are kept for addresses with fewer than \(AddressBook.smallHolder) connections; close some first"), kind: listener.kind, log: "\(peer) holds \(AddressBook.smallHolder) or more while the server is nearly full")
                 }
                 continue
             }
@@ -79,7 +78,7 @@ extension EventLoop {
     /// Says `* BYE reason` to a connection just accepted and closes it, uncounted; on the TLS
     /// port the handshake thread says it once the session is up (or just closes it, past a
     /// few hundred such refusals in handshake at once).
-    private func refuse(_ fd: Int32, _ peer: PeerAddress, _ reason: String, kind: Listening.Kind, log why: String) {
+    private func refuse(_ fd: Int32, _ peer: PeerAddress, _ reason: CloseReason, kind: Listening.Kind, log why: String) {
         let plain = kind != .tls
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
         stats.add(stats.rejectedConnections, 1)
@@ -89,7 +88,7 @@ extension EventLoop {
             return
         }
         if plain {
-            let bye = kind == .http ? HTTPResponse.refusal(.unavailable, reason).encoded(close: true) : WireEncoder.encode(.bye(reason: reason), format: .text)
+            let bye = reason.refusalBytes(http: kind == .http)
             _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
         }
         close(fd)
@@ -100,7 +99,7 @@ extension EventLoop {
     /// handshake): adopted, or during shutdown told so and closed.
     func adoptPosted(_ fd: Int32, _ peer: PeerAddress, _ kind: Listening.Kind, tls: TLSSession?) {
         guard shuttingDown else { return adopt(fd, peer, kind, tls: tls) }
-        let bye = kind == .http ? HTTPResponse.refusal(.unavailable, "server shutting down").encoded(close: true) : WireEncoder.encode(.bye(reason: "server shutting down"), format: .text)
+        let bye = CloseReason.shutdown.refusalBytes(http: kind == .http)
         if let tls {
             _ = bye.withUnsafeBytes { tabula_tls_write(tls.handle, $0.baseAddress, Int32($0.count)) }
             tabula_tls_session_free(tls.handle)

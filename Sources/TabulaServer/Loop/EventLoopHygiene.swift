@@ -20,7 +20,7 @@ extension EventLoop {
         let total = stats.partialInput.wrappingAdd(grew, ordering: .relaxed).newValue
         c.partialCounted = now
         if grew > 0 && total > config.maxPartialInput {
-            closeWithBye(c, "too much incomplete input held for all clients (limit \(config.maxPartialInput) bytes); end each request with a newline", log: "its incomplete line of \(now) bytes passed the server's bound")
+            closeWithBye(c, .stalled("too much incomplete input held for all clients (limit \(config.maxPartialInput) bytes); end each request with a newline"), log: "its incomplete line of \(now) bytes passed the server's bound")
             return false
         }
         return true
@@ -40,7 +40,7 @@ extension EventLoop {
         for c in stalled {
             guard stats.unreadOutput.load(ordering: .relaxed) > target else { return }
             stats.add(stats.slowConsumersDropped, 1)
-            closeWithBye(c, "the server holds too much unread output for all clients (limit \(config.maxUnreadOutput) bytes) and this connection had the most; read what you ask for",
+            closeWithBye(c, .slowConsumer("the server holds too much unread output for all clients (limit \(config.maxUnreadOutput) bytes) and this connection had the most; read what you ask for"),
                          log: "\(c.unreadBytes) bytes unread while the server's unread output passed \(config.maxUnreadOutput)", timedOut: false)
         }
     }
@@ -71,16 +71,16 @@ extension EventLoop {
             // While reading is paused the line is incomplete because the server stopped
             // reading (for the output, checked below), not because the client is slow.
             if let since = c.partialSince, !c.readPaused, now - since >= stall {
-                closeWithBye(c, "no complete request line in \(stall) s; end each request with a newline", log: "an incomplete line for \(stall) s")
+                closeWithBye(c, .stalled("no complete request line in \(stall) s; end each request with a newline"), log: "an incomplete line for \(stall) s")
                 return
             }
             if !c.hasRequested && !c.readClosed && now - c.lastRequest >= stall {
-                closeWithBye(c, "no request in the first \(stall) s after connecting", log: "no request in \(stall) s")
+                closeWithBye(c, .stalled("no request in the first \(stall) s after connecting"), log: "no request in \(stall) s")
                 return
             }
             if !c.output.isEmpty && now - c.lastDrained >= stall {
                 stats.add(stats.slowConsumersDropped, 1)
-                closeWithBye(c, "none of the output read in \(stall) s; read faster or watch less", log: "\(c.output.count) bytes unread for \(stall) s")
+                closeWithBye(c, .stalled("none of the output read in \(stall) s; read faster or watch less"), log: "\(c.output.count) bytes unread for \(stall) s")
                 return
             }
         }
@@ -92,7 +92,7 @@ extension EventLoop {
         if idle > 0 && now - c.lastRequest >= idle && c.output.isEmpty && !c.atEngine && c.replay == nil,
             executor.state.hub.withLock({ !$0.watches(c.id) })
         {
-            closeWithBye(c, "idle for \(idle) s (--idle-timeout); reconnect when needed", log: "idle for \(idle) s")
+            closeWithBye(c, .idle(seconds: idle), log: "idle for \(idle) s")
         }
     }
 
@@ -102,8 +102,8 @@ extension EventLoop {
     /// goodbye, and the connection closes once that is written. Nothing more is read from it;
     /// a client that does not read is closed by the stall timeout as any other. A group at
     /// the engine when it comes closes the connection after its answer (see `.answer`).
-    /// An HTTP request in progress is answered `status` (the one that fits the reason).
-    func closeAfterOutput(_ c: Connection, _ reason: String, log why: String, status: HTTPStatus) {
+    /// An HTTP request in progress is answered the status that fits the reason.
+    func closeAfterOutput(_ c: Connection, _ reason: CloseReason, log why: String) {
         guard c.byeAfterOutput == nil, !c.closeWhenFlushed else { return }  // closing already
         log.log(.info, "closing connection \(c.id.raw) from \(c.peer) once its output is sent: \(why)", conn: c.id.raw)
         c.readClosed = true
@@ -111,22 +111,22 @@ extension EventLoop {
         c.replay = nil  // what it had of a replay is sent; the rest, and what waited behind it, is not
         c.deferred.removeAll()
         c.deferredCount = 0
-        c.byeAfterOutput = (reason, status)
+        c.byeAfterOutput = reason
         guard !c.atEngine else { return updateInterest(c) }
         sayByeAfterOutput(c)
     }
 
     /// Queues the goodbye a `closeAfterOutput` left, and closes once all is written.
     func sayByeAfterOutput(_ c: Connection) {
-        guard let (reason, status) = c.byeAfterOutput else { return }
+        guard let reason = c.byeAfterOutput else { return }
         c.byeAfterOutput = nil
-        if let bye = goodbye(c, reason, status: status) { c.output.append(bye) }
+        if let bye = goodbye(c, reason) { c.output.append(bye) }
         c.closeWhenFlushed = true
         updateInterest(c)
         markDirty(c)
     }
 
-    func closeWithBye(_ c: Connection, _ reason: String, log why: String, timedOut: Bool = true) {
+    func closeWithBye(_ c: Connection, _ reason: CloseReason, log why: String, timedOut: Bool = true) {
         if timedOut { stats.add(stats.timedOut, 1) }
         log.log(.info, "closing connection \(c.id.raw) from \(c.peer): \(why)", conn: c.id.raw)
         if c.output.atLineBoundary, let bye = goodbye(c, reason) { sendNow(c, bye) }

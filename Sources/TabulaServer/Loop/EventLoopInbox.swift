@@ -36,7 +36,7 @@ extension EventLoop {
             case .usersReloaded:
                 for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
             case .dropAll(let reason):
-                for c in Array(conns.values) { closeAfterOutput(c, reason, log: reason, status: .unavailable) }
+                for c in Array(conns.values) { closeAfterOutput(c, reason, log: reason.message) }
             case .stopReading:
                 shuttingDown = true
                 if index == 0 { for l in listeners { _ = tabula_epoll_del(epfd, l.fd) } }
@@ -52,7 +52,7 @@ extension EventLoop {
                 saidGoodbye = true
                 for c in conns.values {
                     c.replay = nil  // the goodbye is the last thing it gets
-                    if let bye = goodbye(c, "server shutting down", status: .unavailable) { c.output.append(bye) }
+                    if let bye = goodbye(c, .shutdown) { c.output.append(bye) }
                     c.closeWhenFlushed = true
                     markDirty(c)
                 }

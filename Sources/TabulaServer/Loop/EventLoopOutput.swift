@@ -52,7 +52,7 @@ extension EventLoop {
     func dropSlowConsumer(_ c: Connection) {
         stats.add(stats.slowConsumersDropped, 1)
         log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count + c.deferredCount) bytes unread, over the output limit of \(config.outputLimit)", conn: c.id.raw)
-        if c.output.atLineBoundary, let bye = goodbye(c, "output limit of \(config.outputLimit) bytes exceeded; read faster or watch less", status: .unavailable) {
+        if c.output.atLineBoundary, let bye = goodbye(c, .slowConsumer("output limit of \(config.outputLimit) bytes exceeded; read faster or watch less")) {
             sendNow(c, bye)
         }
         closeConnection(c)

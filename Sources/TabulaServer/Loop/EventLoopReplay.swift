@@ -146,7 +146,7 @@ extension EventLoop {
         let next = gap.failure == nil
             ? "what came after revision \(r.cursor) is no longer kept, so reconnect, LS to resync, then WATCH \(r.plan.prefix) without FROM"
             : "reconnect and WATCH \(r.plan.prefix) FROM \(r.cursor) to go on"
-        c.output.append(WireEncoder.encode(.bye(reason: "replay stopped: \(why); \(next)"), format: format))
+        if let bye = goodbye(c, .replayStopped("\(why); \(next)")) { c.output.append(bye) }
         c.replay = nil
         c.closeWhenFlushed = true
     }

@@ -15,7 +15,7 @@ enum LoopMessage: Sendable {
     case usersReloaded
     /// The node's history was replaced (see `HistoryDiverged`): every connection is closed
     /// with this `* BYE`.
-    case dropAll(String)
+    case dropAll(CloseReason)
     /// Stop accepting and reading (shutdown has begun).
     case stopReading
     /// Say goodbye to every connection and close them (the engine has answered everything).

@@ -19,7 +19,7 @@ final class HandshakeWorker: @unchecked Sendable {
         let loop: Int
         /// Refused at accept (a connection limit): told this in a `* BYE` once the session is
         /// up, then closed; not counted among the connections.
-        var refusal: String? = nil
+        var refusal: CloseReason? = nil
     }
 
     /// Refused connections in handshake at once, at most (more are closed unspoken).
@@ -122,7 +122,7 @@ final class HandshakeWorker: @unchecked Sendable {
         switch r {
         case 1:
             if let reason = p.accepted.refusal {
-                let bye = WireEncoder.encode(.bye(reason: reason), format: .text)
+                let bye = reason.refusalBytes(http: false)
                 _ = bye.withUnsafeBytes { tabula_tls_write(ssl, $0.baseAddress, Int32($0.count)) }
                 shutdown(fd, Int32(SHUT_WR))
                 if p.interest != tabula_EPOLLIN { _ = tabula_epoll_mod(epfd, fd, tabula_EPOLLIN, UInt64(fd)) }

@@ -195,14 +195,6 @@ extension EventLoop {
         return nil
     }
 
-    /// The goodbye in the connection's codec: `* BYE` on the line protocol, an `event: bye`
-    /// on a stream, a response saying why to an HTTP request in progress (nil: nothing to say).
-    func goodbye(_ c: Connection, _ reason: String, status: HTTPStatus = .requestTimeout) -> [UInt8]? {
-        guard let h = c.http, !h.streaming else { return WireEncoder.encode(.bye(reason: reason), format: c.session.format) }
-        guard c.partialInput > 0 || h.inFlight != nil || !h.waiting.isEmpty else { return nil }
-        return HTTPResponse.refusal(status, reason).encoded(close: true)
-    }
-
     /// Whether `c` is an HTTP connection kept alive with nothing asked or owed (closed, with
     /// nothing said, once that lasts the stall timeout).
     func httpKeepAliveIsOver(_ c: Connection) -> Bool {

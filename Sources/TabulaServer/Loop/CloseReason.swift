@@ -1,0 +1,61 @@
+import TabulaHTTP
+import TabulaProtocol
+
+/// Why the server closes a connection (or refuses one): one type, which each codec renders
+/// through `EventLoop.goodbye`: `* BYE …` on a line, its JSON or RESP form, `event: bye` on
+/// an event stream, and for an HTTP request in progress the status that fits the reason.
+enum CloseReason: Sendable, Equatable {
+    /// The server stops.
+    case shutdown
+    /// A connection limit (the server's, the address's, or the last slots kept for
+    /// addresses with few connections): the words say which.
+    case full(String)
+    /// Nothing asked for `--idle-timeout` seconds.
+    case idle(seconds: Int)
+    /// A request not completed, or nothing read, in time; or incomplete input past the
+    /// server's bound.
+    case stalled(String)
+    /// Unread output past the connection's bound or the server's.
+    case slowConsumer(String)
+    /// Its user was removed from the users file, or its secret changed.
+    case credentialsChanged(String)
+    /// The store's history was replaced: nothing the client holds can be resumed.
+    case historyChanged(String)
+    /// The history moved past a replay in progress.
+    case replayStopped(String)
+
+    /// What the client is told.
+    var message: String {
+        switch self {
+        case .shutdown: return "server shutting down"
+        case .idle(let s): return "idle for \(s) s (--idle-timeout); reconnect when needed"
+        case .full(let m), .stalled(let m), .slowConsumer(let m), .credentialsChanged(let m), .historyChanged(let m): return m
+        case .replayStopped(let m): return "replay stopped: \(m)"
+        }
+    }
+
+    /// The status an HTTP request in progress is answered with.
+    var status: HTTPStatus {
+        switch self {
+        case .shutdown, .full, .slowConsumer, .historyChanged, .replayStopped: return .unavailable
+        case .idle, .stalled: return .requestTimeout
+        case .credentialsChanged: return .unauthorized
+        }
+    }
+
+    /// The refusal of a connection not yet adopted (nothing read from it): an HTTP
+    /// response on the HTTP port, else a text goodbye line.
+    func refusalBytes(http: Bool) -> [UInt8] {
+        http ? HTTPResponse.refusal(status, message).encoded(close: true) : WireEncoder.encode(.bye(reason: message), format: .text)
+    }
+}
+
+extension EventLoop {
+    /// The goodbye in the connection's codec (nil: nothing to say, an HTTP connection with
+    /// no request in progress).
+    func goodbye(_ c: Connection, _ reason: CloseReason) -> [UInt8]? {
+        guard let h = c.http, !h.streaming else { return WireEncoder.encode(.bye(reason: reason.message), format: c.session.format) }
+        guard c.partialInput > 0 || h.inFlight != nil || !h.waiting.isEmpty else { return nil }
+        return HTTPResponse.refusal(reason.status, reason.message).encoded(close: true)
+    }
+}
