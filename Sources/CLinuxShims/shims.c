@@ -67,6 +67,7 @@ int tabula_set_nonblocking(int fd) {
     return fcntl(fd, F_SETFD, fdfl | FD_CLOEXEC);
 }
 int tabula_set_nodelay(int fd) { int one = 1; return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); }
+int tabula_bound_unsent(int fd, int bytes) { return setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &bytes, sizeof bytes); }
 int tabula_unsent(int fd) { int n = 0; return ioctl(fd, SIOCOUTQ, &n) < 0 ? -1 : n; }
 int tabula_set_reuseaddr(int fd) { int one = 1; return setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one); }
 ssize_t tabula_send(int fd, const void *buf, size_t len) {

@@ -34,6 +34,9 @@ int tabula_cpus_available(void);
 /// Sets O_NONBLOCK and FD_CLOEXEC.
 int tabula_set_nonblocking(int fd);
 int tabula_set_nodelay(int fd);
+/* TCP_NOTSENT_LOWAT: the kernel takes at most `bytes` not yet sent on the socket (what the
+   peer's window lets through is not counted), so an unread connection holds that much. */
+int tabula_bound_unsent(int fd, int bytes);
 /// Bytes written to a socket that its peer has not taken yet (SIOCOUTQ), or -1.
 int tabula_unsent(int fd);
 int tabula_set_reuseaddr(int fd);

@@ -58,6 +58,9 @@ final class Connection {
     var interest: UInt32 = 0
     /// Queued for a flush at the end of this loop turn.
     var dirty = false
+    /// Its socket took no more at the last flush (plain TCP): pushes only queue until epoll
+    /// says it is writable again, rather than try a write that cannot go every turn.
+    var socketFull = false
     /// The loop's activity window in which this connection last sent something.
     var activeWindow: UInt64 = 0
 

@@ -197,6 +197,7 @@ final class EventLoop: @unchecked Sendable {
             if ev.events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 { readFrom(c) }
             if ev.events & tabula_EPOLLOUT != 0, conns[ev.data] != nil {
                 if c.tlsWantsWrite { readFrom(c) }  // a TLS handshake waiting to send
+                c.socketFull = false
                 markDirty(c)
             }
         }
