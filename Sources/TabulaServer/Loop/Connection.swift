@@ -23,6 +23,9 @@ final class Connection {
     var replay: Replay?
     /// Its next step is at the `ReplayReader` (the store is being read for it).
     var replayAtReader = false
+    /// A step the `ReplayReader` read for its replay, taken when the turn's replay budget
+    /// allows (so 600 pages read at once are not all encoded in one turn).
+    var readerStep: (replay: Replay, step: Replay.Step)?
     /// The replay waits for its client to read what it was sent: not looked at again before
     /// this time (the loop's monotonic nanoseconds).
     var replayWaitsUntil: UInt64 = 0

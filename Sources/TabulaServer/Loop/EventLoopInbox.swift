@@ -30,9 +30,7 @@ extension EventLoop {
                 adoptPosted(fd, peer, kind, tls: tls)
             case .replayStep(let id, let r, let step):
                 guard let c = conns[id.raw], c.replay != nil else { continue }
-                c.replayAtReader = false
-                c.replay = r
-                take(step, of: r, for: c)
+                c.readerStep = (r, step)  // taken by `pumpReplays` within the turn's budget
             case .usersReloaded:
                 for c in Array(conns.values) where c.session.user != nil { refreshUser(c) }
             case .dropAll(let reason):
@@ -52,6 +50,7 @@ extension EventLoop {
                 saidGoodbye = true
                 for c in conns.values {
                     c.replay = nil  // the goodbye is the last thing it gets
+                    c.readerStep = nil
                     if let bye = goodbye(c, .shutdown) { c.output.append(bye) }
                     c.closeWhenFlushed = true
                     markDirty(c)

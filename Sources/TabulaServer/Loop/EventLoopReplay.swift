@@ -36,7 +36,7 @@ extension EventLoop {
 
     /// Whether a replay could take a step now (the loop must then not sleep).
     var replayCanStep: Bool {
-        replaying.contains { $0.replay != nil && !$0.replayAtReader && $0.replayWaitsUntil <= nowNanos && $0.output.count < Replay.pageBytes && conns[$0.id.raw] != nil }
+        replaying.contains { $0.replay != nil && ($0.readerStep != nil || (!$0.replayAtReader && $0.replayWaitsUntil <= nowNanos && $0.output.count < Replay.pageBytes)) && conns[$0.id.raw] != nil }
     }
 
     /// Whether a replay waits for its client to read (the loop then sleeps at most
@@ -74,6 +74,13 @@ extension EventLoop {
     /// Takes the replay's steps that memory can serve; the first it cannot goes to the
     /// `ReplayReader` (the replay waits for its answer, `take` goes on from there).
     private func pump(_ c: Connection) {
+        if replayBudget > 0, let (r, step) = c.readerStep {
+            replayBudget -= 1
+            c.readerStep = nil
+            c.replayAtReader = false
+            c.replay = r
+            take(step, of: r, for: c)
+        }
         while replayBudget > 0, !c.replayAtReader, let before = c.replay, replayMayStep(c) {
             replayBudget -= 1
             var r = before
