@@ -8,11 +8,12 @@ import TabulaServer
 /// No test times them (these took 10–25 s before their fixes; a few milliseconds now):
 /// `Scripts/bench --attacks` measures what they cost, and the waits here only have deadlines.
 @Suite struct AttackTests {
-    /// Sends `line` on `attacker` without waiting, then a PING on `other`, which must be
-    /// answered; returns the attacker's reply.
+    /// Sends `line` on `attacker` without waiting, then a read on `other` that takes the
+    /// state's lock (a PING takes none, and proves nothing about the lock the attacker's
+    /// request holds), which must be answered; returns the attacker's reply.
     static func pingWhile(_ line: String, attacker: TabulaConnection, other: TabulaConnection) throws -> ServerReply {
         try attacker.line.send(line)
-        #expect(try other.request("PING", timeout: 60).final == "OK PONG")
+        #expect(try other.request("SHOW /settings/my-int", timeout: 60).isOK)
         return try attacker.readReply(timeout: 60)
     }
 

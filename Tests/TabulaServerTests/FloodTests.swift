@@ -102,14 +102,19 @@ extension FloodTests {
         try withServer { s in
             let a = try connect(s), b = try connect(s)
             try Self.addItems(a, 100_000)
+            let state = s.loops[0].executor.state
+            func running() -> Bool { state.reading { state.writesOnEngine } }
             try a.line.send("BANDS Low 30 Mid 60 High")
-            var reads = 0
-            // Reads until BANDS is answered: some are answered while it runs, not behind it.
-            while a.line.bufferedLine() == nil && a.line.readAvailable() && reads < 1_000_000 {
-                #expect(try b.request("SHOW /items/1", timeout: 60).isOK)
-                reads += 1
-            }
-            #expect(reads > 0, "no read was answered while BANDS ran")
+            // Gate: BANDS is under way on its copy (seconds over 100,000 items in a debug build).
+            let deadline = Date().addingTimeInterval(60)
+            while !running() && a.line.bufferedLine() == nil && Date() < deadline { sched_yield() }
+            #expect(running(), "BANDS was never seen running on its copy")
+            // A read that takes the state's lock is answered while BANDS still runs: had BANDS
+            // held the lock, the read would have waited for it to finish.
+            #expect(try b.request("SHOW /items/1", timeout: 60).isOK)
+            #expect(running(), "the read was answered only once BANDS had finished")
+            let done = try a.readReply(timeout: 60)
+            #expect(done.isOK, "\(done.final)")
             #expect(try b.request("BANDS").final == "OK 3 bands")
             #expect(try b.request("LS /items/mid LIMIT 1").data.first?.contains("item") == true)
         }

@@ -51,7 +51,11 @@ private final class Pair: @unchecked Sendable {
             lock.unlockWrite()
             writerDone.signal()
         }.start()
-        // The writer waits for the reader still inside: it cannot have written yet.
+        // The writer waits for the reader still inside (gate: it is known to wait), so it
+        // cannot have written yet.
+        let deadline = Date().addingTimeInterval(10)
+        while lock.writersWaiting == 0 && !wrote.load(ordering: .acquiring) && Date() < deadline { sched_yield() }
+        #expect(lock.writersWaiting == 1, "the writer never came to wait")
         let early = wrote.load(ordering: .acquiring)
         #expect(!early)
         lock.unlockRead()

@@ -53,6 +53,9 @@ final class SpinRWLock: Sendable {
         state.wrappingSubtract(SpinRWLock.writer, ordering: .releasing)
     }
 
+    /// Writers waiting to get in (for tests and diagnostics; a snapshot).
+    var writersWaiting: Int { Int(state.load(ordering: .acquiring) / SpinRWLock.waitingWriter) }
+
     /// Spin a little, then yield, then sleep in short naps.
     private struct Backoff {
         var rounds = 0
