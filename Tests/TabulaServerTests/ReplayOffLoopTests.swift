@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TabulaClient
-import TabulaServer
+@testable import TabulaServer
 import TabulaStorage
 
 /// A replay that reads the store does so on the replay reader's thread: its loop's other
@@ -26,6 +26,31 @@ import TabulaStorage
             var events = 0
             while events < 200, let l = try replayer.readLine(timeout: 30) { if l.hasPrefix("* EVENT ") { events += 1 } }
             #expect(events == 200)
+        }
+    }
+
+    @Test func replayStepsReadFromTheStoreAreTakenWithinTheLoopTurnsBudget() throws {
+        let gate = HistoryGate()
+        let store = GatedHistoryStore(try SQLiteStore(path: tempDB(), syncFull: false), gate: gate)
+        try withServer({ $0.ioThreads = 1; $0.historyInMemory = 10 }, store: store) { s in
+            defer { gate.open() }
+            let writer = try connect(s)
+            try writer.line.send(Array(repeating: "ORDER pesto", count: 500).joined(separator: "\n"))
+            for _ in 0..<500 { #expect(try writer.readReply(timeout: 30).isOK) }
+            // 100 replays that never read, their store reads piled up at the gate: opened, the
+            // reader answers them all at once (before: a loop encoded them all in one turn).
+            let replayers = try (0..<100).map { _ in try rawConnect(s) }
+            for r in replayers { try r.send("WATCH /orders FROM 0") }
+            #expect(gate.awaitRead(seconds: 30), "no replay read the store")
+            #expect(try writer.request("PING", timeout: 30).isOK)  // the loop has read the WATCHes
+            gate.open()
+            let stats = s.loops[0].stats
+            let deadline = Date().addingTimeInterval(30)
+            while stats.replaySteps.load(ordering: .relaxed) < 200 && Date() < deadline { usleep(1_000) }  // polls a real count
+            #expect(stats.replaySteps.load(ordering: .relaxed) >= 200, "the replays never got going")
+            let most = stats.replayStepsMostInATurn.load(ordering: .relaxed)
+            #expect(most <= EventLoop.replayStepsPerTurn, "a turn took \(most) replay steps")
+            #expect(try writer.request("PING", timeout: 30).isOK)
         }
     }
 }

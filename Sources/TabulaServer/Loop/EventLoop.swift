@@ -46,6 +46,8 @@ final class EventLoop: @unchecked Sendable {
     var replaying: [Connection] = []
     /// Replay steps left in this turn, and which replay the next turn starts with.
     var replayBudget = EventLoop.replayStepsPerTurn
+    /// Replay steps taken since the budget was last reset (see `ServerStats.replaySteps`).
+    var replayStepsThisTurn = 0
     var replayTurn = 0
     /// The history replays read on this loop (memory), and the thread that reads the store
     /// for what memory no longer holds.

@@ -16,6 +16,7 @@ extension EventLoop {
     /// Steps every replay whose client has read what it was sent, within the turn's budget;
     /// the one to start with rotates, so that no replay waits for the others for long.
     func pumpReplays() {
+        if replayStepsThisTurn > 0 { noteReplaySteps() }
         replayBudget = EventLoop.replayStepsPerTurn
         if !replaying.isEmpty { replaying.swapAt(0, replayTurn % replaying.count) }
         replayTurn &+= 1
@@ -95,8 +96,21 @@ extension EventLoop {
         }
     }
 
+    /// Counts the turn's replay steps into the server's figures.
+    private func noteReplaySteps() {
+        stats.replaySteps.wrappingAdd(replayStepsThisTurn, ordering: .relaxed)
+        var most = stats.replayStepsMostInATurn.load(ordering: .relaxed)
+        while replayStepsThisTurn > most {
+            let (done, now) = stats.replayStepsMostInATurn.compareExchange(expected: most, desired: replayStepsThisTurn, ordering: .relaxed)
+            if done { break }
+            most = now
+        }
+        replayStepsThisTurn = 0
+    }
+
     /// Queues what a step of `r` made for `c`.
     func take(_ step: Replay.Step, of r: Replay, for c: Connection) {
+        if case .counting = step {} else { replayStepsThisTurn += 1 }
         var bytes: [UInt8] = []
         switch step {
         case .counting:

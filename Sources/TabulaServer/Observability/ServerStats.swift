@@ -10,6 +10,9 @@ final class ServerStats: Sendable {
     let bytesIn = Atomic<Int>(0)
     let bytesOut = Atomic<Int>(0)
     let eventsDelivered = Atomic<Int>(0)
+    /// Replay steps taken, and the most any loop took in one turn (its budget bounds it).
+    let replaySteps = Atomic<Int>(0)
+    let replayStepsMostInATurn = Atomic<Int>(0)
     /// Bytes of incomplete request lines held, all connections together.
     let partialInput = Atomic<Int>(0)
     /// Bytes queued for clients and not yet written (replies, events, a replay's deferred
