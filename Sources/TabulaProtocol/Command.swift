@@ -47,7 +47,7 @@ public enum Command: Sendable, Hashable {
     case order(path: String)
     case watch(prefix: String?, from: UInt64?)
     case unwatch(prefix: String?)
-    case format(WireFormat?)
+    case format(LineFormat?)
     case stats
     /// The connected clients (admin).
     case clients

@@ -161,7 +161,7 @@ public enum RequestParser {
         case .unwatch: return .unwatch(prefix: a.first)
         case .format:
             guard let w = a.first else { return .format(nil) }
-            guard let f = WireFormat(rawValue: w.lowercased()), WireFormat.chosen.contains(f) else {
+            guard let f = LineFormat(rawValue: w.lowercased()) else {
                 throw TabulaError(.syntax, "FORMAT takes text or json, not '\(w)'")
             }
             return .format(f)

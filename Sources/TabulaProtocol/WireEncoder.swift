@@ -1,16 +1,12 @@
-/// Encodes replies and pushes as bytes, in text or JSON.
+/// Encodes replies and pushes as bytes in the line protocol's forms, text or JSON (the server's
+/// other codecs, Server-Sent Events and RESP, live in its `Codecs` folders).
 public enum WireEncoder {
     /// The protocol version named in the greeting.
     public static let protocolVersion = 1
 
     /// Appends the encoded reply to `out`.
-    public static func encode(_ reply: Reply, tag: String?, format: WireFormat, into out: inout [UInt8]) {
+    public static func encode(_ reply: Reply, tag: String?, format: LineFormat, into out: inout [UInt8]) {
         switch format {
-        case .resp2, .resp3: RESPEncoder.encode(reply, resp3: format == .resp3, into: &out)
-        case .sse:
-            out.append(contentsOf: "event: reply\ndata: ".utf8)
-            encode(reply, tag: tag, format: .json, into: &out)
-            out.append(10)
         case .text:
             for i in reply.rows.indices {  // by index: a row is not copied to be written
                 out.append(UInt8(ascii: "-"))
@@ -57,32 +53,22 @@ public enum WireEncoder {
     }
 
     /// The encoded reply.
-    public static func encode(_ reply: Reply, tag: String?, format: WireFormat) -> [UInt8] {
+    public static func encode(_ reply: Reply, tag: String?, format: LineFormat) -> [UInt8] {
         var out: [UInt8] = []
         encode(reply, tag: tag, format: format, into: &out)
         return out
     }
 
     /// The encoded push line.
-    public static func encode(_ push: Push, format: WireFormat) -> [UInt8] {
+    public static func encode(_ push: Push, format: LineFormat) -> [UInt8] {
         var out: [UInt8] = []
         encode(push, format: format, into: &out)
         return out
     }
 
     /// Appends the encoded push line to `out`.
-    public static func encode(_ push: Push, format: WireFormat, into out: inout [UInt8]) {
-        if format.isRESP { return RESPEncoder.encode(push, resp3: format == .resp3, into: &out) }
+    public static func encode(_ push: Push, format: LineFormat, into out: inout [UInt8]) {
         switch (push, format) {
-        case (.event(let e), .sse):
-            // The id is the revision: a browser that reconnects sends it as Last-Event-ID.
-            out.append(contentsOf: "id: ".utf8)
-            appendDecimal(e.rev, to: &out)
-            out.append(contentsOf: "\ndata: ".utf8)
-            encode(push, format: .json, into: &out)
-        case (.hello, .sse), (.bye, .sse):
-            out.append(contentsOf: (push.isBye ? "event: bye\ndata: " : "event: hello\ndata: ").utf8)
-            encode(push, format: .json, into: &out)
         case (.hello(let v, let server, let rev, let id), .text):
             out.append(contentsOf: "* HELLO tabula \(v) rev=\(rev) id=\(id) server=\(server)".utf8)
         case (.hello(let v, let server, let rev, let id), .json):
@@ -101,13 +87,12 @@ public enum WireEncoder {
             appendOneLine(reason, to: &out)
         case (.bye(let reason), .json):
             JSONValue.object([("push", .string("bye")), ("reason", .string(reason))]).write(to: &out)
-        case (_, .resp2), (_, .resp3): return  // written above
         }
         out.append(10)
     }
 
     /// Appends `v` in decimal, without making a String.
-    static func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
+    public static func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = 0
         var x = v
@@ -132,7 +117,7 @@ public enum WireEncoder {
     /// stays one line and cannot steer a terminal: `\n`, `\r` and `\\` are escaped (so a
     /// typed backslash-n and a real line break look different), other C0 and C1 controls and
     /// the bidirectional overrides and isolates (U+202A–202E, U+2066–2069) become `?`.
-    static func appendOneLine(_ s: String, to out: inout [UInt8]) {
+    public static func appendOneLine(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { buf in
             // Fast path: no byte that could start anything to escape.

@@ -90,7 +90,7 @@ func drain(_ decoder: inout LineDecoder) {
             let before = model.revision
             let outcome = model.apply(request.command, viewer: &viewer, now: 1_700_000_000, rng: &rng)
             precondition(model.revision == before + (outcome.event == nil ? 0 : 1), "a change must move the revision by exactly one")
-            for format in [WireFormat.text, .json] {
+            for format in [LineFormat.text, .json] {
                 let encoded = WireEncoder.encode(outcome.reply, tag: request.tag, format: format)
                 roundTrip(encoded, outcome.reply, tag: request.tag)
             }

@@ -1,4 +1,5 @@
 import TabulaProtocol
+@testable import TabulaServer
 
 /// The RESP framing: the same bytes read whole and cut in three give the same requests, a
 /// fatal error is last, and a request in progress never holds more than its bound.

@@ -28,7 +28,7 @@ import TabulaProtocol
 
     @Test func errorsDecodeToTheirCodeAndMessageInBothFormats() {
         let e = TabulaError(.notFound, "no /items/9; LS /items lists what is there")
-        for format in [WireFormat.text, .json] {
+        for format in [LineFormat.text, .json] {
             let out = Self.decode(WireEncoder.encode(Reply(error: e), tag: nil, format: format))
             #expect(out == [.reply(DecodedReply(error: e))], "\(format)")
         }
@@ -46,7 +46,7 @@ import TabulaProtocol
         #expect(Self.decode(WireEncoder.encode(.event(e), format: .text)) == [.push(.event(Event(rev: 43, kind: "select", path: "/settings/my-int", summary: "My Int: 32", value: .null)))])
         #expect(Self.decode(WireEncoder.encode(.event(e), format: .json)) == [.push(.event(Event(rev: 43, kind: "select", path: "/settings/my-int", summary: "", value: e.value)))])
         let hello = Push.hello(protocolVersion: 1, server: "tabulad/0.1.0", rev: 42, id: "0123456789abcdef")
-        for format in [WireFormat.text, .json] {
+        for format in [LineFormat.text, .json] {
             #expect(Self.decode(WireEncoder.encode(hello, format: format)) == [.push(hello)])
             #expect(Self.decode(WireEncoder.encode(.bye(reason: "server shutting down"), format: format)) == [.push(.bye(reason: "server shutting down"))])
         }

@@ -178,7 +178,7 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
             state.hub.withLock { $0.setFormat(job.conn, hello.format) }
             return GroupAnswer(conn: job.conn, bytes: hello.answer, session: s, close: false, replay: nil, rest: Array(job.units.dropFirst()))
         }
-        let bytes = WireEncoder.encode(reply, tag: job.tag, format: (session ?? job.session).format)
+        let bytes = Codec.reply(reply, tag: job.tag, format: (session ?? job.session).format)
         return GroupAnswer(conn: job.conn, bytes: bytes, session: session, close: false, replay: nil, rest: Array(job.units.dropFirst()))
     }
 

@@ -183,7 +183,7 @@ final class Engine: @unchecked Sendable {
                 } else if let failing, failing.covers(r.command) {
                     executor.encodeError(failing.error(for: r.command), tag: r.tag, format: s.format, into: &bytes)
                 } else if case .sync(let rev, _) = r.command {
-                    WireEncoder.encode(syncReply(c, rev: rev), tag: r.tag, format: s.format, into: &bytes)
+                    Codec.reply(syncReply(c, rev: rev), tag: r.tag, format: s.format, into: &bytes)
                 } else {
                     var e = executor.execute(r, conn: c, session: &s)
                     if let ev = e.outcome.event.take() {

@@ -45,7 +45,7 @@ extension Engine {
         }
         var bytes = event.flatMap { state.ownEvent($0, for: c, stats: executor.stats) } ?? []
         if let error = outcome.reply.error { executor.stats.failed(error.code) }
-        WireEncoder.encode(outcome.reply, tag: r.tag, format: s.format, into: &bytes)
+        Codec.reply(outcome.reply, tag: r.tag, format: s.format, into: &bytes)
         let answer = GroupAnswer(conn: c, bytes: bytes, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
         var work = CommitWork()
         if let event { work.add(event, outcome.mutations, origin: c) }

@@ -217,7 +217,7 @@ struct RequestExecutor: Sendable {
         case .help(let verb):
             return Execution(ServerReplies.help(verb))
         case .format(let f):
-            if let f { switchFormat(c, to: f, session: &s) }
+            if let f { switchFormat(c, to: WireFormat(f), session: &s) }
             return Execution(Reply(message: s.format.rawValue))
         case .whoami:
             guard let u = s.user else { return Execution(Reply(message: "anonymous admin all paths (the server has no users file)")) }
@@ -257,7 +257,7 @@ struct RequestExecutor: Sendable {
     /// request is answered with without running goes through here.
     func encodeError(_ error: TabulaError, tag: String?, format: WireFormat, into out: inout [UInt8]) {
         stats.failed(error.code)
-        WireEncoder.encode(Reply(error: error), tag: tag, format: format, into: &out)
+        Codec.reply(Reply(error: error), tag: tag, format: format, into: &out)
     }
 
     func encodeError(_ error: TabulaError, tag: String?, format: WireFormat) -> [UInt8] {
@@ -276,6 +276,6 @@ struct RequestExecutor: Sendable {
     /// Appends the reply to `out` (a replay's reply waits for its count: see `Replay`).
     static func encode(_ e: Execution, tag: String?, format: WireFormat, into out: inout [UInt8]) {
         guard e.replay == nil else { return }
-        WireEncoder.encode(e.outcome.reply, tag: tag, format: format, into: &out)
+        Codec.reply(e.outcome.reply, tag: tag, format: format, into: &out)
     }
 }

@@ -46,7 +46,7 @@ enum CloseReason: Sendable, Equatable {
     /// The refusal of a connection not yet adopted (nothing read from it): an HTTP
     /// response on the HTTP port, else a text goodbye line.
     func refusalBytes(http: Bool) -> [UInt8] {
-        http ? HTTPResponse.refusal(status, message).encoded(close: true) : WireEncoder.encode(.bye(reason: message), format: .text)
+        http ? HTTPResponse.refusal(status, message).encoded(close: true) : Codec.push(.bye(reason: message), format: .text)
     }
 }
 
@@ -54,7 +54,7 @@ extension EventLoop {
     /// The goodbye in the connection's codec (nil: nothing to say, an HTTP connection with
     /// no request in progress).
     func goodbye(_ c: Connection, _ reason: CloseReason) -> [UInt8]? {
-        guard let h = c.http, !h.streaming else { return WireEncoder.encode(.bye(reason: reason.message), format: c.session.format) }
+        guard let h = c.http, !h.streaming else { return Codec.push(.bye(reason: reason.message), format: c.session.format) }
         guard c.partialInput > 0 || h.inFlight != nil || !h.waiting.isEmpty else { return nil }
         return HTTPResponse.refusal(reason.status, reason.message).encoded(close: true)
     }

@@ -26,7 +26,7 @@ extension EventLoop {
         guard c.greetPending else { return }
         c.greetPending = false
         let rev = executor.state.publishedRevision.load(ordering: .acquiring)
-        c.output.append(WireEncoder.encode(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
+        c.output.append(Codec.push(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
         markDirty(c)
     }
 

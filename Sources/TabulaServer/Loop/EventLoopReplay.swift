@@ -119,15 +119,11 @@ extension EventLoop {
             let ack = WatchAck(prefix: r.plan.prefix, rev: r.plan.rev, replaying: n)
             var reply = Reply(message: ack.message)
             if r.plan.subscribeReply { reply.subscription = executor.subscription(c.id, r.plan.prefix) }
-            WireEncoder.encode(reply, tag: r.plan.tag, format: c.session.format, into: &bytes)
+            Codec.reply(reply, tag: r.plan.tag, format: c.session.format, into: &bytes)
         case .events(let events):
             let f = c.session.format
             for e in events {
-                if f.isRESP {
-                    RESPEncoder.event(e, channel: r.plan.prefix, resp3: f == .resp3, into: &bytes)
-                } else {
-                    WireEncoder.encode(.event(e), format: f, into: &bytes)
-                }
+                Codec.event(e, channel: r.plan.prefix, format: f, into: &bytes)
             }
         case .finished:
             finishReplay(c)
@@ -156,7 +152,7 @@ extension EventLoop {
         let format = c.session.format
         if !r.acknowledged {
             let error = gap.failure.map { TabulaError(.storage, "could not read the history: \($0); try again later") } ?? RequestExecutor.expired(r.plan.after, oldest: gap.oldest)
-            c.output.append(WireEncoder.encode(Reply(error: error), tag: r.plan.tag, format: format))
+            c.output.append(Codec.reply(Reply(error: error), tag: r.plan.tag, format: format))
             if r.plan.addedWatch { _ = executor.state.hub.withLock { $0.remove(c.id, r.plan.prefix) } }
             finishReplay(c)
             return

@@ -100,12 +100,9 @@ final class SharedState: @unchecked Sendable {
     func ownEvent(_ e: Event, for c: ConnectionID, stats: ServerStats) -> [UInt8]? {
         guard let (f, channel) = hub.withLock({ $0.format(of: c, for: e) }) else { return nil }
         stats.add(stats.eventsDelivered, 1)
-        if f.isRESP {
-            var out: [UInt8] = []
-            RESPEncoder.event(e, channel: channel, resp3: f == .resp3, into: &out)
-            return out
-        }
-        return WireEncoder.encode(.event(e), format: f)
+        var out: [UInt8] = []
+        Codec.event(e, channel: channel, format: f, into: &out)
+        return out
     }
 
     /// Queues events to their watchers' loops. A run of consecutive events with the same
@@ -131,14 +128,14 @@ final class SharedState: @unchecked Sendable {
                 var j = i
                 // A restricted audience takes one event at a time: its members differ in what they may receive.
                 while j < events.endIndex, let next = events[j], j == i || (!audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path, removal: next.isRemoval) === audience) {
-                    if audience.wantsText { WireEncoder.encode(.event(next), format: .text, into: &text) }
-                    if audience.wantsJSON { WireEncoder.encode(.event(next), format: .json, into: &json) }
-                    if audience.wantsSSE { WireEncoder.encode(.event(next), format: .sse, into: &sse) }
+                    if audience.wantsText { Codec.push(.event(next), format: .text, into: &text) }
+                    if audience.wantsJSON { Codec.push(.event(next), format: .json, into: &json) }
+                    if audience.wantsSSE { Codec.push(.event(next), format: .sse, into: &sse) }
                     if audience.wantsRESP { payloads.append(RESPEncoder.payload(next)) }
                     j += 1
                 }
                 for m in audience.members where m.conn != origin(i) && (m.grants?.receives(e) ?? true) {
-                    let bytes = m.format.isRESP ? SharedState.resp(payloads, channel: m.channel, resp3: m.format == .resp3) : m.format == .json ? json : m.format == .sse ? sse : text
+                    let bytes = m.format.isRESP ? RESPEncoder.messages(payloads, channel: m.channel, resp3: m.format == .resp3) : m.format == .json ? json : m.format == .sse ? sse : text
                     outbox[m.conn.loop].append(.send(m.conn, bytes))
                     delivered += j - i
                 }
@@ -147,13 +144,5 @@ final class SharedState: @unchecked Sendable {
         }
         stats.add(stats.eventsDelivered, delivered)
         for i in outbox.indices where !outbox[i].isEmpty { loops[i].post(outbox[i]) }
-    }
-
-    /// A run of events' JSON payloads as RESP `message` replies on `channel` (members each
-    /// watch their own prefix, which each message names: only the framing is per member).
-    private static func resp(_ payloads: [[UInt8]], channel: String, resp3: Bool) -> [UInt8] {
-        var out: [UInt8] = []
-        for p in payloads { RESPEncoder.message(p, channel: channel, resp3: resp3, into: &out) }
-        return out
     }
 }

@@ -1,3 +1,5 @@
+import TabulaProtocol
+
 /// A RESP value built before it is written (HELLO's map, COMMAND's tables): written in
 /// RESP3's types, or their RESP2 forms (see `RESPWriter`).
 public indirect enum RESPValue: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import TabulaProtocol
+
 /// Writes RESP values into a byte buffer: RESP3's types, or their RESP2 forms (a map as a
 /// flat array of keys and values, a set or push as an array, null as the null bulk string,
 /// a boolean as 1 or 0, a double as a bulk string).

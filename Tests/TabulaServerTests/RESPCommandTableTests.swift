@@ -1,5 +1,6 @@
 import Testing
 import TabulaProtocol
+@testable import TabulaServer
 
 /// The value at `key` of a RESP map.
 func field(_ v: RESPValue, _ key: String) -> RESPValue? {

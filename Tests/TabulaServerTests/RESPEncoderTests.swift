@@ -1,10 +1,14 @@
 import Testing
 import TabulaProtocol
+@testable import TabulaServer
+
+/// The bytes as text (RESP is ASCII framing around UTF-8).
+private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
 @Suite struct RESPEncoderTests {
     let rows = Reply(rows: [Row(text: "my-int/  My Int: 16", json: .object([("name", .string("my-int")), ("selected", .int(2))]))], message: "1 of 2")
 
-    func resp(_ r: Reply, _ v3: Bool) -> String { text(WireEncoder.encode(r, tag: nil, format: v3 ? .resp3 : .resp2)) }
+    func resp(_ r: Reply, _ v3: Bool) -> String { text(Codec.reply(r, tag: nil, format: v3 ? .resp3 : .resp2)) }
 
     @Test func rowsAreAnArrayOfTheirTextInRESP2() {
         #expect(resp(rows, false) == "*1\r\n$19\r\nmy-int/  My Int: 16\r\n")
@@ -62,8 +66,8 @@ import TabulaProtocol
     }
 
     @Test func aGoodbyeIsAnErrorAndTheGreetingIsNotSent() {
-        #expect(text(WireEncoder.encode(.bye(reason: "server shutting down"), format: .resp2)) == "-BYE server shutting down\r\n")
-        #expect(WireEncoder.encode(.hello(protocolVersion: 1, server: "s", rev: 0, id: "x"), format: .resp3).isEmpty)
+        #expect(text(Codec.push(.bye(reason: "server shutting down"), format: .resp2)) == "-BYE server shutting down\r\n")
+        #expect(Codec.push(.hello(protocolVersion: 1, server: "s", rev: 0, id: "x"), format: .resp3).isEmpty)
     }
 
     @Test func resp2WritesRESP3TypesInTheirRESP2Forms() {

@@ -1,3 +1,5 @@
+import TabulaProtocol
+
 /// `COMMAND`, `COMMAND COUNT`, `COMMAND INFO` and `COMMAND DOCS`, from the Verb table and
 /// the few commands only RESP clients send: in the shapes Redis gives them, which redis-cli
 /// reads for its completion and hints (and asserts on).

@@ -1,5 +1,6 @@
 import Testing
 import TabulaProtocol
+@testable import TabulaServer
 
 /// Everything `d` yields now.
 func requests(_ d: inout RESPDecoder) -> [RESPRequest] {

@@ -1,3 +1,5 @@
+import TabulaProtocol
+
 /// One request that the RESP decoder yields.
 public enum RESPRequest: Equatable, Sendable {
     /// A multibulk request: its elements, binary-safe (`*2\r\n$4\r\nPING\r\n$2\r\nhi\r\n`).

@@ -1,0 +1,46 @@
+import TabulaProtocol
+
+/// Where the server turns replies, pushes and events into a connection's bytes: one place,
+/// dispatching on the connection's `WireFormat` to its codec's folder: the line protocol's
+/// text and JSON (`WireEncoder`, which the client's `WireDecoder` reads), Server-Sent Events
+/// (`Codecs/HTTP/SSECodec`) and RESP2/RESP3 (`Codecs/RESP/RESPEncoder`).
+enum Codec {
+    static func reply(_ reply: Reply, tag: String?, format: WireFormat, into out: inout [UInt8]) {
+        switch format {
+        case .text: WireEncoder.encode(reply, tag: tag, format: .text, into: &out)
+        case .json: WireEncoder.encode(reply, tag: tag, format: .json, into: &out)
+        case .sse: SSECodec.reply(reply, tag: tag, into: &out)
+        case .resp2, .resp3: RESPEncoder.encode(reply, resp3: format == .resp3, into: &out)
+        }
+    }
+
+    static func reply(_ reply: Reply, tag: String?, format: WireFormat) -> [UInt8] {
+        var out: [UInt8] = []
+        Codec.reply(reply, tag: tag, format: format, into: &out)
+        return out
+    }
+
+    /// A greeting, goodbye or event (an event for a RESP connection names no channel: see
+    /// `event(_:channel:format:into:)` for a watcher's).
+    static func push(_ push: Push, format: WireFormat, into out: inout [UInt8]) {
+        switch format {
+        case .text: WireEncoder.encode(push, format: .text, into: &out)
+        case .json: WireEncoder.encode(push, format: .json, into: &out)
+        case .sse: SSECodec.push(push, into: &out)
+        case .resp2, .resp3: RESPEncoder.encode(push, resp3: format == .resp3, into: &out)
+        }
+    }
+
+    static func push(_ push: Push, format: WireFormat) -> [UInt8] {
+        var out: [UInt8] = []
+        Codec.push(push, format: format, into: &out)
+        return out
+    }
+
+    /// Event `e` for a watcher of `channel` (the prefix it watches, which RESP's `message`
+    /// names; the other codecs write the same bytes for every watcher).
+    static func event(_ e: Event, channel: String, format: WireFormat, into out: inout [UInt8]) {
+        if format.isRESP { return RESPEncoder.event(e, channel: channel, resp3: format == .resp3, into: &out) }
+        push(.event(e), format: format, into: &out)
+    }
+}

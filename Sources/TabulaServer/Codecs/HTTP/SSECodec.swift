@@ -1,0 +1,25 @@
+import TabulaProtocol
+
+/// Server-Sent Events (`GET /events`): each message is the line protocol's JSON object in a
+/// `data:` field. An event carries its revision as its `id:` (a browser that reconnects sends
+/// it back as `Last-Event-ID`); anything else names its kind (`event: reply`, `hello`, `bye`).
+enum SSECodec {
+    static func reply(_ reply: Reply, tag: String?, into out: inout [UInt8]) {
+        out.append(contentsOf: "event: reply\ndata: ".utf8)
+        WireEncoder.encode(reply, tag: tag, format: .json, into: &out)
+        out.append(10)
+    }
+
+    static func push(_ push: Push, into out: inout [UInt8]) {
+        switch push {
+        case .event(let e):
+            out.append(contentsOf: "id: ".utf8)
+            WireEncoder.appendDecimal(e.rev, to: &out)
+            out.append(contentsOf: "\ndata: ".utf8)
+        case .hello: out.append(contentsOf: "event: hello\ndata: ".utf8)
+        case .bye: out.append(contentsOf: "event: bye\ndata: ".utf8)
+        }
+        WireEncoder.encode(push, format: .json, into: &out)
+        out.append(10)
+    }
+}
