@@ -7,7 +7,7 @@ import TabulaProtocol
 struct Session: Sendable, Equatable {
     var viewer = Viewer()
     var format = WireFormat.text {
-        didSet { viewer.wantsRevisions = format == .json || format == .sse || format == .resp3 }
+        didSet { viewer.wantsRevisions = format == .json || format == .sse || format == .resp3 || format == .httpAPI }
     }
     /// The server has users: nothing but AUTH, PING, HELP and QUIT until `user` is set.
     var authRequired = false

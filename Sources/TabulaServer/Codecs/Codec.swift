@@ -11,6 +11,7 @@ enum Codec {
         case .json: WireEncoder.encode(reply, tag: tag, format: .json, into: &out)
         case .sse: SSECodec.reply(reply, tag: tag, into: &out)
         case .resp2, .resp3: RESPEncoder.encode(reply, resp3: format == .resp3, into: &out)
+        case .httpAPI: HTTPAPICodec.reply(reply, tag: tag, into: &out)
         }
     }
 
@@ -25,7 +26,7 @@ enum Codec {
     static func push(_ push: Push, format: WireFormat, into out: inout [UInt8]) {
         switch format {
         case .text: WireEncoder.encode(push, format: .text, into: &out)
-        case .json: WireEncoder.encode(push, format: .json, into: &out)
+        case .json, .httpAPI: WireEncoder.encode(push, format: .json, into: &out)  // an HTTP request is never pushed to
         case .sse: SSECodec.push(push, into: &out)
         case .resp2, .resp3: RESPEncoder.encode(push, resp3: format == .resp3, into: &out)
         }

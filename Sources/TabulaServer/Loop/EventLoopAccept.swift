@@ -74,7 +74,7 @@ extension EventLoop {
         c.interest = tabula_EPOLLIN
         if kind == .http {
             c.http = HTTPExchange()
-            c.session.format = .json
+            c.session.format = .httpAPI
         } else {
             greetLater(c)
         }

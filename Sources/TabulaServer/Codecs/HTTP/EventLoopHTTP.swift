@@ -59,25 +59,24 @@ extension EventLoop {
     }
 
     /// What the request pipeline answered an HTTP connection: SSE frames go out as they are;
-    /// a reply line to a login or a read answers the request in flight.
+    /// a reply record (`HTTPAPICodec`) to a login or a read answers the request in flight.
     func httpReplies(_ c: Connection, _ bytes: [UInt8]) {
         guard let h = c.http, !h.streaming else { return c.output.append(bytes) }
-        for line in bytes.split(separator: 10, omittingEmptySubsequences: true) {
+        for reply in HTTPAPICodec.records(bytes) {
             guard let f = h.inFlight else { continue }
             h.inFlight = nil
-            let failure = HTTPStatus.failure(ofReplyLine: line)
             switch f {
             case .login(let header, let r):
-                if let failure {
-                    respond(c, .refusal(failure.status == .tooManyRequests ? .tooManyRequests : .unauthorized, failure.message, headers: EventLoop.challenge), to: r)
+                if reply.code != nil {
+                    respond(c, .refusal(reply.status == .tooManyRequests ? .tooManyRequests : .unauthorized, reply.message, headers: EventLoop.challenge), to: r)
                 } else {
                     h.authorizedAs = header
                     h.waiting.insert(.request(r), at: h.waiting.startIndex)  // a slice: its start moves on with each popFirst
                 }
             case .request(let r):
-                respond(c, HTTPResponse(failure?.status ?? .ok, contentType: "application/json", body: Array(line) + [10]), to: r)
+                respond(c, HTTPResponse(reply.status, contentType: "application/json", body: reply.body), to: r)
             case .page(let r, let path):
-                respond(c, WebAssets.view(role: (c.session.user?.role ?? .admin).rawValue, path: path, reply: failure == nil ? line : nil), to: r)
+                respond(c, WebAssets.view(role: (c.session.user?.role ?? .admin).rawValue, path: path, reply: reply.code == nil ? reply.body.dropLast() : nil), to: r)
             }
         }
         ready.append(c)  // what waits behind runs at the top of the turn

@@ -216,15 +216,6 @@ extension ErrorCode {
 }
 
 extension HTTPStatus {
-    /// The status and message of an error reply line (JSON), or nil when the reply is OK.
-    static func failure(ofReplyLine line: ArraySlice<UInt8>) -> (status: HTTPStatus, message: String)? {
-        guard !line.starts(with: Array(#"{"ok":true"#.utf8)) else { return nil }
-        guard case .object(let pairs)? = JSONParser.parse(String(decoding: line, as: UTF8.self)) else { return (.internalError, "an unreadable reply") }
-        let code = pairs.first { $0.0 == "code" }.flatMap { if case .string(let s) = $0.1 { return ErrorCode(rawValue: s) } else { return nil } }
-        let message = pairs.first { $0.0 == "message" }.flatMap { if case .string(let s) = $0.1 { return s } else { return nil } } ?? ""
-        return (code.map(HTTPStatus.init(code:)) ?? .internalError, message)
-    }
-
     /// The status that says what an error code says.
     init(code: ErrorCode) {
         switch code {
