@@ -51,7 +51,10 @@ import TabulaServer
     }
 
     @Test func aClientThatReadsItsLargePagesIsNeverDroppedForTheBound() throws {
-        try withServer({ $0.maxUnreadOutput = Self.bound }) { s in
+        // The bound is what the server holds beyond one reply: here larger than one ~10 MB
+        // page (the kernel takes only 128 KiB ahead of a reader, so a page waits here while
+        // it is read; with an 8 MiB bound the reader's own page was over it).
+        try withServer({ $0.maxUnreadOutput = 2 * Self.bound }) { s in
             let reader = try connect(s)
             try Self.addLongItems(reader)
             for k in 0..<3 { #expect(try reader.request("LS /items LIMIT 10000 AFTER \(k + 1)", timeout: 60).isOK) }

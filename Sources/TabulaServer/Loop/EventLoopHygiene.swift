@@ -27,13 +27,17 @@ extension EventLoop {
     }
 
     /// The server holds more unread output than `maxUnreadOutput`: this loop's connections
-    /// that stopped being answered for not reading are dropped, the most unread first, until
-    /// the total is under seven eighths of the bound (or none such is left here; the other
-    /// loop sheds its own at its next turn, within a second).
+    /// that stopped being answered for not reading are dropped (those that took nothing in
+    /// the last second first, then the most unread), until the total is under seven eighths
+    /// of the bound (or none such is left here; the other loop sheds its own at its next turn).
     func shedUnreadOutput() {
         guard shedFoundNone != nowSeconds else { return }
         let target = config.maxUnreadOutput / 8 * 7
-        let stalled = conns.values.filter { $0.unreadBytes >= config.outputPause }.sorted { $0.unreadBytes > $1.unreadBytes }
+        // Those that took nothing in the last second go first, then the most unread.
+        let stalled = conns.values.filter { $0.unreadBytes >= config.outputPause }.sorted {
+            let (a, b) = (nowSeconds - $0.lastDrained >= 1, nowSeconds - $1.lastDrained >= 1)
+            return a != b ? a : $0.unreadBytes > $1.unreadBytes
+        }
         if stalled.isEmpty { shedFoundNone = nowSeconds }
         // What the dropped held goes back to the system at the next sweep.
         if !stalled.isEmpty { closedSinceTrim = max(closedSinceTrim, EventLoop.closesBeforeTrim) }
