@@ -7,14 +7,22 @@ import TabulaStorage
 /// A replay that reads the store does so on the replay reader's thread: its loop's other
 /// clients are answered meanwhile, however slow the store.
 @Suite struct ReplayOffLoopTests {
-    @Test func aClientOnTheLoopOfAReplayHeldInAStoreReadIsAnsweredMeanwhile() throws {
+    /// One I/O loop over a SQLite store whose history reads stop at `gate` (memory keeps the
+    /// last 10 changes, so a replay from 0 reads the store), after `orders` changes by `writer`.
+    static func withGatedStore(orders: Int, _ body: (Server, HistoryGate, TabulaConnection) throws -> Void) throws {
         let gate = HistoryGate()
         let store = GatedHistoryStore(try SQLiteStore(path: tempDB(), syncFull: false), gate: gate)
         try withServer({ $0.ioThreads = 1; $0.historyInMemory = 10 }, store: store) { s in
             defer { gate.open() }
             let writer = try connect(s)
-            try writer.line.send(Array(repeating: "ORDER pesto", count: 200).joined(separator: "\n"))
-            for _ in 0..<200 { #expect(try writer.readReply(timeout: 30).isOK) }
+            try writer.line.send(Array(repeating: "ORDER pesto", count: orders).joined(separator: "\n"))
+            for _ in 0..<orders { #expect(try writer.readReply(timeout: 30).isOK) }
+            try body(s, gate, writer)
+        }
+    }
+
+    @Test func aClientOnTheLoopOfAReplayHeldInAStoreReadIsAnsweredMeanwhile() throws {
+        try Self.withGatedStore(orders: 200) { s, gate, writer in
             let replayer = try rawConnect(s)
             try replayer.send("WATCH /orders FROM 0")  // memory holds the last 10: the store is read
             #expect(gate.awaitRead(seconds: 30), "the replay never read the store")
@@ -30,13 +38,7 @@ import TabulaStorage
     }
 
     @Test func replayStepsReadFromTheStoreAreTakenWithinTheLoopTurnsBudget() throws {
-        let gate = HistoryGate()
-        let store = GatedHistoryStore(try SQLiteStore(path: tempDB(), syncFull: false), gate: gate)
-        try withServer({ $0.ioThreads = 1; $0.historyInMemory = 10 }, store: store) { s in
-            defer { gate.open() }
-            let writer = try connect(s)
-            try writer.line.send(Array(repeating: "ORDER pesto", count: 500).joined(separator: "\n"))
-            for _ in 0..<500 { #expect(try writer.readReply(timeout: 30).isOK) }
+        try Self.withGatedStore(orders: 500) { s, gate, writer in
             // 100 replays that never read, their store reads piled up at the gate: opened, the
             // reader answers them all at once (before: a loop encoded them all in one turn).
             let replayers = try (0..<100).map { _ in try rawConnect(s) }

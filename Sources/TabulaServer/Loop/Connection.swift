@@ -1,4 +1,3 @@
-import TabulaHTTP
 import TabulaProtocol
 
 /// One client socket, owned by one I/O loop thread.

@@ -1,5 +1,4 @@
 import CLinuxShims
-import TabulaHTTP
 import TabulaProtocol
 
 /// Connection hygiene: incomplete input counted against one bound for the whole server, and

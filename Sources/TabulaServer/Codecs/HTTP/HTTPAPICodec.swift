@@ -34,6 +34,7 @@ enum HTTPAPICodec {
             out.append(Record(code: code.isEmpty ? nil : ErrorCode(rawValue: String(decoding: code, as: UTF8.self)) ?? .syntax,
                               message: String(decoding: message, as: UTF8.self), body: Array(body)))
         }
+        assert(i == bytes.count, "an HTTP connection was handed bytes that are not whole reply records")
         return out
     }
 
