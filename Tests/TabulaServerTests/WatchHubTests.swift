@@ -54,7 +54,7 @@ import TabulaProtocol
         hub.setFormat(b, .json)
         let second = hub.audience(of: "/items/3")
         #expect(second !== first)
-        #expect(second?.wantsJSON == true && second?.wantsText == true)
+        #expect(second?.formats.contains(.json) == true && second?.formats.contains(.text) == true)
         hub.remove(a, nil)
         #expect(members(&hub, "/items/4") == [b.raw: .json])
         hub.remove(b, "/items")

@@ -26,8 +26,8 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
         let name: String
         let secret: String
         let tag: String?
-        /// RESP's `HELLO v AUTH name secret`: on success its answer and format, not AUTH's OK.
-        var hello: (answer: [UInt8], format: WireFormat)? = nil
+        /// A codec's login (`LineUnit.codecLogin`): on success its answer and format, not AUTH's OK.
+        var codecAnswer: (answer: [UInt8], format: WireFormat)? = nil
     }
 
     /// An answer that may go out at `at` (a failure's back-off), or a stop.
@@ -101,8 +101,8 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
         case .request(let r)?:
             guard case .auth(let name, let secret) = r.command else { return }
             job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: r.tag)
-        case .helloLogin(let name, let secret, let answer, let format)?:
-            job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: nil, hello: (answer, format))
+        case .codecLogin(let name, let secret, let answer, let format)?:
+            job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: nil, codecAnswer: (answer, format))
         default: return
         }
         guard let users else {
@@ -173,10 +173,10 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
     }
 
     private func answer(_ job: Job, _ reply: Reply, session: Session?) -> GroupAnswer {
-        if let hello = job.hello, reply.error == nil, var s = session {
-            s.format = hello.format
-            state.hub.withLock { $0.setFormat(job.conn, hello.format) }
-            return GroupAnswer(conn: job.conn, bytes: hello.answer, session: s, close: false, replay: nil, rest: Array(job.units.dropFirst()))
+        if let codecAnswer = job.codecAnswer, reply.error == nil, var s = session {
+            s.format = codecAnswer.format
+            state.hub.withLock { $0.setFormat(job.conn, codecAnswer.format) }
+            return GroupAnswer(conn: job.conn, bytes: codecAnswer.answer, session: s, close: false, replay: nil, rest: Array(job.units.dropFirst()))
         }
         let bytes = Codec.reply(reply, tag: job.tag, format: (session ?? job.session).format)
         return GroupAnswer(conn: job.conn, bytes: bytes, session: session, close: false, replay: nil, rest: Array(job.units.dropFirst()))

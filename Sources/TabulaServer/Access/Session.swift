@@ -7,14 +7,14 @@ import TabulaProtocol
 struct Session: Sendable, Equatable {
     var viewer = Viewer()
     var format = WireFormat.text {
-        didSet { viewer.wantsRevisions = format == .json || format == .sse || format == .resp3 || format == .httpAPI }
+        didSet { viewer.wantsRevisions = format.carriesRevisions }
     }
     /// The server has users: nothing but AUTH, PING, HELP and QUIT until `user` is set.
     var authRequired = false
     /// The user this connection acts as, once authenticated.
     var user: AuthUser?
-    /// A RESP2 connection that watches something is in Redis's subscribe mode: it is sent
-    /// events as `message` replies, so it may ask only verbs whose traits say `whileSubscribed`.
+    /// Its codec's subscribe mode: its events arrive in its reply stream, so it may ask only
+    /// verbs whose traits say `whileSubscribed` (kept by `Codec.settle`; RESP2's mode).
     var subscribed = false
 
     /// Acts as `u` from now on: its grants limit what listings show.

@@ -41,7 +41,27 @@ enum Codec {
     /// Event `e` for a watcher of `channel` (the prefix it watches, which RESP's `message`
     /// names; the other codecs write the same bytes for every watcher).
     static func event(_ e: Event, channel: String, format: WireFormat, into out: inout [UInt8]) {
-        if format.isRESP { return RESPEncoder.event(e, channel: channel, resp3: format == .resp3, into: &out) }
+        if format.namesChannel { return RESPEncoder.event(e, channel: channel, resp3: format == .resp3, into: &out) }
         push(.event(e), format: format, into: &out)
+    }
+
+    /// Why `command` may not run in the mode `session`'s codec is in, or nil (RESP2's
+    /// subscribe mode: `Codecs/RESP/RESPSubscribeMode`).
+    static func refusal(_ command: Command, session: Session) -> TabulaError? {
+        session.format == .resp2 ? RESPSubscribeMode.refusal(command, session: session) : nil
+    }
+
+    /// `e`, the execution of `command`, as `session`'s codec answers it, and the mode the
+    /// codec's session is in after it.
+    static func settle(_ e: inout Execution, of command: Command, session: inout Session) {
+        if session.format == .resp2 { RESPSubscribeMode.settle(&e, of: command, session: &session) }
+    }
+
+    /// An event's part that every channel-naming watcher shares (RESP: its JSON).
+    static func eventPayload(_ e: Event) -> [UInt8] { RESPEncoder.payload(e) }
+
+    /// A run of events' shared `payloads` framed for a watcher of `channel` in `format`.
+    static func frame(_ payloads: [[UInt8]], channel: String, format: WireFormat) -> [UInt8] {
+        RESPEncoder.messages(payloads, channel: channel, resp3: format == .resp3)
     }
 }

@@ -25,6 +25,28 @@ enum WireFormat: String, Sendable, Hashable {
         }
     }
 
-    /// Whether this is RESP.
-    var isRESP: Bool { self == .resp2 || self == .resp3 }
+    /// Whether its listed rows carry their entries' revisions (the JSON forms, RESP3's maps).
+    var carriesRevisions: Bool { self == .json || self == .sse || self == .resp3 || self == .httpAPI }
+
+    /// Its place among the formats, 0 ..< `count`.
+    var ordinal: Int {
+        switch self {
+        case .text: 0
+        case .json: 1
+        case .sse: 2
+        case .resp2: 3
+        case .resp3: 4
+        case .httpAPI: 5
+        }
+    }
+
+    static let count = 6
+
+    /// Whether an event's bytes name the channel (the watched prefix) it came by, so each
+    /// watcher's are framed for it (RESP's `message`).
+    var namesChannel: Bool { self == .resp2 || self == .resp3 }
+
+    /// The formats that name channels, and those whose watchers all get the same bytes.
+    static let namingChannels: [WireFormat] = [.resp2, .resp3]
+    static let sharingBytes: [WireFormat] = [.text, .json, .sse]
 }

@@ -17,7 +17,7 @@ enum Dispatcher {
     }
 
     static func route(_ unit: LineUnit, durable: Bool) -> Route {
-        if case .helloLogin = unit { return .authenticator }
+        if case .codecLogin = unit { return .authenticator }
         guard case .request(let r) = unit else { return .loop(.connection) }
         let traits = r.command.traits
         switch traits.runner {
@@ -32,7 +32,7 @@ enum Dispatcher {
     /// never copied) only for a request that names a path, whose verb takes the lock that
     /// allows it.
     static func refusal(_ r: Request, session: Session, state: SharedState) -> TabulaError? {
-        if session.subscribed && !r.command.traits.whileSubscribed { return RESPEncoder.subscribedRefusal(r.command.verb) }
+        if let refusal = Codec.refusal(r.command, session: session) { return refusal }
         if session.authRequired && session.user == nil && !r.command.traits.beforeLogin {
             return Authorization.authenticationRequired
         }

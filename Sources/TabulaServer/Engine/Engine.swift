@@ -175,7 +175,7 @@ final class Engine: @unchecked Sendable {
                 if let format { executor.switchFormat(c, to: format, session: &s) }
                 bytes += answer
                 close = closes
-            case .helloLogin:  // routed to the authenticator: the loop above stops before it
+            case .codecLogin:  // routed to the authenticator: the loop above stops before it
                 executor.encodeError(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: s.format, into: &bytes)
             case .request(let r):
                 if let refusal = Dispatcher.refusal(r, session: s, state: state) {

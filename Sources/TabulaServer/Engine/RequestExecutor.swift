@@ -136,7 +136,7 @@ struct RequestExecutor: Sendable {
             if let format { switchFormat(conn, to: format, session: &session) }
             answers.append(.bytes(bytes, close: close))
             return close
-        case .helloLogin:  // routed to the authenticator, never run here
+        case .codecLogin:  // routed to the authenticator, never run here
             answers.append(.bytes(encodeError(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: session.format)))
             return false
         case .request(let r):
@@ -199,7 +199,8 @@ struct RequestExecutor: Sendable {
     /// write lock for its whole batch).
     func execute(_ r: Request, conn c: ConnectionID, session s: inout Session) -> Execution {
         stats.ran(r.command.verb)
-        let e = perform(r, conn: c, session: &s)
+        var e = perform(r, conn: c, session: &s)
+        Codec.settle(&e, of: r.command, session: &s)
         if let error = e.outcome.reply.error { stats.failed(error.code) }
         return e
     }
@@ -207,8 +208,6 @@ struct RequestExecutor: Sendable {
     private func perform(_ r: Request, conn c: ConnectionID, session s: inout Session) -> Execution {
         switch r.command {
         case .ping(let text):
-            // In RESP2's subscribe mode Redis answers `pong` and the text as an array: two rows.
-            if s.subscribed { return Execution(Reply(rows: ["pong", text ?? ""].map { Row(text: $0, json: .string($0)) })) }
             return Execution(Reply(message: text ?? "PONG"))
         case .quit:
             var e = Execution(Reply(message: "bye"))
@@ -229,15 +228,12 @@ struct RequestExecutor: Sendable {
         case .clients:
             return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
         case .watch(let prefix, let from):
-            let e = watch(c, prefix: prefix, from: from, tag: r.tag, session: s, subscribeReply: r.subscribeReply)
-            if s.format == .resp2 && e.outcome.reply.error == nil { s.subscribed = true }
-            return e
+            return watch(c, prefix: prefix, from: from, tag: r.tag, session: s, subscribeReply: r.subscribeReply)
         case .unwatch(let prefix):
             var p: String?
             if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }
             let (n, left) = state.hub.withLock { hub in (hub.remove(c, p), hub.watchCount(of: c)) }
             if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
-            s.subscribed = s.subscribed && left > 0
             var reply = Reply(message: "\(n) removed")
             if r.subscribeReply { reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left) }
             return Execution(reply)

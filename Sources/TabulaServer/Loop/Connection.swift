@@ -74,10 +74,10 @@ final class Connection {
     let transport: Listening.Kind
     /// The HTTP codec's state, on a connection to the HTTP port (nil: the line protocol).
     var http: HTTPExchange?
-    /// The RESP codec's state, once its first request was multibulk or HELLO.
-    var resp: RESPExchange?
+    /// The codec its first bytes chose (RESP), with its state; nil: the line protocol.
+    var codec: (any RequestCodec)?
     /// Not greeted yet: a line client is greeted at its first bytes or after
-    /// `EventLoop.greetingDelay`, a RESP client never (see `EventLoopGreeting`).
+    /// `EventLoop.greetingDelay`, a `RequestCodec`'s client never (see `EventLoopGreeting`).
     var greetPending = false
     /// The TLS session on a connection to the TLS port.
     var tls: UnsafeMutableRawPointer?
@@ -97,7 +97,7 @@ final class Connection {
     let connectedAt: Int
 
     /// Bytes of the request it has begun and not finished (a line, or an HTTP request).
-    var partialInput: Int { http?.parser.partialCount ?? resp?.decoder.bufferedCount ?? decoder.bufferedCount }
+    var partialInput: Int { http?.parser.partialCount ?? codec?.partialCount ?? decoder.bufferedCount }
 
     init(id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int, stats: ServerStats) {
         self.id = id

@@ -263,28 +263,23 @@ final class EventLoop: @unchecked Sendable {
         take(c, n)
     }
 
-    /// Handles `n` bytes just read into `readBuffer` for `c`: cuts lines, runs or holds them.
+    /// Handles `n` bytes just read into `readBuffer` for `c`: its codec cuts them into
+    /// requests (the line protocol's `LineDecoder`, or the `RequestCodec` its first bytes
+    /// chose), which run now or are held behind what they wait for.
     func take(_ c: Connection, _ n: Int) {
         stats.add(stats.bytesIn, n)
         noteActive(c)
         if c.http != nil { return takeHTTP(c, bytes: n) }
         if c.greetPending { chooseCodec(c, n) }
-        if let x = c.resp { return takeRESP(c, x, n) }
-        readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         units.removeAll(keepingCapacity: true)
-        while let unit = c.decoder.next() {
+        let requests = readBuffer.withUnsafeBytes { raw in
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+            if let codec = c.codec { return codec.decode(bytes, into: &units) { self.facts(c) } }
+            return decodeLines(c, bytes)
+        }
+        if requests > 0 {
             c.lastRequest = nowSeconds
             c.hasRequested = true
-            switch unit {
-            case .tooLong:
-                units.append(.failure(tag: nil, TabulaError(.tooLong, "line longer than \(config.maxLine) bytes; the rest of it was skipped")))
-            case .line(let bytes):
-                switch RequestParser.parse(bytes) {
-                case nil: continue
-                case .failure(let f)?: units.append(.failure(tag: f.tag, f.error))
-                case .success(let r)?: units.append(.request(r))
-                }
-            }
         }
         guard notePartialInput(c) else { return }
         if c.atEngine || c.replay != nil || !c.held.isEmpty {
@@ -294,6 +289,27 @@ final class EventLoop: @unchecked Sendable {
             run(c, units[...])
         }
         refreshReading(c)
+    }
+
+    /// The line protocol: cuts `bytes` (and what `c` had begun) into lines and parses each
+    /// into `units`, returning how many lines ended.
+    private func decodeLines(_ c: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
+        c.decoder.append(bytes)
+        var count = 0
+        while let unit = c.decoder.next() {
+            count += 1
+            switch unit {
+            case .tooLong:
+                units.append(.failure(tag: nil, TabulaError(.tooLong, "line longer than \(config.maxLine) bytes; the rest of it was skipped")))
+            case .line(let line):
+                switch RequestParser.parse(line) {
+                case nil: continue
+                case .failure(let f)?: units.append(.failure(tag: f.tag, f.error))
+                case .success(let r)?: units.append(.request(r))
+                }
+            }
+        }
+        return count
     }
 
     /// Pauses reading from `c` while its held requests are many (until they are few again)

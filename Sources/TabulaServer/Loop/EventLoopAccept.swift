@@ -123,7 +123,7 @@ extension EventLoop {
     func endOfInput(_ c: Connection) {
         if let h = c.http { return takeHTTP(c, h.parser.finish()) }
         if c.greetPending { greet(c) }  // it sent nothing: a line client that only listens
-        guard c.resp == nil, c.decoder.bufferedCount > 0 else { return }
+        guard c.codec == nil, c.decoder.bufferedCount > 0 else { return }
         c.decoder.finish()
         take(c, 0)
     }

@@ -3,9 +3,10 @@ import TabulaProtocol
 
 /// The greeting, and the choice of codec on the line port. A line client is greeted first
 /// (`* HELLO tabula 1 …`), but a Redis client speaks first and cannot read a greeting. So a
-/// new connection is greeted at its first bytes, unless they are RESP (a multibulk request
-/// or HELLO), or after `greetingDelay` if it sends nothing: `nc` and `tabula` see the
-/// greeting as before (tabula sends an empty line at once, so it waits for nothing).
+/// new connection is greeted at its first bytes, unless they open one of `RequestCodecs`
+/// (RESP: a multibulk request or HELLO), or after `greetingDelay` if it sends nothing:
+/// `nc` and `tabula` see the greeting as before (tabula sends an empty line at once, so it
+/// waits for nothing).
 extension EventLoop {
     /// How long a silent new connection waits for its greeting: a Redis client sends its
     /// first request within this of connecting (they connect when they have one to send).
@@ -30,16 +31,23 @@ extension EventLoop {
         markDirty(c)
     }
 
-    /// The first `n` bytes of `c` (in `readBuffer`) choose its codec: RESP, or the line
-    /// protocol after its greeting.
+    /// The first `n` bytes of `c` (in `readBuffer`) choose its codec: one of
+    /// `RequestCodecs` (not greeted: its client spoke first), or the line protocol after
+    /// its greeting.
     func chooseCodec(_ c: Connection, _ n: Int) {
-        let opensRESP = readBuffer.withUnsafeBytes { RESPExchange.opens(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-        if opensRESP {
-            c.greetPending = false
-            startRESP(c)
-        } else {
-            greet(c)
-        }
+        let opened = readBuffer.withUnsafeBytes { RequestCodecs.opened(by: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        guard let opened else { return greet(c) }
+        c.greetPending = false
+        c.codec = opened.init(maxRequest: config.maxLine, unauthenticated: c.session.authRequired)
+        c.session.format = opened.firstFormat
+    }
+
+    /// What a codec may tell `c`'s client about the server.
+    func facts(_ c: Connection) -> ServerFacts {
+        let state = executor.state
+        return ServerFacts(
+            connection: c.id, historyID: state.historyID, revision: state.publishedRevision.load(ordering: .acquiring), port: config.port,
+            uptimeSeconds: Int((ContinuousClock.now - stats.started).components.seconds))
     }
 
     /// Greets the connections whose delay has passed (each turn, after its reads: a look at

@@ -7,7 +7,8 @@ enum LineUnit: Sendable {
     /// A reply its codec made itself (RESP's HELLO, COMMAND, CLIENT…), sent in its turn;
     /// `format` switches the connection's format first (HELLO 2|3), `close` closes after it.
     case answer([UInt8], format: WireFormat?, close: Bool)
-    /// RESP's `HELLO v AUTH name secret`: a login (at the authenticator, as AUTH) whose
-    /// success is answered `answer` in `format`, its failure as AUTH's would be.
-    case helloLogin(name: String, secret: String, answer: [UInt8], format: WireFormat)
+    /// A login its codec asked for (RESP's `HELLO v AUTH name secret`), run at the
+    /// authenticator as AUTH is, whose success is answered `answer` in `format` and its
+    /// failure as AUTH's would be.
+    case codecLogin(name: String, secret: String, answer: [UInt8], format: WireFormat)
 }

@@ -17,8 +17,9 @@ struct ClientInfo: Sendable {
     /// A `WATCH … FROM` replay in progress: the revision it has reached, and the last it replays.
     let replayAt: UInt64?
     let replayThrough: UInt64?
-    /// RESP's version (`resp2`, `resp3`) on a RESP connection, and its CLIENT SETNAME.
-    var resp: String? = nil
+    /// The format of a connection whose first bytes chose its codec (`resp2`, `resp3`), and
+    /// the name its client gave itself (RESP's CLIENT SETNAME).
+    var codec: String? = nil
     var name: String? = nil
 
     /// The fields as a row, for `CLIENTS` (text) and JSON; `now` is the monotonic clock in seconds.
@@ -26,14 +27,14 @@ struct ClientInfo: Sendable {
         let age = max(0, now - connectedAt), idle = max(0, now - lastRequest)
         var text = "\(id)  \(address)  \(transport.rawValue)  user=\(user ?? "-")  age=\(age)s  idle=\(idle)s  watches=\(watches)  queued=\(outputQueued)"
         if let at = replayAt, let through = replayThrough { text += "  replay=\(at)/\(through)" }
-        if let resp { text += "  proto=\(resp)" }
+        if let codec { text += "  proto=\(codec)" }
         if let name { text += "  name=\(name)" }
         var pairs: [(String, JSONValue)] = [
             ("id", .int(Int64(clamping: id))), ("address", .string(address)), ("transport", .string(transport.rawValue)),
             ("user", user.map { .string($0) } ?? .null), ("age_seconds", .int(Int64(age))), ("idle_seconds", .int(Int64(idle))),
             ("watches", .int(Int64(watches))), ("output_queued_bytes", .int(Int64(outputQueued))),
         ]
-        if let resp { pairs.append(("protocol", .string(resp))) }
+        if let codec { pairs.append(("protocol", .string(codec))) }
         if let name { pairs.append(("name", .string(name))) }
         if let at = replayAt, let through = replayThrough {
             pairs.append(("replay", .object([("at", .int(Int64(clamping: at))), ("through", .int(Int64(clamping: through)))])))

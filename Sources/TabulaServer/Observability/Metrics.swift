@@ -61,7 +61,7 @@ extension EventLoop {
     func refreshClients() {
         let watches = executor.state.hub.withLock { hub in conns.values.map { hub.watchCount(of: $0.id) } }
         let infos = zip(conns.values, watches).map { c, w in
-            ClientInfo(id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: c.session.user?.name, connectedAt: c.connectedAt, lastRequest: c.lastRequest, watches: w, outputQueued: c.output.count + c.deferredCount, replayAt: c.replay?.cursor, replayThrough: c.replay?.plan.through, resp: c.resp.map { _ in c.session.format.rawValue }, name: c.resp?.name)
+            ClientInfo(id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: c.session.user?.name, connectedAt: c.connectedAt, lastRequest: c.lastRequest, watches: w, outputQueued: c.output.count + c.deferredCount, replayAt: c.replay?.cursor, replayThrough: c.replay?.plan.through, codec: c.codec.map { _ in c.session.format.rawValue }, name: c.codec?.clientName)
         }
         clients.withLock { $0 = infos }
         largestQueued.store(infos.map(\.outputQueued).max() ?? 0, ordering: .relaxed)

@@ -107,8 +107,7 @@ final class SharedState: @unchecked Sendable {
 
     /// Queues events to their watchers' loops. A run of consecutive events with the same
     /// audience (the common case: everyone watches one prefix) is encoded once per format
-    /// present in it (text, JSON, Server-Sent Events) into one piece, and each watcher gets
-    /// that piece in one message.
+    /// present in it (`EventRun`), and each watcher gets its format's piece in one message.
     private func deliver(_ events: ArraySlice<Event?>, origins: [ConnectionID?], stats: ServerStats) {
         func origin(_ i: Int) -> ConnectionID? { i < origins.count ? origins[i] : nil }
         if hub.withLock({ $0.isEmpty }) { return }
@@ -121,21 +120,15 @@ final class SharedState: @unchecked Sendable {
                     i += 1
                     continue
                 }
-                var text: [UInt8] = []
-                var json: [UInt8] = []
-                var sse: [UInt8] = []
-                var payloads: [[UInt8]] = []  // each event's JSON once, framed per RESP member's channel
+                var run = EventRun(formats: audience.formats)
                 var j = i
                 // A restricted audience takes one event at a time: its members differ in what they may receive.
                 while j < events.endIndex, let next = events[j], j == i || (!audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path, removal: next.isRemoval) === audience) {
-                    if audience.wantsText { Codec.push(.event(next), format: .text, into: &text) }
-                    if audience.wantsJSON { Codec.push(.event(next), format: .json, into: &json) }
-                    if audience.wantsSSE { Codec.push(.event(next), format: .sse, into: &sse) }
-                    if audience.wantsRESP { payloads.append(RESPEncoder.payload(next)) }
+                    run.append(next)
                     j += 1
                 }
                 for m in audience.members where m.conn != origin(i) && (m.grants?.receives(e) ?? true) {
-                    let bytes = m.format.isRESP ? RESPEncoder.messages(payloads, channel: m.channel, resp3: m.format == .resp3) : m.format == .json ? json : m.format == .sse ? sse : text
+                    let bytes = run.bytes(for: m.format, channel: m.channel)
                     outbox[m.conn.loop].append(.send(m.conn, bytes))
                     delivered += j - i
                 }

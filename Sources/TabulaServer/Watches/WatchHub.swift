@@ -8,19 +8,14 @@ final class Audience: Sendable {
     /// `channel`: the watched prefix it is a member by (RESP names it in each event).
     typealias Member = (conn: ConnectionID, format: WireFormat, grants: Grants?, channel: String)
     let members: [Member]
-    let wantsText: Bool
-    let wantsJSON: Bool
-    let wantsSSE: Bool
-    let wantsRESP: Bool
+    /// The formats its members want (each event is encoded once per format: `EventRun`).
+    let formats: FormatSet
     /// Some member may receive only part of what is under the prefix (its user's grants).
     let restricted: Bool
 
     init(_ members: [Member]) {
         self.members = members
-        wantsText = members.contains { $0.format == .text }
-        wantsJSON = members.contains { $0.format == .json }
-        wantsSSE = members.contains { $0.format == .sse }
-        wantsRESP = members.contains { $0.format.isRESP }
+        formats = members.reduce(into: FormatSet()) { $0.insert(FormatSet($1.format)) }
         restricted = members.contains { $0.grants != nil }
     }
 }

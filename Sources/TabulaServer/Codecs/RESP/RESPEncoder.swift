@@ -73,13 +73,6 @@ public enum RESPEncoder {
 
 
 extension RESPEncoder {
-    /// The refusal of `verb` in RESP2's subscribe mode.
-    public static func subscribedRefusal(_ verb: Verb) -> TabulaError {
-        TabulaError(.invalid, "Can't execute '\(verb.rawValue.lowercased())': only WATCH/SUBSCRIBE, UNWATCH/UNSUBSCRIBE, PING and QUIT are allowed in this context (RESP2 subscribe mode); UNSUBSCRIBE first, or use RESP3 (HELLO 3), where every command stays allowed")
-    }
-}
-
-extension RESPEncoder {
     /// A run of events' JSON payloads as RESP `message` replies on `channel` (members each
     /// watch their own prefix, which each message names: only the framing is per member).
     static func messages(_ payloads: [[UInt8]], channel: String, resp3: Bool) -> [UInt8] {

@@ -1,7 +1,9 @@
 import TabulaProtocol
 
-/// The RESP codec's state on a connection whose first request was multibulk or HELLO.
-final class RESPExchange {
+/// The RESP codec's state on a connection whose first request was multibulk or HELLO:
+/// requests decoded by `RESPDecoder` and turned into units by `RESPRequests`, then run as
+/// the line protocol's are; replies come back in RESP (the session's format).
+final class RESPExchange: RequestCodec {
     var decoder: RESPDecoder
     /// RESP3, as of the requests decoded so far (HELLO switches it, and its answer and the
     /// session's format follow in order).
@@ -15,6 +17,10 @@ final class RESPExchange {
         decoder = RESPDecoder(maxRequest: maxRequest, unauthenticated: unauthenticated)
     }
 
+    static var firstFormat: WireFormat { .resp2 }
+    var partialCount: Int { decoder.bufferedCount }
+    var clientName: String? { name }
+
     /// Whether the first bytes a connection sends are RESP: a multibulk request, or an
     /// inline HELLO (Tabula's own lines never start with `*`, and HELLO is not a verb).
     static func opens(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -25,5 +31,48 @@ final class RESPExchange {
         for i in hello.indices where bytes[i] & 0xDF != hello[i] { return false }
         let after = bytes[hello.count]
         return after == 32 || after == 13 || after == 10
+    }
+
+    func decode(_ bytes: UnsafeRawBufferPointer, into units: inout [LineUnit], facts: () -> ServerFacts) -> Int {
+        decoder.append(bytes)
+        return withoutActuallyEscaping(facts) { facts in decodeBuffered(into: &units, requests: RESPRequests(describe: facts)) }
+    }
+
+    private func decodeBuffered(into units: inout [LineUnit], requests: RESPRequests) -> Int {
+        var count = 0
+        while !failed, let r = decoder.next() {
+            count += 1
+            switch r {
+            case .fatal(let why):
+                // Redis's rule: the framing is lost, so the error is the last reply.
+                failed = true
+                var out: [UInt8] = []
+                RESPWriter(resp3: resp3).error("ERR", why, into: &out)
+                units.append(.answer(out, format: nil, close: true))
+            case .multibulk(let elements):
+                guard let words = RESPExchange.utf8Words(elements) else {
+                    units.append(.failure(tag: nil, TabulaError(.encoding, "every argument must be UTF-8 text; send names and titles as UTF-8")))
+                    continue
+                }
+                units += requests.units(words, self)
+            case .inline(let line):
+                switch Tokenizer.tokenize(line[...]) {
+                case .failure(let e): units.append(.failure(tag: nil, e))
+                case .success(let words): units += requests.units(words, self)
+                }
+            }
+        }
+        return count
+    }
+
+    /// The elements as strings, or nil when one is not UTF-8.
+    static func utf8Words(_ elements: [[UInt8]]) -> [String]? {
+        var words: [String] = []
+        words.reserveCapacity(elements.count)
+        for e in elements {
+            guard let s = String(validating: e, as: UTF8.self) else { return nil }
+            words.append(s)
+        }
+        return words
     }
 }

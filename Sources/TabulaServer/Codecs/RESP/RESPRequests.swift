@@ -6,18 +6,9 @@ import TabulaProtocol
 /// COMMAND, SUBSCRIBE, UNSUBSCRIBE) answered here or mapped onto verbs. Each request gives
 /// one unit, and SUBSCRIBE/UNSUBSCRIBE one per prefix (Redis answers each prefix).
 struct RESPRequests {
-    /// What the answers describe.
-    struct Server {
-        let connection: ConnectionID
-        let historyID: String
-        let revision: UInt64
-        let port: Int
-        let uptimeSeconds: Int
-    }
-
     /// What the answers describe, read only when an answer needs it (HELLO, CLIENT ID, INFO).
-    let describe: () -> Server
-    var server: Server { describe() }
+    let describe: () -> ServerFacts
+    var server: ServerFacts { describe() }
 
     /// The units for `words`, updating `x` (the RESP version and name as of this request).
     /// A Tabula verb that RESP does not take otherwise is parsed at once (the hot path: no
@@ -113,7 +104,7 @@ struct RESPRequests {
         guard let login else { return .answer(map.encoded(resp3: x.resp3), format: format, close: false) }
         // Until the login is judged, answers (its failure too) are in the version before.
         x.resp3 = before
-        return .helloLogin(name: login.name, secret: login.secret, answer: map.encoded(resp3: version == 3), format: format)
+        return .codecLogin(name: login.name, secret: login.secret, answer: map.encoded(resp3: version == 3), format: format)
     }
 
     private func client(_ args: [String], _ x: RESPExchange) -> LineUnit {
