@@ -57,4 +57,15 @@ enum GeneratedLines {
         }
         return s
     }
+
+    /// The seeds a generated test runs: `1 ... fixed` (those of every `Scripts/test`; a seed
+    /// that once failed is kept by its test), or, when `TABULA_SEEDS` names a range
+    /// (`first-last`, set by `Scripts/bench --soak`), those.
+    static func seeds(_ fixed: Int) -> [UInt64] {
+        if let range = ProcessInfo.processInfo.environment["TABULA_SEEDS"] {
+            let ends = range.split(separator: "-").compactMap { UInt64($0) }
+            if ends.count == 2 && ends[0] <= ends[1] { return Array(ends[0]...ends[1]) }
+        }
+        return Array(1...UInt64(fixed))
+    }
 }

@@ -12,8 +12,8 @@ import TabulaTestSupport
 /// replies equal those of the same requests sent one at a time to a fresh server; a watcher
 /// of everything sees every revision once, in order. A failure names its seed.
 @Suite(.serialized) struct GeneratedPipelineTests {
-    /// Seeds that run on every `Scripts/test`; a seed that once failed is added here.
-    static let seeds: [UInt64] = Array(1...40)
+    /// Seeds that run on every `Scripts/test` (or `Scripts/bench --soak`'s).
+    static let seeds = GeneratedLines.seeds(40)
 
     static func stores() -> [String] { testPostgres == nil ? ["memory", "sqlite"] : ["memory", "sqlite", "postgres"] }
 
@@ -27,7 +27,7 @@ import TabulaTestSupport
 
     @Test(arguments: stores())
     func aPipelinedSequenceIsAnsweredOneToOneInOrderAndAsWhenSentOneAtATime(store kind: String) throws {
-        for seed in Self.seeds.prefix(kind == "postgres" ? 12 : 40) {  // a database each: fewer there
+        for seed in Self.seeds.prefix(kind == "postgres" ? 12 : Self.seeds.count) {  // a database each: fewer there
             var rng = SplitMix(seed: seed)
             let lines = GeneratedLines.pipeline(&rng, count: 2 + Int(rng.next() % 11))
             let pipelined = try Self.run(lines, store: kind, pipelined: true)

@@ -28,7 +28,7 @@ import TabulaServer
         return (Array(text.utf8), n)
     }
 
-    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
+    @Test(arguments: GeneratedLines.seeds(8))
     func everyRequestOfARandomPipelineGetsOneResponseInOrderAndTheServerStaysUp(seed: UInt64) throws {
         try HTTPAuthTests.withUsers { s, port in
             var rng = SplitMix(seed: seed)

@@ -1,0 +1,41 @@
+"""Scripts/bench --soak [SECONDS]: the generated tests (every suite named Generated…: the line
+protocol, the pure model, RESP, HTTP GET and POST) over random seeds for SECONDS, on every
+store with a private PostgreSQL, in rounds of 50 seeds. A failing round prints its seeds'
+failures and the command that repeats them; a seed that failed becomes a fixed test."""
+import os, random, re, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROUND = 50
+
+
+def run(seconds):
+    subprocess.run(["swift", "build", "--build-tests"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    env = dict(os.environ)
+    pgdir = None
+    if "TABULA_TEST_POSTGRES" not in env:
+        pgdir = tempfile.mkdtemp(prefix="tabula-soak-pg.", dir="/tmp")
+        os.chmod(pgdir, 0o755)
+        env["TABULA_TEST_POSTGRES"] = subprocess.check_output([os.path.join(ROOT, "Scripts", "postgres"), "start", pgdir], text=True).strip()
+    failed = False
+    try:
+        deadline, rounds = time.time() + seconds, 0
+        while time.time() < deadline and not failed:
+            first = random.randrange(1_000, 1 << 40)
+            seeds = "%d-%d" % (first, first + ROUND - 1)
+            env["TABULA_SEEDS"] = seeds
+            p = subprocess.run(["swift", "test", "--skip-build", "--filter", "Generated"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            rounds += 1
+            if p.returncode != 0:
+                failed = True
+                for line in p.stdout.splitlines():
+                    if "✘" in line and "seed" in line:
+                        print(line[:2000])
+                found = sorted(set(re.findall(r"seed (\d+)", p.stdout)))
+                print("FAILED: seeds %s (round %s); repeat with: TABULA_SEEDS=%s swift test --filter Generated" % (", ".join(found) or "?", seeds, seeds))
+        print("soak: %d rounds of %d seeds in %.0f s, %s" % (rounds, ROUND, seconds - max(0, deadline - time.time()), "a failure" if failed else "no failure"))
+    finally:
+        if pgdir:
+            subprocess.run([os.path.join(ROOT, "Scripts", "postgres"), "stop", pgdir, "immediate"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(["rm", "-rf", pgdir])
+    return 1 if failed else 0
