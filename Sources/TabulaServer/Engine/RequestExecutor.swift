@@ -34,44 +34,53 @@ struct RequestExecutor: Sendable {
         let here = units[units.startIndex..<end]
         // Under the lock only what must be: applying and reading the model. Encoding the
         // replies, and freeing what fell out of the history, happen after it is released.
-        var answers: [LoopAnswer] = []
-        answers.reserveCapacity(here.count)
-        var events: [Event?] = []
-        var origins: [ConnectionID?] = []
-        var heldBack = false  // the engine holds uncommitted state, or runs a write on a copy
-        // Units answered: not `answers.count`, since a watcher's own event is an answer too.
-        var answered = 0
-        func runAll() {
-            if (access != .connection && state.uncommitted) || (access == .write && state.writesOnEngine) {
-                heldBack = true
-                return
-            }
-            var rows = 0
-            for u in here {
-                // A watch added after a change of this run would be sent that change's event,
-                // published when the run ends: it waits for the next run.
-                if !events.isEmpty, RequestExecutor.readsPublished(u) { return }
-                answered += 1
-                if answer(u, conn: conn, session: &session, cache: &cache, into: &answers, events: &events, rows: &rows) { return }
-                while origins.count < events.count { origins.append(conn) }
-                if rows >= RequestExecutor.rowsPerLock { return }
-            }
-        }
+        var run = LoopRunWork()
+        run.answers.reserveCapacity(here.count)
         switch access {
         case .write:
             state.writing {
-                runAll()
-                state.publish(&events, origins: origins, stats: stats)
+                runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run)
+                state.publish(&run.events, origins: run.origins, stats: stats)
             }
-        case .read, .session: state.reading { runAll() }
-        case .connection: runAll()
+        case .read, .session: state.reading { runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run) }
+        case .connection: runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run)
         }
-        beforeReplies(!events.isEmpty)
-        events.removeAll()  // what fell out of the history, freed outside the lock
-        let (close, replay) = RequestExecutor.encode(answers, cache: &cache, into: &out)
+        beforeReplies(!run.events.isEmpty)
+        run.events.removeAll()  // what fell out of the history, freed outside the lock
+        let (close, replay) = RequestExecutor.encode(run.answers, cache: &cache, into: &out)
         // The engine takes over at the first unit routed there, or at once while it holds
         // uncommitted state; a run cut only by a cap goes on here after the lock is released.
-        return LoopRun(answered: answered, close: close, replay: replay, toEngine: heldBack || (answered == here.count && stoppedElsewhere))
+        return LoopRun(answered: run.answered, close: close, replay: replay, toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere))
+    }
+
+    /// What a loop's run of units produced under its lock.
+    struct LoopRunWork {
+        var answers: [LoopAnswer] = []
+        var events: [Event?] = []
+        var origins: [ConnectionID?] = []
+        /// The engine holds uncommitted state, or runs a write on a copy: nothing ran.
+        var heldBack = false
+        /// Units answered: not `answers.count`, since a watcher's own event is an answer too.
+        var answered = 0
+    }
+
+    /// Runs `here` under the lock `access` needs (held by the caller), into `run`. Its state
+    /// is passed in, not captured, so that its accesses are checked when compiled.
+    private func runAll(_ here: ArraySlice<LineUnit>, access: VerbTraits.Access, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, run: inout LoopRunWork) {
+        if (access != .connection && state.uncommitted) || (access == .write && state.writesOnEngine) {
+            run.heldBack = true
+            return
+        }
+        var rows = 0
+        for u in here {
+            // A watch added after a change of this run would be sent that change's event,
+            // published when the run ends: it waits for the next run.
+            if !run.events.isEmpty, RequestExecutor.readsPublished(u) { return }
+            run.answered += 1
+            if answer(u, conn: conn, session: &session, cache: &cache, into: &run.answers, events: &run.events, rows: &rows) { return }
+            while run.origins.count < run.events.count { run.origins.append(conn) }
+            if rows >= RequestExecutor.rowsPerLock { return }
+        }
     }
 
     /// At most this many requests run under one acquisition of the lock on a loop, so that a

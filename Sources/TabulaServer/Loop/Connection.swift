@@ -1,25 +1,28 @@
 import TabulaProtocol
 
 /// One client socket, owned by one I/O loop thread.
+///
+/// Its properties marked `@exclusivity(unchecked)` are touched only by its loop's thread, on
+/// every request: their run-time exclusivity checks are left out (see Package.swift).
 final class Connection {
     let id: ConnectionID
     let fd: Int32
-    var decoder: LineDecoder
-    var output = OutputQueue() {
+    @exclusivity(unchecked) var decoder: LineDecoder
+    @exclusivity(unchecked) var output = OutputQueue() {
         didSet { meterUnread() }  // no oldValue: the queue is still mutated in place
     }
     /// Current path, filter and format: this loop is the session's only owner (the engine
     /// works on copies and hands back what they became).
-    var session = Session()
+    @exclusivity(unchecked) var session = Session()
     /// A group of this connection's requests is at the engine and not yet answered.
-    var atEngine = false
+    @exclusivity(unchecked) var atEngine = false
     /// Requests read while a group was at the engine, a replay ran or the output was full:
     /// they run after that, in order.
-    var held: [LineUnit] = []
+    @exclusivity(unchecked) var held: [LineUnit] = []
     /// About how many bytes the held requests were read from (reads appended to `held`).
-    var heldBytes = 0
+    @exclusivity(unchecked) var heldBytes = 0
     /// A `WATCH … FROM` replay in progress.
-    var replay: Replay?
+    @exclusivity(unchecked) var replay: Replay?
     /// Its next step is at the `ReplayReader` (the store is being read for it).
     var replayAtReader = false
     /// A step the `ReplayReader` read for its replay, taken when the turn's replay budget
@@ -48,23 +51,23 @@ final class Connection {
         unreadCounted = now
     }
     /// The peer shut down its sending side: answer what was asked, then close.
-    var readClosed = false
+    @exclusivity(unchecked) var readClosed = false
     /// Reading is paused: requests are held (too many, or waiting for the client to read).
-    var readPaused = false
+    @exclusivity(unchecked) var readPaused = false
     /// Close once the output is written.
-    var closeWhenFlushed = false
+    @exclusivity(unchecked) var closeWhenFlushed = false
     /// The goodbye of a close the server chose (`closeAfterOutput`), said once the group at
     /// the engine is answered.
     var byeAfterOutput: CloseReason?
     /// The epoll interest now registered.
-    var interest: UInt32 = 0
+    @exclusivity(unchecked) var interest: UInt32 = 0
     /// Queued for a flush at the end of this loop turn.
-    var dirty = false
+    @exclusivity(unchecked) var dirty = false
     /// Its socket took no more at the last flush (plain TCP): pushes only queue until epoll
     /// says it is writable again, rather than try a write that cannot go every turn.
-    var socketFull = false
+    @exclusivity(unchecked) var socketFull = false
     /// The loop's activity window in which this connection last sent something.
-    var activeWindow: UInt64 = 0
+    @exclusivity(unchecked) var activeWindow: UInt64 = 0
 
     /// The client's address.
     let peer: PeerAddress
@@ -73,24 +76,24 @@ final class Connection {
     /// The listener it came from: which codec reads and writes it.
     let transport: Listening.Kind
     /// The HTTP codec's state, on a connection to the HTTP port (nil: the line protocol).
-    var http: HTTPExchange?
+    @exclusivity(unchecked) var http: HTTPExchange?
     /// The codec its first bytes chose (RESP), with its state; nil: the line protocol.
-    var codec: (any RequestCodec)?
+    @exclusivity(unchecked) var codec: (any RequestCodec)?
     /// Not greeted yet: a line client is greeted at its first bytes or after
     /// `EventLoop.greetingDelay`, a `RequestCodec`'s client never (see `EventLoopGreeting`).
-    var greetPending = false
+    @exclusivity(unchecked) var greetPending = false
     /// The TLS session on a connection to the TLS port.
     var tls: UnsafeMutableRawPointer?
     /// The TLS session needs the socket writable to go on (a handshake message to send).
     var tlsWantsWrite = false
     /// The incomplete line's bytes last counted in `ServerStats.partialInput`.
-    var partialCounted = 0
+    @exclusivity(unchecked) var partialCounted = 0
     /// Whether it has completed a request line yet.
-    var hasRequested = false
+    @exclusivity(unchecked) var hasRequested = false
     /// When (the loop's clock, seconds) it last completed a request line, or connected.
-    var lastRequest: Int
+    @exclusivity(unchecked) var lastRequest: Int
     /// When it began the incomplete line it has now, if any.
-    var partialSince: Int?
+    @exclusivity(unchecked) var partialSince: Int?
     /// When its output was last written, or empty.
     var lastDrained: Int
     /// When (the loop's clock, seconds) it connected.

@@ -32,42 +32,43 @@ final class EventLoop: @unchecked Sendable {
     /// so the engine may stop.
     let nothingForEngine = Atomic<Bool>(false)
 
-    // Loop-thread state.
-    var conns: [UInt64: Connection] = [:]
+    // Loop-thread state (the `@exclusivity(unchecked)` properties are the hot path's: only
+    // this loop's thread touches them, so their run-time checks are left out; Package.swift).
+    @exclusivity(unchecked) var conns: [UInt64: Connection] = [:]
     var serial: UInt64 = 0
     var nextLoop = 0
-    var dirty: [Connection] = []
-    var flushing: [Connection] = []
-    var toEngine: [EngineInput] = []
+    @exclusivity(unchecked) var dirty: [Connection] = []
+    @exclusivity(unchecked) var flushing: [Connection] = []
+    @exclusivity(unchecked) var toEngine: [EngineInput] = []
     /// Connections whose held requests may run now (their group was answered, their replay
     /// ended, or their client read its output).
-    var ready: [Connection] = []
+    @exclusivity(unchecked) var ready: [Connection] = []
     /// Connections with a replay in progress.
-    var replaying: [Connection] = []
+    @exclusivity(unchecked) var replaying: [Connection] = []
     /// Replay steps left in this turn, and which replay the next turn starts with.
-    var replayBudget = EventLoop.replayStepsPerTurn
+    @exclusivity(unchecked) var replayBudget = EventLoop.replayStepsPerTurn
     /// Replay steps taken since the budget was last reset (see `ServerStats.replaySteps`).
-    var replayStepsThisTurn = 0
+    @exclusivity(unchecked) var replayStepsThisTurn = 0
     var replayTurn = 0
     /// The history replays read on this loop (memory), and the thread that reads the store
     /// for what memory no longer holds.
     let history: MemoryHistory
     let replayReader: ReplayReader
-    var shuttingDown = false
+    @exclusivity(unchecked) var shuttingDown = false
     var saidGoodbye = false
     /// One read's bytes; larger than a TLS record (16 KiB), so that a TLS read never leaves
     /// decrypted bytes inside the session where epoll cannot see them.
-    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-    private var units: [LineUnit] = []
+    @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    @exclusivity(unchecked) private var units: [LineUnit] = []
     /// Replies being encoded for one connection, before they join its output.
-    private var replies: [UInt8] = []
-    private var cache = ReplyCache()
+    @exclusivity(unchecked) private var replies: [UInt8] = []
+    @exclusivity(unchecked) private var cache = ReplyCache()
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
     /// monotonic clock in nanoseconds); `ungreetedHead` is the first still waiting.
-    var ungreeted: [(conn: Connection, due: UInt64)] = []
-    var ungreetedHead = 0
+    @exclusivity(unchecked) var ungreeted: [(conn: Connection, due: UInt64)] = []
+    @exclusivity(unchecked) var ungreetedHead = 0
     /// The monotonic clock in nanoseconds, as of this turn.
-    var nowNanos: UInt64 = 0
+    @exclusivity(unchecked) var nowNanos: UInt64 = 0
     /// This loop's connections as of its last second, for `CLIENTS` and `/metrics`.
     let clients = Locked<[ClientInfo]>([])
     /// The most output queued for one of this loop's connections, as of its last second.

@@ -10,6 +10,8 @@ import TabulaProtocol
 ///
 /// Reads run on whichever I/O thread received them, in parallel. Writes take the write lock
 /// for as long as applying them takes. Lock order: state, then hub, then a loop's inbox.
+/// The properties guarded by `lock` are `@exclusivity(unchecked)`: the lock is what makes
+/// their accesses exclusive, and a run-time check on each read would cost every request.
 final class SharedState: @unchecked Sendable {
     private let lock = SpinRWLock()
     private let modelStorage: UnsafeMutablePointer<Model>
@@ -20,19 +22,19 @@ final class SharedState: @unchecked Sendable {
         unsafeMutableAddress { modelStorage }
     }
     /// Guarded by `lock`. Recent events for `WATCH … FROM`.
-    var history: ChangeHistory
+    @exclusivity(unchecked) var history: ChangeHistory
     /// Guarded by `lock`. True while the engine has applied changes that are not yet
     /// committed: nothing may be read from the model then except by the engine.
-    var uncommitted = false
+    @exclusivity(unchecked) var uncommitted = false
     /// Guarded by `lock`. True while the engine runs a write on a copy of the model: the
     /// loops then send writes to the engine (reads go on), so the model stays as copied.
-    var writesOnEngine = false
+    @exclusivity(unchecked) var writesOnEngine = false
     /// Guarded by `lock`. Random numbers for random items.
-    var rng = SplitMix64(seed: UInt64(UInt(bitPattern: time(nil))) &* 0x9E37_79B9)
+    @exclusivity(unchecked) var rng = SplitMix64(seed: UInt64(UInt(bitPattern: time(nil))) &* 0x9E37_79B9)
     /// Who watches what.
     let hub = Locked(WatchHub())
     /// The I/O loops, to deliver events to.
-    var loops: [EventLoop] = []
+    @exclusivity(unchecked) var loops: [EventLoop] = []
     /// The revision of the last published (committed) change: what clients may know of.
     let publishedRevision = Atomic<UInt64>(0)
     /// The oldest revision in the store's durable history (0: none), kept by the engine so
