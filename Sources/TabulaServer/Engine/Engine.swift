@@ -79,8 +79,8 @@ final class Engine: @unchecked Sendable {
 
     /// `WATCH … FROM`.
     static func isReplay(_ unit: LineUnit) -> Bool {
-        guard case .request(let r) = unit, case .watch(_, .some) = r.command else { return false }
-        return true
+        guard case .request(let r) = unit else { return false }
+        return r.command.replays
     }
 
     /// Splits what arrived into turns of bounded size. A group that starts with a request run

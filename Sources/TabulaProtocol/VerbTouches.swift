@@ -1,4 +1,5 @@
-import TabulaProtocol
+// What the verb table says of a request beyond its traits, where it depends on the
+// request's arguments: the paths it reaches (for grants) and whether it replays history.
 
 /// How a request reaches a path.
 public enum Touch: Sendable, Equatable {
@@ -25,5 +26,14 @@ extension Command {
         case .watch(let p, _): return [(p ?? "/", .watch)]
         default: return []
         }
+    }
+}
+
+extension Command {
+    /// `WATCH … FROM`: it replays the history before its live events, so it starts an engine
+    /// turn of its own (later groups' events would otherwise reach the new watch first).
+    public var replays: Bool {
+        if case .watch(_, .some) = self { return true }
+        return false
     }
 }
