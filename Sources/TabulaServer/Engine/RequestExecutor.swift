@@ -15,10 +15,9 @@ struct RequestExecutor: Sendable {
     /// On an I/O loop: runs, in order and under one acquisition of the lock they need, the
     /// units `Dispatcher` routes to the loop, up to the first it routes to the engine (or
     /// none while the engine holds uncommitted state), and publishes their events once.
-    /// Appends the encoded answers to `out`; returns how many ran and whether the last asked
-    /// to close. `beforeReplies` runs once the lock is released and before anything is
-    /// appended (the loop queues events just published there).
-    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into out: inout [UInt8], beforeReplies: (_ published: Bool) -> Void) -> LoopRun {
+    /// Appends the encoded answers to `out`; returns how many ran, whether the last asked to
+    /// close, and whether it published events (which the loop queues before `out`).
+    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into out: inout [UInt8]) -> LoopRun {
         var access = VerbTraits.Access.connection
         var end = units.startIndex
         let cap = units.startIndex + RequestExecutor.unitsPerLock
@@ -45,12 +44,12 @@ struct RequestExecutor: Sendable {
         case .read, .session: state.reading { runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run) }
         case .connection: runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run)
         }
-        beforeReplies(!run.events.isEmpty)
+        let published = !run.events.isEmpty
         run.events.removeAll()  // what fell out of the history, freed outside the lock
         let (close, replay) = RequestExecutor.encode(run.answers, cache: &cache, into: &out)
         // The engine takes over at the first unit routed there, or at once while it holds
         // uncommitted state; a run cut only by a cap goes on here after the lock is released.
-        return LoopRun(answered: run.answered, close: close, replay: replay, toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere))
+        return LoopRun(answered: run.answered, close: close, replay: replay, toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), published: published)
     }
 
     /// What a loop's run of units produced under its lock.
@@ -126,6 +125,8 @@ struct RequestExecutor: Sendable {
         let close: Bool
         let replay: ReplayPlan?
         let toEngine: Bool
+        /// It published events (which this loop's inbox holds too, for its watchers).
+        let published: Bool
     }
 
     /// An answer computed under the lock, encoded after it.

@@ -60,7 +60,9 @@ final class EventLoop: @unchecked Sendable {
     /// decrypted bytes inside the session where epoll cannot see them.
     @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     @exclusivity(unchecked) private var units: [LineUnit] = []
-    /// Replies being encoded for one connection, before they join its output.
+    /// Replies being encoded for one connection, before they join its output: used only by
+    /// `run`, which nothing it calls enters again (the inbox is drained after a batch's
+    /// replies are made, not during).
     @exclusivity(unchecked) private var replies: [UInt8] = []
     @exclusivity(unchecked) private var cache = ReplyCache()
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
@@ -341,12 +343,12 @@ final class EventLoop: @unchecked Sendable {
             }
             replies.removeAll(keepingCapacity: true)
             let began = Histogram.now()
-            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, into: &replies) { published in
-                // The events just published sit in this loop's inbox too: queue them before
-                // the replies, as the engine does, so a watcher's own event precedes its OK.
-                if published { drainInbox() }
-            }
+            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, into: &replies)
             batchSeconds.observe(since: began)
+            // The events just published sit in this loop's inbox too: queued before the
+            // replies (after everything posted before them), as the engine does, so that no
+            // reply reflects a change whose event its connection has not been sent yet.
+            if r.published { drainInbox() }
             appendReplies(c, replies)
             // A big piece becomes the queue's own chunk; the next batch then starts a fresh
             // buffer of the same capacity (no regrowth), unless that capacity is large.
