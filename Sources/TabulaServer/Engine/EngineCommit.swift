@@ -84,7 +84,7 @@ extension Engine {
         state.writing {
             state.uncommitted = pendingReload != nil
             publishInOrder(&published, origins: origins, answers: answers, ends: ends)
-            if stopped { for loop in state.loops { loop.post([.goodbye]) } }
+            if stopped { state.postAfterRelease(state.loops.map { _ in [LoopMessage.goodbye] }) }
         }
         published.removeAll()  // what fell out of the history, freed outside the lock
     }
@@ -119,10 +119,12 @@ extension Engine {
         if let oldest = try? store.oldestRevision() { state.storedHistoryOldest.store(oldest, ordering: .relaxed) }
     }
 
+    /// Queues `answers` behind the events published before them (call holding the write
+    /// lock; they are posted when it is released: `Publication`).
     func deliver(_ answers: [GroupAnswer]) {
         var outbox = Array(repeating: [LoopMessage](), count: state.loops.count)
         for a in answers { outbox[a.conn.loop].append(.answer(a)) }
-        for i in outbox.indices where !outbox[i].isEmpty { state.loops[i].post(outbox[i]) }
+        state.postAfterRelease(outbox)
     }
 
     /// Answers a batch again from the state as it now is, with `failing` requests refused.

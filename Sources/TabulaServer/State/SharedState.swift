@@ -33,6 +33,11 @@ final class SharedState: @unchecked Sendable {
     @exclusivity(unchecked) var rng = SplitMix64(seed: UInt64(UInt(bitPattern: time(nil))) &* 0x9E37_79B9)
     /// Who watches what.
     let hub = Locked(WatchHub())
+    /// Guarded by `lock`: what this hold of the write lock publishes, and the tickets that
+    /// order the holds' publications (`Publication`).
+    @exclusivity(unchecked) var publication = Publication()
+    @exclusivity(unchecked) var publicationsIssued: UInt64 = 0
+    let publicationsPosted = Atomic<UInt64>(0)
     /// The I/O loops, to deliver events to.
     @exclusivity(unchecked) var loops: [EventLoop] = []
     /// The revision of the last published (committed) change: what clients may know of.
@@ -71,15 +76,33 @@ final class SharedState: @unchecked Sendable {
         return try body()
     }
 
-    /// Runs `body` holding the write lock.
+    /// Runs `body` holding the write lock; then, with the lock released, posts what it
+    /// published (`Publication`) before returning.
     func writing<R>(_ body: () throws -> R) rethrows -> R {
         lock.lockWrite()
-        defer { lock.unlockWrite() }
+        defer { releaseWrite() }
         return try body()
     }
 
-    /// Makes committed events visible: queues each, encoded once per format, to every
-    /// watcher's loop, and moves it into the history. Call holding the write lock. Leaves in
+    private func releaseWrite() {
+        guard !publication.isEmpty else { return lock.unlockWrite() }
+        let p = publication
+        publication = Publication()
+        let ticket = publicationsIssued
+        publicationsIssued += 1
+        lock.unlockWrite()
+        post(p, ticket: ticket)
+    }
+
+    /// Queues `messages` (by loop) behind this hold's events: posted with its publication,
+    /// once the lock is released. Call holding the write lock.
+    func postAfterRelease(_ messages: [[LoopMessage]]) {
+        publication.steps.append(.messages(messages))
+    }
+
+    /// Makes committed events visible: the revision is published at once, each event is
+    /// queued for its watchers (posted when the lock is released: `Publication`), and moved
+    /// into the history. Call holding the write lock. Leaves in
     /// `events` what fell out of the history, for the caller to free after unlocking.
     /// `origins[i]`, when given, is the connection whose request made event i: it is left
     /// out, having been given the event inline (`ownEvent`).
@@ -91,7 +114,8 @@ final class SharedState: @unchecked Sendable {
     func publish(_ events: inout [Event?], range: Range<Int>, origins: [ConnectionID?], stats: ServerStats) {
         guard !range.isEmpty, let last = events[range.upperBound - 1]?.rev else { return }
         publishedRevision.store(last, ordering: .releasing)
-        deliver(events[range], origins: origins, stats: stats)
+        publication.stats = stats
+        queueEvents(events[range], origins: origins, into: &publication)
         for i in range { history.append(&events[i]) }
     }
 
@@ -105,39 +129,5 @@ final class SharedState: @unchecked Sendable {
         var out: [UInt8] = []
         Codec.event(e, channel: channel, format: f, into: &out)
         return out
-    }
-
-    /// Queues events to their watchers' loops. A run of consecutive events with the same
-    /// audience (the common case: everyone watches one prefix) is encoded once per format
-    /// present in it (`EventRun`), and each watcher gets its format's piece in one message.
-    private func deliver(_ events: ArraySlice<Event?>, origins: [ConnectionID?], stats: ServerStats) {
-        func origin(_ i: Int) -> ConnectionID? { i < origins.count ? origins[i] : nil }
-        if hub.withLock({ $0.isEmpty }) { return }
-        var outbox = Array(repeating: [LoopMessage](), count: loops.count)
-        var delivered = 0
-        hub.withLock { hub in
-            var i = events.startIndex
-            while i < events.endIndex {
-                guard let e = events[i], let audience = hub.audience(of: e.path, removal: e.isRemoval) else {
-                    i += 1
-                    continue
-                }
-                var run = EventRun(formats: audience.formats)
-                var j = i
-                // A restricted audience takes one event at a time: its members differ in what they may receive.
-                while j < events.endIndex, let next = events[j], j == i || (!audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path, removal: next.isRemoval) === audience) {
-                    run.append(next)
-                    j += 1
-                }
-                for m in audience.members where m.conn != origin(i) && (m.grants?.receives(e) ?? true) {
-                    let bytes = run.bytes(for: m.format, channel: m.channel)
-                    outbox[m.conn.loop].append(.send(m.conn, bytes))
-                    delivered += j - i
-                }
-                i = j
-            }
-        }
-        stats.add(stats.eventsDelivered, delivered)
-        for i in outbox.indices where !outbox[i].isEmpty { loops[i].post(outbox[i]) }
     }
 }

@@ -1,0 +1,92 @@
+import Glibc
+import TabulaProtocol
+
+/// What one hold of the write lock makes visible to the other threads, in the order it was
+/// made: events, each run with the audience it had when it was published, and the loop
+/// messages that must follow them (the engine's answers, a goodbye). It is built under the
+/// lock, which only looks audiences up; it is encoded and posted after the lock is released
+/// (`SharedState.writing`), so the write lock and the hub lock are never held for encoding.
+///
+/// Holds post their publications in the order they took the lock (a ticket each), and a
+/// hold's thread posts its own before `writing` returns. So every watcher gets events in
+/// revision order, an answer never precedes the events made before it, and a writer's OK is
+/// made only once its change's event is queued for every watcher.
+struct Publication {
+    enum Step {
+        /// Events for one audience, except `origin` (given them inline: `ownEvent`).
+        case events(Audience, [Event], origin: ConnectionID?)
+        /// Messages to loops, by loop.
+        case messages([[LoopMessage]])
+    }
+
+    var steps: [Step] = []
+    var stats: ServerStats?
+
+    var isEmpty: Bool { steps.isEmpty }
+}
+
+extension SharedState {
+    /// Publishes `p`, once every hold before it has published its own (`ticket` in order).
+    func post(_ p: Publication, ticket: UInt64) {
+        var spins = 0
+        while publicationsPosted.load(ordering: .acquiring) != ticket {
+            spins += 1
+            if spins > 64 { sched_yield() }
+        }
+        defer { publicationsPosted.store(ticket + 1, ordering: .releasing) }
+        var outbox = Array(repeating: [LoopMessage](), count: loops.count)
+        var delivered = 0
+        // Events go to every loop before the messages after them go to any: a writer's OK
+        // must not reach its client (on one loop) before its event reaches another loop.
+        func flush() {
+            for i in outbox.indices where !outbox[i].isEmpty {
+                loops[i].post(outbox[i])
+                outbox[i].removeAll()
+            }
+        }
+        for step in p.steps {
+            switch step {
+            case .events(let audience, let events, let origin):
+                var run = EventRun(formats: audience.formats)
+                for e in events { run.append(e) }
+                let first = events[0]
+                for m in audience.members where m.conn != origin && (m.grants?.receives(first) ?? true) {
+                    outbox[m.conn.loop].append(.send(m.conn, run.bytes(for: m.format, channel: m.channel)))
+                    delivered += events.count
+                }
+            case .messages(let byLoop):
+                flush()
+                for i in byLoop.indices where !byLoop[i].isEmpty { loops[i].post(byLoop[i]) }
+            }
+        }
+        if delivered > 0, let stats = p.stats { stats.add(stats.eventsDelivered, delivered) }
+        flush()
+    }
+
+    /// Queues `events` (those with an audience) for this hold's publication. A run of
+    /// consecutive events with the same audience and origin (the common case: everyone
+    /// watches one prefix) is one step, encoded once per format present in it (`EventRun`)
+    /// and sent to each watcher in one message. Call holding the write lock.
+    func queueEvents(_ events: ArraySlice<Event?>, origins: [ConnectionID?], into p: inout Publication) {
+        func origin(_ i: Int) -> ConnectionID? { i < origins.count ? origins[i] : nil }
+        hub.withLock { hub in
+            guard !hub.isEmpty else { return }
+            var i = events.startIndex
+            while i < events.endIndex {
+                guard let e = events[i], let audience = hub.audience(of: e.path, removal: e.isRemoval) else {
+                    i += 1
+                    continue
+                }
+                var run = [e]
+                var j = i + 1
+                // A restricted audience takes one event at a time: its members differ in what they may receive.
+                while j < events.endIndex, let next = events[j], !audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path, removal: next.isRemoval) === audience {
+                    run.append(next)
+                    j += 1
+                }
+                p.steps.append(.events(audience, run, origin: origin(i)))
+                i = j
+            }
+        }
+    }
+}
