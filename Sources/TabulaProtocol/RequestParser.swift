@@ -9,7 +9,7 @@ public enum RequestParser {
         // COMPLETE takes the rest of the line raw (it may hold an open quote), so look for it first.
         let (tag, rest) = splitTag(line)
         if let raw = rawComplete(rest) { return .success(Request(tag: tag, command: .complete(raw))) }
-        let tokens: [String]
+        var tokens: [String]
         switch Tokenizer.tokenize(rest) {
         case .failure(let e): return .failure(ParseFailure(tag: tag, error: e))
         case .success(let t): tokens = t
@@ -18,16 +18,15 @@ public enum RequestParser {
             if tag != nil { return .failure(ParseFailure(tag: tag, error: TabulaError(.syntax, "a tag must be followed by a verb, e.g. #t1 PING"))) }
             return nil
         }
-        switch parseRequest(tokens: tokens) {
-        case .success(var r):
-            r.tag = tag
-            return .success(r)
+        // Handed on (not copied): the words are cut in place, never copied to a new array.
+        switch parseRequest(tokens: consume tokens, tag: tag) {
+        case .success(let r): return .success(r)
         case .failure(let e): return .failure(ParseFailure(tag: tag, error: e))
         }
     }
 
     /// Parses already-split words, the first the verb, a last `IF REV n` the condition.
-    public static func parseRequest(tokens: [String]) -> Result<Request, TabulaError> {
+    public static func parseRequest(tokens: consuming [String], tag: String? = nil) -> Result<Request, TabulaError> {
         var words = tokens
         var ifRev: UInt64?
         let n = words.count
@@ -38,9 +37,11 @@ public enum RequestParser {
             ifRev = rev
             words.removeLast(3)
         }
-        return parse(tokens: words).flatMap { c in
+        switch parse(tokens: consume words) {
+        case .failure(let e): return .failure(e)
+        case .success(let c):
             if ifRev != nil && !c.isWrite { return .failure(TabulaError(.syntax, "\(c.verb.rawValue) changes nothing, so it takes no IF REV; only a write does")) }
-            var r = Request(command: c)
+            var r = Request(tag: tag, command: c)
             r.ifRev = ifRev
             return .success(r)
         }

@@ -46,7 +46,9 @@ struct RequestExecutor: Sendable {
         }
         let published = !run.events.isEmpty
         run.events.removeAll()  // what fell out of the history, freed outside the lock
-        let (close, replay) = RequestExecutor.encode(run.answers, cache: &cache, into: &out)
+        var answers: [LoopAnswer] = []
+        swap(&answers, &run.answers)
+        let (close, replay) = RequestExecutor.encode(answers, cache: &cache, into: &out)
         // The engine takes over at the first unit routed there, or at once while it holds
         // uncommitted state; a run cut only by a cap goes on here after the lock is released.
         return LoopRun(answered: run.answered, close: close, replay: replay, toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), published: published)
@@ -94,11 +96,13 @@ struct RequestExecutor: Sendable {
 
     /// Appends the answers, encoded (and cached where they may be); returns whether the last
     /// asked to close and the replay it began, if any.
-    private static func encode(_ answers: [LoopAnswer], cache: inout ReplyCache, into out: inout [UInt8]) -> (Bool, ReplayPlan?) {
+    private static func encode(_ answers: consuming [LoopAnswer], cache: inout ReplyCache, into out: inout [UInt8]) -> (Bool, ReplayPlan?) {
         var close = false
         var replay: ReplayPlan?
-        for a in answers {
-            switch a {
+        // Taken out of the array one by one (moved, where iterating would copy each).
+        answers.reverse()
+        while let a = answers.popLast() {
+            switch consume a {
             case .bytes(let b, let closes):
                 out.append(contentsOf: b)
                 close = closes
