@@ -28,9 +28,8 @@ def run(seconds):
             rounds += 1
             if p.returncode != 0:
                 failed = True
-                for line in p.stdout.splitlines():
-                    if "✘" in line and "seed" in line:
-                        print(line[:2000])
+                for line in [l for l in p.stdout.splitlines() if "✘" in l or "seed " in l][:40]:
+                    print(line[:2000])
                 found = sorted(set(re.findall(r"seed (\d+)", p.stdout)))
                 print("FAILED: seeds %s (round %s); repeat with: TABULA_SEEDS=%s swift test --filter Generated" % (", ".join(found) or "?", seeds, seeds))
         print("soak: %d rounds of %d seeds in %.0f s, %s" % (rounds, ROUND, seconds - max(0, deadline - time.time()), "a failure" if failed else "no failure"))

@@ -12,11 +12,16 @@ import TabulaTestSupport
 /// a watcher of each top-level list sees exactly the events of the changes under it, in
 /// order. A failure names its seed.
 @Suite(.serialized) struct GeneratedModelTests {
+    /// Seeds `Scripts/bench --soak` found failing, kept as fixed tests. 239398578954: a
+    /// `FORMAT json` before an LS, whose rows carry their revisions (the model's viewer did
+    /// not say it wanted them: the test's model, not the server, was wrong).
+    static let foundBySoak: [UInt64] = [239_398_578_954]
+
     @Test(arguments: GeneratedPipelineTests.stores())
     func repliesToTheListsVerbsEqualThePureModels(store kind: String) throws {
         var compared = 0
         let seeds = GeneratedPipelineTests.seeds
-        let used = seeds.prefix(kind == "postgres" ? 12 : seeds.count)
+        let used = seeds.prefix(kind == "postgres" ? 12 : seeds.count) + Self.foundBySoak
         for seed in used {
             var rng = SplitMix(seed: seed &+ 5000)
             let lines = GeneratedLines.pipeline(&rng, count: 2 + Int(rng.next() % 11))
@@ -28,7 +33,7 @@ import TabulaTestSupport
                 #expect(answers[i].text == want, "seed \(seed) on \(kind), line \(i) \(lines[i]) in \(lines)")
             }
         }
-        #expect(compared > used.count, "only \(compared) replies were the model's to compare")
+        if used.count >= 6 { #expect(compared > used.count, "only \(compared) replies were the model's to compare") }
     }
 
     @Test(arguments: GeneratedPipelineTests.stores())
@@ -60,7 +65,7 @@ import TabulaTestSupport
                 }
             }
         }
-        #expect(seen > 10, "the lists' watchers saw only \(seen) events")
+        if GeneratedPipelineTests.seeds.count >= 6 { #expect(seen > 10, "the lists' watchers saw only \(seen) events") }
     }
 
     /// What the model answers to each line, as the server's masked lines, or nil for a line
@@ -77,7 +82,10 @@ import TabulaTestSupport
                 out.append(nil)
                 continue
             }
-            if case .format(let f?) = r.command { format = f }
+            if case .format(let f?) = r.command {
+                format = f
+                viewer.wantsRevisions = f == .json  // as the server's session does (JSON rows carry their rev)
+            }
             if case .quit = r.command { break }
             let read = model.read(r.command, viewer: &viewer)
             guard let reply = read ?? (r.command.isWrite ? model.apply(r.command, ifRev: r.ifRev, viewer: &viewer, now: 1_700_000_000, rng: &rng).reply : nil) else {
