@@ -28,9 +28,12 @@ def run(seconds):
             rounds += 1
             if p.returncode != 0:
                 failed = True
-                for line in [l for l in p.stdout.splitlines() if "✘" in l or "seed " in l][:40]:
+                # The failed expectations and their messages (which name the seed), not the
+                # lines that report each seed's test case starting or passing.
+                failed_lines = [l for l in p.stdout.splitlines() if "✘" in l or ("seed " in l and "Test case passing" not in l)]
+                for line in failed_lines[:40]:
                     print(line[:2000])
-                found = sorted(set(re.findall(r"seed (\d+)", p.stdout)))
+                found = sorted(set(re.findall(r"seed (\d+)", "\n".join(failed_lines))))
                 print("FAILED: seeds %s (round %s); repeat with: TABULA_SEEDS=%s swift test --filter Generated" % (", ".join(found) or "?", seeds, seeds))
         print("soak: %d rounds of %d seeds in %.0f s, %s" % (rounds, ROUND, seconds - max(0, deadline - time.time()), "a failure" if failed else "no failure"))
     finally:

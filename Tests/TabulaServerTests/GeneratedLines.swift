@@ -61,6 +61,10 @@ enum GeneratedLines {
     /// The seeds a generated test runs: `1 ... fixed` (those of every `Scripts/test`; a seed
     /// that once failed is kept by its test), or, when `TABULA_SEEDS` names a range
     /// (`first-last`, set by `Scripts/bench --soak`), those.
+    /// Whether the fixed seeds run (not `TABULA_SEEDS`'s): checks that a run did enough to
+    /// mean something hold for the fixed set only (a random seed may draw no change at all).
+    static var fixedSeeds: Bool { ProcessInfo.processInfo.environment["TABULA_SEEDS"] == nil }
+
     static func seeds(_ fixed: Int) -> [UInt64] {
         if let range = ProcessInfo.processInfo.environment["TABULA_SEEDS"] {
             let ends = range.split(separator: "-").compactMap { UInt64($0) }
