@@ -9,6 +9,8 @@ struct ListIndex {
     /// Each list's revisions; `head` of them fell out already (dropped in bulk now and then).
     private struct Queue {
         let list: String
+        /// `list`'s bytes, which a change's path is compared with.
+        let bytes: [UInt8]
         var revs: [UInt64] = []
         var head = 0
 
@@ -37,14 +39,31 @@ struct ListIndex {
 
     private func slot(_ list: Substring) -> Int? { queues.firstIndex { $0.list == list } }
 
+    /// The slot of the list `path` lies in, found by comparing bytes (every change passes
+    /// here twice, as it comes and as it falls out: no substring, no string comparison).
+    private func slot(ofPath path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { p -> Int? in
+            let start = min(1, p.count)
+            var end = start
+            while end < p.count && p[end] != UInt8(ascii: "/") { end += 1 }
+            let name = UnsafeBufferPointer(rebasing: p[start..<end])
+            return queues.firstIndex { $0.bytes.elementsEqual(name) }
+        }
+    }
+
     mutating func add(_ e: Event) {
-        let list = ListIndex.list(of: e.path)
-        if let i = slot(list) { queues[i].revs.append(e.rev) } else { queues.append(Queue(list: String(list), revs: [e.rev])) }
+        if let i = slot(ofPath: e.path) {
+            queues[i].revs.append(e.rev)
+        } else {
+            let list = String(ListIndex.list(of: e.path))
+            queues.append(Queue(list: list, bytes: Array(list.utf8), revs: [e.rev]))
+        }
     }
 
     /// The oldest retained event fell out (it is the first of its list).
     mutating func remove(_ e: Event) {
-        guard let i = slot(ListIndex.list(of: e.path)), queues[i].head < queues[i].revs.count else { return }
+        guard let i = slot(ofPath: e.path), queues[i].head < queues[i].revs.count else { return }
         queues[i].head += 1
         if queues[i].head >= 4096 && queues[i].head * 2 >= queues[i].revs.count {
             queues[i].revs.removeFirst(queues[i].head)
