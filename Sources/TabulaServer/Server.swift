@@ -6,15 +6,19 @@ import TabulaModel
 import TabulaStorage
 
 /// A running `tabulad`: the engine thread and the I/O loop threads around one listening socket.
-public final class Server: @unchecked Sendable {
+public final class Server: Sendable {
     /// The port actually listened on (useful with port 0).
     public let port: Int
-    let engine: Engine
+    let engine: EngineHandle
+    /// Makes the engine, on the thread that will run it (it never leaves its thread).
+    let makeEngine: @Sendable () -> Engine
     let authenticator: Authenticator
     let handshakes: HandshakeWorker?
     let replayReader: ReplayReader
     let follower: ClusterFollower?
-    let loops: [EventLoop]
+    let loops: [LoopHandle]
+    /// Makes a loop, on the thread that will run it (a loop never leaves its thread).
+    let makeLoop: @Sendable (LoopHandle) -> EventLoop
     let listeners: [Listening]
     /// The TLS port actually listened on (with `tlsPort` 0, the one picked), if any.
     public let tlsPort: Int?
@@ -50,13 +54,18 @@ public final class Server: @unchecked Sendable {
         // Known before any thread starts, so the first STATS already reports it.
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
-        let engine = Engine(state: state, executor: executor, store: store, log: log)
+        let engine = EngineHandle(state: state, executor: executor)
+        makeEngine = { Engine(handle: engine, store: store, log: log) }
         let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, stats: stats, log: log)
         let handshakes = tls.map { HandshakeWorker(context: $0, state: state, stats: stats, log: log, timeout: config.handshakeTimeout) }
         self.handshakes = handshakes
         let replayReader = ReplayReader(state: state, store: store)
         self.replayReader = replayReader
-        let loops = (0..<max(1, config.ioThreads)).map { EventLoop(index: $0, listeners: fds, handshakes: handshakes, replayReader: replayReader, engine: engine, authenticator: authenticator, executor: executor, config: config, stats: stats, log: log) }
+        let loops = (0..<max(1, config.ioThreads)).map { LoopHandle(index: $0, stats: stats) }
+        // Each loop is made on its own thread when it starts (`start`), from these.
+        makeLoop = { handle in
+            EventLoop(handle: handle, listeners: fds, handshakes: handshakes, replayReader: replayReader, engine: engine, authenticator: authenticator, executor: executor, config: config, log: log)
+        }
         state.loops = loops
         if let users = config.users { Server.noteUnusualIterations(users, log: log) }
         self.engine = engine
@@ -132,8 +141,8 @@ public final class Server: @unchecked Sendable {
 
     /// Starts the engine and loop threads.
     public func start() {
-        let e = engine
-        let t = Thread { e.run() }
+        let make = makeEngine
+        let t = Thread { make().run() }
         t.name = "tabulad-engine"
         t.start()
         authenticator.startThreads()
@@ -151,9 +160,10 @@ public final class Server: @unchecked Sendable {
             ft.name = "tabulad-follow"
             ft.start()
         }
-        for loop in loops {
-            let lt = Thread { loop.run() }
-            lt.name = "tabulad-io-\(loop.index)"
+        for handle in loops {
+            let make = makeLoop
+            let lt = Thread { make(handle).run() }
+            lt.name = "tabulad-io-\(handle.index)"
             lt.start()
         }
     }

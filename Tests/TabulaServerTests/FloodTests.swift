@@ -102,7 +102,7 @@ extension FloodTests {
         try withServer { s in
             let a = try connect(s), b = try connect(s)
             try Self.addItems(a, 100_000)
-            let state = s.loops[0].executor.state
+            let state = s.engine.state
             func running() -> Bool { state.reading { state.writesOnEngine } }
             try a.line.send("BANDS Low 30 Mid 60 High")
             // Gate: BANDS is under way on its copy (seconds over 100,000 items in a debug build).

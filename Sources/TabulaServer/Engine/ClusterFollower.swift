@@ -9,13 +9,13 @@ final class ClusterFollower: @unchecked Sendable {
     /// The longest a change can wait unnoticed when a notification is lost.
     static let pollMilliseconds: Int32 = 100
     private let listener: ChangeListener
-    private let engine: Engine
+    private let engine: EngineHandle
     private let state: SharedState
     private let log: Log
     let stopped = Atomic<Bool>(false)
     let finished = Atomic<Bool>(false)
 
-    init(listener: ChangeListener, engine: Engine, state: SharedState, log: Log) {
+    init(listener: ChangeListener, engine: EngineHandle, state: SharedState, log: Log) {
         self.listener = listener
         self.engine = engine
         self.state = state

@@ -12,8 +12,12 @@ import TabulaStorage
 /// store in one transaction (group commit: one fsync for all of them), and only then hands
 /// back the replies and publishes the events. While a batch is applied but not committed,
 /// the loops send every request here, so no client sees a change a crash could still lose.
-final class Engine: @unchecked Sendable {
-    let inbox = WakeableInbox<EngineInput>()
+///
+/// It is made on its own thread and stays there (not Sendable): other threads reach it only
+/// through its `EngineHandle`.
+final class Engine {
+    let handle: EngineHandle
+    var inbox: WakeableInbox<EngineInput> { handle.inbox }
     let state: SharedState
     let executor: RequestExecutor
     let store: StateStore
@@ -34,12 +38,10 @@ final class Engine: @unchecked Sendable {
     var writesRefusedWhy = ""
     /// Whether the last attempt to follow the shared store failed (logged once per outage).
     var followFailing = false
-    /// Set once the engine has stopped and released the store.
-    let finished = Atomic<Bool>(false)
-
-    init(state: SharedState, executor: RequestExecutor, store: StateStore, log: Log) {
-        self.state = state
-        self.executor = executor
+    init(handle: EngineHandle, store: StateStore, log: Log) {
+        self.handle = handle
+        state = handle.state
+        executor = handle.executor
         self.store = store
         self.log = log
     }
@@ -65,7 +67,7 @@ final class Engine: @unchecked Sendable {
         }
         answerParkedAtShutdown()
         store.close()
-        finished.store(true, ordering: .releasing)
+        handle.finished.store(true, ordering: .releasing)
     }
 
     /// Requests of one connection run in one turn; the rest goes back to its loop, which

@@ -9,28 +9,27 @@ import TabulaProtocol
 /// (reads, under the shared read lock; writes too when the store keeps nothing); the rest,
 /// and anything a connection sends while it has something at the engine, goes to the engine
 /// in order. Writes what comes back with `send` (`sendmsg` over an iovec for several pieces).
-final class EventLoop: @unchecked Sendable {
-    let index: Int
+///
+/// It is made on its own thread and stays there (not Sendable): other threads reach it only
+/// through its `LoopHandle`.
+final class EventLoop {
+    let handle: LoopHandle
+    var index: Int { handle.index }
+    var inbox: WakeableInbox<LoopMessage> { handle.inbox }
+    var clients: Locked<[ClientInfo]> { handle.clients }
+    var batchSeconds: Histogram { handle.batchSeconds }
     let epfd: Int32
     /// The listening sockets (loop 0 accepts on them).
     let listeners: [Listening]
     /// The thread that runs TLS handshakes, when a TLS port is served (loop 0 hands it the
     /// sockets it accepts there).
     let handshakes: HandshakeWorker?
-    let inbox = WakeableInbox<LoopMessage>()
-    let engine: Engine
+    let engine: EngineHandle
     let authenticator: Authenticator
     let executor: RequestExecutor
     let config: ServerConfig
     let stats: ServerStats
     let log: Log
-    /// Set when the loop has closed everything and returned.
-    let finished = Atomic<Bool>(false)
-    /// Set once the loop has stopped accepting and reading (shutdown).
-    let readingStopped = Atomic<Bool>(false)
-    /// During shutdown: no connection of this loop has anything at the engine or held for it,
-    /// so the engine may stop.
-    let nothingForEngine = Atomic<Bool>(false)
 
     // Loop-thread state (the `@exclusivity(unchecked)` properties are the hot path's: only
     // this loop's thread touches them, so their run-time checks are left out; Package.swift).
@@ -71,12 +70,6 @@ final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) var ungreetedHead = 0
     /// The monotonic clock in nanoseconds, as of this turn.
     @exclusivity(unchecked) var nowNanos: UInt64 = 0
-    /// This loop's connections as of its last second, for `CLIENTS` and `/metrics`.
-    let clients = Locked<[ClientInfo]>([])
-    /// The most output queued for one of this loop's connections, as of its last second.
-    let largestQueued = Atomic<Int>(0)
-    /// How long answering each read's requests took here.
-    let batchSeconds = Histogram.seconds()
 
     /// A wake-up with this many ready sockets or fewer is thin (see `ServerConfig.cpuYield`).
     private static let thinWakeUp: Int32 = 2
@@ -109,15 +102,15 @@ final class EventLoop: @unchecked Sendable {
     static let pauseAboveBytes = 1 << 20
     private static let resumeBelow = 1024
 
-    init(index: Int, listeners: [Listening], handshakes: HandshakeWorker?, replayReader: ReplayReader, engine: Engine, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, stats: ServerStats, log: Log) {
-        self.index = index
+    init(handle: LoopHandle, listeners: [Listening], handshakes: HandshakeWorker?, replayReader: ReplayReader, engine: EngineHandle, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, log: Log) {
+        self.handle = handle
         self.listeners = listeners
         self.handshakes = handshakes
         self.engine = engine
         self.authenticator = authenticator
         self.executor = executor
         self.config = config
-        self.stats = stats
+        stats = handle.stats
         self.log = log
         history = MemoryHistory(state: executor.state)
         self.replayReader = replayReader
@@ -133,7 +126,7 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Hands messages to this loop (any thread).
+    /// Hands messages to this loop.
     func post(_ messages: [LoopMessage]) { inbox.post(messages) }
 
     /// The loop thread's body; returns once shut down and every connection is closed.
@@ -147,7 +140,7 @@ final class EventLoop: @unchecked Sendable {
             flushDirty()
             if stats.unreadOutput.load(ordering: .relaxed) > config.maxUnreadOutput { shedUnreadOutput() }
             if shuttingDown {
-                nothingForEngine.store(!conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
+                handle.nothingForEngine.store(!conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
                 if conns.isEmpty && saidGoodbye { break }
                 if let d = deadline, ContinuousClock.now > d {
                     log.log(.warn, "loop \(index): closing \(conns.count) connections that did not drain in time")
@@ -184,7 +177,7 @@ final class EventLoop: @unchecked Sendable {
             engine.submit(toEngine)
             toEngine.removeAll(keepingCapacity: true)
         }
-        finished.store(true, ordering: .releasing)
+        handle.finished.store(true, ordering: .releasing)
     }
 
     /// One readiness event: the wake-up eventfd, a listening socket or a connection.

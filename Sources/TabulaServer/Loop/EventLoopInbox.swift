@@ -45,7 +45,7 @@ extension EventLoop {
                 // Lines already read are handed over before the engine is told to stop.
                 engine.submit(toEngine)
                 toEngine.removeAll(keepingCapacity: true)
-                readingStopped.store(true, ordering: .releasing)
+                handle.readingStopped.store(true, ordering: .releasing)
             case .goodbye:
                 saidGoodbye = true
                 for c in conns.values {

@@ -64,7 +64,7 @@ extension EventLoop {
             ClientInfo(id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: c.session.user?.name, connectedAt: c.connectedAt, lastRequest: c.lastRequest, watches: w, outputQueued: c.output.count + c.deferredCount, replayAt: c.replay?.cursor, replayThrough: c.replay?.plan.through, codec: c.codec.map { _ in c.session.format.rawValue }, name: c.codec?.clientName)
         }
         clients.withLock { $0 = infos }
-        largestQueued.store(infos.map(\.outputQueued).max() ?? 0, ordering: .relaxed)
+        handle.largestQueued.store(infos.map(\.outputQueued).max() ?? 0, ordering: .relaxed)
     }
 }
 

@@ -39,7 +39,7 @@ final class SharedState: @unchecked Sendable {
     @exclusivity(unchecked) var publicationsIssued: UInt64 = 0
     let publicationsPosted = Atomic<UInt64>(0)
     /// The I/O loops, to deliver events to.
-    @exclusivity(unchecked) var loops: [EventLoop] = []
+    @exclusivity(unchecked) var loops: [LoopHandle] = []
     /// The revision of the last published (committed) change: what clients may know of.
     let publishedRevision = Atomic<UInt64>(0)
     /// The oldest revision in the store's durable history (0: none), kept by the engine so
