@@ -13,7 +13,9 @@ public final class Server: Sendable {
     /// Makes the engine, on the thread that will run it (it never leaves its thread).
     let makeEngine: @Sendable () -> Engine
     let authenticator: Authenticator
-    let handshakes: HandshakeWorker?
+    let handshakes: HandshakeHandle?
+    /// Makes the handshake thread's worker, on that thread (with a TLS port).
+    let makeHandshakes: (@Sendable () -> HandshakeWorker)?
     let replayReader: ReplayReader
     let follower: ClusterFollower?
     let loops: [LoopHandle]
@@ -57,8 +59,13 @@ public final class Server: Sendable {
         let engine = EngineHandle(state: state, executor: executor)
         makeEngine = { Engine(handle: engine, store: store, log: log) }
         let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, stats: stats, log: log)
-        let handshakes = tls.map { HandshakeWorker(context: $0, state: state, stats: stats, log: log, timeout: config.handshakeTimeout) }
+        let handshakes = tls.map { _ in HandshakeHandle() }
         self.handshakes = handshakes
+        if let tls, let handle = handshakes {
+            makeHandshakes = { HandshakeWorker(handle: handle, context: tls, state: state, stats: stats, log: log, timeout: config.handshakeTimeout) }
+        } else {
+            makeHandshakes = nil
+        }
         let replayReader = ReplayReader(state: state, store: store)
         self.replayReader = replayReader
         let loops = (0..<max(1, config.ioThreads)).map { LoopHandle(index: $0, stats: stats) }
@@ -70,7 +77,7 @@ public final class Server: Sendable {
         if let users = config.users { Server.noteUnusualIterations(users, log: log) }
         self.engine = engine
         self.authenticator = authenticator
-        follower = store.openChangeListener().map { ClusterFollower(listener: $0, engine: engine, state: state, log: log) }
+        follower = store.isShared ? ClusterFollower(store: store, engine: engine, state: state, log: log) : nil
         state.storeHead.store(model.revision, ordering: .relaxed)
         self.loops = loops
         let serving = (config.plainPort ? ["\(config.bind):\(port)"] : []) + (tlsPort.map { ["TLS \(config.bind):\($0)"] } ?? []) + (httpPort.map { ["HTTP \(config.bind):\($0)"] } ?? []) + (config.unixPath.map { [$0] } ?? [])
@@ -150,8 +157,8 @@ public final class Server: Sendable {
         let rt = Thread { rr.run() }
         rt.name = "tabulad-replay"
         rt.start()
-        if let h = handshakes {
-            let ht = Thread { h.run() }
+        if let make = makeHandshakes {
+            let ht = Thread { make().run() }
             ht.name = "tabulad-tls"
             ht.start()
         }

@@ -23,7 +23,7 @@ final class EventLoop {
     let listeners: [Listening]
     /// The thread that runs TLS handshakes, when a TLS port is served (loop 0 hands it the
     /// sockets it accepts there).
-    let handshakes: HandshakeWorker?
+    let handshakes: HandshakeHandle?
     let engine: EngineHandle
     let authenticator: Authenticator
     let executor: RequestExecutor
@@ -102,7 +102,7 @@ final class EventLoop {
     static let pauseAboveBytes = 1 << 20
     private static let resumeBelow = 1024
 
-    init(handle: LoopHandle, listeners: [Listening], handshakes: HandshakeWorker?, replayReader: ReplayReader, engine: EngineHandle, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, log: Log) {
+    init(handle: LoopHandle, listeners: [Listening], handshakes: HandshakeHandle?, replayReader: ReplayReader, engine: EngineHandle, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, log: Log) {
         self.handle = handle
         self.listeners = listeners
         self.handshakes = handshakes

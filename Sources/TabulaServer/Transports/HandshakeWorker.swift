@@ -11,7 +11,10 @@ import TabulaProtocol
 /// chosen for it. A handshake not done in `--handshake-timeout` seconds is closed (there is
 /// no session yet to say why in). Sessions in handshake hold little (OpenSSL releases its
 /// record buffers between reads) and are bounded by the connection limits counted at accept.
-final class HandshakeWorker: @unchecked Sendable {
+///
+/// It is made on its own thread and stays there (not Sendable): loop 0 and the server reach
+/// it through its `HandshakeHandle`.
+final class HandshakeWorker {
     /// A socket accepted on the TLS port, for `loop`.
     struct Accepted: Sendable {
         let fd: Int32
@@ -41,7 +44,8 @@ final class HandshakeWorker: @unchecked Sendable {
         var lingering = false
     }
 
-    private let inbox = WakeableInbox<Accepted?>()
+    private let handle: HandshakeHandle
+    private var inbox: WakeableInbox<Accepted?> { handle.inbox }
     private let context: TLSContext
     private let state: SharedState
     private let stats: ServerStats
@@ -49,10 +53,9 @@ final class HandshakeWorker: @unchecked Sendable {
     private let timeout: Int
     private let epfd = tabula_epoll_create()
     private var pending: [Int32: Pending] = [:]
-    /// Set once the thread has returned.
-    let finished = Atomic<Bool>(false)
 
-    init(context: TLSContext, state: SharedState, stats: ServerStats, log: Log, timeout: Int) {
+    init(handle: HandshakeHandle, context: TLSContext, state: SharedState, stats: ServerStats, log: Log, timeout: Int) {
+        self.handle = handle
         self.context = context
         self.state = state
         self.stats = stats
@@ -60,12 +63,6 @@ final class HandshakeWorker: @unchecked Sendable {
         self.timeout = timeout
         _ = tabula_epoll_add(epfd, inbox.fd, tabula_EPOLLIN, UInt64(UInt32.max) + 1)
     }
-
-    /// Takes a socket just accepted on the TLS port (any thread).
-    func take(_ a: Accepted) { inbox.post([a]) }
-
-    /// Closes every handshake in progress and returns (shutdown).
-    func stop() { inbox.post([nil]) }
 
     func run() {
         var events = [tabula_epoll_event](repeating: tabula_epoll_event(), count: 128)
@@ -93,7 +90,7 @@ final class HandshakeWorker: @unchecked Sendable {
             expire()
         }
         for fd in Array(pending.keys) { drop(fd, why: nil) }
-        finished.store(true, ordering: .releasing)
+        handle.finished.store(true, ordering: .releasing)
     }
 
     private func start(_ a: Accepted) {
@@ -186,6 +183,19 @@ final class HandshakeWorker: @unchecked Sendable {
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
         stats.addresses.release(peer)
     }
+}
+
+/// What other threads may reach of the handshake thread: its inbox and whether it returned.
+final class HandshakeHandle: Sendable {
+    let inbox = WakeableInbox<HandshakeWorker.Accepted?>()
+    /// Set once the thread has returned.
+    let finished = Atomic<Bool>(false)
+
+    /// Takes a socket just accepted on the TLS port (any thread).
+    func take(_ a: HandshakeWorker.Accepted) { inbox.post([a]) }
+
+    /// Closes every handshake in progress and returns (shutdown).
+    func stop() { inbox.post([nil]) }
 }
 
 /// An OpenSSL session handed from the handshake thread to a loop, which owns it from then on
