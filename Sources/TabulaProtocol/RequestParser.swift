@@ -94,7 +94,7 @@ public enum RequestParser {
     public static func parse(tokens: consuming [String]) -> Result<Command, TabulaError> {
         var args = tokens
         guard !args.isEmpty else { return .failure(TabulaError(.syntax, "empty request")) }
-        let word = args.removeFirst()
+        let word = args.count == 1 ? args.removeLast() : args.removeFirst()  // a lone verb: nothing to shift
         guard let verb = Verb.named(word) else {
             let quoted = TabulaError.quoting(word)
             // An HTTP request line (a browser or curl pointed at this port).

@@ -19,7 +19,7 @@ enum Dispatcher {
     static func route(_ unit: LineUnit, durable: Bool) -> Route {
         if case .codecLogin = unit { return .authenticator }
         guard case .request(let r) = unit else { return .loop(.connection) }
-        let traits = r.command.traits
+        let traits = r.traits
         switch traits.runner {
         case .authenticator: return .authenticator
         case .engine: return .engine

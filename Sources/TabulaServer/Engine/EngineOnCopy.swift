@@ -8,7 +8,7 @@ import TabulaProtocol
 extension Engine {
     static func runsOnCopy(_ unit: LineUnit) -> Bool {
         guard case .request(let r) = unit else { return false }
-        return r.command.traits.onCopy
+        return r.traits.onCopy
     }
 
     /// Runs the group's first request on a copy of the model and swaps the copy in; the

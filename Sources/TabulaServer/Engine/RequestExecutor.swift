@@ -158,7 +158,7 @@ struct RequestExecutor: Sendable {
             // Subscribed: refused, never cached. A current path that another client removed
             // is moved by the read, with a notice: neither a cached reply nor one to cache (a
             // hit would say "you are now at …" without moving the session).
-            if r.tag == nil && r.command.traits.cacheable && !session.subscribed && !state.model.mustSettle(session.viewer) {
+            if r.tag == nil && r.traits.cacheable && !session.subscribed && !state.model.mustSettle(session.viewer) {
                 let k = ReplyCache.key(r.command, session)
                 // A hit proves that this request passed `Dispatcher.refusal` for this user (and
                 // load of the users file), current path and revision: entries are made only
@@ -194,7 +194,7 @@ struct RequestExecutor: Sendable {
     /// Whether `u` reads what is published (`VerbTraits.readsPublished`).
     static func readsPublished(_ u: LineUnit) -> Bool {
         guard case .request(let r) = u else { return false }
-        return r.command.traits.readsPublished
+        return r.traits.readsPublished
     }
 
     static func wider(_ a: VerbTraits.Access, _ b: VerbTraits.Access) -> VerbTraits.Access {
