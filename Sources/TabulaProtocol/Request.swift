@@ -13,10 +13,29 @@ public struct Request: Sendable, Equatable {
     /// `IF REV n`: the write applies only if what it changes was last changed at or before
     /// revision n (nil: unconditional).
     public var ifRev: UInt64?
+    /// A hash of the line it was parsed from (FNV-1a, seeded per process: `LineHash`), 0
+    /// when it was not parsed from a line: what the reply cache hashes instead of the
+    /// command, which costs several times more.
+    public let lineHash: UInt64
     /// Makes a request.
-    public init(tag: String? = nil, command: Command) {
+    public init(tag: String? = nil, command: Command, lineHash: UInt64 = 0) {
         self.tag = tag
+        self.lineHash = lineHash
         self.command = command
         traits = command.traits
+    }
+}
+
+/// FNV-1a over bytes, from a basis drawn once per process, so that which lines share a hash
+/// cannot be worked out ahead of time.
+public enum LineHash {
+    public static let basis = UInt64.random(in: 1 ... .max)
+
+    /// `h` continued over `bytes`.
+    @inline(__always)
+    public static func fold<C: Collection>(_ h: UInt64, _ bytes: C) -> UInt64 where C.Element == UInt8 {
+        var h = h
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return h
     }
 }

@@ -19,14 +19,15 @@ public enum RequestParser {
             return nil
         }
         // Handed on (not copied): the words are cut in place, never copied to a new array.
-        switch parseRequest(tokens: consume tokens, tag: tag) {
+        let hash = tag == nil ? LineHash.fold(LineHash.basis, rest) : 0  // a tagged request is never cached
+        switch parseRequest(tokens: consume tokens, tag: tag, lineHash: hash) {
         case .success(let r): return .success(r)
         case .failure(let e): return .failure(ParseFailure(tag: tag, error: e))
         }
     }
 
     /// Parses already-split words, the first the verb, a last `IF REV n` the condition.
-    public static func parseRequest(tokens: consuming [String], tag: String? = nil) -> Result<Request, TabulaError> {
+    public static func parseRequest(tokens: consuming [String], tag: String? = nil, lineHash: UInt64 = 0) -> Result<Request, TabulaError> {
         var words = tokens
         var ifRev: UInt64?
         let n = words.count
@@ -41,7 +42,7 @@ public enum RequestParser {
         case .failure(let e): return .failure(e)
         case .success(let c):
             if ifRev != nil && !c.isWrite { return .failure(TabulaError(.syntax, "\(c.verb.rawValue) changes nothing, so it takes no IF REV; only a write does")) }
-            var r = Request(tag: tag, command: c)
+            var r = Request(tag: tag, command: c, lineHash: lineHash)
             r.ifRev = ifRev
             return .success(r)
         }

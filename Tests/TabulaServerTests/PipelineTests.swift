@@ -48,9 +48,22 @@ import TabulaStorage
         a.become(AuthUser(name: "ci", role: .read, grants: Grants(), generation: 1))
         b.become(AuthUser(name: "ops", role: .read, grants: Grants(), generation: 1))
         reloaded.become(AuthUser(name: "ci", role: .read, grants: Grants(), generation: 2))
-        let ls = Command.ls(path: "/", limit: nil, after: nil)
+        guard case .success(let ls)? = RequestParser.parse(Array("LS /".utf8)) else { return #expect(Bool(false)) }
         #expect(ReplyCache.key(ls, a) != ReplyCache.key(ls, b))
+        #expect(ReplyCache.key(ls, a).hashValue != ReplyCache.key(ls, b).hashValue, "who asks is part of the hash too")
         #expect(ReplyCache.key(ls, a) != ReplyCache.key(ls, reloaded), "a reload makes old answers unusable")
+    }
+
+    @Test func theSameReadTypedAnotherWayIsAnotherKeyAndTheSameLineIsTheSameKey() {
+        func key(_ line: String) -> ReplyCache.Key? {
+            guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else { return nil }
+            return ReplyCache.key(r, Session())
+        }
+        #expect(key("SHOW /items/1") == key("SHOW /items/1"))
+        #expect(key("SHOW /items/1")?.hashValue == key("SHOW /items/1")?.hashValue)
+        #expect(key("SHOW /items/1") != key("show /items/1"), "another line: cached apart, never confused")
+        #expect(key("SHOW /items/1") != key("SHOW /items/2"))
+        #expect(key("SHOW /items/1") != ReplyCache.key(Request(command: .show(path: "/items/1")), Session()), "built from words: hashed by its command")
     }
 
     @Test func requestsSentWhileAGroupIsAtTheEngineRunAfterItWithTheSessionItLeft() throws {

@@ -12,6 +12,8 @@ import TabulaProtocol
 /// user's answer is never handed to another.
 struct ReplyCache {
     struct Key: Hashable {
+        /// The request line's hash (`Request.lineHash`; 0 for one not parsed from a line).
+        let line: UInt64
         let command: Command
         /// Who asks: the user's name and the load of the users file it came from (which
         /// fixes its role and grants). Nil and 0 without access control.
@@ -20,6 +22,24 @@ struct ReplyCache {
         let cwd: String
         let favoritesOnly: Bool
         let format: WireFormat
+
+        /// Equal keys have equal lines (the line is part of the key), so a key may be hashed
+        /// by its line, current path and user folded into one number, which costs a fraction
+        /// of hashing the command. Keys whose lines collide are still told apart by `==`; at
+        /// most `capacity` entries can share a hash.
+        func hash(into hasher: inout Hasher) {
+            guard line != 0 else {
+                hasher.combine(command)
+                hasher.combine(user)
+                hasher.combine(cwd)
+                return hasher.combine(format.ordinal)
+            }
+            var h = LineHash.fold(line, cwd.utf8)
+            if let user { h = LineHash.fold(h ^ 0xFF, user.utf8) }
+            hasher.combine(h)
+            hasher.combine(generation &* 4 + (favoritesOnly ? 2 : 0))
+            hasher.combine(format.ordinal)
+        }
     }
 
     private var entries: [Key: (revision: UInt64, bytes: [UInt8])] = [:]
@@ -35,8 +55,8 @@ struct ReplyCache {
         self.byteCapacity = byteCapacity
     }
 
-    static func key(_ command: Command, _ session: Session) -> Key {
-        Key(command: command, user: session.user?.name, generation: session.user?.generation ?? 0, cwd: session.viewer.cwd, favoritesOnly: session.viewer.filter == .favorites, format: session.format)
+    static func key(_ r: Request, _ session: Session) -> Key {
+        Key(line: r.lineHash, command: r.command, user: session.user?.name, generation: session.user?.generation ?? 0, cwd: session.viewer.cwd, favoritesOnly: session.viewer.filter == .favorites, format: session.format)
     }
 
     /// The cached reply for `key` if it was computed at `revision`.

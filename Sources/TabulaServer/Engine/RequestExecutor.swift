@@ -159,7 +159,7 @@ struct RequestExecutor: Sendable {
             // is moved by the read, with a notice: neither a cached reply nor one to cache (a
             // hit would say "you are now at …" without moving the session).
             if r.tag == nil && r.traits.cacheable && !session.subscribed && !state.model.mustSettle(session.viewer) {
-                let k = ReplyCache.key(r.command, session)
+                let k = ReplyCache.key(r, session)
                 // A hit proves that this request passed `Dispatcher.refusal` for this user (and
                 // load of the users file), current path and revision: entries are made only
                 // for requests that passed, and keyed by all of that.
