@@ -126,9 +126,6 @@ final class EventLoop {
         }
     }
 
-    /// Hands messages to this loop.
-    func post(_ messages: [LoopMessage]) { inbox.post(messages) }
-
     /// The loop thread's body; returns once shut down and every connection is closed.
     func run() {
         var events = [tabula_epoll_event](repeating: tabula_epoll_event(), count: 256)
