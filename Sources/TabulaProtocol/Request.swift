@@ -18,11 +18,12 @@ public struct Request: Sendable, Equatable {
     /// command, which costs several times more.
     public let lineHash: UInt64
     /// Makes a request.
-    public init(tag: String? = nil, command: Command, lineHash: UInt64 = 0) {
+    public init(tag: String? = nil, command: consuming Command, lineHash: UInt64 = 0, ifRev: UInt64? = nil) {
         self.tag = tag
         self.lineHash = lineHash
-        self.command = command
+        self.ifRev = ifRev
         traits = command.traits
+        self.command = command
     }
 }
 

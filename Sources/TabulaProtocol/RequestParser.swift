@@ -42,9 +42,7 @@ public enum RequestParser {
         case .failure(let e): return .failure(e)
         case .success(let c):
             if ifRev != nil && !c.isWrite { return .failure(TabulaError(.syntax, "\(c.verb.rawValue) changes nothing, so it takes no IF REV; only a write does")) }
-            var r = Request(tag: tag, command: c, lineHash: lineHash)
-            r.ifRev = ifRev
-            return .success(r)
+            return .success(Request(tag: tag, command: c, lineHash: lineHash, ifRev: ifRev))
         }
     }
 
@@ -174,7 +172,7 @@ public enum RequestParser {
     static func parseSelect(_ a: [String]) throws -> Command {
         let word = a[1].utf8
         if word.first == UInt8(ascii: "#"), word.count > 1 {
-            guard let n = positive(word.dropFirst()) ?? Int(a[1].dropFirst()), n >= 1 else {
+            guard let n = positive(a[1], after: 1) ?? Int(a[1].dropFirst()), n >= 1 else {
                 throw TabulaError(.syntax, "bad option index '\(a[1])'; write #1 for the first option")
             }
             return .select(path: a[0], option: .index(n))
@@ -182,16 +180,19 @@ public enum RequestParser {
         return .select(path: a[0], option: .value(a[1]))
     }
 
-    /// A number written in at most 18 ASCII digits and nothing else, read without the generic
-    /// integer parser (nil for anything else, which that parser then reads).
-    static func positive(_ digits: Substring.UTF8View) -> Int? {
-        guard !digits.isEmpty, digits.count <= 18 else { return nil }
-        var n = 0
-        for d in digits {
-            guard d >= UInt8(ascii: "0") && d <= UInt8(ascii: "9") else { return nil }
-            n = n * 10 + Int(d - UInt8(ascii: "0"))
+    /// The number `word` writes after its first `skip` bytes in at most 18 ASCII digits and
+    /// nothing else, read from its bytes (nil for anything else, which `Int` then reads).
+    static func positive(_ word: String, after skip: Int) -> Int? {
+        var word = word
+        return word.withUTF8 { u -> Int? in
+            guard u.count > skip, u.count - skip <= 18 else { return nil }
+            var n = 0
+            for d in u[skip...] {
+                guard d >= UInt8(ascii: "0") && d <= UInt8(ascii: "9") else { return nil }
+                n = n * 10 + Int(d - UInt8(ascii: "0"))
+            }
+            return n
         }
-        return n
     }
 
     static func parseSet(_ a: [String]) throws -> Command {

@@ -107,7 +107,7 @@ extension Verb {
     /// Every verb's declaration: the one table parsing checks, usage errors, HELP, COMPLETE,
     /// the client's completion and hints, and Protocol.md's verb list follow. Built once
     /// (every request asks for its verb's traits and arity; building a spec allocates).
-    public var spec: VerbSpec { Verb.table[ordinal] }
+    public var spec: VerbSpec { _read { yield Verb.table[ordinal] } }  // lent, not copied
 
     /// The declarations in `allCases` order.
     private static let table: [VerbSpec] = Verb.allCases.map(\.declaration)

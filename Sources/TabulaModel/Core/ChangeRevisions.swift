@@ -1,3 +1,4 @@
+import Glibc
 import TabulaProtocol
 
 /// The revision of each entry's last change, for `IF REV` and the `rev` that rows carry.
@@ -16,23 +17,36 @@ import TabulaProtocol
 public struct ChangeRevisions: Sendable {
     /// What an entry not changed since the load was last changed at, at most.
     public private(set) var base: UInt64 = 0
-    private var byRoot: [String: [String: UInt64]] = [:]
+    /// Entries by canonical path, one table per top-level list (`Model.roots`' order), so
+    /// that a change finds its table by comparing a few bytes, not by hashing its list's name.
+    private var byRoot: [[String: UInt64]] = Array(repeating: [:], count: Model.roots.count)
+    /// Entries of paths under no top-level list (not made by today's lists; kept exact anyway).
+    private var elsewhere: [String: [String: UInt64]] = [:]
 
     public init(base: UInt64 = 0) { self.base = base }
 
     /// The revision of the last change of the entry at canonical `path`.
     public func revision(of path: String) -> UInt64 {
-        byRoot[ChangeRevisions.root(of: path)]?[path] ?? base
+        if let slot = ChangeRevisions.slot(of: path) { return byRoot[slot][path] ?? base }
+        return elsewhere[ChangeRevisions.root(of: path)]?[path] ?? base
     }
 
     /// Records a published change.
     public mutating func note(_ e: Event) {
-        let root = ChangeRevisions.root(of: e.path)
-        var entries = byRoot.removeValue(forKey: root) ?? [:]  // changed in place, not copied
-        switch e.kind {
-        case "rm", "clear":
+        if let slot = ChangeRevisions.slot(of: e.path) {
+            ChangeRevisions.note(e, into: &byRoot[slot], root: Model.roots[slot])
+        } else {
+            let root = ChangeRevisions.root(of: e.path)
+            ChangeRevisions.note(e, into: &elsewhere[root, default: [:]], root: root)
+        }
+    }
+
+    private static func note(_ e: Event, into entries: inout [String: UInt64], root: String) {
+        let kind = Kind(e.kind)
+        switch kind {
+        case .remove, .clear:
             let under = e.path + "/"
-            if e.path == "/" + root {
+            if e.path.utf8.count == root.utf8.count + 1 {
                 entries.removeAll(keepingCapacity: true)
             } else {
                 entries[e.path] = nil
@@ -42,25 +56,53 @@ public struct ChangeRevisions: Sendable {
                     entries = entries.filter { !$0.key.hasPrefix(under) }
                 }
             }
-            if e.kind == "clear" { entries[e.path] = e.rev }
-        default:
+            if kind == .clear { entries[e.path] = e.rev }
+        case .membership, .other:
             entries[e.path] = e.rev
         }
-        if ChangeRevisions.changesMembership(e.kind) {
+        if kind != .other {
             var p = ModelPath.parent(e.path)
             while p != "/" {
                 entries[p] = e.rev
                 p = ModelPath.parent(p)
             }
         }
-        byRoot[root] = entries
     }
 
     static let nested: Set<String> = ["catalog", "settings", "menu"]
 
-    static func changesMembership(_ kind: String) -> Bool {
-        ["add", "rm", "mv", "order", "clear", "bands"].contains(kind)
+    /// What a change's kind means for the revisions: `add`, `mv`, `order` and `bands` change
+    /// membership (every list above is stamped too), `rm` and `clear` also forget what they
+    /// remove, anything else stamps its own entry.
+    private enum Kind {
+        case remove, clear, membership, other
+        init(_ kind: String) {  // by length first: most kinds are compared with one word, or none
+            switch kind.utf8.count {
+            case 2: self = kind == "rm" ? .remove : kind == "mv" ? .membership : .other
+            case 3: self = kind == "add" ? .membership : .other
+            case 5: self = kind == "clear" ? .clear : kind == "order" || kind == "bands" ? .membership : .other
+            default: self = .other
+            }
+        }
     }
+
+    /// The index in `Model.roots` of `path`'s top-level list, by its bytes.
+    static func slot(of path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { u -> Int? in
+            guard u.count > 1, u[0] == UInt8(ascii: "/") else { return nil }
+            var end = 1
+            while end < u.count && u[end] != UInt8(ascii: "/") { end += 1 }
+            return rootBytes.withUnsafeBufferPointer { roots in
+                for i in roots.indices where roots[i].count == end - 1 {
+                    if roots[i].withUnsafeBufferPointer({ r in memcmp(r.baseAddress!, u.baseAddress! + 1, r.count) == 0 }) { return i }
+                }
+                return nil
+            }
+        }
+    }
+
+    private static let rootBytes: [[UInt8]] = Model.roots.map { Array($0.utf8) }
 
     /// `settings` for `/settings/my-int`.
     static func root(of path: String) -> String {

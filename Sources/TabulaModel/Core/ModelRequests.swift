@@ -91,11 +91,12 @@ extension Model {
                 if m > n { return .fail(TabulaError(.conflict, "\(path) changed at rev \(m), after rev \(n); SHOW it and try again")) }
             }
             var out = try write(command, viewer: viewer, now: now, rng: &rng)
-            if case .some = out.event {  // tested in place: no copy of the event
+            if var event = out.event.take() {  // moved out and back: no copy of the event
                 revision += 1
-                out.event!.rev = revision
+                event.rev = revision
                 out.reply.rev = revision
-                changes.note(out.event!)
+                changes.note(event)
+                out.event = consume event
             }
             return out
         } catch let e as TabulaError {

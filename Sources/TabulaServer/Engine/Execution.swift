@@ -12,6 +12,6 @@ struct Execution {
     /// Close the connection after the reply (`QUIT`).
     var close = false
 
-    init(_ reply: Reply) { outcome = Outcome(reply) }
-    init(_ outcome: Outcome) { self.outcome = outcome }
+    init(_ reply: consuming Reply) { outcome = Outcome(reply) }
+    init(_ outcome: consuming Outcome) { self.outcome = outcome }
 }

@@ -35,6 +35,7 @@ struct RequestExecutor: Sendable {
         // replies, and freeing what fell out of the history, happen after it is released.
         var run = LoopRunWork()
         run.answers.reserveCapacity(here.count)
+        if access == .write { run.events.reserveCapacity(here.count) }
         switch access {
         case .write:
             state.writing {
@@ -96,13 +97,13 @@ struct RequestExecutor: Sendable {
 
     /// Appends the answers, encoded (and cached where they may be); returns whether the last
     /// asked to close and the replay it began, if any.
-    private static func encode(_ answers: consuming [LoopAnswer], cache: inout ReplyCache, into out: inout [UInt8]) -> (Bool, ReplayPlan?) {
+    private static func encode(_ answers: borrowing [LoopAnswer], cache: inout ReplyCache, into out: inout [UInt8]) -> (Bool, ReplayPlan?) {
         var close = false
         var replay: ReplayPlan?
-        // Taken out of the array one by one (moved, where iterating would copy each).
-        answers.reverse()
-        while let a = answers.popLast() {
-            switch consume a {
+        // Read in place by index (reversing to pop each moved them twice: a copy and a
+        // destroy of the whole enum per answer).
+        for i in answers.indices {
+            switch answers[i] {
             case .bytes(let b, let closes):
                 out.append(contentsOf: b)
                 close = closes
@@ -186,8 +187,9 @@ struct RequestExecutor: Sendable {
             rows += e.outcome.reply.rows.count
             // Only a cacheable request (a read, run under the lock) needs the revision: a PING,
             // run under no lock, must not touch the model while another loop writes to it.
-            answers.append(.run(e, tag: r.tag, format: session.format, cacheKey: key, revision: key == nil ? 0 : state.model.revision))
-            return e.close || e.replay != nil
+            let stops = e.close || e.replay != nil
+            answers.append(.run(consume e, tag: r.tag, format: session.format, cacheKey: key, revision: key == nil ? 0 : state.model.revision))
+            return stops
         }
     }
 

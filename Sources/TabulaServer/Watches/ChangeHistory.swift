@@ -33,26 +33,28 @@ struct ChangeHistory {
     /// The oldest revision held, or nil when empty.
     var oldest: UInt64? { count == 0 ? nil : ring[start]?.rev }
 
-    /// Moves the next event (revisions must be consecutive) into the ring, leaving in `e`
-    /// the oldest event when it falls out (nil otherwise), so that the caller can free it
-    /// outside any lock. Swapping rather than copying: no reference counting per field.
     /// The default of `byteCapacity`: 64 MiB.
     static let defaultByteCapacity = 64 << 20
 
+    /// Moves the next event (revisions must be consecutive) into the ring, leaving in `e`
+    /// the oldest event when it falls out (nil otherwise), so that the caller can free it
+    /// outside any lock. Moved rather than copied: no reference counting per field.
     mutating func append(_ e: inout Event?) {
+        guard let new = e.take() else { return }  // moved out, and into the ring below: never copied
         if count == ring.count && ring.count < capacity { grow() }
-        bytes += e?.size ?? 0
-        if let new = e { lists.add(new) }
+        bytes += new.size
+        lists.add(path: new.path, rev: new.rev)
         if count == ring.count {
-            swap(&e, &ring[start])
-            start = (start + 1) % ring.count
-            if let gone = e {
+            if let gone = ring[start].take() {
                 base = gone.rev
                 bytes -= gone.size
                 lists.remove(gone)
+                e = consume gone
             }
+            ring[start] = consume new
+            start = (start + 1) % ring.count
         } else {
-            swap(&e, &ring[(start + count) % ring.count])
+            ring[(start + count) % ring.count] = consume new
             count += 1
         }
         // Past the byte bound more may go (freed here, under the caller's lock: this happens
@@ -63,6 +65,10 @@ struct ChangeHistory {
     /// Doubles the ring (up to `capacity`), its events first in order.
     private mutating func grow() {
         let bigger = min(ring.count * 2, capacity)
+        if start == 0 {  // not wrapped yet (the usual case while growing): moved, not rebuilt
+            ring.append(contentsOf: repeatElement(nil, count: bigger - ring.count))
+            return
+        }
         var next = [Event?](repeating: nil, count: bigger)
         for i in 0..<count { swap(&next[i], &ring[(start + i) % ring.count]) }
         ring = next

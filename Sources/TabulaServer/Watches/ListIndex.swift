@@ -52,12 +52,13 @@ struct ListIndex {
         }
     }
 
-    mutating func add(_ e: Event) {
-        if let i = slot(ofPath: e.path) {
-            queues[i].revs.append(e.rev)
+    /// A change at `path` made revision `rev` (the newest held).
+    mutating func add(path: String, rev: UInt64) {
+        if let i = slot(ofPath: path) {
+            queues[i].revs.append(rev)
         } else {
-            let list = String(ListIndex.list(of: e.path))
-            queues.append(Queue(list: list, bytes: Array(list.utf8), revs: [e.rev]))
+            let list = String(ListIndex.list(of: path))
+            queues.append(Queue(list: list, bytes: Array(list.utf8), revs: [rev]))
         }
     }
 
