@@ -105,37 +105,41 @@ def hold_watchers(port, n, line):
     return socks
 
 
-def fanout_10k(runs, work, start_tabulad, lb, watchers=10000):
+def fanout_10k(runs, work, start_tabulad, lb, watchers=10000, variants=()):
     """One writer, `watchers` watchers on as many connections: deliveries per second, the
     delivery time p50/p99, and the server's memory per watcher (RSS with them held, less RSS
-    before, over their number), beside Redis pub/sub with as many subscribers."""
+    before, over their number), beside Redis pub/sub with as many subscribers, and beside each
+    variant's tabulad (`--against` commits, `--variant` flags), the runs alternating."""
     r, rport = redis(work, "--appendonly", "no")
-    t, tport = start_tabulad("--memory", "--max-connections", str(2 * watchers), "--max-connections-per-ip", "0")
-    res = {"redis": [], "tabula": []}
+    flags = ("--memory", "--max-connections", str(2 * watchers), "--max-connections-per-ip", "0")
+    servers = [("redis", r, rport, b"SUBSCRIBE ch\r\n"), ("tabula", *start_tabulad(*flags), b"WATCH /items\n")]
+    for label, binary in variants:
+        servers.append((label, *start_tabulad(*flags, *([] if binary else label.split()), binary=binary), b"WATCH /items\n"))
+    res = {name: [] for name, *_ in servers}
     try:
-        for name, pid, port, line in (("redis", r.pid, rport, b"SUBSCRIBE ch\r\n"), ("tabula", t.pid, tport, b"WATCH /items\n")):
-            before = rss_kb(pid)
+        for name, proc, port, line in servers:
+            before = rss_kb(proc.pid)
             socks = hold_watchers(port, watchers, line)
             time.sleep(0.5)  # let the server settle its buffers: RSS read once, not a wait for an event
-            per = (rss_kb(pid) - before) * 1024 / watchers
+            res[name + " mem"] = (rss_kb(proc.pid) - before) * 1024 / watchers
             for s in socks:
                 s.close()
-            res[name + " mem"] = per
         for _ in range(runs):
-            a = lb_run(lb, rport, "redis", "PUBLISH ch t=__now_us__", 200, 1, 1, ("-S", str(watchers), "-s", "SUBSCRIBE ch"))
-            b = lb_run(lb, tport, "okerr", "ADD /items t__now_us__ 1", 200, 1, 1, ("-L", "-S", str(watchers), "-s", "WATCH /items", "-a", "1"))
-            res["redis"].append(a)
-            res["tabula"].append(b)
+            for name, _, port, _ in servers:
+                if name == "redis":
+                    res[name].append(lb_run(lb, port, "redis", "PUBLISH ch t=__now_us__", 200, 1, 1, ("-S", str(watchers), "-s", "SUBSCRIBE ch")))
+                else:
+                    res[name].append(lb_run(lb, port, "okerr", "ADD /items t__now_us__ 1", 200, 1, 1, ("-L", "-S", str(watchers), "-s", "WATCH /items", "-a", "1")))
     finally:
-        for p in (r, t):
+        for _, p, _, _ in servers:
             p.terminate(); p.wait()
     print("\nFan-out to %d watchers on %d connections (one writer at P=1, 200 changes a run; redis: PUBLISH to as many SUBSCRIBE connections;"
           " medians of %d alternating runs)" % (watchers, watchers, runs))
-    print("%-7s %14s %10s %10s %16s" % ("server", "deliveries/s", "p50 ms", "p99 ms", "bytes/watcher"))
-    for name in ("redis", "tabula"):
+    print("%-22s %14s %10s %10s %16s" % ("server", "deliveries/s", "p50 ms", "p99 ms", "bytes/watcher"))
+    for name, *_ in servers:
         v = res[name]
         med = lambda k: statistics.median(float(x[k]) for x in v)
-        print("%-7s %14.0f %10.2f %10.2f %16.0f" % (name, med("push_rate"), med("fan_p50_ms"), med("fan_p99_ms"), res[name + " mem"]))
+        print("%-22s %14.0f %10.2f %10.2f %16.0f" % (name, med("push_rate"), med("fan_p50_ms"), med("fan_p99_ms"), res[name + " mem"]))
 
 
 def server_stats(port):

@@ -176,10 +176,10 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
         if let codecAnswer = job.codecAnswer, reply.error == nil, var s = session {
             s.format = codecAnswer.format
             state.hub.withLock { $0.setFormat(job.conn, codecAnswer.format) }
-            return GroupAnswer(conn: job.conn, bytes: codecAnswer.answer, session: s, close: false, replay: nil, rest: Array(job.units.dropFirst()))
+            return GroupAnswer(conn: job.conn, answers: [.bytes(codecAnswer.answer)], session: s, close: false, replay: nil, rest: Array(job.units.dropFirst()))
         }
-        let bytes = Codec.reply(reply, tag: job.tag, format: (session ?? job.session).format)
-        return GroupAnswer(conn: job.conn, bytes: bytes, session: session, close: false, replay: nil, rest: Array(job.units.dropFirst()))
+        let answer = Answer.reply(reply, tag: job.tag, format: (session ?? job.session).format)
+        return GroupAnswer(conn: job.conn, answers: [answer], session: session, close: false, replay: nil, rest: Array(job.units.dropFirst()))
     }
 
     /// The timer thread's body: sends each delayed answer when due.

@@ -73,8 +73,10 @@ final class Engine {
     /// Requests of one connection run in one turn; the rest goes back to its loop, which
     /// routes it anew (so a pipelined flood shares the engine with everyone else).
     static let unitsPerGroup = 128
-    /// Reply bytes one group may produce in one turn; past them the rest goes back likewise.
-    static let bytesPerGroup = 1 << 20
+    /// Reply rows one group may produce in one turn (as on a loop: `RequestExecutor.
+    /// rowsPerLock`, a pre-encoded answer counting a row per `bytesPerRow` of it); past them
+    /// the rest goes back likewise.
+    static let rowsPerGroup = RequestExecutor.rowsPerLock
     /// Requests run under one hold of the write lock (and committed together); a longer
     /// batch is split into turns of about this many.
     static let unitsPerTurn = 1024
@@ -155,12 +157,13 @@ final class Engine {
     /// the group waits for the next turn (a WATCH later in a group ends the group there).
     func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failing: Failing?, work: inout CommitWork) -> GroupAnswer? {
         var s = start
-        var bytes: [UInt8] = []
+        var answers: [Answer] = []
+        var rows = 0
         var close = false
         var replay: ReplayPlan?
         var done = 0
         for unit in units {
-            if close || replay != nil || done == Engine.unitsPerGroup || bytes.count >= Engine.bytesPerGroup { break }
+            if close || replay != nil || done == Engine.unitsPerGroup || rows >= Engine.rowsPerGroup { break }
             if done > 0 && failing == nil && Engine.runsOnCopy(unit) { break }  // a turn of its own
             if Dispatcher.route(unit, durable: true) == .authenticator { break }  // AUTH: back to the loop, which sends it on
             if done > 0 && Engine.isReplay(unit) { break }  // a turn of its own (see processInTurns)
@@ -172,33 +175,35 @@ final class Engine {
             done += 1
             switch unit {
             case .failure(let tag, let error):
-                executor.encodeError(error, tag: tag, format: s.format, into: &bytes)
+                answers.append(executor.refused(error, tag: tag, format: s.format))
             case .answer(let answer, let format, let closes):
                 if let format { executor.switchFormat(c, to: format, session: &s) }
-                bytes += answer
+                rows += answer.count / RequestExecutor.bytesPerRow
+                answers.append(.bytes(answer))
                 close = closes
             case .codecLogin:  // routed to the authenticator: the loop above stops before it
-                executor.encodeError(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: s.format, into: &bytes)
+                answers.append(executor.refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: s.format))
             case .request(let r):
                 if let refusal = Dispatcher.refusal(r, session: s, state: state) {
-                    executor.encodeError(refusal, tag: r.tag, format: s.format, into: &bytes)
+                    answers.append(executor.refused(refusal, tag: r.tag, format: s.format))
                 } else if let failing, failing.covers(r.command) {
-                    executor.encodeError(failing.error(for: r.command), tag: r.tag, format: s.format, into: &bytes)
+                    answers.append(executor.refused(failing.error(for: r.command), tag: r.tag, format: s.format))
                 } else if case .sync(let rev, _) = r.command {
-                    Codec.reply(syncReply(c, rev: rev), tag: r.tag, format: s.format, into: &bytes)
+                    answers.append(.reply(syncReply(c, rev: rev), tag: r.tag, format: s.format))
                 } else {
                     var e = executor.execute(r, conn: c, session: &s)
                     if let ev = e.outcome.event.take() {
-                        if let own = state.ownEvent(ev, for: c, stats: executor.stats) { bytes += own }
+                        if let own = state.ownEvent(ev, for: c, stats: executor.stats) { answers.append(.bytes(own)) }
                         work.add(ev, e.outcome.mutations, origin: c)
                     }
-                    RequestExecutor.encode(e, tag: r.tag, format: s.format, into: &bytes)
+                    rows += e.outcome.reply.rows.count
                     close = e.close
                     replay = e.replay
+                    answers.append(.run(consume e, tag: r.tag, format: s.format, cacheKey: nil, revision: 0))
                 }
             }
         }
         let rest = close ? [] : Array(units[done...])
-        return GroupAnswer(conn: c, bytes: bytes, session: s == start ? nil : s, close: close, replay: replay, rest: rest)
+        return GroupAnswer(conn: c, answers: answers, session: s == start ? nil : s, close: close, replay: replay, rest: rest)
     }
 }

@@ -25,8 +25,8 @@ extension Engine {
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
         let refusal = start.failing.map { $0.error(for: r.command) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state) })
         if let refusal {
-            let bytes = executor.encodeError(refusal, tag: r.tag, format: session.format)
-            conclude([], answers: [GroupAnswer(conn: c, bytes: bytes, session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
+            let answer = executor.refused(refusal, tag: r.tag, format: session.format)
+            conclude([], answers: [GroupAnswer(conn: c, answers: [answer], session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
             return
         }
         var (copy, rng) = state.writing {
@@ -43,10 +43,11 @@ extension Engine {
             state.writesOnEngine = false
             if event != nil { state.uncommitted = true }
         }
-        var bytes = event.flatMap { state.ownEvent($0, for: c, stats: executor.stats) } ?? []
+        var answers: [Answer] = []
+        if let own = event.flatMap({ state.ownEvent($0, for: c, stats: executor.stats) }) { answers.append(.bytes(own)) }
         if let error = outcome.reply.error { executor.stats.failed(error.code) }
-        Codec.reply(outcome.reply, tag: r.tag, format: s.format, into: &bytes)
-        let answer = GroupAnswer(conn: c, bytes: bytes, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
+        answers.append(.reply(outcome.reply, tag: r.tag, format: s.format))
+        let answer = GroupAnswer(conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
         var work = CommitWork()
         if let event { work.add(event, outcome.mutations, origin: c) }
         conclude(batch, answers: [answer], work: work, outside: outside, began: start.began)

@@ -3,7 +3,7 @@ import TabulaProtocol
 
 /// What running one request produced: the model's outcome (reply, event, mutations) and,
 /// for the connection, a replay to run before its reply and whether to close.
-struct Execution {
+struct Execution: Sendable {
     /// Reply, event (not yet published) and what the store must write.
     var outcome: Outcome
     /// `WATCH … FROM`: the replay the connection's loop runs; it writes the reply once the

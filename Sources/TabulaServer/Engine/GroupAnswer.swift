@@ -3,8 +3,8 @@ import TabulaProtocol
 /// The engine's answer to one connection's group of requests.
 struct GroupAnswer: Sendable {
     let conn: ConnectionID
-    /// The replies, encoded.
-    let bytes: [UInt8]
+    /// The replies, as values: the connection's loop encodes them.
+    let answers: [Answer]
     /// The session after them, when it changed.
     let session: Session?
     /// The last request asked to close (`QUIT`).

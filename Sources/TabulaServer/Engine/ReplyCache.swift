@@ -11,7 +11,7 @@ import TabulaProtocol
 /// and the load of the users file, the current path), so a hit may skip the check; one
 /// user's answer is never handed to another.
 struct ReplyCache {
-    struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         /// The request line's hash (`Request.lineHash`; 0 for one not parsed from a line).
         let line: UInt64
         let command: Command

@@ -47,9 +47,9 @@ struct RequestExecutor: Sendable {
         }
         let published = !run.events.isEmpty
         run.events.removeAll()  // what fell out of the history, freed outside the lock
-        var answers: [LoopAnswer] = []
+        var answers: [Answer] = []
         swap(&answers, &run.answers)
-        let (close, replay) = RequestExecutor.encode(answers, cache: &cache, into: &out)
+        let (close, replay) = Answer.encode(answers, cache: &cache, into: &out)
         // The engine takes over at the first unit routed there, or at once while it holds
         // uncommitted state; a run cut only by a cap goes on here after the lock is released.
         return LoopRun(answered: run.answered, close: close, replay: replay, toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), published: published)
@@ -57,7 +57,7 @@ struct RequestExecutor: Sendable {
 
     /// What a loop's run of units produced under its lock.
     struct LoopRunWork {
-        var answers: [LoopAnswer] = []
+        var answers: [Answer] = []
         var events: [Event?] = []
         var origins: [ConnectionID?] = []
         /// The engine holds uncommitted state, or runs a write on a copy: nothing ran.
@@ -95,33 +95,6 @@ struct RequestExecutor: Sendable {
     /// 64 bytes, 640 KB, are one run's worth whether built or copied).
     static let bytesPerRow = 64
 
-    /// Appends the answers, encoded (and cached where they may be); returns whether the last
-    /// asked to close and the replay it began, if any.
-    private static func encode(_ answers: borrowing [LoopAnswer], cache: inout ReplyCache, into out: inout [UInt8]) -> (Bool, ReplayPlan?) {
-        var close = false
-        var replay: ReplayPlan?
-        // Read in place by index (reversing to pop each moved them twice: a copy and a
-        // destroy of the whole enum per answer).
-        for i in answers.indices {
-            switch answers[i] {
-            case .bytes(let b, let closes):
-                out.append(contentsOf: b)
-                close = closes
-            case .run(let e, let tag, let format, let key, let revision):
-                replay = e.replay
-                if let key, replay == nil {
-                    let bytes = RequestExecutor.encode(e, tag: tag, format: format)
-                    cache.store(key, revision: revision, bytes: bytes)
-                    out.append(contentsOf: bytes)
-                } else {
-                    RequestExecutor.encode(e, tag: tag, format: format, into: &out)
-                }
-                close = e.close
-            }
-        }
-        return (close, replay)
-    }
-
     /// What `runOnLoop` did: how many units it answered, whether the last asked to close or
     /// began a replay, and whether the next must go to the engine (rather than run here
     /// after a release).
@@ -134,25 +107,19 @@ struct RequestExecutor: Sendable {
         let published: Bool
     }
 
-    /// An answer computed under the lock, encoded after it.
-    enum LoopAnswer {
-        case bytes([UInt8], close: Bool = false)
-        case run(Execution, tag: String?, format: WireFormat, cacheKey: ReplyCache.Key?, revision: UInt64)
-    }
-
     /// Answers one unit on a loop: refused, from the cache, or run. True when nothing may run
     /// after it here: it closes, or starts a replay.
-    private func answer(_ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into answers: inout [LoopAnswer], events: inout [Event?], rows: inout Int) -> Bool {
+    private func answer(_ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into answers: inout [Answer], events: inout [Event?], rows: inout Int) -> Bool {
         switch u {
         case .failure(let tag, let error):
-            answers.append(.bytes(encodeError(error, tag: tag, format: session.format)))
+            answers.append(refused(error, tag: tag, format: session.format))
             return false
         case .answer(let bytes, let format, let close):
             if let format { switchFormat(conn, to: format, session: &session) }
             answers.append(.bytes(bytes, close: close))
             return close
         case .codecLogin:  // routed to the authenticator, never run here
-            answers.append(.bytes(encodeError(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: session.format)))
+            answers.append(refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: session.format))
             return false
         case .request(let r):
             var key: ReplyCache.Key?
@@ -176,7 +143,7 @@ struct RequestExecutor: Sendable {
             }
             if let refusal = Dispatcher.refusal(r, session: session, state: state) {
                 stats.ran(r.command.verb)
-                answers.append(.bytes(encodeError(refusal, tag: r.tag, format: session.format)))
+                answers.append(refused(refusal, tag: r.tag, format: session.format))
                 return false
             }
             var e = execute(r, conn: conn, session: &session)
@@ -265,17 +232,11 @@ struct RequestExecutor: Sendable {
         state.hub.withLock { $0.setFormat(c, f) }
     }
 
-    /// An error reply, counted by its code (`/metrics`), appended to `out`: every error a
-    /// request is answered with without running goes through here.
-    func encodeError(_ error: TabulaError, tag: String?, format: WireFormat, into out: inout [UInt8]) {
+    /// An error answer, counted by its code (`/metrics`), encoded later like any reply: every
+    /// error a request is answered with without running goes through here.
+    func refused(_ error: TabulaError, tag: String?, format: WireFormat) -> Answer {
         stats.failed(error.code)
-        Codec.reply(Reply(error: error), tag: tag, format: format, into: &out)
-    }
-
-    func encodeError(_ error: TabulaError, tag: String?, format: WireFormat) -> [UInt8] {
-        var out: [UInt8] = []
-        encodeError(error, tag: tag, format: format, into: &out)
-        return out
+        return .reply(Reply(error: error), tag: tag, format: format)
     }
 
     /// The reply, encoded for the connection.

@@ -63,7 +63,7 @@ final class EventLoop {
     /// `run`, which nothing it calls enters again (the inbox is drained after a batch's
     /// replies are made, not during).
     @exclusivity(unchecked) private var replies: [UInt8] = []
-    @exclusivity(unchecked) private var cache = ReplyCache()
+    @exclusivity(unchecked) var cache = ReplyCache()
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
     /// monotonic clock in nanoseconds); `ungreetedHead` is the first still waiting.
     @exclusivity(unchecked) var ungreeted: [(conn: Connection, due: UInt64)] = []
