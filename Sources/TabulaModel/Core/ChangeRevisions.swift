@@ -17,52 +17,69 @@ import TabulaProtocol
 public struct ChangeRevisions: Sendable {
     /// What an entry not changed since the load was last changed at, at most.
     public private(set) var base: UInt64 = 0
-    /// Entries by canonical path, one table per top-level list (`Model.roots`' order), so
-    /// that a change finds its table by comparing a few bytes, not by hashing its list's name.
-    private var byRoot: [[String: UInt64]] = Array(repeating: [:], count: Model.roots.count)
-    /// Entries of paths under no top-level list (not made by today's lists; kept exact anyway).
-    private var elsewhere: [String: [String: UInt64]] = [:]
+    /// Each top-level list's revisions (`Model.roots`' order), so that a change finds its
+    /// list by comparing a few bytes, not by hashing the list's name.
+    private var byRoot: [ListRevisions] = Array(repeating: ListRevisions(), count: Model.roots.count)
+    /// Lists under no top-level name (not made by today's lists; kept exact anyway).
+    private var elsewhere: [String: ListRevisions] = [:]
 
     public init(base: UInt64 = 0) { self.base = base }
 
     /// The revision of the last change of the entry at canonical `path`.
     public func revision(of path: String) -> UInt64 {
-        if let slot = ChangeRevisions.slot(of: path) { return byRoot[slot][path] ?? base }
-        return elsewhere[ChangeRevisions.root(of: path)]?[path] ?? base
+        if let slot = ChangeRevisions.slot(of: path) { return byRoot[slot].revision(of: path, root: Model.roots[slot]) ?? base }
+        let root = ChangeRevisions.root(of: path)
+        return elsewhere[root]?.revision(of: path, root: root) ?? base
     }
 
     /// Records a published change.
     public mutating func note(_ e: Event) {
         if let slot = ChangeRevisions.slot(of: e.path) {
-            ChangeRevisions.note(e, into: &byRoot[slot], root: Model.roots[slot])
+            byRoot[slot].note(e, root: Model.roots[slot])
         } else {
             let root = ChangeRevisions.root(of: e.path)
-            ChangeRevisions.note(e, into: &elsewhere[root, default: [:]], root: root)
+            elsewhere[root, default: ListRevisions()].note(e, root: root)
         }
     }
 
-    private static func note(_ e: Event, into entries: inout [String: UInt64], root: String) {
-        let kind = Kind(e.kind)
-        switch kind {
-        case .remove, .clear:
-            let under = e.path + "/"
-            if e.path.utf8.count == root.utf8.count + 1 {
-                entries.removeAll(keepingCapacity: true)
-            } else {
+    /// One top-level list's revisions: its own, kept apart (every addition stamps it, and
+    /// a dictionary update and a parent path made for it would cost more than the rest),
+    /// and its entries' by canonical path.
+    private struct ListRevisions: Sendable {
+        var list: UInt64?
+        var entries: [String: UInt64] = [:]
+
+        func revision(of path: String, root: String) -> UInt64? {
+            path.utf8.count == root.utf8.count + 1 ? list : entries[path]
+        }
+
+        mutating func note(_ e: Event, root: String) {
+            let kind = Kind(e.kind)
+            if e.path.utf8.count == root.utf8.count + 1 {  // the list itself
+                if kind == .remove || kind == .clear { entries.removeAll(keepingCapacity: true) }
+                list = kind == .remove ? nil : e.rev
+                return
+            }
+            switch kind {
+            case .remove, .clear:
                 entries[e.path] = nil
                 // Only these lists nest (a catalog branch, a setting's options, a menu
                 // section): an item or an order has nothing under it to look for.
+                let under = e.path + "/"
                 if ChangeRevisions.nested.contains(root), entries.keys.contains(where: { $0.hasPrefix(under) }) {
                     entries = entries.filter { !$0.key.hasPrefix(under) }
                 }
+                if kind == .clear { entries[e.path] = e.rev }
+            case .membership, .other:
+                entries[e.path] = e.rev
             }
-            if kind == .clear { entries[e.path] = e.rev }
-        case .membership, .other:
-            entries[e.path] = e.rev
-        }
-        if kind != .other {
+            guard kind != .other else { return }
+            list = e.rev
+            // The nested lists between the entry and the top (none for an item or an order:
+            // its only slash after the list's is found without making its parent's path).
+            guard e.path.utf8.dropFirst(root.utf8.count + 2).contains(UInt8(ascii: "/")) else { return }
             var p = ModelPath.parent(e.path)
-            while p != "/" {
+            while p.utf8.count > root.utf8.count + 1 {
                 entries[p] = e.rev
                 p = ModelPath.parent(p)
             }

@@ -234,6 +234,7 @@ struct RequestExecutor: Sendable {
 
     /// An error answer, counted by its code (`/metrics`), encoded later like any reply: every
     /// error a request is answered with without running goes through here.
+    @inline(never)  // the rare path: kept out of the request path's code
     func refused(_ error: TabulaError, tag: String?, format: WireFormat) -> Answer {
         stats.failed(error.code)
         return .reply(Reply(error: error), tag: tag, format: format)
