@@ -29,6 +29,8 @@ final class EventLoop {
     let executor: RequestExecutor
     let config: ServerConfig
     let stats: ServerStats
+    /// This loop's connections' unread output, added to `stats.unreadOutput` once a turn.
+    let unreadMeter: UnreadMeter
     let log: Log
 
     // Loop-thread state (the `@exclusivity(unchecked)` properties are the hot path's: only
@@ -111,6 +113,7 @@ final class EventLoop {
         self.executor = executor
         self.config = config
         stats = handle.stats
+        unreadMeter = UnreadMeter(handle.stats)
         self.log = log
         history = MemoryHistory(state: executor.state)
         self.replayReader = replayReader
@@ -135,6 +138,7 @@ final class EventLoop {
             runReady()
             pumpReplays()
             flushDirty()
+            unreadMeter.publish()
             if stats.unreadOutput.load(ordering: .relaxed) > config.maxUnreadOutput { shedUnreadOutput() }
             if shuttingDown {
                 handle.nothingForEngine.store(!conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
@@ -174,6 +178,7 @@ final class EventLoop {
             engine.submit(toEngine)
             toEngine.removeAll(keepingCapacity: true)
         }
+        unreadMeter.publish()  // its closed connections leave the server's count
         handle.finished.store(true, ordering: .releasing)
     }
 
