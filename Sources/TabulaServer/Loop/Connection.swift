@@ -38,8 +38,8 @@ final class Connection {
     var deferredCount = 0 {
         didSet { meterUnread() }
     }
-    /// Where its unread bytes are counted (its loop's meter), and how many are counted.
-    private let unread: UnreadMeter
+    /// Where its unread bytes are counted for the whole server, and how many are counted.
+    private let unread: ServerStats
     private var unreadCounted = 0
     /// Bytes queued for it and not yet written.
     var unreadBytes: Int { output.count + deferredCount }
@@ -47,7 +47,7 @@ final class Connection {
     private func meterUnread() {
         let now = output.count + deferredCount
         guard now != unreadCounted else { return }
-        unread.bytes += now - unreadCounted
+        unread.unreadOutput.wrappingAdd(now - unreadCounted, ordering: .relaxed)
         unreadCounted = now
     }
     /// The peer shut down its sending side: answer what was asked, then close.
@@ -102,9 +102,9 @@ final class Connection {
     /// Bytes of the request it has begun and not finished (a line, or an HTTP request).
     var partialInput: Int { http?.parser.partialCount ?? codec?.partialCount ?? decoder.bufferedCount }
 
-    init(id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int, unread: UnreadMeter) {
+    init(id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int, stats: ServerStats) {
         self.id = id
-        self.unread = unread
+        unread = stats
         self.fd = fd
         self.peer = peer
         self.transport = transport
@@ -115,5 +115,5 @@ final class Connection {
     }
 
     /// A closed connection's bytes leave the count.
-    deinit { unread.bytes -= unreadCounted }
+    deinit { unread.unreadOutput.wrappingSubtract(unreadCounted, ordering: .relaxed) }
 }

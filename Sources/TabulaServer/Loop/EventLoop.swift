@@ -29,8 +29,6 @@ final class EventLoop {
     let executor: RequestExecutor
     let config: ServerConfig
     let stats: ServerStats
-    /// This loop's connections' unread output, added to `stats.unreadOutput` once a turn.
-    let unreadMeter: UnreadMeter
     let log: Log
 
     // Loop-thread state (the `@exclusivity(unchecked)` properties are the hot path's: only
@@ -113,7 +111,6 @@ final class EventLoop {
         self.executor = executor
         self.config = config
         stats = handle.stats
-        unreadMeter = UnreadMeter(handle.stats)
         self.log = log
         history = MemoryHistory(state: executor.state)
         self.replayReader = replayReader
@@ -138,7 +135,6 @@ final class EventLoop {
             runReady()
             pumpReplays()
             flushDirty()
-            unreadMeter.publish()
             if stats.unreadOutput.load(ordering: .relaxed) > config.maxUnreadOutput { shedUnreadOutput() }
             if shuttingDown {
                 handle.nothingForEngine.store(!conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
@@ -178,7 +174,6 @@ final class EventLoop {
             engine.submit(toEngine)
             toEngine.removeAll(keepingCapacity: true)
         }
-        unreadMeter.publish()  // its closed connections leave the server's count
         handle.finished.store(true, ordering: .releasing)
     }
 

@@ -62,7 +62,7 @@ extension EventLoop {
     /// loop and greets it in its codec (HTTP says nothing until asked).
     func adopt(_ fd: Int32, _ peer: PeerAddress, _ kind: Listening.Kind, tls: TLSSession?) {
         serial += 1
-        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, transport: kind, maxLine: config.maxLine, now: nowSeconds, unread: unreadMeter)
+        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, transport: kind, maxLine: config.maxLine, now: nowSeconds, stats: stats)
         stats.openedConnection(kind)
         c.session.authRequired = config.users != nil
         c.tls = tls?.handle

@@ -41,7 +41,6 @@ extension EventLoop {
         // What the dropped held goes back to the system at the next sweep.
         if !stalled.isEmpty { closedSinceTrim = max(closedSinceTrim, EventLoop.closesBeforeTrim) }
         for c in stalled {
-            unreadMeter.publish()  // what the connections closed so far gave back
             guard stats.unreadOutput.load(ordering: .relaxed) > target else { return }
             stats.add(stats.slowConsumersDropped, 1)
             closeWithBye(c, .slowConsumer("the server holds too much unread output for all clients (limit \(config.maxUnreadOutput) bytes) and this connection had the most; read what you ask for"),
