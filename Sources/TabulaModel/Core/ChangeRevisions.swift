@@ -1,4 +1,3 @@
-import Glibc
 import TabulaProtocol
 
 /// The revision of each entry's last change, for `IF REV` and the `rev` that rows carry.
@@ -103,19 +102,13 @@ public struct ChangeRevisions: Sendable {
         }
     }
 
-    /// The index in `Model.roots` of `path`'s top-level list, by its bytes.
+    /// The index in `Model.roots` of `path`'s top-level list, by its bytes (the roots'
+    /// lengths differ, so at most one is compared byte by byte).
     static func slot(of path: String) -> Int? {
-        var path = path
-        return path.withUTF8 { u -> Int? in
-            guard u.count > 1, u[0] == UInt8(ascii: "/") else { return nil }
-            var end = 1
-            while end < u.count && u[end] != UInt8(ascii: "/") { end += 1 }
-            return rootBytes.withUnsafeBufferPointer { roots in
-                for i in roots.indices where roots[i].count == end - 1 {
-                    if roots[i].withUnsafeBufferPointer({ r in memcmp(r.baseAddress!, u.baseAddress! + 1, r.count) == 0 }) { return i }
-                }
-                return nil
-            }
+        ModelPath.withTopName(of: path) { name in
+            guard !name.isEmpty else { return nil }
+            for i in rootBytes.indices where ModelPath.spells(rootBytes[i], name) { return i }
+            return nil
         }
     }
 

@@ -47,6 +47,31 @@ public enum ModelPath {
     /// `/a/b` from segments.
     public static func join(_ segs: [String]) -> String { "/" + segs.joined(separator: "/") }
 
+    /// The bytes of `path`'s first segment after its leading slash (`settings` of
+    /// `/settings/my-int`; empty for `/`), lent to `body`: how the hot path finds a change's
+    /// top-level list without making its name as a String.
+    @inline(__always)
+    public static func withTopName<R>(of path: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var path = path
+        return path.withUTF8 { u in
+            let start = min(1, u.count)
+            var end = start
+            while end < u.count && u[end] != UInt8(ascii: "/") { end += 1 }
+            return body(UnsafeBufferPointer(rebasing: u[start..<end]))
+        }
+    }
+
+    /// Whether `name` (as `withTopName` lends it) is spelled by `bytes`: lengths first, then
+    /// byte by byte over both buffers.
+    @inline(__always)
+    public static func spells(_ bytes: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == name.count else { return false }
+        return bytes.withUnsafeBufferPointer { b in
+            for i in 0..<b.count where b[i] != name[i] { return false }
+            return true
+        }
+    }
+
     /// Whether `path` is `prefix` or lies under it (segment-wise).
     public static func isUnder(_ path: String, prefix: String) -> Bool {
         if prefix == "/" || prefix.isEmpty { return true }

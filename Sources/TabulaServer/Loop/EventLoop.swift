@@ -63,7 +63,7 @@ final class EventLoop {
     /// `run`, which nothing it calls enters again (the inbox is drained after a batch's
     /// replies are made, not during).
     @exclusivity(unchecked) private var replies: [UInt8] = []
-    @exclusivity(unchecked) var cache = ReplyCache()
+    @exclusivity(unchecked) private var cache = ReplyCache()
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
     /// monotonic clock in nanoseconds); `ungreetedHead` is the first still waiting.
     @exclusivity(unchecked) var ungreeted: [(conn: Connection, due: UInt64)] = []
@@ -124,6 +124,15 @@ final class EventLoop {
         if index == 0 {
             for (k, l) in listeners.enumerated() { _ = tabula_epoll_add(epfd, l.fd, tabula_EPOLLIN, EventLoop.listenTokens + UInt64(k)) }
         }
+    }
+
+    /// Answers made elsewhere (the engine, the login pool), encoded here, on the connection's
+    /// own loop, into a buffer of their own: this may run between a batch's run and the
+    /// writing of its replies (`replies`).
+    func encoded(_ answers: [Answer]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        _ = Answer.encode(answers, cache: &cache, into: &bytes)
+        return bytes
     }
 
     /// The loop thread's body; returns once shut down and every connection is closed.

@@ -12,12 +12,7 @@ extension EventLoop {
             case .answer(let a):
                 guard let c = conns[a.conn.raw] else { continue }
                 c.atEngine = false
-                // Encoded here, on the connection's own loop: the engine and the login pool
-                // hand over values. Into a buffer of its own, since this may run between a
-                // batch's run and the writing of its replies (`run`'s `replies`).
-                var bytes: [UInt8] = []
-                _ = Answer.encode(a.answers, cache: &cache, into: &bytes)
-                appendReplies(c, bytes)
+                appendReplies(c, encoded(a.answers))
                 if let session = a.session { c.session = session }
                 if c.session.user != nil { refreshUser(c) }
                 if c.byeAfterOutput != nil {  // the server closes it: its answer first, then the goodbye

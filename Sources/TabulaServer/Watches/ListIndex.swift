@@ -1,3 +1,4 @@
+import TabulaModel
 import TabulaProtocol
 
 /// The revisions of the retained events by top-level list (`settings`, `items`, …; "" for an
@@ -42,13 +43,9 @@ struct ListIndex {
     /// The slot of the list `path` lies in, found by comparing bytes (every change passes
     /// here twice, as it comes and as it falls out: no substring, no string comparison).
     private func slot(ofPath path: String) -> Int? {
-        var path = path
-        return path.withUTF8 { p -> Int? in
-            let start = min(1, p.count)
-            var end = start
-            while end < p.count && p[end] != UInt8(ascii: "/") { end += 1 }
-            let name = UnsafeBufferPointer(rebasing: p[start..<end])
-            return queues.firstIndex { $0.bytes.elementsEqual(name) }
+        ModelPath.withTopName(of: path) { name in
+            for i in queues.indices where ModelPath.spells(queues[i].bytes, name) { return i }
+            return nil
         }
     }
 
