@@ -69,7 +69,9 @@ public enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .int(let i):
+            if i < 0 { out.append(UInt8(ascii: "-")) }
+            WireEncoder.appendDecimal(i.magnitude, to: &out)
         case .double(let d):
             if d.isFinite { out.append(contentsOf: String(d).utf8) } else { out.append(contentsOf: "null".utf8) }
         case .string(let s): JSONValue.writeString(s, to: &out)

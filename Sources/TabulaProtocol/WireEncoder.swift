@@ -74,14 +74,9 @@ public enum WireEncoder {
         case (.hello(let v, let server, let rev, let id), .json):
             JSONValue.object([("push", .string("hello")), ("protocol", .int(Int64(v))), ("rev", .int(Int64(rev))), ("id", .string(id)), ("server", .string(server))]).write(to: &out)
         case (.event(let e), .text):
-            out.append(contentsOf: "* EVENT \(e.rev) \(e.kind) ".utf8)
-            appendOneLine(e.path, to: &out)
-            if !e.summary.isEmpty {
-                out.append(UInt8(ascii: " "))
-                appendOneLine(e.summary, to: &out)
-            }
+            encodeText(e, into: &out)
         case (.event(let e), .json):
-            JSONValue.object([("push", .string("event")), ("rev", .int(Int64(e.rev))), ("kind", .string(e.kind)), ("path", .string(e.path)), ("value", e.value)]).write(to: &out)
+            encodeJSON(e, into: &out)
         case (.bye(let reason), .text):
             out.append(contentsOf: "* BYE ".utf8)
             appendOneLine(reason, to: &out)
@@ -89,6 +84,35 @@ public enum WireEncoder {
             JSONValue.object([("push", .string("bye")), ("reason", .string(reason))]).write(to: &out)
         }
         out.append(10)
+    }
+
+    /// `* EVENT rev kind path summary`, written byte by byte: every watcher's event passes
+    /// here once per run, and an interpolated String cost more than the rest of the line.
+    private static func encodeText(_ e: Event, into out: inout [UInt8]) {
+        out.append(contentsOf: "* EVENT ".utf8)
+        appendDecimal(e.rev, to: &out)
+        out.append(UInt8(ascii: " "))
+        appendOneLine(e.kind, to: &out)
+        out.append(UInt8(ascii: " "))
+        appendOneLine(e.path, to: &out)
+        if !e.summary.isEmpty {
+            out.append(UInt8(ascii: " "))
+            appendOneLine(e.summary, to: &out)
+        }
+    }
+
+    /// `{"push":"event","rev":…,"kind":…,"path":…,"value":…}`, the same object
+    /// `JSONValue.object` would write, without building one.
+    private static func encodeJSON(_ e: Event, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"push":"event","rev":"#.utf8)
+        appendDecimal(e.rev, to: &out)
+        out.append(contentsOf: #","kind":"#.utf8)
+        JSONValue.writeString(e.kind, to: &out)
+        out.append(contentsOf: #","path":"#.utf8)
+        JSONValue.writeString(e.path, to: &out)
+        out.append(contentsOf: #","value":"#.utf8)
+        e.value.write(to: &out)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Appends `v` in decimal, without making a String.

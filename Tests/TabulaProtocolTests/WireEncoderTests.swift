@@ -64,6 +64,27 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
         #expect(obj?["rev"] as? Int == 43)
         #expect(obj?["push"] as? String == "event")
     }
+    @Test func anEventIsWrittenByteForByteAsTheObjectItNames() {
+        // The event's JSON is written field by field, not built as a `JSONValue`: the same
+        // bytes, escapes and value included, whatever the kind, path and value hold.
+        let values: [JSONValue] = [.null, .int(-42), .int(Int64.max), .double(2.5), .string("a\"b\\c\n\u{1}"), .array([.bool(true), .int(0)]),
+                                   .object([("title", .string("Blu\u{2028}e")), ("n", .int(7))])]
+        for (i, v) in values.enumerated() {
+            let e = Event(rev: UInt64(i) * 1_000_003, kind: i % 2 == 0 ? "add" : "rm", path: "/items/\(i)\"x\\", summary: "s", value: v)
+            let object = JSONValue.object([("push", .string("event")), ("rev", .int(Int64(e.rev))), ("kind", .string(e.kind)), ("path", .string(e.path)), ("value", e.value)])
+            var expected: [UInt8] = []
+            object.write(to: &expected)
+            expected.append(10)
+            #expect(WireEncoder.encode(.event(e), format: .json) == expected)
+        }
+    }
+
+    @Test func anIntegerIsWrittenInDecimalWithItsSign() {
+        for i: Int64 in [0, 7, -7, 1_000_000, Int64.min, Int64.max] {
+            #expect(JSONValue.int(i).jsonText == String(i))
+        }
+    }
+
     @Test func helloAndByeArePushes() {
         #expect(text(WireEncoder.encode(.hello(protocolVersion: 1, server: "tabulad/1", rev: 5, id: "00ab"), format: .text)) == "* HELLO tabula 1 rev=5 id=00ab server=tabulad/1\n")
         #expect(text(WireEncoder.encode(.bye(reason: "shutting down"), format: .text)) == "* BYE shutting down\n")
