@@ -113,6 +113,64 @@ def history(start_tabulad, work, builds=(("this build", None),)):
         print("%-10d" % n + "".join("%26s" % ", ".join("%.1f ms" % x for x in times[label]) for label, _ in builds) + "%14.1f" % s)
 
 
+def postgres_history(start_tabulad):
+    """WATCH /settings FROM 1 on a PostgreSQL node (10 matching changes among n to /items),
+    with the change table's index by list and without it (dropped and made again between the
+    WATCHes, the same node and data): 3 alternating rounds, each the median of 3. The n
+    changes are written into the change table by one INSERT (as the nodes write them: a
+    favourite toggled, no state row), the 10 to /settings through the node."""
+    import subprocess, tempfile
+    pg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "postgres")
+    pgdir = tempfile.mkdtemp(prefix="tabula-bench-pg-", dir="/tmp")
+    os.chmod(pgdir, 0o755)
+    conninfo = subprocess.check_output([pg, "start", pgdir], text=True).strip()
+
+    def sql(q):
+        return subprocess.run(["psql", "-X", "-At", conninfo, "-c", q], check=True, capture_output=True, text=True).stdout.strip()
+
+    rows, have = [], 0
+    try:
+        p, port = start_tabulad("--postgres", conninfo, "--history", "10000000")
+        Client(port)
+        p.terminate(); p.wait()
+        for n in (1000, 100000, 1000000):
+            head = int(sql("SELECT rev FROM tabula_head"))
+            sql("INSERT INTO tabula_changes SELECT r, 0, '/items/' || (1 + r %% 9), 'fav', '', 'null', '[]' FROM generate_series(%d, %d) r;"
+                " UPDATE tabula_head SET rev = %d; ANALYZE tabula_changes" % (head + 1, head + n - have, head + n - have))
+            have = n
+            p, port = start_tabulad("--postgres", conninfo, "--history", "10000000")
+            try:
+                Client(port).run([b"SELECT /settings/my-int #%d" % (1 + i % 2) for i in range(10)])
+            finally:
+                p.terminate(); p.wait()
+            p, port = start_tabulad("--postgres", conninfo, "--history", "10000000")
+            times = {"indexed": [], "without": []}
+            try:
+                for _ in range(3):
+                    for label in ("without", "indexed"):
+                        sql("DROP INDEX IF EXISTS tabula_changes_list" if label == "without" else
+                            "CREATE INDEX IF NOT EXISTS tabula_changes_list ON tabula_changes ((split_part(path, '/', 2)), rev)")
+                        each = []
+                        for _ in range(3):
+                            w = Client(port)
+                            t = time.perf_counter()
+                            w.s.sendall(b"WATCH /settings FROM 1\n")
+                            w.reply()
+                            each.append((time.perf_counter() - t) * 1000)
+                        times[label].append(statistics.median(each))
+            finally:
+                p.terminate(); p.wait()
+            rows.append((n, times))
+    finally:
+        subprocess.run([pg, "stop", pgdir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["rm", "-rf", pgdir])
+    print("\nHistory on PostgreSQL: WATCH /settings FROM 1 (10 matching changes among n) until its reply, on one node,"
+          " with the change table's index by list and without it (3 alternating rounds, each a median of 3)")
+    print("%-10s %26s %26s" % ("n", "indexed", "without the index"))
+    for n, t in rows:
+        print("%-10d %26s %26s" % (n, ", ".join("%.1f ms" % x for x in t["indexed"]), ", ".join("%.1f ms" % x for x in t["without"])))
+
+
 def depth(start_tabulad):
     p, port = start_tabulad("--memory", "--max-line", "65536")
     c = Client(port)
@@ -135,4 +193,5 @@ def depth(start_tabulad):
 def run(start_tabulad, work, builds=(("this build", None),)):
     items(start_tabulad)
     history(start_tabulad, work, builds)
+    postgres_history(start_tabulad)
     depth(start_tabulad)

@@ -4,14 +4,26 @@ import TabulaProtocol
 /// streaming a `WATCH … FROM` replay page by page, without the engine or any lock. It sees
 /// committed changes only; one thread uses it at a time.
 ///
-/// Ranges are `(after, through]`, so that the caller bounds each call's cost by the width
-/// of the range (and by `limit`) whatever the history holds.
+/// Ranges are `(after, through]`, and each read stops at `limit` events, so that the caller
+/// bounds a call's cost by the width of the range or by `limit` whatever the history holds.
+/// Under a top-level list's own path (`/settings`) a read costs the events it returns: the
+/// history is indexed by list, so no other list's changes are looked at.
 public protocol HistoryReader: AnyObject {
     /// The oldest revision still stored (0 when the history is empty).
     func oldestRevision() throws -> UInt64
-    /// How many stored events with a revision in `(after, through]` lie under `prefix`.
-    func count(after: UInt64, through: UInt64, under prefix: String) throws -> Int
+    /// How many stored events with a revision in `(after, through]` lie under `prefix`,
+    /// counting at most `limit`: the count, and the revision it counted through (the
+    /// `limit`-th event's when it counted `limit`, else `through`).
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (count: Int, through: UInt64)
     /// Up to `limit` stored events with a revision in `(after, through]` under `prefix`,
     /// oldest first; stops early after an event for which `more` is false.
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event]
+}
+
+extension HistoryReader {
+    /// How many stored events with a revision in `(after, through]` lie under `prefix`, all
+    /// of them counted.
+    public func count(after: UInt64, through: UInt64, under prefix: String) throws -> Int {
+        try count(after: after, through: through, under: prefix, limit: .max).count
+    }
 }

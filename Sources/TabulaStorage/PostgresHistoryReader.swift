@@ -13,12 +13,15 @@ final class PostgresHistoryReader: HistoryReader {
         UInt64(try connection().exec("SELECT coalesce(min(rev), 0) FROM tabula_changes").int(0, 0))
     }
 
-    func count(after: UInt64, through: UInt64, under prefix: String) throws -> Int {
-        Int(try connection().exec("SELECT count(*) FROM tabula_changes WHERE rev > $1 AND rev <= $2 AND \(PostgresHistoryReader.under)", PostgresHistoryReader.params(after, through, prefix)).int(0, 0))
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (count: Int, through: UInt64) {
+        let sql = "SELECT count(*), coalesce(max(rev), 0) FROM (\(PostgresHistoryReader.eventsSQL(prefix, columns: "rev"))) AS counted"
+        let r = try connection().exec(sql, PostgresHistoryReader.params(after, through, prefix) + [String(limit)] + PostgresHistoryReader.listParam(prefix))
+        let n = Int(r.int(0, 0))
+        return (n, n == limit ? UInt64(r.int(0, 1)) : through)
     }
 
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event] {
-        let r = try connection().exec("SELECT rev, kind, path, summary, payload FROM tabula_changes WHERE rev > $1 AND rev <= $2 AND \(PostgresHistoryReader.under) ORDER BY rev LIMIT $5", PostgresHistoryReader.params(after, through, prefix) + [String(limit)])
+        let r = try connection().exec(PostgresHistoryReader.eventsSQL(prefix), PostgresHistoryReader.params(after, through, prefix) + [String(limit)] + PostgresHistoryReader.listParam(prefix))
         var out: [Event] = []
         for i in 0..<r.count {
             let e = r.event(i)
@@ -26,6 +29,24 @@ final class PostgresHistoryReader: HistoryReader {
             if !more(e) { break }
         }
         return out
+    }
+
+    private static let columns = "rev, kind, path, summary, payload"
+
+    /// Under `/`, the range in revision order. Under any other prefix, only its list's
+    /// changes ($6) and `/`'s can concern it: each part read through `tabula_changes_list` in
+    /// revision order and the two merged, so a replay costs its list's changes in the range,
+    /// not every list's.
+    static func eventsSQL(_ prefix: String, columns: String = columns) -> String {
+        let range = "rev > $1 AND rev <= $2 AND \(under) ORDER BY rev LIMIT $5"
+        guard prefix != "/" else { return "SELECT \(columns) FROM tabula_changes WHERE \(range)" }
+        let part = { (list: String) in "(SELECT \(columns) FROM tabula_changes WHERE \(PostgresSchema.listOfPath) = \(list) AND \(range))" }
+        return "SELECT \(columns) FROM (\(part("$6")) UNION ALL \(part("''"))) AS parts ORDER BY rev LIMIT $5"
+    }
+
+    /// `settings` of `/settings/my-int`: the list parameter, none under `/`.
+    private static func listParam(_ prefix: String) -> [String?] {
+        prefix == "/" ? [] : [String(prefix.dropFirst().prefix { $0 != "/" })]
     }
 
     /// A path under $3: every path when it is "/", else the path itself or one starting with

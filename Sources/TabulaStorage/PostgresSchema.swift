@@ -16,6 +16,15 @@ enum PostgresSchema {
         """,
     ]
 
+    /// The change table by top-level list (`settings` of `/settings/my-int`, "" of `/`), then
+    /// revision: a replay of `/settings` reads the changes of `/settings` and of `/`, not every
+    /// list's (`PostgresHistoryReader`). Made in a database from before it too (an index
+    /// only: older builds use such a database as before, so the schema version stays).
+    static let listIndex = "CREATE INDEX IF NOT EXISTS tabula_changes_list ON tabula_changes ((\(listOfPath)), rev)"
+
+    /// The SQL of a change's top-level list, as the index has it.
+    static let listOfPath = "split_part(path, '/', 2)"
+
     /// Makes the schema in an empty database, checks it in a Tabula one, refuses any other.
     static func prepare(_ db: PGConnection, tables: PostgresTables) throws {
         try db.exec("BEGIN; SELECT pg_advisory_xact_lock(\(lockKey))")
@@ -35,6 +44,7 @@ enum PostgresSchema {
                 for sql in base { try db.exec(sql) }
                 try db.exec("INSERT INTO tabula_meta(key, value) VALUES ('schema_version', \(PostgresStore.schemaVersion)), ('history_id', \(Int64.random(in: 1...Int64.max)))")
             }
+            try db.exec(listIndex)
             for sql in tables.creates { try db.exec(sql) }
             try db.exec("COMMIT")
         } catch {

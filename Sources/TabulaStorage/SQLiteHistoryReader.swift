@@ -13,10 +13,17 @@ final class SQLiteHistoryReader: HistoryReader {
         UInt64(try db.scalarInt("SELECT min(rev) FROM history") ?? 0)
     }
 
-    func count(after: UInt64, through: UInt64, under prefix: String) throws -> Int {
-        var n = 0
-        try db.query("SELECT count(*) FROM history WHERE \(SQLiteHistoryReader.inList(prefix)) rev > ?1 AND rev <= ?2 AND \(SQLiteHistoryReader.under)", SQLiteHistoryReader.bindings(after, through, prefix)) { n = Int($0.int(0)) }
-        return n
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (count: Int, through: UInt64) {
+        // The first `limit` revisions of each part in the index's order, merged: a step costs
+        // at most `limit` of the list's events, however many the range holds.
+        let part = { (list: String) in "SELECT rev FROM (SELECT rev FROM history WHERE \(list) AND rev > ?1 AND rev <= ?2 AND \(SQLiteHistoryReader.under) ORDER BY rev LIMIT ?7)" }
+        let revs = prefix == "/" ? part("?6 = ?6") : "\(part("\(SQLiteHistoryReader.list) = ?6")) UNION ALL \(part("\(SQLiteHistoryReader.list) = '' AND ?6 = ?6"))"
+        var n = 0, last: UInt64 = 0
+        try db.query("SELECT count(*), coalesce(max(rev), 0) FROM (SELECT rev FROM (\(revs)) ORDER BY rev LIMIT ?7)", SQLiteHistoryReader.bindings(after, through, prefix) + [.int(Int64(limit))]) { (r: SQLiteStatement) -> Void in
+            n = Int(r.int(0))
+            last = UInt64(r.int(1))
+        }
+        return (n, n == limit ? last : through)
     }
 
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event] {
@@ -67,13 +74,6 @@ final class SQLiteHistoryReader: HistoryReader {
     /// The top-level list of a path, as the `history_list` index has it: `settings` of
     /// `/settings/my-int`, '' of `/`.
     static let list = "substr(path, 2, instr(substr(path, 2) || '/', '/') - 1)"
-
-    /// Under a prefix other than `/`, only the events of its list (?6) and of `/` concern it
-    /// (a removal of `/` or of the list): read through the index by list, so that the cost is
-    /// that of the list's events, not of every list's.
-    private static func inList(_ prefix: String) -> String {
-        prefix == "/" ? "?6 = ?6 AND" : "\(list) IN (?6, '') AND"
-    }
 
     private static func bindings(_ after: UInt64, _ through: UInt64, _ prefix: String) -> [SQLiteValue] {
         let list = prefix.dropFirst().prefix { $0 != "/" }

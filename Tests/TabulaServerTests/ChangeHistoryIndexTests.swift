@@ -39,6 +39,8 @@ import TabulaProtocol
             #expect(h.count(after: a, through: b, under: prefix) == expected.count, "seed \(seed): count of \(prefix) in (\(a), \(b)]")
             let limit = Int.random(in: 1...50, using: &rng)
             #expect(h.events(after: a, through: b, under: prefix, limit: limit).map(\.rev) == Array(expected.prefix(limit)), "seed \(seed): events of \(prefix) in (\(a), \(b)]")
+            let capped = h.count(after: a, through: b, under: prefix, limit: limit)
+            #expect(capped.count == min(limit, expected.count) && capped.through == (expected.count >= limit ? expected[limit - 1] : b), "seed \(seed): count of at most \(limit) of \(prefix) in (\(a), \(b)]")
         }
     }
 

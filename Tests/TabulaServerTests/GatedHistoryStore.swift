@@ -63,9 +63,9 @@ final class GatedHistoryStore: StateStore, @unchecked Sendable {
 
         func oldestRevision() throws -> UInt64 { try inner.oldestRevision() }
 
-        func count(after: UInt64, through: UInt64, under prefix: String) throws -> Int {
+        func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (count: Int, through: UInt64) {
             gate.pass()
-            return try inner.count(after: after, through: through, under: prefix)
+            return try inner.count(after: after, through: through, under: prefix, limit: limit)
         }
 
         func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event] {

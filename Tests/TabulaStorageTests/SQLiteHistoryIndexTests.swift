@@ -37,6 +37,8 @@ import TabulaStorage
             let expected = all.filter { $0.rev > a && $0.rev <= b && Self.concerns($0, prefix) }.map(\.rev)
             #expect(try reader.count(after: a, through: b, under: prefix) == expected.count, "seed \(seed): count \(prefix) (\(a), \(b)]")
             let limit = Int.random(in: 1...40, using: &rng)
+            let capped = try reader.count(after: a, through: b, under: prefix, limit: limit)
+            #expect(capped.count == min(limit, expected.count) && capped.through == (expected.count >= limit ? expected[limit - 1] : b), "seed \(seed): count of at most \(limit) of \(prefix) (\(a), \(b)]")
             #expect(try reader.events(after: a, through: b, under: prefix, limit: limit) { _ in true }.map(\.rev) == Array(expected.prefix(limit)), "seed \(seed): events \(prefix) (\(a), \(b)]")
             // A page cut short by its bytes stops at an event and leaves nothing out before it.
             var n = 0

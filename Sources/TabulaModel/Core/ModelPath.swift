@@ -71,6 +71,12 @@ public enum ModelPath {
             return true
         }
     }
+    /// Whether `path` is a top-level list's own path (`/settings`): one segment, not `/`.
+    public static func isTopLevel(_ path: String) -> Bool {
+        let u = path.utf8
+        return u.count > 1 && u.first == UInt8(ascii: "/") && !u.dropFirst().contains(UInt8(ascii: "/"))
+    }
+
 
     /// Whether `path` is `prefix` or lies under it (segment-wise).
     public static func isUnder(_ path: String, prefix: String) -> Bool {

@@ -103,6 +103,29 @@ struct ChangeHistory {
         return n
     }
 
+    /// `count` of at most `limit` events: the count, and the revision it counted through
+    /// (the `limit`-th event's when it counted `limit`, else `through`), looking at the
+    /// events of `prefix`'s list and of `/` alone.
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) -> (count: Int, through: UInt64) {
+        if prefix == "/" {
+            let all = count(after: after, through: through)
+            return all >= limit ? (limit, after + UInt64(limit)) : (all, through)  // held revisions are consecutive
+        }
+        // Fewer candidates than `limit` (the list's events and `/`'s, counted by position):
+        // counted as they are; else walked to the `limit`-th, never past `limit` candidates
+        // that concern the prefix.
+        let list = ListIndex.list(of: prefix)
+        if lists.revisions(after: after, through: through, list: list).count < limit {
+            return (count(after: after, through: through, under: prefix), through)
+        }
+        var n = 0
+        for rev in lists.revisions(after: after, through: through, list: list) where event(rev)?.concerns(prefix) == true {
+            n += 1
+            if n == limit { return (n, rev) }
+        }
+        return (n, through)
+    }
+
     /// Held events with a revision in `(after, through]` under `prefix`, until `limit` of
     /// them or `bytes` of their sizes: the events of its list (and of `/`) alone are looked at.
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int = .max) -> [Event] {

@@ -10,9 +10,9 @@ struct MemoryHistory: RetainedHistory {
         guard state.reading({ state.history.holds(after: after) }) else { throw HistoryGap.elsewhere }
     }
 
-    func count(after: UInt64, through: UInt64, under prefix: String) throws(HistoryGap) -> Int {
-        let n: Int? = state.reading {
-            state.history.holds(after: after) ? state.history.count(after: after, through: through, under: prefix) : nil
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (count: Int, through: UInt64) {
+        let n: (count: Int, through: UInt64)? = state.reading {
+            state.history.holds(after: after) ? state.history.count(after: after, through: through, under: prefix, limit: limit) : nil
         }
         guard let n else { throw HistoryGap.elsewhere }
         return n

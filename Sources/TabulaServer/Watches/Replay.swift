@@ -42,7 +42,8 @@ struct Replay: Sendable {
     private(set) var cursor: UInt64
     private(set) var acknowledged = false
 
-    /// Revisions examined in one step.
+    /// Revisions examined in one step under a deeper prefix; events counted in one step
+    /// under a top-level list's path.
     static let window: UInt64 = 20_000
     /// Events sent in one step: at most this many, and no more once they hold about
     /// `pageBytes` (their paths and summaries counted), so a step's output stays small
@@ -70,6 +71,14 @@ struct Replay: Sendable {
 
     private var counted = 0
 
+    /// Where a step may read to: under a top-level list's own path, the whole range (the
+    /// history is read by list, so a step costs the events it counts or sends, at most a
+    /// window's or a page's); under a deeper prefix, one window of revisions (its list's
+    /// other entries are looked at too).
+    private var stepEnd: UInt64 {
+        ModelPath.isTopLevel(plan.prefix) ? plan.through : min(plan.through, cursor + Replay.window)
+    }
+
     /// Does one bounded piece of the work.
     mutating func step(_ history: some RetainedHistory) -> Step {
         do {
@@ -79,14 +88,14 @@ struct Replay: Sendable {
                     try history.check(after: cursor)
                     counted = Int(plan.through - plan.after)
                     cursor = plan.through
-                } else {
+                } else if let g = plan.grants {
                     let end = min(plan.through, cursor + Replay.window)
-                    if let g = plan.grants {
-                        counted += try history.events(after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max).filter { g.receives($0) }.count
-                    } else {
-                        counted += try history.count(after: cursor, through: end, under: plan.prefix)
-                    }
+                    counted += try history.events(after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max).filter { g.receives($0) }.count
                     cursor = end
+                } else {
+                    let (n, upTo) = try history.count(after: cursor, through: stepEnd, under: plan.prefix, limit: Int(Replay.window))
+                    counted += n
+                    cursor = upTo
                 }
                 guard cursor == plan.through else { return .counting }
                 acknowledged = true
@@ -94,7 +103,7 @@ struct Replay: Sendable {
                 return .acknowledge(counted)
             }
             guard cursor < plan.through else { return .finished }
-            let end = min(plan.through, cursor + Replay.window)
+            let end = plan.grants == nil ? stepEnd : min(plan.through, cursor + Replay.window)
             let page = try history.events(after: cursor, through: end, under: plan.prefix, limit: Replay.pageEvents, bytes: Replay.pageBytes)
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end
@@ -111,7 +120,9 @@ struct Replay: Sendable {
 protocol RetainedHistory {
     /// Throws unless every event after `after` is still retained.
     func check(after: UInt64) throws(HistoryGap)
-    func count(after: UInt64, through: UInt64, under prefix: String) throws(HistoryGap) -> Int
+    /// How many events in `(after, through]` lie under `prefix`, at most `limit` counted:
+    /// the count, and the revision it counted through (see `HistoryReader.count`).
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (count: Int, through: UInt64)
     /// Events in `(after, through]` under `prefix`, oldest first, until `limit` of them or
     /// about `bytes` (see `Event.size`).
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event]

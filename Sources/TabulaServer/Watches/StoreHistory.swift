@@ -20,8 +20,8 @@ final class StoreHistory: RetainedHistory {
         _ = try fromStore(after: after) { _ in 0 }
     }
 
-    func count(after: UInt64, through: UInt64, under prefix: String) throws(HistoryGap) -> Int {
-        try fromStore(after: after) { try $0.count(after: after, through: through, under: prefix) }
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (count: Int, through: UInt64) {
+        try fromStore(after: after) { try $0.count(after: after, through: through, under: prefix, limit: limit) }
     }
 
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event] {
