@@ -28,18 +28,8 @@ struct PostgresHistoryIndexTests {
     func theIndexedChangeTableAnswersAsAScanWould(seed: UInt64) throws {
         let store = try PostgresStore(conninfo: try freshDatabase())
         let all = try Self.randomHistory(store, seed: seed)
-        let reader = try #require(try store.openHistoryReader())
         var rng = SplitMix64(seed: seed + 100)
-        for _ in 0..<60 {
-            let prefix = SQLiteHistoryIndexTests.prefixes.randomElement(using: &rng)!
-            let a = UInt64.random(in: 0...400, using: &rng), b = UInt64.random(in: a...400, using: &rng)
-            let expected = all.filter { $0.rev > a && $0.rev <= b && SQLiteHistoryIndexTests.concerns($0, prefix) }.map(\.rev)
-            #expect(try reader.count(after: a, through: b, under: prefix) == expected.count, "seed \(seed): count \(prefix) (\(a), \(b)]")
-            let limit = Int.random(in: 1...40, using: &rng)
-            let capped = try reader.count(after: a, through: b, under: prefix, limit: limit)
-            #expect(capped.count == min(limit, expected.count) && capped.through == (expected.count >= limit ? expected[limit - 1] : b), "seed \(seed): count of at most \(limit) of \(prefix) (\(a), \(b)]")
-            #expect(try reader.events(after: a, through: b, under: prefix, limit: limit) { _ in true }.map(\.rev) == Array(expected.prefix(limit)), "seed \(seed): events \(prefix) (\(a), \(b)]")
-        }
+        try SQLiteHistoryIndexTests.answersAsAScanWould(try #require(try store.openHistoryReader()), all, rounds: 60, rng: &rng, seed: seed)
     }
 
     @Test("a replay under a list reads the change table through the list's index")

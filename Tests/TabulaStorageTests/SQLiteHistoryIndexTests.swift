@@ -30,11 +30,17 @@ import TabulaStorage
                 try store.commit(CommitBatch(mutations: [], events: Array(all[Int(rev - 50)...]), revision: rev))
             }
         }
-        let reader = try #require(try store.openHistoryReader())
-        for _ in 0..<150 {
-            let prefix = Self.prefixes.randomElement(using: &rng)!
-            let a = UInt64.random(in: 0...400, using: &rng), b = UInt64.random(in: a...400, using: &rng)
-            let expected = all.filter { $0.rev > a && $0.rev <= b && Self.concerns($0, prefix) }.map(\.rev)
+        try Self.answersAsAScanWould(try #require(try store.openHistoryReader()), all, rounds: 150, rng: &rng, seed: seed)
+    }
+
+    /// `rounds` random reads of `reader` (prefix, range, page size, a capped count, a page
+    /// cut short) against a scan of `all`, the history it holds. Shared by every store.
+    static func answersAsAScanWould(_ reader: HistoryReader, _ all: [Event], rounds: Int, rng: inout SplitMix64, seed: UInt64) throws {
+        let newest = all.last?.rev ?? 0
+        for _ in 0..<rounds {
+            let prefix = prefixes.randomElement(using: &rng)!
+            let a = UInt64.random(in: 0...newest, using: &rng), b = UInt64.random(in: a...newest, using: &rng)
+            let expected = all.filter { $0.rev > a && $0.rev <= b && concerns($0, prefix) }.map(\.rev)
             #expect(try reader.count(after: a, through: b, under: prefix) == expected.count, "seed \(seed): count \(prefix) (\(a), \(b)]")
             let limit = Int.random(in: 1...40, using: &rng)
             let capped = try reader.count(after: a, through: b, under: prefix, limit: limit)
