@@ -246,3 +246,43 @@ def pinned(runs, n, work, rel, lb):
             v = res[(case, name)]
             rps = statistics.median(x[0] for x in v); p99 = statistics.median(x[1] for x in v)
             print("%-6s %-26s %12.0f %8.2fx %10.3f %7.2fx" % (case, name, rps, rps / base, p99, p99 / base99))
+
+
+def fanout_100(runs, rel, lb, variants=()):
+    """One writer (c=1) and 100 watchers of /items on --memory --io-threads 2, at P=1 and P=16:
+    deliveries per second for this build and each variant (`--against` commits, `--variant`
+    flags), alternating with the order rotated every run. Twice: client and server sharing
+    both cores ("shared"), then the server on CPU 1 and the client on CPU 0 ("pinned"), so a
+    difference in what the client pays (its kernel's receive work) tells apart from the
+    server's capacity."""
+    builds = [("this build", os.path.join(rel, "tabulad"), ())]
+    builds += [(label, binary or os.path.join(rel, "tabulad"), () if binary else tuple(label.split())) for label, binary in variants]
+    res = {}
+    for placement in ("shared", "pinned"):
+        for P in (1, 16):
+            for r in range(runs):
+                for k in range(len(builds)):
+                    label, binary, flags = builds[(k + r) % len(builds)]
+                    port = free_port()
+                    pin = ["taskset", "-c", "1"] if placement == "pinned" else []
+                    p = subprocess.Popen([*pin, binary, "--memory", "--io-threads", "2", "--port", str(port), "--log-level", "warn", *flags],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    try:
+                        wait_port(port)
+                        argv = [*(["taskset", "-c", "0"] if placement == "pinned" else []), lb, "-p", str(port), "-c", "1", "-P", str(P),
+                                "-n", str(15000 if P == 1 else 60000), "-m", "okerr", "-L", "-q", "-S", "100", "-s", "WATCH /items", "-a", "1",
+                                "ADD /items t__now_us__ 1"]
+                        out = kv(subprocess.run(argv, check=True, capture_output=True, text=True).stdout)
+                        res.setdefault((placement, P, label), []).append(float(out["push_rate"]))
+                    finally:
+                        p.terminate(); p.wait()
+    print("\nFan-out to 100 watchers (one writer, ADD /items; tabulad --memory --io-threads 2; shared: client and server on both cores;"
+          " pinned: server on CPU 1, client on CPU 0; medians of %d runs, builds alternating in a rotated order)" % runs)
+    print("%-8s %-4s %-26s %14s %10s   %s" % ("where", "P", "server", "deliveries/s", "vs this", "runs"))
+    for placement in ("shared", "pinned"):
+        for P in (1, 16):
+            base = statistics.median(res[(placement, P, builds[0][0])])
+            for label, _, _ in builds:
+                v = res[(placement, P, label)]
+                print("%-8s %-4d %-26s %14.0f %9.2fx   %s" % (placement, P, label, statistics.median(v), statistics.median(v) / base,
+                                                          " ".join("%.0f" % x for x in v)))
