@@ -11,7 +11,7 @@ import TabulaProtocol
 /// second server refuses to start instead of sharing it.
 public final class SQLiteStore: StateStore, @unchecked Sendable {
     /// The schema version this build writes; older files are migrated, newer ones refused.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     /// `PRAGMA application_id`: "TABL".
     public static let applicationID: Int32 = 0x5441_424C
 
@@ -143,6 +143,25 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         // events (see `SQLiteHistoryReader.list`).
         """
         CREATE INDEX history_list ON history(substr(path, 2, instr(substr(path, 2) || '/', '/') - 1), rev);
+        """,
+        // 3: the tables keyed by text or by two columns WITHOUT ROWID: a row lives in its
+        // key's b-tree alone, so writing it dirties one page, not the table's and its key
+        // index's (a SELECT's commit: 3 pages, was 4; an ORDER's counter likewise).
+        """
+        CREATE TABLE meta_3(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO meta_3 SELECT key, value FROM meta;
+        DROP TABLE meta;
+        ALTER TABLE meta_3 RENAME TO meta;
+        CREATE TABLE settings_3(slug TEXT NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL, type TEXT NOT NULL,
+            options TEXT NOT NULL, selected INTEGER NOT NULL, PRIMARY KEY(slug)) WITHOUT ROWID;
+        INSERT INTO settings_3 SELECT slug, position, title, type, options, selected FROM settings;
+        DROP TABLE settings;
+        ALTER TABLE settings_3 RENAME TO settings;
+        CREATE TABLE menu_entries_3(section INTEGER NOT NULL, position INTEGER NOT NULL, slug TEXT NOT NULL,
+            title TEXT NOT NULL, PRIMARY KEY(section, position)) WITHOUT ROWID;
+        INSERT INTO menu_entries_3 SELECT section, position, slug, title FROM menu_entries;
+        DROP TABLE menu_entries;
+        ALTER TABLE menu_entries_3 RENAME TO menu_entries;
         """,
     ]
 

@@ -26,9 +26,12 @@ struct SQLiteTables {
         let names = s.columns.map(\.name)
         let defs = s.columns.map { "\($0.name) \($0.type) NOT NULL" }.joined(separator: ", ")
         let key = names.prefix(s.keyColumns).joined(separator: ", ")
+        // A key other than one INTEGER column (SQLite's rowid then) is the table's own b-tree
+        // (see migration 3): one page a row's write, not a table's and an index's.
+        let rowid = s.keyColumns == 1 && s.columns[0].type == "INTEGER"
         return Table(
             schema: s,
-            create: "CREATE TABLE IF NOT EXISTS \(s.name)(\(defs), PRIMARY KEY(\(key)))",
+            create: "CREATE TABLE IF NOT EXISTS \(s.name)(\(defs), PRIMARY KEY(\(key)))\(rowid ? "" : " WITHOUT ROWID")",
             put: "INSERT OR REPLACE INTO \(s.name)(\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
             delete: "DELETE FROM \(s.name) WHERE \(names[0]) = ?",
             clear: "DELETE FROM \(s.name)",

@@ -80,7 +80,7 @@ import TabulaStorage
         sqlite3_exec(check, "PRAGMA user_version", { p, _, v, _ in p!.assumingMemoryBound(to: Int32.self).pointee = Int32(atoi(v![0]!)); return 0 }, &version, nil)
         sqlite3_exec(check, "SELECT count(*) FROM sqlite_master WHERE name = 'history_list'", { p, _, v, _ in p!.assumingMemoryBound(to: Int32.self).pointee = Int32(atoi(v![0]!)); return 0 }, &indexes, nil)
         sqlite3_close(check)
-        #expect(version == 2 && indexes == 1)
+        #expect(version == Int32(SQLiteStore.schemaVersion) && indexes == 1)
     }
 
     @Test func theRevisionIsTheLastChangesAndTheHistoryIsTrimmedInSteps() throws {
