@@ -54,14 +54,7 @@ import TabulaStorage
     }
 
     @Test func aFileFromBeforeTheIndexIsConvertedOnceAndLosesNothing() throws {
-        let path = tempPath()
-        var model = SeedData.model(now: 0)
-        do {
-            let store = try SQLiteStore(path: path)
-            try store.seed(model.snapshot)
-            try applyAndCommit(["ORDER pesto", "SELECT /settings/my-string Red", "ORDER gelato"], model: &model, store: store)
-            store.close()
-        }
+        let (path, _) = try fileWithThreeChanges()
         // Back to the file as the build before the index wrote it: schema 1, no index.
         var db: OpaquePointer?
         #expect(sqlite3_open(path, &db) == SQLITE_OK)

@@ -30,14 +30,7 @@ import TabulaStorage
     }
 
     @Test func aFileOfSchemaTwoIsConvertedOnceAndLosesNothing() throws {
-        let path = tempPath()
-        var model = SeedData.model(now: 0)
-        do {
-            let store = try SQLiteStore(path: path)
-            try store.seed(model.snapshot)
-            try applyAndCommit(["ORDER pesto", "SELECT /settings/my-string Red", "ORDER gelato"], model: &model, store: store)
-            store.close()
-        }
+        var (path, model) = try fileWithThreeChanges()
         try sqlite3(path, [
             Self.asSchema2("meta", "key TEXT NOT NULL, value INTEGER NOT NULL", key: "key"),
             Self.asSchema2("settings", "slug TEXT NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL, type TEXT NOT NULL, options TEXT NOT NULL, selected INTEGER NOT NULL", key: "slug"),

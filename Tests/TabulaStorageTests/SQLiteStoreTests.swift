@@ -24,6 +24,18 @@ func applyAndCommit(_ lines: [String], model: inout Model, store: SQLiteStore) t
     }
 }
 
+/// A closed store file holding the seed and three changes (two orders, revisions 1 and 3,
+/// and a selection), and the model it holds.
+func fileWithThreeChanges() throws -> (path: String, model: Model) {
+    let path = tempPath()
+    var model = SeedData.model(now: 0)
+    let store = try SQLiteStore(path: path)
+    try store.seed(model.snapshot)
+    try applyAndCommit(["ORDER pesto", "SELECT /settings/my-string Red", "ORDER gelato"], model: &model, store: store)
+    store.close()
+    return (path, model)
+}
+
 /// Runs SQL on a file through its own SQLite connection, as another program would. (In
 /// process: a spawned shell would share, between fork and exec, the open files of tests
 /// running in parallel — including a store's flock — and make them flaky.)
