@@ -19,11 +19,3 @@ public protocol HistoryReader: AnyObject {
     /// oldest first; stops early after an event for which `more` is false.
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event]
 }
-
-extension HistoryReader {
-    /// How many stored events with a revision in `(after, through]` lie under `prefix`, all
-    /// of them counted.
-    public func count(after: UInt64, through: UInt64, under prefix: String) throws -> Int {
-        try count(after: after, through: through, under: prefix, limit: .max).count
-    }
-}

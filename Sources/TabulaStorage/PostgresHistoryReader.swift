@@ -1,3 +1,4 @@
+import TabulaModel
 import TabulaProtocol
 
 /// The change table, read through a connection of its own (an I/O loop's replays). It
@@ -46,7 +47,7 @@ final class PostgresHistoryReader: HistoryReader {
 
     /// `settings` of `/settings/my-int`: the list parameter, none under `/`.
     private static func listParam(_ prefix: String) -> [String?] {
-        prefix == "/" ? [] : [String(prefix.dropFirst().prefix { $0 != "/" })]
+        prefix == "/" ? [] : [String(ModelPath.topName(of: prefix))]
     }
 
     /// A path under $3: every path when it is "/", else the path itself or one starting with

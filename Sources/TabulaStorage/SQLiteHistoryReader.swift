@@ -1,3 +1,4 @@
+import TabulaModel
 import TabulaProtocol
 
 /// The SQLite store's history, read through a read-only connection of its own (WAL mode lets
@@ -76,7 +77,7 @@ final class SQLiteHistoryReader: HistoryReader {
     static let list = "substr(path, 2, instr(substr(path, 2) || '/', '/') - 1)"
 
     private static func bindings(_ after: UInt64, _ through: UInt64, _ prefix: String) -> [SQLiteValue] {
-        let list = prefix.dropFirst().prefix { $0 != "/" }
+        let list = ModelPath.topName(of: prefix)
         return [.int(Int64(clamping: after)), .int(Int64(clamping: through)), .text(prefix), .text(prefix + "/"), .text(prefix + "0"), .text(String(list))]
     }
 }

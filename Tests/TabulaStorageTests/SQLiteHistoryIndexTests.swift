@@ -4,6 +4,7 @@ import Testing
 import TabulaModel
 import TabulaProtocol
 import TabulaStorage
+import TabulaTestSupport
 
 /// The SQLite history read through its index by list answers as a scan would, for every
 /// prefix, range and page size; and a file from before the index is converted once on open

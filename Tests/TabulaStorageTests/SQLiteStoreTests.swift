@@ -5,6 +5,7 @@ import Testing
 import TabulaModel
 import TabulaProtocol
 import TabulaStorage
+import TabulaTestSupport
 
 func tempPath(_ name: String = "t.sqlite") -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tabula-test-\(UUID().uuidString)")

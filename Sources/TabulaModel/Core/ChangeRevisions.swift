@@ -115,8 +115,5 @@ public struct ChangeRevisions: Sendable {
     private static let rootBytes: [[UInt8]] = Model.roots.map { Array($0.utf8) }
 
     /// `settings` for `/settings/my-int`.
-    static func root(of path: String) -> String {
-        let u = path.utf8.dropFirst()
-        return String(path[u.startIndex..<(u.firstIndex(of: UInt8(ascii: "/")) ?? u.endIndex)])
-    }
+    static func root(of path: String) -> String { String(ModelPath.topName(of: path)) }
 }

@@ -71,12 +71,18 @@ public enum ModelPath {
             return true
         }
     }
-    /// Whether `path` is a top-level list's own path (`/settings`): one segment, not `/`.
-    public static func isTopLevel(_ path: String) -> Bool {
-        let u = path.utf8
-        return u.count > 1 && u.first == UInt8(ascii: "/") && !u.dropFirst().contains(UInt8(ascii: "/"))
+
+    /// The top-level list `path` lies in: `settings` of `/settings/my-int`, "" of `/` (the
+    /// name the history's indexes by list use, in memory, in SQLite and in PostgreSQL). Split
+    /// on the byte `/`, as those do, not on characters.
+    public static func topName(of path: String) -> Substring {
+        Substring(path.utf8.dropFirst().prefix { $0 != UInt8(ascii: "/") })
     }
 
+    /// Whether `path` is a top-level list's own path (`/settings`): one segment, not `/`.
+    public static func isTopLevel(_ path: String) -> Bool {
+        path.utf8.count > 1 && path.utf8.first == UInt8(ascii: "/") && topName(of: path).utf8.count == path.utf8.count - 1
+    }
 
     /// Whether `path` is `prefix` or lies under it (segment-wise).
     public static func isUnder(_ path: String, prefix: String) -> Bool {

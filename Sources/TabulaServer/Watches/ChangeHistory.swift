@@ -93,7 +93,7 @@ struct ChangeHistory {
     /// (`/settings`) none at all but `/`'s.
     func count(after: UInt64, through: UInt64, under prefix: String) -> Int {
         guard prefix != "/" else { return count(after: after, through: through) }
-        let list = ListIndex.list(of: prefix)
+        let list = ModelPath.topName(of: prefix)
         if prefix.utf8.count == list.utf8.count + 1 {
             let rootRemovals = lists.revisions(after: after, through: through, list: "").filter { event($0)?.concerns(prefix) == true }.count
             return lists.count(after: after, through: through, list: list) + rootRemovals
@@ -114,7 +114,7 @@ struct ChangeHistory {
         // Fewer candidates than `limit` (the list's events and `/`'s, counted by position):
         // counted as they are; else walked to the `limit`-th, never past `limit` candidates
         // that concern the prefix.
-        let list = ListIndex.list(of: prefix)
+        let list = ModelPath.topName(of: prefix)
         if lists.revisions(after: after, through: through, list: list).count < limit {
             return (count(after: after, through: through, under: prefix), through)
         }
@@ -141,7 +141,7 @@ struct ChangeHistory {
         if prefix == "/" {
             forEach(after: after, through: through, take)
         } else {
-            for rev in lists.revisions(after: after, through: through, list: ListIndex.list(of: prefix)) {
+            for rev in lists.revisions(after: after, through: through, list: ModelPath.topName(of: prefix)) {
                 guard let e = event(rev), take(e) else { break }
             }
         }

@@ -32,12 +32,6 @@ struct ListIndex {
 
     private var queues: [Queue] = []
 
-    /// The top-level list a path lies in: `settings` of `/settings/my-int`, "" of `/`.
-    static func list(of path: String) -> Substring {
-        let rest = path.utf8.dropFirst()
-        return Substring(rest.prefix { $0 != UInt8(ascii: "/") })
-    }
-
     private func slot(_ list: Substring) -> Int? { queues.firstIndex { $0.list == list } }
 
     /// The slot of the list `path` lies in, found by comparing bytes (every change passes
@@ -54,7 +48,7 @@ struct ListIndex {
         if let i = slot(ofPath: path) {
             queues[i].revs.append(rev)
         } else {
-            let list = String(ListIndex.list(of: path))
+            let list = String(ModelPath.topName(of: path))
             queues.append(Queue(list: list, bytes: Array(list.utf8), revs: [rev]))
         }
     }

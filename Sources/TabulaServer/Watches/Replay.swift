@@ -73,8 +73,8 @@ struct Replay: Sendable {
 
     /// Where a step may read to: under a top-level list's own path, the whole range (the
     /// history is read by list, so a step costs the events it counts or sends, at most a
-    /// window's or a page's); under a deeper prefix, one window of revisions (its list's
-    /// other entries are looked at too).
+    /// window's or a page's, whatever a role's grants then keep of a page); under a deeper
+    /// prefix, one window of revisions (its list's other entries are looked at too).
     private var stepEnd: UInt64 {
         ModelPath.isTopLevel(plan.prefix) ? plan.through : min(plan.through, cursor + Replay.window)
     }
@@ -103,7 +103,7 @@ struct Replay: Sendable {
                 return .acknowledge(counted)
             }
             guard cursor < plan.through else { return .finished }
-            let end = plan.grants == nil ? stepEnd : min(plan.through, cursor + Replay.window)
+            let end = stepEnd
             let page = try history.events(after: cursor, through: end, under: plan.prefix, limit: Replay.pageEvents, bytes: Replay.pageBytes)
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end

@@ -1,5 +1,6 @@
 import Foundation
 import TabulaHTTP
+import TabulaModel
 import TabulaProtocol
 
 /// What each HTTP path serves: pure (no I/O), so every route and refusal is tested alone.
@@ -34,8 +35,7 @@ enum HTTPRoutes {
     static func isPage(_ path: String) -> Bool {
         guard path != "/" else { return true }
         guard path.hasPrefix("/") else { return false }
-        let first = path.dropFirst().prefix { $0 != "/" }
-        return lists.contains(String(first))
+        return lists.contains(String(ModelPath.topName(of: path)))
     }
 
     /// The read a page makes first, as its script makes it: `LS` of the list it shows (the
