@@ -277,11 +277,24 @@ def two_people(a, b, port, base, shots):
             wait_until(f"{path} shows {expected!r} live", lambda: expected in view(d) and live(d), 10)
 
     def click(d, css, text=None):
-        for el in d.find_elements(By.CSS_SELECTOR, css):
-            if text is None or el.text == text:
-                el.click()
-                return
-        raise SystemExit(f"FAIL: nothing {css} {text!r} to click on {d.current_url}:\n{view(d)}")
+        """Clicks the control once the page has drawn it: a view is drawn after its read
+        comes back, so a control may appear (or be drawn again) a moment after the action
+        that asks for it."""
+        def found():
+            for el in d.find_elements(By.CSS_SELECTOR, css):
+                if text is None or el.text == text:
+                    el.click()
+                    return True
+            return False
+        try:
+            wait_until(f"{css} {text!r} to click", found, 10)
+        except SystemExit:
+            raise SystemExit(f"FAIL: nothing {css} {text!r} to click on {d.current_url}:\n{view(d)}")
+
+    def field(d, css):
+        """The input once the page has drawn it (an edit form is drawn after a read)."""
+        wait_until(f"{css} drawn", lambda: d.find_elements(By.CSS_SELECTOR, css), 10)
+        return d.find_element(By.CSS_SELECTOR, css)
 
     for d in (a, b):
         d.get_log("browser")  # what the pages before logged (the cut stream's resets) is not this part's
@@ -315,13 +328,13 @@ def two_people(a, b, port, base, shots):
     click(a, 'tr[data-item="1"] button[title="move down"]')
     wait_until("B shows the move A made", lambda: order(b) == moved, 10)
     print("ok - /items: A stars item 1 and moves it down; B shows both in place")
-    a.find_element(By.CSS_SELECTOR, '#add input[name="name"]').send_keys("Desk Lamp")
-    a.find_element(By.CSS_SELECTOR, '#add input[name="value"]').send_keys("30")
+    field(a, '#add input[name="name"]').send_keys("Desk Lamp")
+    field(a, '#add input[name="value"]').send_keys("30")
     click(a, "#add button", "Add item")
     wait_until("B shows the item A added", lambda: "Desk Lamp" in view(b), 10)
     lamp = next(r.get_attribute("data-item") for r in b.find_elements(By.CSS_SELECTOR, "tr[data-item]") if "Desk Lamp" in r.text)
     click(a, f'tr[data-item="{lamp}"] button[title="edit"]')
-    price = a.find_element(By.CSS_SELECTOR, 'form.edit input[name="value"]')
+    price = field(a, 'form.edit input[name="value"]')
     price.clear()
     price.send_keys("75")
     click(a, "form.edit button", "Save")
