@@ -7,8 +7,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PG = os.path.join(ROOT, "Scripts", "postgres")
 
 
-def start_node(rel, *flags):
-    p = subprocess.Popen([os.path.join(rel, "tabulad"), "--port", "0", "--log-level", "warn", *flags],
+def start_node(binary, *flags):
+    p = subprocess.Popen([binary, "--port", "0", "--log-level", "warn", *flags],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     return p, int(p.stdout.readline())
 
@@ -122,47 +122,52 @@ def propagation(a, b, rate=1000, seconds=10, writers=10):
     return len(ok) / seconds, d[len(d) // 2], d[int(len(d) * 0.99)], d[-1], missing
 
 
-def run(runs, n, work, rel, lb):
+def run(runs, n, work, rel, lb, variants=()):
+    """`variants`: (label, tabulad binary) of other builds, measured alternating with this one
+    on PostgreSQL (each on a database of its own, made by that build)."""
+    builds = [("this build", os.path.join(rel, "tabulad"))] + [(label, b) for label, b in variants if b]
+    cases = [("sqlite", builds[0])] + [(nodes, b) for nodes in (1, 2, 3) for b in builds]
     pgdir = tempfile.mkdtemp(prefix="tabula-bench-pg-", dir="/tmp")
     os.chmod(pgdir, 0o755)
     conninfo = subprocess.check_output([PG, "start", pgdir], text=True).strip()
-    res, k = {}, 0
+    res, k, lat = {}, 0, {}
     try:
         for r in range(runs):
-            for case in ("sqlite", 1, 2, 3):
+            for case, (label, binary) in cases:
                 k += 1
                 if case == "sqlite":
-                    procs = [start_node(rel, "--data", os.path.join(work, "b%d.sqlite" % k), "--sync", "full")]
+                    procs = [start_node(binary, "--data", os.path.join(work, "b%d.sqlite" % k), "--sync", "full")]
                 else:
                     db = database(pgdir, conninfo, "b%d" % k)
-                    procs = [start_node(rel, "--postgres", db) for _ in range(case)]
+                    procs = [start_node(binary, "--postgres", db) for _ in range(case)]
                 try:
                     waiters = LockWaiters(db) if case != "sqlite" else None
                     rate, p99 = writes(lb, [p for _, p in procs], n)
                     waiting = waiters.stop() if waiters else 0.0
                     time.sleep(0.6)  # PostgreSQL's statistics lag by up to 0.5 s
                     per_turn = n * len(procs) / max(1, turns(db)) if case != "sqlite" else 0
-                    res.setdefault(case, []).append((rate, p99, per_turn, waiting))
+                    res.setdefault((case, label), []).append((rate, p99, per_turn, waiting))
                 finally:
                     stop(p for p, _ in procs)
-        db = database(pgdir, conninfo, "latency")
-        procs = [start_node(rel, "--postgres", db) for _ in range(2)]
-        try:
-            lat = propagation(procs[0][1], procs[1][1])
-        finally:
-            stop(p for p, _ in procs)
+        for label, binary in builds:
+            db = database(pgdir, conninfo, "latency%d" % len(lat))
+            procs = [start_node(binary, "--postgres", db) for _ in range(2)]
+            try:
+                lat[label] = propagation(procs[0][1], procs[1][1])
+            finally:
+                stop(p for p, _ in procs)
     finally:
         subprocess.call([PG, "stop", pgdir, "fast"])
         subprocess.call(["rm", "-rf", pgdir])
     print("Cluster writes (ORDER, linebench c=50 per node, %d per node; medians of %d alternating runs)" % (n, runs))
-    print("%-26s %12s %10s %16s %10s %14s" % ("store", "writes/s", "p99 ms", "writes per turn", "turns/s", "lock waiters"))
-    for case, v in res.items():
+    print("%-26s %-22s %12s %10s %16s %10s %14s" % ("store", "build", "writes/s", "p99 ms", "writes per turn", "turns/s", "lock waiters"))
+    for (case, label), v in res.items():
         name = "SQLite --sync full, 1 node" if case == "sqlite" else "PostgreSQL, %d node%s" % (case, "" if case == 1 else "s")
         rate, per = statistics.median(x[0] for x in v), statistics.median(x[2] for x in v)
         waiting = statistics.median(x[3] for x in v)
-        print("%-26s %12.0f %10.1f %16s %10s %14s" % (name, rate, statistics.median(x[1] for x in v), "%.1f" % per if per else "", "%.0f" % (rate / per) if per else "",
-                                                 "%.2f" % waiting if per else ""))
+        print("%-26s %-22s %12.0f %10.1f %16s %10s %14s" % (name, label, rate, statistics.median(x[1] for x in v), "%.1f" % per if per else "",
+                                                          "%.0f" % (rate / per) if per else "", "%.2f" % waiting if per else ""))
     print("(turns: updates of the head row, from pg_stat_user_tables; lock waiters: ungranted locks in pg_locks, sampled every 20 ms, mean)")
-    rate, p50, p99, worst, missing = lat
-    print("OK on node A to the event on a watcher of node B, %.0f writes/s for 10 s: p50 %.2f ms, p99 %.2f ms, max %.2f ms%s"
-          % (rate, p50, p99, worst, "" if not missing else " (%d events missing!)" % missing))
+    for label, (rate, p50, p99, worst, missing) in lat.items():
+        print("%s: OK on node A to the event on a watcher of node B, %.0f writes/s for 10 s: p50 %.2f ms, p99 %.2f ms, max %.2f ms%s"
+              % (label, rate, p50, p99, worst, "" if not missing else " (%d events missing!)" % missing))

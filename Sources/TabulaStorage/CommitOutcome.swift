@@ -7,16 +7,20 @@ enum CommitOutcome {
     /// How long a node tries, in all (PostgreSQL must come back within it).
     static let wait = 2.0
 
-    /// True: committed; false: aborted; nil: not learned within `wait` (PostgreSQL still
-    /// unreachable, or the transaction too old to be known).
-    static func of(_ txid: UInt64, conninfo: String) -> Bool? {
+    /// True: committed (and `confirming`, when given, ran after it: the durable step, so that
+    /// a commit made without waiting for its flush is flushed before anyone is told);
+    /// false: aborted; nil: not learned within `wait` (PostgreSQL still unreachable, or the
+    /// transaction too old to be known).
+    static func of(_ txid: UInt64, conninfo: String, confirming: String? = nil) -> Bool? {
         let deadline = Date().addingTimeInterval(wait)
         repeat {
             if let c = try? PGConnection(conninfo, name: "tabulad-outcome") {
                 defer { c.close() }
                 if let r = try? c.exec("SELECT txid_status(\(txid))", timeout: 1) {
                     switch r.text(0, 0) {
-                    case "committed": return true
+                    case "committed":
+                        if let confirming, (try? c.exec(confirming, timeout: 1)) == nil { break }
+                        return true
                     case "aborted": return false
                     case "in progress": break  // the old session is still finishing it: ask again
                     default: return nil

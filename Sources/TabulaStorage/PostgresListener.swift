@@ -20,6 +20,6 @@ final class PostgresListener: ChangeListener {
             }
             if let head = db.notifications().compactMap({ UInt64($0) }).max() { return head }
         }
-        return UInt64(try db.exec("SELECT rev FROM tabula_head WHERE id = 1").int(0, 0))
+        return UInt64(try db.exec(PostgresStore.durableHead).int(0, 0))
     }
 }

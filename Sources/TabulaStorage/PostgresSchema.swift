@@ -10,10 +10,25 @@ enum PostgresSchema {
         "CREATE TABLE tabula_meta(key text PRIMARY KEY, value bigint NOT NULL)",
         "CREATE TABLE tabula_head(id int PRIMARY KEY CHECK (id = 1), rev bigint NOT NULL)",
         "INSERT INTO tabula_head(id, rev) VALUES (1, 0)",
+        durable,
+        "INSERT INTO tabula_durable(id, rev) VALUES (1, 0)",
         """
         CREATE TABLE tabula_changes(rev bigint PRIMARY KEY, time double precision NOT NULL, path text NOT NULL,
             kind text NOT NULL, summary text NOT NULL, payload text NOT NULL, mutations text NOT NULL)
         """,
+    ]
+
+    /// The revision through which the history is flushed (schema 2): raised by each turn's
+    /// durable step, read by the nodes that follow (`PostgresStore`).
+    static let durable = "CREATE TABLE tabula_durable(id int PRIMARY KEY CHECK (id = 1), rev bigint NOT NULL)"
+
+    /// From schema 1 (every turn committed with its flush, so the head was durable): the
+    /// durable head starts at the head. Older builds then refuse the database, as they
+    /// would follow a head that is not yet flushed.
+    static let upgradeFrom1 = [
+        durable,
+        "INSERT INTO tabula_durable(id, rev) SELECT 1, rev FROM tabula_head WHERE id = 1",
+        "UPDATE tabula_meta SET value = 2 WHERE key = 'schema_version'",
     ]
 
     /// The change table by top-level list (`settings` of `/settings/my-int`, "" of `/`), then
@@ -36,6 +51,7 @@ enum PostgresSchema {
                 if version > PostgresStore.schemaVersion {
                     throw StorageError("the database has Tabula schema version \(version), newer than this tabulad understands (\(PostgresStore.schemaVersion)); run a newer tabulad")
                 }
+                if version == 1 { for sql in upgradeFrom1 { try db.exec(sql) } }
             } else {
                 let others = try db.exec("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").int(0, 0)
                 if others > 0 {

@@ -12,12 +12,22 @@ import TabulaProtocol
 /// change table always sees a gapless prefix of the history. (PostgreSQL makes a commit
 /// visible before it releases the commit's row locks.)
 ///
+/// Why a durable head beside it: a turn commits without waiting for the WAL flush
+/// (`synchronous_commit = off` for that transaction alone), so the head's lock is released
+/// as soon as the turn's rows are written and the next turn, of any node, starts while this
+/// one's flush is under way. In the same round trip a second transaction, committed with
+/// `synchronous_commit = on`, raises `tabula_durable` to the turn's revision and notifies:
+/// its flush covers the turn's commit record (the WAL is flushed in order), so once it
+/// returns the turn is durable, and only then are the writers answered. Nodes follow
+/// `tabula_durable`, never the head, so no node shows a change that a crash of PostgreSQL
+/// could still take back.
+///
 /// The engine thread owns this object and its connection. A lost connection is retried with
 /// back-off (0.1 s doubling to 2 s); meanwhile every call fails at once, so writes get
 /// `ERR STORAGE` instead of waiting.
 public final class PostgresStore: StateStore, @unchecked Sendable {
     /// The schema version this build writes; a newer database is refused.
-    public static let schemaVersion: Int64 = 1
+    public static let schemaVersion: Int64 = 2
     /// The channel the commits notify (payload: the new head revision).
     public static let channel = "tabula_changes"
 
@@ -32,6 +42,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// The id of the write turn's transaction, read inside it by `beginWrite`: if the
     /// connection breaks during COMMIT, `CommitOutcome` asks PostgreSQL what became of it.
     private var turnTxid: UInt64?
+    /// The last revision the write turn read from other nodes (perhaps not flushed yet).
+    private var turnCaughtThrough: UInt64?
     /// Made when the database is first used; shared by every node of the cluster.
     public private(set) var historyID = ""
 
@@ -116,13 +128,26 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     // MARK: - Loading
 
+    /// The state at the head, made durable before it is returned (the durable step after the
+    /// read: a turn that committed just before it may not have been flushed yet).
     public func load() throws -> ModelSnapshot? {
         try using { db in
             try db.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            defer { _ = try? db.exec("COMMIT") }
-            guard try db.exec("SELECT value FROM tabula_meta WHERE key = 'seeded'").count > 0 else { return nil }
-            let head = try db.exec("SELECT rev FROM tabula_head WHERE id = 1").int(0, 0)
-            return ModelSnapshot(revision: UInt64(head), mutations: try tables.load(from: db))
+            let snapshot: ModelSnapshot?
+            do {
+                if try db.exec("SELECT value FROM tabula_meta WHERE key = 'seeded'").count > 0 {
+                    let head = try db.exec("SELECT rev FROM tabula_head WHERE id = 1").int(0, 0)
+                    snapshot = ModelSnapshot(revision: UInt64(head), mutations: try tables.load(from: db))
+                } else {
+                    snapshot = nil
+                }
+                try db.exec("COMMIT")
+            } catch {
+                _ = try? db.exec("ROLLBACK")
+                throw error
+            }
+            if let snapshot { try db.exec(PostgresStore.durable(through: snapshot.revision)) }
+            return snapshot
         }
     }
 
@@ -132,7 +157,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             try db.exec("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE")
             do {
                 if try db.exec("SELECT 1 FROM tabula_meta WHERE key = 'seeded'").count == 0 {
-                    try db.exec(try tables.sql(s.mutations) + "INSERT INTO tabula_meta(key, value) VALUES ('seeded', 1); UPDATE tabula_head SET rev = \(s.revision) WHERE id = 1")
+                    try db.exec(try tables.sql(s.mutations) + "INSERT INTO tabula_meta(key, value) VALUES ('seeded', 1); UPDATE tabula_head SET rev = \(s.revision) WHERE id = 1; UPDATE tabula_durable SET rev = \(s.revision) WHERE id = 1")
                 }
                 try db.exec("COMMIT")
             } catch {
@@ -149,9 +174,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public func beginWrite(after applied: UInt64) throws -> [StoredChange] {
         try using { db in
             do {
-                let r = try db.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE; SELECT txid_current(); \(PostgresStore.changesAfter(applied))")
-                turnTxid = UInt64(r[2].int(0, 0))
-                return try changes(r[3], after: applied, head: UInt64(r[1].int(0, 0)), limit: Int.max)
+                let r = try db.execEach("BEGIN; SET LOCAL synchronous_commit = off; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE; SELECT txid_current(); \(PostgresStore.changesAfter(applied))")
+                turnTxid = UInt64(r[3].int(0, 0))
+                let caught = try changes(r[4], after: applied, head: UInt64(r[2].int(0, 0)), limit: Int.max)
+                turnCaughtThrough = caught.last?.event.rev
+                return caught
             } catch {
                 _ = try? db.exec("ROLLBACK")
                 throw error
@@ -166,13 +193,19 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         return "SELECT rev, kind, path, summary, payload, mutations FROM tabula_changes WHERE rev > \(applied) AND rev <= \(upper) ORDER BY rev"
     }
 
-    public func abandonWrite() {
+    public func abandonWrite() -> Bool {
         turnTxid = nil
-        _ = try? db?.exec("ROLLBACK")
+        let through = turnCaughtThrough
+        turnCaughtThrough = nil
+        guard let db, (try? db.exec("ROLLBACK")) != nil else { return through == nil }
+        // What the turn caught may not be flushed yet: the durable step makes it so.
+        guard let through else { return true }
+        return (try? db.exec(PostgresStore.durable(through: through))) != nil
     }
 
     /// Writes the batch, its change records and the new head, and commits; the transaction
-    /// (and the head's lock) began with `beginWrite`.
+    /// (and the head's lock) began with `beginWrite`. The commit does not wait for the WAL
+    /// flush; the durable step after it, in the same round trip, does (see the type's note).
     public func commit(_ batch: CommitBatch) throws {
         try using { db in
             do {
@@ -195,35 +228,62 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                 }
                 sql.raw(";UPDATE tabula_head SET rev = \(batch.revision) WHERE id = 1;")
                 if batch.revision > UInt64(historyLimit) { sql.raw("DELETE FROM tabula_changes WHERE rev <= \(batch.revision - UInt64(historyLimit));") }
-                // NOTIFY and COMMIT in the same round trip; an error stops the text there.
-                sql.raw("SELECT pg_notify('\(PostgresStore.channel)', '\(batch.revision)');COMMIT")
+                // The turn's COMMIT releases the head; the durable step waits for the flush.
+                // An error stops the text there.
+                sql.raw("COMMIT;" + PostgresStore.durable(through: batch.revision))
                 try db.exec(sql)
                 noteHead(batch.revision)
                 turnTxid = nil
             } catch {
                 let txid = turnTxid
                 turnTxid = nil
-                if !db.isUp, let txid {
-                    // The commit's outcome is unknown from here: ask PostgreSQL, on a new connection.
-                    switch CommitOutcome.of(txid, conninfo: conninfo) {
-                    case true?:
-                        noteHead(batch.revision)
-                        return  // it committed: the change is saved, and the node says so
-                    case false?: throw error
-                    case nil: throw CommitOutcomeUnknown(txid: txid, cause: "\(error)")
-                    }
+                guard let txid, try settled(txid, on: db, through: batch.revision, after: error) else {
+                    _ = try? db.exec("ROLLBACK")
+                    throw error
                 }
-                _ = try? db.exec("ROLLBACK")
-                throw error
+                noteHead(batch.revision)
             }
+        }
+    }
+
+    /// The durable step through `revision`: a transaction committed with the session's
+    /// `synchronous_commit = on`, so it returns once the WAL is flushed past every turn
+    /// committed before it; it raises `tabula_durable` (never lowers it: another node's step
+    /// may have gone further) and wakes the other nodes.
+    static func durable(through revision: UInt64) -> String {
+        "BEGIN; UPDATE tabula_durable SET rev = greatest(rev, \(revision)) WHERE id = 1; SELECT pg_notify('\(channel)', '\(revision)'); COMMIT"
+    }
+
+    /// After a failed commit: true when the turn `txid` committed and is now durable (the
+    /// durable step done again), false when it did not commit; throws
+    /// `CommitOutcomeUnknown` when that cannot be learned in time.
+    private func settled(_ txid: UInt64, on db: PGConnection, through revision: UInt64, after error: Error) throws -> Bool {
+        let durable = PostgresStore.durable(through: revision)
+        if db.isUp {
+            // The connection is fine, so PostgreSQL answered the failure: ask it directly.
+            _ = try? db.exec("ROLLBACK")
+            guard (try? db.exec("SELECT txid_status(\(txid))"))?.text(0, 0) == "committed" else { return false }
+            if (try? db.exec(durable)) != nil { return true }
+            _ = try? db.exec("ROLLBACK")
+            throw CommitOutcomeUnknown(txid: txid, cause: "the change committed but its flush could not be confirmed (\(error))")
+        }
+        // The commit's outcome is unknown from here: ask PostgreSQL, on a new connection.
+        switch CommitOutcome.of(txid, conninfo: conninfo, confirming: durable) {
+        case true?: return true  // it committed: the change is saved, and the node says so
+        case false?: return false
+        case nil: throw CommitOutcomeUnknown(txid: txid, cause: "\(error)")
         }
     }
 
     // MARK: - Following
 
+    /// The revision through which the history is flushed: what a node may apply and show.
+    static let durableHead = "SELECT rev FROM tabula_durable WHERE id = 1"
+
+    /// What other nodes committed after `applied`, through the durable head only.
     public func changes(after applied: UInt64, limit: Int) throws -> [StoredChange] {
         try using { db in
-            let head = UInt64(try db.exec("SELECT rev FROM tabula_head WHERE id = 1").int(0, 0))
+            let head = UInt64(try db.exec(PostgresStore.durableHead).int(0, 0))
             let through = applied + min(UInt64(limit), head > applied ? head - applied : 0)
             let r = head > applied ? try db.exec(PostgresStore.changesAfter(applied, through: through)) : nil
             return try changes(r, after: applied, head: head, limit: limit)

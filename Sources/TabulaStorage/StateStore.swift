@@ -87,15 +87,16 @@ public protocol StateStore: AnyObject, Sendable {
     func beginWrite(after applied: UInt64) throws -> [StoredChange]
     /// What other nodes committed after `applied` (at most `limit` changes), without a lock.
     func changes(after applied: UInt64, limit: Int) throws -> [StoredChange]
-    /// Ends a write turn that wrote nothing (releases the head).
-    func abandonWrite()
+    /// Ends a write turn that wrote nothing (releases the head); false when what the turn
+    /// read from other nodes could not be confirmed durable (it must not be shown: reload).
+    func abandonWrite() -> Bool
     /// What wakes a node when another commits, for a shared store (nil otherwise).
     func openChangeListener() -> ChangeListener?
 }
 
 /// Waits for other nodes' commits to a shared store.
 public protocol ChangeListener: AnyObject {
-    /// Waits up to `timeoutMs` for a commit notification and returns the store's head
+    /// Waits up to `timeoutMs` for a commit notification and returns the store's durable head
     /// revision (as announced, or read when nothing came); throws while the store cannot be
     /// reached (the next call reconnects).
     func next(timeoutMs: Int32) throws -> UInt64
@@ -109,7 +110,7 @@ extension StateStore {
     /// Nobody else writes.
     public func changes(after applied: UInt64, limit: Int) throws -> [StoredChange] { [] }
     /// Nothing is held.
-    public func abandonWrite() {}
+    public func abandonWrite() -> Bool { true }
     /// Nobody else writes.
     public func openChangeListener() -> ChangeListener? { nil }
 }

@@ -108,7 +108,7 @@ struct ClusterTests {
             let c = try connect(nodes[0])
             #expect(try c.request("WATCH /").isOK)
             #expect(try c.request("ORDER pesto").isOK)
-            try psql(db, "UPDATE tabula_head SET rev = 0; DELETE FROM tabula_changes; DELETE FROM orders")  // as a restore of an older backup
+            try psql(db, "UPDATE tabula_head SET rev = 0; UPDATE tabula_durable SET rev = 0; DELETE FROM tabula_changes; DELETE FROM orders")  // as a restore of an older backup
             let bye = try c.waitPush(timeout: 5) { $0.hasPrefix("* BYE") }
             #expect(bye?.hasPrefix("* BYE the history changed: the store's history is at revision 0, behind this node's 1") == true)
             // It reloaded the store's state: new clients start from the store's history.

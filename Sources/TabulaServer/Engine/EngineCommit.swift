@@ -72,8 +72,12 @@ extension Engine {
                     answers = rollBack(batch, error: error, turnStart: (outside.first ?? work.events[0]).rev - 1)
                 }
             }
-        } else if began {
-            store.abandonWrite()
+        } else if began && !store.abandonWrite() {
+            // What the turn caught from other nodes is not confirmed durable: the reload
+            // publishes it once it is.
+            log.log(.error, "could not confirm the other nodes' changes durable; reloading")
+            if let first = outside.first, pendingReload == nil { pendingReload = .continuing(after: first.rev - 1) }
+            published = []
         }
         // Other nodes' changes come first: they were durable before anything of this batch.
         if committed {
