@@ -122,14 +122,20 @@ def propagation(a, b, rate=1000, seconds=10, writers=10):
     return len(ok) / seconds, d[len(d) // 2], d[int(len(d) * 0.99)], d[-1], missing
 
 
-def run(runs, n, work, rel, lb, variants=()):
+def run(runs, n, work, rel, lb, variants=(), flush_delay_us=0):
     """`variants`: (label, tabulad binary) of other builds, measured alternating with this one
-    on PostgreSQL (each on a database of its own, made by that build)."""
+    on PostgreSQL (each on a database of its own, made by that build). `flush_delay_us`:
+    PostgreSQL's commit_delay with commit_siblings = 0, so that every commit that waits for
+    its flush waits that much longer, as on a slower disk or with a synchronous standby
+    further away."""
     builds = [("this build", os.path.join(rel, "tabulad"))] + [(label, b) for label, b in variants if b]
     cases = [("sqlite", builds[0])] + [(nodes, b) for nodes in (1, 2, 3) for b in builds]
     pgdir = tempfile.mkdtemp(prefix="tabula-bench-pg-", dir="/tmp")
     os.chmod(pgdir, 0o755)
     conninfo = subprocess.check_output([PG, "start", pgdir], text=True).strip()
+    if flush_delay_us:
+        for q in ("ALTER SYSTEM SET commit_delay = %d" % flush_delay_us, "ALTER SYSTEM SET commit_siblings = 0", "SELECT pg_reload_conf()"):
+            subprocess.run(["psql", "-X", "-q", conninfo, "-c", q], check=True, stdout=subprocess.DEVNULL)
     res, k, lat = {}, 0, {}
     try:
         for r in range(runs):
@@ -159,7 +165,8 @@ def run(runs, n, work, rel, lb, variants=()):
     finally:
         subprocess.call([PG, "stop", pgdir, "fast"])
         subprocess.call(["rm", "-rf", pgdir])
-    print("Cluster writes (ORDER, linebench c=50 per node, %d per node; medians of %d alternating runs)" % (n, runs))
+    print("Cluster writes (ORDER, linebench c=50 per node, %d per node; medians of %d alternating runs%s)"
+          % (n, runs, "; every flushing commit %d µs longer" % flush_delay_us if flush_delay_us else ""))
     print("%-26s %-22s %12s %10s %16s %10s %14s" % ("store", "build", "writes/s", "p99 ms", "writes per turn", "turns/s", "lock waiters"))
     for (case, label), v in res.items():
         name = "SQLite --sync full, 1 node" if case == "sqlite" else "PostgreSQL, %d node%s" % (case, "" if case == 1 else "s")
