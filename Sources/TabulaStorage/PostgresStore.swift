@@ -249,7 +249,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// The durable step through `revision`: a transaction committed with the session's
     /// `synchronous_commit = on`, so it returns once the WAL is flushed past every turn
     /// committed before it; it raises `tabula_durable` (never lowers it: another node's step
-    /// may have gone further) and wakes the other nodes.
+    /// may have gone further) and wakes the other nodes. The row's update is what makes it
+    /// wait: PostgreSQL flushes at commit only a transaction that wrote WAL before its commit
+    /// record, so one that only notified (or only took a txid) would return unflushed.
     static func durable(through revision: UInt64) -> String {
         "BEGIN; UPDATE tabula_durable SET rev = greatest(rev, \(revision)) WHERE id = 1; SELECT pg_notify('\(channel)', '\(revision)'); COMMIT"
     }

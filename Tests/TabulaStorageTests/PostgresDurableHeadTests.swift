@@ -58,6 +58,23 @@ struct PostgresDurableHeadTests {
         #expect(try scalar(db, PostgresStore.durableHead) == 1)
     }
 
+    @Test("the durable step waits for the WAL flush (a transaction that only notified would not: it writes no WAL before its commit record)")
+    func theDurableStepWaitsForTheFlush() throws {
+        let (db, _) = try seededStore()
+        let c = try PGConnection(db, name: "tabula-tests")
+        defer { c.close() }
+        // Every commit of this session that flushes first sleeps 100 ms: a lower bound only, so a slow
+        // machine cannot fail it.
+        try c.exec("SET commit_delay = 100000; SET commit_siblings = 0")
+        func seconds(_ sql: String) throws -> Double {
+            let start = Date()
+            _ = try c.exec(sql)
+            return Date().timeIntervalSince(start)
+        }
+        #expect(try seconds(PostgresStore.durable(through: 1)) >= 0.1)
+        #expect(try scalar(db, PostgresStore.durableHead) == 1)
+    }
+
     @Test("a write turn that caught other nodes' changes and wrote nothing makes them durable as it ends")
     func abandonedTurnsMakeWhatTheyCaughtDurable() throws {
         let (db, a) = try seededStore()
