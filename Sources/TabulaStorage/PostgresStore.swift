@@ -186,11 +186,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         }
     }
 
-    /// The changes after `applied` through `through` (by default the head, as locked): a
-    /// bounded range, so the planner keeps to the primary key however large the table.
-    static func changesAfter(_ applied: UInt64, through: UInt64? = nil) -> String {
-        let upper = through.map(String.init) ?? "(SELECT rev FROM tabula_head WHERE id = 1)"
-        return "SELECT rev, kind, path, summary, payload, mutations FROM tabula_changes WHERE rev > \(applied) AND rev <= \(upper) ORDER BY rev"
+    /// The changes after `applied` through `upper`, an SQL expression (by default the head,
+    /// as locked): a bounded range, so the planner keeps to the primary key however large
+    /// the table.
+    static func changesAfter(_ applied: UInt64, through upper: String = "(SELECT rev FROM tabula_head WHERE id = 1)") -> String {
+        "SELECT rev, kind, path, summary, payload, mutations FROM tabula_changes WHERE rev > \(applied) AND rev <= \(upper) ORDER BY rev"
     }
 
     public func abandonWrite() -> Bool {
@@ -285,10 +285,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// What other nodes committed after `applied`, through the durable head only.
     public func changes(after applied: UInt64, limit: Int) throws -> [StoredChange] {
         try using { db in
-            let head = UInt64(try db.exec(PostgresStore.durableHead).int(0, 0))
-            let through = applied + min(UInt64(limit), head > applied ? head - applied : 0)
-            let r = head > applied ? try db.exec(PostgresStore.changesAfter(applied, through: through)) : nil
-            return try changes(r, after: applied, head: head, limit: limit)
+            // One round trip: the durable head, then the changes up to it (read again inside
+            // the statement; `changes` keeps to the first read, should it have moved since).
+            let page = applied + min(UInt64(max(0, limit)), UInt64(Int64.max) - min(applied, UInt64(Int64.max)))
+            let r = try db.execEach("\(PostgresStore.durableHead); \(PostgresStore.changesAfter(applied, through: "least(\(page), (\(PostgresStore.durableHead)))"))")
+            return try changes(r[1], after: applied, head: UInt64(r[0].int(0, 0)), limit: limit)
         }
     }
 

@@ -87,6 +87,21 @@ struct PostgresDurableHeadTests {
         #expect(try scalar(db, PostgresStore.durableHead) == 1)
     }
 
+    @Test("a follow read returns at most its page of changes, and none past the durable head")
+    func followReadsKeepToTheirPageAndTheDurableHead() throws {
+        let (db, a) = try seededStore()
+        for r in 1...4 as ClosedRange<UInt64> {
+            _ = try a.beginWrite(after: r - 1)
+            try a.commit(order(r))
+        }
+        let b = try PostgresStore(conninfo: db)
+        #expect(try b.changes(after: 0, limit: 2).map(\.event.rev) == [1, 2])
+        #expect(try b.changes(after: 2, limit: Int.max).map(\.event.rev) == [3, 4])
+        try psql(db, "UPDATE tabula_durable SET rev = 3")  // as if turn 4's durable step had not run yet
+        #expect(try b.changes(after: 1, limit: 10).map(\.event.rev) == [2, 3])
+        #expect(try b.changes(after: 3, limit: 10).isEmpty)
+    }
+
     @Test("a node's load makes durable the state it read")
     func loadsAreMadeDurable() throws {
         let (db, a) = try seededStore()
