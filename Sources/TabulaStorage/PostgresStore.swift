@@ -20,7 +20,9 @@ import TabulaProtocol
 /// its flush covers the turn's commit record (the WAL is flushed in order), so once it
 /// returns the turn is durable, and only then are the writers answered. Nodes follow
 /// `tabula_durable`, never the head, so no node shows a change that a crash of PostgreSQL
-/// could still take back.
+/// could still take back. A node that has seen no other node write for a second (`alone`)
+/// raises the durable head inside its turn and flushes there: nobody waits for the head, and
+/// one commit costs less than two.
 ///
 /// The engine thread owns this object and its connection. A lost connection is retried with
 /// back-off (0.1 s doubling to 2 s); meanwhile every call fails at once, so writes get
@@ -44,6 +46,16 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     private var turnTxid: UInt64?
     /// The last revision the write turn read from other nodes (perhaps not flushed yet).
     private var turnCaughtThrough: UInt64?
+    /// When this node last read a change another node made (its clock, in seconds).
+    private var othersSeenAt = -Double.infinity
+    /// How long without another node's change before a node counts itself alone.
+    static let aloneAfter = 1.0
+
+    /// Whether no other node has written for `aloneAfter`: then nobody waits for the head,
+    /// and a turn flushes inside its own transaction (one commit, not two); a node that
+    /// writes while this one counts itself alone waits for one flush, and this node's next
+    /// turn reads its change and no longer does.
+    var alone: Bool { Date().timeIntervalSince1970 - othersSeenAt > PostgresStore.aloneAfter }
     /// Made when the database is first used; shared by every node of the cluster.
     public private(set) var historyID = ""
 
@@ -228,9 +240,13 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                 }
                 sql.raw(";UPDATE tabula_head SET rev = \(batch.revision) WHERE id = 1;")
                 if batch.revision > UInt64(historyLimit) { sql.raw("DELETE FROM tabula_changes WHERE rev <= \(batch.revision - UInt64(historyLimit));") }
-                // The turn's COMMIT releases the head; the durable step waits for the flush.
-                // An error stops the text there.
-                sql.raw("COMMIT;" + PostgresStore.durable(through: batch.revision))
+                // The turn's COMMIT releases the head; the durable step waits for the flush
+                // (alone, the turn itself waits for it). An error stops the text there.
+                if alone {
+                    sql.raw("UPDATE tabula_durable SET rev = greatest(rev, \(batch.revision)) WHERE id = 1; SET LOCAL synchronous_commit = on; SELECT pg_notify('\(PostgresStore.channel)', '\(batch.revision)'); COMMIT")
+                } else {
+                    sql.raw("COMMIT;" + PostgresStore.durable(through: batch.revision))
+                }
                 try db.exec(sql)
                 noteHead(batch.revision)
                 turnTxid = nil
@@ -302,6 +318,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         // Every node trims the history as it commits: what it holds starts here at most.
         noteHead(head)
         guard head > applied, let r else { return [] }
+        othersSeenAt = Date().timeIntervalSince1970
         let n = min(UInt64(limit), head - applied)
         var out: [StoredChange] = []
         out.reserveCapacity(min(r.count, Int(n)))

@@ -30,11 +30,40 @@ private func seededStore() throws -> (db: String, store: PostgresStore) {
 
 @Suite("PostgreSQL durable head", .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
 struct PostgresDurableHeadTests {
-    @Test("a turn frees the head before its flush, and other nodes follow it only once its durable step is done")
+    @Test("a turn of a node that sees others write frees the head before its flush, and others follow it only once its durable step is done")
     func turnsFreeTheHeadBeforeTheirFlush() throws {
         let (db, a) = try seededStore()
         let b = try PostgresStore(conninfo: db)
+        _ = try b.beginWrite(after: 0)
+        try b.commit(order(1))
+        #expect(try a.beginWrite(after: 0).map(\.event.rev) == [1], "A reads B's change: A is not alone")
         // Another session holds the durable row, so A's durable step waits on it.
+        let holder = try PGConnection(db, name: "tabula-tests")
+        _ = try holder.execEach("BEGIN; SELECT rev FROM tabula_durable WHERE id = 1 FOR UPDATE")
+        let committed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? a.commit(order(2))
+            committed.signal()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while try scalar(db, "SELECT rev FROM tabula_head WHERE id = 1") != 2 && Date() < deadline { usleep(5_000) }
+        #expect(try scalar(db, "SELECT rev FROM tabula_head WHERE id = 1") == 2, "A's turn committed")
+        // The head's lock is free while A's durable step waits: the next turn may start.
+        let next = try PGConnection(db, name: "tabula-tests")
+        #expect(try next.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE NOWAIT")[1].int(0, 0) == 2)
+        try next.exec("ROLLBACK")
+        // Not flushed as far as anyone knows: a follower is not shown it yet.
+        #expect(try b.changes(after: 1, limit: 10).isEmpty)
+        try holder.exec("COMMIT")
+        #expect(committed.wait(timeout: .now() + 10) == .success, "A's commit returns once its durable step is done")
+        #expect(try b.changes(after: 1, limit: 10).map(\.event.rev) == [2])
+        #expect(try scalar(db, PostgresStore.durableHead) == 2)
+    }
+
+    @Test("a node that has seen no other write for a second flushes inside its turn: one commit, the head held until it is durable")
+    func aNodeAloneFlushesInsideItsTurn() throws {
+        let (db, a) = try seededStore()
+        #expect(a.alone)
         let holder = try PGConnection(db, name: "tabula-tests")
         _ = try holder.execEach("BEGIN; SELECT rev FROM tabula_durable WHERE id = 1 FOR UPDATE")
         _ = try a.beginWrite(after: 0)
@@ -43,18 +72,15 @@ struct PostgresDurableHeadTests {
             try? a.commit(order(1))
             committed.signal()
         }
+        // A's turn waits on the durable row inside its transaction, holding the head.
         let deadline = Date().addingTimeInterval(10)
-        while try scalar(db, "SELECT rev FROM tabula_head WHERE id = 1") != 1 && Date() < deadline { usleep(5_000) }
-        #expect(try scalar(db, "SELECT rev FROM tabula_head WHERE id = 1") == 1, "A's turn committed")
-        // The head's lock is free while A's durable step waits: the next turn may start.
+        while try scalar(db, "SELECT count(*) FROM pg_locks WHERE NOT granted") == 0 && Date() < deadline { usleep(5_000) }
         let next = try PGConnection(db, name: "tabula-tests")
-        #expect(try next.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE NOWAIT")[1].int(0, 0) == 1)
-        try next.exec("ROLLBACK")
-        // Not flushed as far as anyone knows: a follower is not shown it yet.
-        #expect(try b.changes(after: 0, limit: 10).isEmpty)
+        #expect(throws: (any Error).self) { try next.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE NOWAIT") }
+        _ = try? next.exec("ROLLBACK")
         try holder.exec("COMMIT")
-        #expect(committed.wait(timeout: .now() + 10) == .success, "A's commit returns once its durable step is done")
-        #expect(try b.changes(after: 0, limit: 10).map(\.event.rev) == [1])
+        #expect(committed.wait(timeout: .now() + 10) == .success)
+        #expect(try scalar(db, "SELECT rev FROM tabula_head WHERE id = 1") == 1)
         #expect(try scalar(db, PostgresStore.durableHead) == 1)
     }
 
