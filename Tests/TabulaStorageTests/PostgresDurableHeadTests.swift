@@ -20,11 +20,16 @@ private func scalar(_ db: String, _ sql: String) throws -> Int64 {
     return try c.exec(sql).int(0, 0)
 }
 
-/// A seeded database and a node's store on it.
-private func seededStore() throws -> (db: String, store: PostgresStore) {
+/// A seeded database and a node's store on it, which has committed `changes` orders (one a
+/// turn, revisions 1 on).
+private func seededStore(changes: UInt64 = 0) throws -> (db: String, store: PostgresStore) {
     let db = try freshDatabase()
     let store = try PostgresStore(conninfo: db)
     try store.seed(SeedData.model(now: 1).snapshot)
+    for r in stride(from: 1, through: changes, by: 1) {
+        _ = try store.beginWrite(after: r - 1)
+        try store.commit(order(r))
+    }
     return (db, store)
 }
 
@@ -103,10 +108,8 @@ struct PostgresDurableHeadTests {
 
     @Test("a write turn that caught other nodes' changes and wrote nothing makes them durable as it ends")
     func abandonedTurnsMakeWhatTheyCaughtDurable() throws {
-        let (db, a) = try seededStore()
+        let (db, _) = try seededStore(changes: 1)
         let b = try PostgresStore(conninfo: db)
-        _ = try a.beginWrite(after: 0)
-        try a.commit(order(1))
         try psql(db, "UPDATE tabula_durable SET rev = 0")  // as if A's durable step had not run yet
         #expect(try b.beginWrite(after: 0).map(\.event.rev) == [1])
         #expect(b.abandonWrite())
@@ -115,11 +118,7 @@ struct PostgresDurableHeadTests {
 
     @Test("a follow read returns at most its page of changes, and none past the durable head")
     func followReadsKeepToTheirPageAndTheDurableHead() throws {
-        let (db, a) = try seededStore()
-        for r in 1...4 as ClosedRange<UInt64> {
-            _ = try a.beginWrite(after: r - 1)
-            try a.commit(order(r))
-        }
+        let (db, _) = try seededStore(changes: 4)
         let b = try PostgresStore(conninfo: db)
         #expect(try b.changes(after: 0, limit: 2).map(\.event.rev) == [1, 2])
         #expect(try b.changes(after: 2, limit: Int.max).map(\.event.rev) == [3, 4])
@@ -130,9 +129,7 @@ struct PostgresDurableHeadTests {
 
     @Test("a node's load makes durable the state it read")
     func loadsAreMadeDurable() throws {
-        let (db, a) = try seededStore()
-        _ = try a.beginWrite(after: 0)
-        try a.commit(order(1))
+        let (db, _) = try seededStore(changes: 1)
         try psql(db, "UPDATE tabula_durable SET rev = 0")
         #expect(try PostgresStore(conninfo: db).load()?.revision == 1)
         #expect(try scalar(db, PostgresStore.durableHead) == 1)
@@ -140,11 +137,7 @@ struct PostgresDurableHeadTests {
 
     @Test("a schema-1 database gets its durable head at the head on a node's start, and is followed from there")
     func schemaOneIsUpgraded() throws {
-        let (db, a) = try seededStore()
-        for r in 1...2 as ClosedRange<UInt64> {
-            _ = try a.beginWrite(after: r - 1)
-            try a.commit(order(r))
-        }
+        let (db, _) = try seededStore(changes: 2)
         try psql(db, "DROP TABLE tabula_durable; UPDATE tabula_meta SET value = 1 WHERE key = 'schema_version'")
         let b = try PostgresStore(conninfo: db)
         #expect(try scalar(db, "SELECT value FROM tabula_meta WHERE key = 'schema_version'") == 2)
