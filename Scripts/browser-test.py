@@ -343,6 +343,16 @@ def two_people(a, b, port, base, shots):
     a.switch_to.alert.accept()
     wait_until("B no longer shows the item A deleted", lambda: "Desk Lamp" not in view(b), 10)
     print("ok - /items: A adds Desk Lamp, prices it at $75 (it moves band) and deletes it; B shows each")
+    # Half-typed into the add form while someone else changes the list: the change draws the
+    # view again, and what was typed stays, with the cursor in its field.
+    field(a, '#add input[name="name"]').send_keys("Half Typed")
+    assert request(port, 'ADD /items "Live Change" 12').startswith("OK")
+    wait_until("A shows the change made over TCP", lambda: "Live Change" in view(a), 10)
+    typed = a.find_element(By.CSS_SELECTOR, '#add input[name="name"]').get_attribute("value")
+    focused = a.execute_script("return document.activeElement && document.activeElement.name")
+    if typed != "Half Typed" or focused != "name":
+        raise SystemExit(f"FAIL: a live change lost what was typed into the add form (value {typed!r}, focus on {focused!r})")
+    print("ok - what is half typed into the add form survives a live change, with the cursor in its field")
     click(a, "button", "Favorites")
     wait_until("the favourites-only view shows only favourites", lambda: "Rusty Spork" in view(a) and "Shiny Mac" not in view(a) and "Show All" in view(a), 10)
     if shots:

@@ -18,7 +18,7 @@ let here = "/", place = "/";
 let lastRev = null, source = null, retryDelay = 500, loading = false, again = false, offlineSince = null;
 let canWrite = false;
 const flashed = new Set();
-const state = { editing: null, draft: {}, favoritesOnly: false };
+const state = { editing: null, draft: {}, adding: {}, favoritesOnly: false };
 
 function locate() {
   const first = location.pathname.split("/")[1] || "";

@@ -75,7 +75,8 @@ async function items() {
   const anyFavorite = sections.some(s => s.items.some(r => r.favorite));
   if (!anyFavorite) state.favoritesOnly = false;
   let html = `<h1>Items</h1><div class="toolbar">`;
-  if (canWrite) html += `<form id="add"><input name="name" placeholder="name" required> $<input name="value" placeholder="0" size="5" required> <button>Add item</button> ${button("add", ["/items"], "Random", "Add a random item")}</form>`;
+  const a = state.adding;
+  if (canWrite) html += `<form id="add"><input name="name" placeholder="name" required value="${esc(a.name ?? "")}"> $<input name="value" placeholder="0" size="5" required value="${esc(a.value ?? "")}"> <button>Add item</button> ${button("add", ["/items"], "Random", "Add a random item")}</form>`;
   if (anyFavorite) html += `<button type="button" data-local="favorites">${state.favoritesOnly ? "Show All" : "Favorites"}</button>`;
   html += `</div>`;
   if (sections.length === 0) html += `<p class="empty">No Items</p>`;
@@ -85,7 +86,7 @@ async function items() {
     if (shown.length === 0) { html += `<p class="empty">No Items</p>`; continue; }
     html += `<table>` + shown.map((x, k) => itemRow(x.r, k > 0 ? shown[k - 1].pos : null, k + 1 < shown.length ? shown[k + 1].pos : null, picked)).join("") + `</table>`;
   }
-  view.innerHTML = html + `<p class="note">${esc(list.message)}</p>`;
+  keepingFocus(() => { view.innerHTML = html + `<p class="note">${esc(list.message)}</p>`; });
   const row = picked && view.querySelector(`tr[data-item="${CSS.escape(picked)}"]`);
   if (row && !row.dataset.seen) { row.scrollIntoView({ block: "center" }); row.dataset.seen = "1"; }
 }
@@ -113,12 +114,24 @@ view.addEventListener("click", e => {
   const el = e.target.closest("[data-local]");
   if (el) local[el.dataset.local](el);
 });
-view.addEventListener("input", e => { if (e.target.closest("form.edit")) state.draft[e.target.name] = e.target.value; });
+// What is typed into a form is kept in the state, so that a live change, which draws the
+// view again, neither loses it nor moves the cursor out of the field.
+view.addEventListener("input", e => {
+  if (e.target.closest("form.edit")) state.draft[e.target.name] = e.target.value;
+  else if (e.target.closest("#add")) state.adding[e.target.name] = e.target.value;
+});
+function keepingFocus(draw) {
+  const f = document.activeElement;
+  const at = f && f.form && view.contains(f) ? { form: f.form.id ? "#" + f.form.id : "form.edit", name: f.name, start: f.selectionStart, end: f.selectionEnd } : null;
+  draw();
+  const again = at && view.querySelector(`${at.form} input[name="${at.name}"]`);
+  if (again) { again.focus(); again.setSelectionRange(at.start, at.end); }
+}
 view.addEventListener("submit", async e => {
   e.preventDefault();
   const f = e.target, name = f.elements.name.value, value = f.elements.value.value;
   if (f.id === "add") {
-    if (await act("add", ["/items", name, value], `Add ${name}`)) f.reset();
+    if (await act("add", ["/items", name, value], `Add ${name}`)) { state.adding = {}; f.reset(); }
   } else if (f.classList.contains("edit")) {
     const ok = await act("set", [f.dataset.path, "name=" + name, "value=" + value, ...JSON.parse(f.dataset.cond)], `Edit ${name}`);
     if (ok) { state.editing = null; refresh(); }
