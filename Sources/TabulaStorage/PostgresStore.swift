@@ -30,7 +30,7 @@ import TabulaProtocol
 public final class PostgresStore: StateStore, @unchecked Sendable {
     /// The schema version this build writes; a newer database is refused.
     public static let schemaVersion: Int64 = 2
-    /// The channel the commits notify (payload: the new head revision).
+    /// The channel the durable steps notify (payload: the revision now durable).
     public static let channel = "tabula_changes"
 
     let conninfo: String
@@ -242,11 +242,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                 if batch.revision > UInt64(historyLimit) { sql.raw("DELETE FROM tabula_changes WHERE rev <= \(batch.revision - UInt64(historyLimit));") }
                 // The turn's COMMIT releases the head; the durable step waits for the flush
                 // (alone, the turn itself waits for it). An error stops the text there.
-                if alone {
-                    sql.raw("UPDATE tabula_durable SET rev = greatest(rev, \(batch.revision)) WHERE id = 1; SET LOCAL synchronous_commit = on; SELECT pg_notify('\(PostgresStore.channel)', '\(batch.revision)'); COMMIT")
-                } else {
-                    sql.raw("COMMIT;" + PostgresStore.durable(through: batch.revision))
-                }
+                sql.raw(alone ? "\(PostgresStore.raiseDurable(to: batch.revision)) SET LOCAL synchronous_commit = on; COMMIT"
+                    : "COMMIT; " + PostgresStore.durable(through: batch.revision))
                 try db.exec(sql)
                 noteHead(batch.revision)
                 turnTxid = nil
@@ -269,7 +266,13 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// wait: PostgreSQL flushes at commit only a transaction that wrote WAL before its commit
     /// record, so one that only notified (or only took a txid) would return unflushed.
     static func durable(through revision: UInt64) -> String {
-        "BEGIN; UPDATE tabula_durable SET rev = greatest(rev, \(revision)) WHERE id = 1; SELECT pg_notify('\(channel)', '\(revision)'); COMMIT"
+        "BEGIN; \(raiseDurable(to: revision)) COMMIT"
+    }
+
+    /// Raises the durable head to `revision` and notifies, inside a transaction: the durable
+    /// step's body, or the end of a turn flushed in itself (`alone`).
+    static func raiseDurable(to revision: UInt64) -> String {
+        "UPDATE tabula_durable SET rev = greatest(rev, \(revision)) WHERE id = 1; SELECT pg_notify('\(channel)', '\(revision)');"
     }
 
     /// After a failed commit: true when the turn `txid` committed and is now durable (the

@@ -6,12 +6,8 @@ import TabulaProtocol
 @testable import TabulaStorage
 import TabulaTestSupport
 
-/// A change of one order, as the engine would commit it at `rev`.
-private func order(_ rev: UInt64) -> CommitBatch {
-    let m = [Mutation("orders", .put([.int(Int64(rev)), .text("/menu/pasta/pesto"), .text("Pesto"), .double(1.5)])), Mutation("next_order_id", .counter(Int64(rev) + 1))]
-    let e = Event(rev: rev, kind: "order", path: "/orders/\(rev)", summary: "Pesto", value: .null)
-    return CommitBatch(mutations: m, events: [e], revision: rev, mutationEnds: [m.count])
-}
+/// The order committed at `rev`, numbered as its revision.
+private func order(_ rev: UInt64) -> CommitBatch { orderBatch(rev, id: Int64(rev)) }
 
 /// One number read from the database.
 private func scalar(_ db: String, _ sql: String) throws -> Int64 {

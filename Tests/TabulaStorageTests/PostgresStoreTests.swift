@@ -4,8 +4,9 @@ import TabulaProtocol
 @testable import TabulaStorage
 import TabulaTestSupport
 
-/// A change of one order, as the engine would commit it at `rev`.
-private func orderBatch(_ rev: UInt64, id: Int64) -> CommitBatch {
+/// A change of one order, as the engine would commit it at `rev` (shared by the PostgreSQL
+/// suites of this target).
+func orderBatch(_ rev: UInt64, id: Int64) -> CommitBatch {
     let m = [Mutation("orders", .put([.int(id), .text("/menu/pasta/pesto"), .text("Pesto"), .double(1.5)])), Mutation("next_order_id", .counter(id + 1))]
     let e = Event(rev: rev, kind: "order", path: "/orders/\(id)", summary: "Pesto", value: .null)
     return CommitBatch(mutations: m, events: [e], revision: rev, mutationEnds: [m.count])
