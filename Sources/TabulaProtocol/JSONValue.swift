@@ -69,9 +69,7 @@ public enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let i):
-            if i < 0 { out.append(UInt8(ascii: "-")) }
-            WireEncoder.appendDecimal(i.magnitude, to: &out)
+        case .int(let i): JSONValue.writeInt(i, to: &out)
         case .double(let d):
             if d.isFinite { out.append(contentsOf: String(d).utf8) } else { out.append(contentsOf: "null".utf8) }
         case .string(let s): JSONValue.writeString(s, to: &out)
@@ -104,21 +102,49 @@ public enum JSONValue: Sendable, Equatable {
 
     static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Appends `i` as a JSON number.
+    public static func writeInt(_ i: Int64, to out: inout [UInt8]) {
+        if i < 0 { out.append(UInt8(ascii: "-")) }
+        WireEncoder.appendDecimal(i.magnitude, to: &out)
+    }
+
     /// Appends `s` as a JSON string literal with the escapes JSON requires.
     public static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-            case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 9: out.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<32, 127:
-                out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
-            default: out.append(b)
-            }
-        }
+        writeEscaped(s, to: &out)
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the inside of `s`'s JSON string literal (no quotes): runs of bytes that need
+    /// no escape are copied whole.
+    public static func writeEscaped(_ s: String, to out: inout [UInt8]) {
+        let copied: Void? = s.utf8.withContiguousStorageIfAvailable { bytes in
+            var start = 0
+            for i in bytes.indices where needsEscape(bytes[i]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                writeEscape(bytes[i], to: &out)
+                start = i + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        guard copied == nil else { return }
+        for b in s.utf8 {
+            if needsEscape(b) { writeEscape(b, to: &out) } else { out.append(b) }
+        }
+    }
+
+    @inline(__always) static func needsEscape(_ b: UInt8) -> Bool {
+        b < 32 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 127
+    }
+
+    static func writeEscape(_ b: UInt8, to out: inout [UInt8]) {
+        out.append(92)
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(b)
+        case 10: out.append(UInt8(ascii: "n"))
+        case 13: out.append(UInt8(ascii: "r"))
+        case 9: out.append(UInt8(ascii: "t"))
+        default: out.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+        }
     }
 }

@@ -106,6 +106,8 @@ enum SQLiteValue {
     case int(Int64)
     case double(Double)
     case text(String)
+    /// Text given as its UTF-8 bytes (a payload written as bytes need not become a String).
+    case utf8([UInt8])
     case null
 }
 
@@ -136,11 +138,18 @@ final class SQLiteStatement {
             switch v {
             case .int(let n): rc = sqlite3_bind_int64(stmt, idx, n)
             case .double(let d): rc = sqlite3_bind_double(stmt, idx, d)
-            case .text(let s): rc = sqlite3_bind_text(stmt, idx, s, -1, sqliteTransient)
+            case .text(var s): rc = s.withUTF8 { bindText($0, at: idx) }
+            case .utf8(let bytes): rc = bytes.withUnsafeBufferPointer { bindText($0, at: idx) }
             case .null: rc = sqlite3_bind_null(stmt, idx)
             }
             guard rc == SQLITE_OK else { throw db.error(rc, "binding values for \(what)") }
         }
+    }
+
+    /// Binds text by pointer and length (SQLite copies it): no C string is made, no `strlen`.
+    private func bindText(_ b: UnsafeBufferPointer<UInt8>, at idx: Int32) -> Int32 {
+        guard let base = b.baseAddress, b.count > 0 else { return sqlite3_bind_text(stmt, idx, "", 0, sqliteTransient) }
+        return base.withMemoryRebound(to: CChar.self, capacity: b.count) { sqlite3_bind_text(stmt, idx, $0, Int32(b.count), sqliteTransient) }
     }
 
     /// Steps once: true when a row is ready.
@@ -155,7 +164,8 @@ final class SQLiteStatement {
     func int(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
     func double(_ i: Int32) -> Double { sqlite3_column_double(stmt, i) }
     func text(_ i: Int32) -> String {
+        // By length, as bound: text is never cut at a NUL byte.
         guard let p = sqlite3_column_text(stmt, i) else { return "" }
-        return String(cString: p)
+        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i))), as: UTF8.self)
     }
 }

@@ -213,7 +213,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
                 var payload: [UInt8] = []
                 e.value.write(to: &payload)
                 try db.run("INSERT INTO history(rev, time, path, kind, summary, payload) VALUES (?, ?, ?, ?, ?, ?)",
-                    [.int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .text(String(decoding: payload, as: UTF8.self))])
+                    [.int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .utf8(payload)])
             }
             // Trimmed by the commit that passes a multiple of `trimEvery`, so the history holds
             // fewer than its bound plus that many (the rows to go are the oldest, found by the

@@ -181,6 +181,28 @@ func listing(_ m: Model) -> [String] {
         let back = try #require(try store.load())
         #expect(back.revision == lastGood)
     }
+
+    @Test func textComesBackByteForByteNulAndUnicodeIncluded() throws {
+        let path = tempPath()
+        let names = ["", "a\u{0}b", "O'Brien \"x\" \\ é 😀", String(repeating: "é", count: 3_000)]
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.seed(SeedData.model(now: 0).snapshot)
+            for (i, name) in names.enumerated() {
+                let put = Mutation("orders", .put([.int(Int64(90 + i)), .text("/menu/" + name), .text(name), .double(1)]))
+                try store.commit(CommitBatch(mutations: [put], events: [Event(rev: UInt64(i + 1), kind: "order", path: "/orders/\(90 + i)", summary: name, value: .string(name))], revision: UInt64(i + 1)))
+            }
+        }
+        let store = try SQLiteStore(path: path)
+        let rows = try #require(try store.load()).mutations.compactMap { m -> [StoredValue]? in
+            guard m.table == "orders", case .put(let row) = m.change else { return nil }
+            return row.values
+        }
+        #expect(rows.map { $0[2] } == names.map { .text($0) })
+        let events = try #require(try store.openHistoryReader()).events(after: 0, through: 10, under: "/", limit: 10) { _ in true }
+        #expect(events.map(\.summary) == names)
+        #expect(events.map(\.value) == names.map { .string($0) })
+    }
 }
 
 /// A store that refuses its file must close what it opened exactly once: a second close of

@@ -1,3 +1,5 @@
+import TabulaProtocol
+
 /// Path-segment names made from titles: lower case, words joined by `-`, so that no path
 /// ever needs quoting ("My Int" → `my-int`).
 public enum Slug {
@@ -36,7 +38,18 @@ public enum Display {
 
     /// An ISO 8601 UTC timestamp (seconds) from Unix seconds.
     public static func timestamp(_ t: Double) -> String {
-        guard t.isFinite, abs(t) < 1e13 else { return "invalid-time" }
+        var out: [UInt8] = []
+        out.reserveCapacity(20)
+        writeTimestamp(t, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `timestamp(t)` to `out`, without making a String.
+    public static func writeTimestamp(_ t: Double, to out: inout [UInt8]) {
+        guard t.isFinite, abs(t) < 1e13 else {
+            out.append(contentsOf: "invalid-time".utf8)
+            return
+        }
         let secs = Int64(t.rounded(.down))
         let days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
         let rem = secs - days * 86400
@@ -50,7 +63,17 @@ public enum Display {
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(y)-\(two(m))-\(two(d))T\(two(rem / 3600)):\(two(rem / 60 % 60)):\(two(rem % 60))Z"
+        func two(_ v: Int64, then: Unicode.Scalar) {
+            out.append(UInt8(ascii: "0") + UInt8(v / 10))
+            out.append(UInt8(ascii: "0") + UInt8(v % 10))
+            out.append(UInt8(ascii: then))
+        }
+        JSONValue.writeInt(y, to: &out)
+        out.append(UInt8(ascii: "-"))
+        two(m, then: "-")
+        two(d, then: "T")
+        two(rem / 3600, then: ":")
+        two(rem / 60 % 60, then: ":")
+        two(rem % 60, then: "Z")
     }
 }

@@ -45,5 +45,27 @@ struct ItemJSON: JSONRepresentable {
         if let position { pairs.append(("position", .int(Int64(position)))) }
         return .object(pairs)
     }
+
+    /// `json`'s text, written without building it (every change to an item writes it into
+    /// the history's row).
+    func writeJSON(to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"type":"item","id":"#.utf8)
+        JSONValue.writeInt(Int64(item.id), to: &out)
+        out.append(contentsOf: #","name":"#.utf8)
+        JSONValue.writeString(item.name, to: &out)
+        out.append(contentsOf: #","value":"#.utf8)
+        JSONValue.writeInt(Int64(item.value), to: &out)
+        out.append(contentsOf: #","serial":"#.utf8)
+        JSONValue.writeString(item.serial, to: &out)
+        out.append(contentsOf: #","created":""#.utf8)
+        Display.writeTimestamp(item.created, to: &out)
+        out.append(contentsOf: (item.favorite ? #"","favorite":true,"section":"# : #"","favorite":false,"section":"#).utf8)
+        JSONValue.writeString(section, to: &out)
+        if let position {
+            out.append(contentsOf: #","position":"#.utf8)
+            JSONValue.writeInt(Int64(position), to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
 }
 

@@ -24,6 +24,19 @@ public struct Order: Sendable, Equatable, JSONRepresentable {
         .object([("type", .string("order")), ("id", .int(Int64(id))), ("entry", .string(entry)), ("title", .string(title)), ("created", .string(Display.timestamp(created)))])
     }
 
+    /// `json`'s text, written without building it.
+    public func writeJSON(to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"type":"order","id":"#.utf8)
+        JSONValue.writeInt(Int64(id), to: &out)
+        out.append(contentsOf: #","entry":"#.utf8)
+        JSONValue.writeString(entry, to: &out)
+        out.append(contentsOf: #","title":"#.utf8)
+        JSONValue.writeString(title, to: &out)
+        out.append(contentsOf: #","created":""#.utf8)
+        Display.writeTimestamp(created, to: &out)
+        out.append(contentsOf: #""}"#.utf8)
+    }
+
     /// The order's one-line text row.
     public var row: String { "\(id)  \(title)  \(entry)  \(Display.timestamp(created))" }
 }

@@ -71,4 +71,28 @@ public struct Setting: Sendable, Equatable, JSONRepresentable {
             ("value", type.json(selectedValue)), ("row", .string(masterRow)),
         ])
     }
+
+    /// `json`'s text, written without building it (every SELECT writes it into the history).
+    public func writeJSON(to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"name":"#.utf8)
+        JSONValue.writeString(slug, to: &out)
+        out.append(contentsOf: #","title":"#.utf8)
+        JSONValue.writeString(title, to: &out)
+        out.append(contentsOf: #","type":"#.utf8)
+        JSONValue.writeString(type.rawValue, to: &out)
+        out.append(contentsOf: #","options":["#.utf8)
+        for (i, o) in options.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            type.json(o).write(to: &out)
+        }
+        out.append(contentsOf: #"],"selected":"#.utf8)
+        JSONValue.writeInt(Int64(selected + 1), to: &out)
+        out.append(contentsOf: #","value":"#.utf8)
+        type.json(selectedValue).write(to: &out)
+        out.append(contentsOf: #","row":""#.utf8)
+        JSONValue.writeEscaped(title, to: &out)
+        out.append(contentsOf: ": ".utf8)
+        JSONValue.writeEscaped(selectedValue, to: &out)
+        out.append(contentsOf: #""}"#.utf8)
+    }
 }

@@ -1,0 +1,70 @@
+import Testing
+@testable import TabulaModel
+import TabulaProtocol
+
+/// Rows written straight to JSON bytes (the history's payloads, JSON events) must be exactly
+/// the text of their `json` trees, escapes and odd times included.
+@Suite struct DirectJSONTests {
+    static let texts = ["", "Rusty Spork", "quote \" back \\ slash", "tab\tnew\nline\rcr", "bell \u{07} del \u{7F} nul \u{00}", "naïve ☕️ 🍕", "é", String(repeating: "long ", count: 40)]
+    static let times: [Double] = [0, 1_700_000_000.75, -1, -86_401.5, 951_782_400, 9.99e12, 1e13, -.infinity, .nan]
+
+    static func direct(_ v: some JSONRepresentable) -> String {
+        var out: [UInt8] = []
+        v.writeJSON(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func anItemWrittenDirectlyIsItsJSONText() {
+        for (i, text) in DirectJSONTests.texts.enumerated() {
+            for t in DirectJSONTests.times {
+                let item = Item(id: i * 7 - 3, name: text, value: -i * 1_000, serial: text, created: t, favorite: i % 2 == 0)
+                for position in [nil, 0, 12] {
+                    let row = ItemJSON(item: item, section: text, position: position)
+                    #expect(DirectJSONTests.direct(row) == row.json.jsonText)
+                }
+            }
+        }
+    }
+
+    @Test func anOrderWrittenDirectlyIsItsJSONText() {
+        for (i, text) in DirectJSONTests.texts.enumerated() {
+            for t in DirectJSONTests.times {
+                let order = Order(id: i, entry: "/menu/" + text, title: text, created: t)
+                #expect(DirectJSONTests.direct(order) == order.json.jsonText)
+            }
+        }
+    }
+
+    @Test func aSettingOfEveryTypeWrittenDirectlyIsItsJSONText() {
+        let options: [OptionType: [String]] = [
+            .text: DirectJSONTests.texts, .int: ["-5", "0", "16", "9007199254740993"], .decimal: ["0.5", "-2.0", "3.25"], .bool: ["on", "off"],
+        ]
+        for type in OptionType.allCases {
+            let values = options[type]!
+            for selected in values.indices {
+                for title in DirectJSONTests.texts {
+                    let s = Setting(slug: "my-\(type.rawValue)", title: title, type: type, options: values, selected: selected)
+                    #expect(DirectJSONTests.direct(s) == s.json.jsonText)
+                }
+            }
+        }
+    }
+
+    @Test func aTimestampWrittenAsBytesIsTheISOText() {
+        #expect(Display.timestamp(0) == "1970-01-01T00:00:00Z")
+        #expect(Display.timestamp(951_782_400) == "2000-02-29T00:00:00Z")
+        #expect(Display.timestamp(-1) == "1969-12-31T23:59:59Z")
+        #expect(Display.timestamp(-62_135_596_801) == "0-12-31T23:59:59Z")
+        #expect(Display.timestamp(-62_198_755_200) == "-1-01-01T00:00:00Z")
+        #expect(Display.timestamp(.nan) == "invalid-time")
+    }
+
+    @Test func aStringWithNothingToEscapeIsCopiedAsItIs() {
+        var out: [UInt8] = []
+        JSONValue.writeString("naïve ☕️ plain", to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "\"naïve ☕️ plain\"")
+        out.removeAll()
+        JSONValue.writeString("a\"b\\c\nd\u{01}e\u{7F}", to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == #""a\"b\\c\nd\u0001e\u007f""#)
+    }
+}
