@@ -239,10 +239,10 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     }
 
     private func transaction(_ body: () throws -> Void) throws {
-        try db.exec("BEGIN IMMEDIATE")
+        try db.run("BEGIN IMMEDIATE")  // prepared once, as COMMIT: not parsed each commit
         do {
             try body()
-            try db.exec("COMMIT")
+            try db.run("COMMIT")
         } catch {
             try? db.exec("ROLLBACK")
             throw error

@@ -36,6 +36,12 @@ public enum Display {
     /// Whole dollars, as `$12`.
     public static func dollars(_ v: Int) -> String { v < 0 ? "-$\(-v)" : "$\(v)" }
 
+    /// Appends `dollars(v)` to `out`, without making a String.
+    public static func writeDollars(_ v: Int, to out: inout [UInt8]) {
+        out.append(v < 0 ? "-$" : "$")
+        WireEncoder.appendDecimal(UInt64(v.magnitude), to: &out)
+    }
+
     /// An ISO 8601 UTC timestamp (seconds) from Unix seconds.
     public static func timestamp(_ t: Double) -> String {
         var out: [UInt8] = []

@@ -49,20 +49,20 @@ struct ItemJSON: JSONRepresentable {
     /// `json`'s text, written without building it (every change to an item writes it into
     /// the history's row).
     func writeJSON(to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"type":"item","id":"#.utf8)
+        out.append(#"{"type":"item","id":"#)
         JSONValue.writeInt(Int64(item.id), to: &out)
-        out.append(contentsOf: #","name":"#.utf8)
+        out.append(#","name":"#)
         JSONValue.writeString(item.name, to: &out)
-        out.append(contentsOf: #","value":"#.utf8)
+        out.append(#","value":"#)
         JSONValue.writeInt(Int64(item.value), to: &out)
-        out.append(contentsOf: #","serial":"#.utf8)
+        out.append(#","serial":"#)
         JSONValue.writeString(item.serial, to: &out)
-        out.append(contentsOf: #","created":""#.utf8)
+        out.append(#","created":""#)
         Display.writeTimestamp(item.created, to: &out)
-        out.append(contentsOf: (item.favorite ? #"","favorite":true,"section":"# : #"","favorite":false,"section":"#).utf8)
+        out.append(item.favorite ? #"","favorite":true,"section":"# : #"","favorite":false,"section":"#)
         JSONValue.writeString(section, to: &out)
         if let position {
-            out.append(contentsOf: #","position":"#.utf8)
+            out.append(#","position":"#)
             JSONValue.writeInt(Int64(position), to: &out)
         }
         out.append(UInt8(ascii: "}"))

@@ -235,7 +235,20 @@ public struct ItemStore: Sendable {
 
     /// The item's one-line text row.
     public func row(_ item: Item) -> String {
-        "\(item.id)  \(item.name)  \(Display.dollars(item.value))  serial=\(item.serial)\(item.favorite ? "  " + RowMarks.favorite : "")"
+        var out: [UInt8] = []
+        out.reserveCapacity(40 + item.name.utf8.count + item.serial.utf8.count)
+        JSONValue.writeInt(Int64(item.id), to: &out)
+        out.append("  ")
+        out.append(contentsOf: item.name.utf8)
+        out.append("  ")
+        Display.writeDollars(item.value, to: &out)
+        out.append("  serial=")
+        out.append(contentsOf: item.serial.utf8)
+        if item.favorite {
+            out.append("  ")
+            out.append(contentsOf: RowMarks.favorite.utf8)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A band's range in words: "< $50", "$50 – $99", "≥ $100".

@@ -26,15 +26,15 @@ public struct Order: Sendable, Equatable, JSONRepresentable {
 
     /// `json`'s text, written without building it.
     public func writeJSON(to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"type":"order","id":"#.utf8)
+        out.append(#"{"type":"order","id":"#)
         JSONValue.writeInt(Int64(id), to: &out)
-        out.append(contentsOf: #","entry":"#.utf8)
+        out.append(#","entry":"#)
         JSONValue.writeString(entry, to: &out)
-        out.append(contentsOf: #","title":"#.utf8)
+        out.append(#","title":"#)
         JSONValue.writeString(title, to: &out)
-        out.append(contentsOf: #","created":""#.utf8)
+        out.append(#","created":""#)
         Display.writeTimestamp(created, to: &out)
-        out.append(contentsOf: #""}"#.utf8)
+        out.append(#""}"#)
     }
 
     /// The order's one-line text row.

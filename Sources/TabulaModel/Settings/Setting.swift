@@ -74,25 +74,25 @@ public struct Setting: Sendable, Equatable, JSONRepresentable {
 
     /// `json`'s text, written without building it (every SELECT writes it into the history).
     public func writeJSON(to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"name":"#.utf8)
+        out.append(#"{"name":"#)
         JSONValue.writeString(slug, to: &out)
-        out.append(contentsOf: #","title":"#.utf8)
+        out.append(#","title":"#)
         JSONValue.writeString(title, to: &out)
-        out.append(contentsOf: #","type":"#.utf8)
+        out.append(#","type":"#)
         JSONValue.writeString(type.rawValue, to: &out)
-        out.append(contentsOf: #","options":["#.utf8)
+        out.append(#","options":["#)
         for (i, o) in options.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             type.json(o).write(to: &out)
         }
-        out.append(contentsOf: #"],"selected":"#.utf8)
+        out.append(#"],"selected":"#)
         JSONValue.writeInt(Int64(selected + 1), to: &out)
-        out.append(contentsOf: #","value":"#.utf8)
+        out.append(#","value":"#)
         type.json(selectedValue).write(to: &out)
-        out.append(contentsOf: #","row":""#.utf8)
+        out.append(#","row":""#)
         JSONValue.writeEscaped(title, to: &out)
-        out.append(contentsOf: ": ".utf8)
+        out.append(": ")
         JSONValue.writeEscaped(selectedValue, to: &out)
-        out.append(contentsOf: #""}"#.utf8)
+        out.append(#""}"#)
     }
 }
