@@ -19,6 +19,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     /// `path` with symbolic links resolved at open: the name the file must keep.
     let realPath: String
     let tables = SQLiteTables()
+    /// `tables.singleKey`, made once.
+    private lazy var singleKey = tables.singleKey
     /// Made when the file is first used and kept in it.
     public private(set) var historyID = ""
     let path: String
@@ -208,7 +210,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         try checkFileIsOurs()
         let now = Date().timeIntervalSince1970
         try transaction {
-            for m in batch.mutations { try tables.write(m, to: db) }
+            for m in LastWrites.of(batch.mutations, singleKey: singleKey) { try tables.write(m, to: db) }
             for e in batch.events {
                 var payload: [UInt8] = []
                 e.value.write(to: &payload)

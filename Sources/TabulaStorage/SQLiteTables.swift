@@ -14,6 +14,8 @@ struct SQLiteTables {
 
     /// Tables by name.
     let tables: [String: Table]
+    /// The tables keyed by one column (see `LastWrites`).
+    var singleKey: Set<String> { Set(tables.values.filter { $0.schema.keyColumns == 1 }.map(\.schema.name)) }
     /// Every list's tables in load order, and its counters.
     let lists: [(tables: [Table], counters: [String])]
 

@@ -13,6 +13,8 @@ enum CatalogCodec {
         let node: CatalogNode
         let position: Int
 
+        var key: StoredValue { .int(Int64(node.id)) }
+
         var values: [StoredValue] {
             let n = node
             let detail: JSONValue

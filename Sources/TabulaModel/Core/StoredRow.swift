@@ -3,6 +3,13 @@
 public protocol StoredRow: Sendable {
     /// The columns, in the table's order.
     var values: [StoredValue] { get }
+    /// The first column (a one-column key), without encoding the others.
+    var key: StoredValue { get }
+}
+
+extension StoredRow {
+    /// The first of `values`.
+    public var key: StoredValue { values[0] }
 }
 
 extension Array: StoredRow where Element == StoredValue {

@@ -17,6 +17,8 @@ enum ItemsCodec {
     struct Row: StoredRow {
         let item: Item
 
+        var key: StoredValue { .int(Int64(item.id)) }
+
         var values: [StoredValue] {
             let it = item
             return [.int(Int64(it.id)), .text(it.name), .int(Int64(it.value)), .text(it.serial), .double(it.created), .int(it.favorite ? 1 : 0), .double(it.ord)]

@@ -10,6 +10,8 @@ enum OrdersCodec {
     struct Row: StoredRow {
         let order: Order
 
+        var key: StoredValue { .int(Int64(order.id)) }
+
         var values: [StoredValue] { [.int(Int64(order.id)), .text(order.entry), .text(order.title), .double(order.created)] }
     }
 

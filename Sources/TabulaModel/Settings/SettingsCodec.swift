@@ -12,6 +12,8 @@ enum SettingsCodec {
         let setting: Setting
         let position: Int
 
+        var key: StoredValue { .text(setting.slug) }
+
         var values: [StoredValue] {
             let s = setting
             var options: [UInt8] = []
