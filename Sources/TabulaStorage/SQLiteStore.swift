@@ -26,6 +26,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     let path: String
     let historyLimit: Int
     private let lockFD: Int32
+    /// The history's oldest revision, once known and until a trim (see `oldestRevision`).
+    private var oldestKnown: UInt64?
 
     /// Opens (or creates) the store at `path`.
     /// - Parameters:
@@ -222,6 +224,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
             // primary key; trimming each commit cost two pages more per commit).
             let before = (batch.events.first?.rev ?? batch.revision) - 1
             if batch.revision > UInt64(historyLimit) && batch.revision / trimEvery != before / trimEvery {
+                oldestKnown = nil
                 try db.run("DELETE FROM history WHERE rev <= ?", [.int(Int64(batch.revision) - Int64(historyLimit))])
             }
         }
@@ -257,8 +260,13 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
 
     // MARK: - History
 
+    /// Read once and kept until a trim moves it (the engine asks after every commit; a
+    /// query each time cost a read transaction: a statement and four `fcntl` locks).
     public func oldestRevision() throws -> UInt64 {
-        UInt64(try db.scalarInt("SELECT min(rev) FROM history") ?? 0)
+        if let known = oldestKnown { return known }
+        let oldest = UInt64(try db.scalarInt("SELECT min(rev) FROM history") ?? 0)
+        if oldest > 0 { oldestKnown = oldest }
+        return oldest
     }
 
     /// A read-only connection of its own to the same file.

@@ -126,6 +126,20 @@ func listing(_ m: Model) -> [String] {
         #expect(try store.openHistoryReader()?.count(after: 0, through: 100, under: "/") == 10)
     }
 
+    @Test func theOldestRevisionFollowsEveryTrimThoughItIsReadOnce() throws {
+        let path = tempPath()
+        var model = SeedData.model(now: 0)
+        let store = try SQLiteStore(path: path, syncFull: false, historyLimit: 10)
+        try store.seed(model.snapshot)
+        #expect(try store.oldestRevision() == 0)
+        let reader = try #require(try store.openHistoryReader())
+        for _ in 0..<40 {
+            try applyAndCommit(["ORDER pesto"], model: &model, store: store)
+            #expect(try store.oldestRevision() == reader.oldestRevision(), "at revision \(model.revision)")
+        }
+        #expect(try store.oldestRevision() > 20)
+    }
+
     @Test func aFileThatIsNotSQLiteIsRefusedUntouched() throws {
         let path = tempPath()
         let junk = Data("hello, this is my diary\n".utf8)
