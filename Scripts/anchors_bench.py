@@ -58,40 +58,55 @@ def rss_kb(pid):
         return next(int(l.split()[1]) for l in f if l.startswith("VmRSS"))
 
 
-def anchors(runs, n, work, start_tabulad, lb):
+def anchors(runs, n, work, start_tabulad, lb, variants=()):
     """Writes beside SET (the plain anchor) and beside XADD to a capped stream (a global
     order, a resumable history, a notification: what a Tabula write also does), in memory at
-    P=1 and P=16; durable writes beside Redis with appendfsync always at c=1 and c=50."""
+    P=1 and P=16; durable writes beside Redis with appendfsync always at c=1 and c=50. Each
+    variant (`--against` commits, `--variant` flags) runs the same Tabula cases, in turn."""
     mem_r, mem_rport = redis(work, "--appendonly", "no")
     aof_dir = os.path.join(work, "aof")
     os.makedirs(aof_dir, exist_ok=True)
     aof_r, aof_rport = redis(aof_dir, "--appendonly", "yes", "--appendfsync", "always")
-    mem_t, mem_tport = start_tabulad("--memory")
-    disk_t, disk_tport = start_tabulad("--data", os.path.join(work, "anchors.sqlite"), "--sync", "full")
-    cases = [  # (name, P or c, redis port, redis line, tabula port, requests, c, P)
-        ("write vs SET", "P=1", mem_rport, "SET k v", mem_tport, n, 50, 1),
-        ("write vs XADD", "P=1", mem_rport, "XADD s MAXLEN ~ 100000 * f v", mem_tport, n, 50, 1),
-        ("write vs SET", "P=16", mem_rport, "SET k v", mem_tport, n * 4, 50, 16),
-        ("write vs XADD", "P=16", mem_rport, "XADD s MAXLEN ~ 100000 * f v", mem_tport, n * 4, 50, 16),
-        ("durable vs AOF always", "c=1", aof_rport, "SET k v", disk_tport, max(2000, n // 100), 1, 1),
-        ("durable vs AOF always", "c=50", aof_rport, "SET k v", disk_tport, max(20000, n // 10), 50, 1),
+    builds = [("this build", None, ())] + [(label, binary, () if binary else tuple(label.split())) for label, binary in variants]
+    servers = []  # per build: (memory port, disk port), and every process
+    procs = [mem_r, aof_r]
+    for k, (label, binary, flags) in enumerate(builds):
+        mem_t, mem_tport = start_tabulad("--memory", *flags, binary=binary)
+        disk_t, disk_tport = start_tabulad("--data", os.path.join(work, "anchors-%d.sqlite" % k), "--sync", "full", *flags, binary=binary)
+        servers.append((mem_tport, disk_tport))
+        procs += [mem_t, disk_t]
+    cases = [  # (name, load, redis port, redis line, durable?, requests, c, P)
+        ("write vs SET", "P=1", mem_rport, "SET k v", False, n, 50, 1),
+        ("write vs XADD", "P=1", mem_rport, "XADD s MAXLEN ~ 100000 * f v", False, n, 50, 1),
+        ("write vs SET", "P=16", mem_rport, "SET k v", False, n * 4, 50, 16),
+        ("write vs XADD", "P=16", mem_rport, "XADD s MAXLEN ~ 100000 * f v", False, n * 4, 50, 16),
+        ("durable vs AOF always", "c=1", aof_rport, "SET k v", True, max(2000, n // 100), 1, 1),
+        ("durable vs AOF always", "c=50", aof_rport, "SET k v", True, max(20000, n // 10), 50, 1),
     ]
     res = {}
     try:
-        for _ in range(runs):
-            for name, load, rport, rline, tport, count, c, P in cases:
+        for run in range(runs):
+            for name, load, rport, rline, durable, count, c, P in cases:
                 r = lb_run(lb, rport, "redis", rline, count, c, P)
-                t = tabula_writes(lb, work, tport, count, c, P)
-                res.setdefault((name, load), []).append((float(r["rps"]), float(t["rps"]), float(r["p99_ms"]), float(t["p99_ms"])))
+                order = list(range(len(builds)))
+                order = order[run % len(order):] + order[:run % len(order)]
+                got = {k: tabula_writes(lb, work, servers[k][1 if durable else 0], count, c, P) for k in order}
+                res.setdefault((name, load), []).append([float(r["rps"]), float(r["p99_ms"])] + [x for k in range(len(builds)) for x in (float(got[k]["rps"]), float(got[k]["p99_ms"]))])
     finally:
-        for p in (mem_r, aof_r, mem_t, disk_t):
+        for p in procs:
             p.terminate(); p.wait()
     print("\nWrites beside fair anchors (linebench; tabula: FAV /items/1, a change every time; memory: tabulad --memory and redis"
           " without persistence; durable: tabulad --data --sync full and redis --appendonly yes --appendfsync always; medians of %d alternating runs)" % runs)
-    print("%-22s %5s %12s %12s %7s %10s %10s" % ("case", "load", "redis/s", "tabula/s", "ratio", "redis p99", "tabula p99"))
+    head = "%-22s %5s %12s %10s" % ("case", "load", "redis/s", "redis p99")
+    for label, _, _ in builds:
+        head += " | %s: /s, ratio, p99" % label
+    print(head)
     for (name, load), v in res.items():
-        rr = statistics.median(x[0] for x in v); tt = statistics.median(x[1] for x in v)
-        print("%-22s %5s %12.0f %12.0f %6.2fx %10.3f %10.3f" % (name, load, rr, tt, tt / rr, statistics.median(x[2] for x in v), statistics.median(x[3] for x in v)))
+        med = [statistics.median(x[i] for x in v) for i in range(len(v[0]))]
+        line = "%-22s %5s %12.0f %10.3f" % (name, load, med[0], med[1])
+        for k in range(len(builds)):
+            line += " | %10.0f %5.2fx %7.3f" % (med[2 + 2 * k], med[2 + 2 * k] / med[0], med[3 + 2 * k])
+        print(line)
 
 
 def hold_watchers(port, n, line):
