@@ -12,7 +12,7 @@ final class SQLiteDatabase {
     /// same strings each time, so `==` answers on their storage's identity, where hashing
     /// a statement's whole text cost ~2,000 instructions a lookup.
     private var recent: [(sql: String, statement: SQLiteStatement)] = []
-    static let recentLimit = 8
+    static let recentLimit = 12
 
     /// Opens `path` for reading and writing (created when missing), or only for reading.
     init(path: String, readOnly: Bool = false) throws {

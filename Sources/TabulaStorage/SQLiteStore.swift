@@ -199,10 +199,13 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
 
     public func seed(_ s: ModelSnapshot) throws {
         try transaction {
-            for m in s.mutations { try tables.write(m, to: db) }
+            try tables.write(s.mutations, to: db)
             try setMeta("revision", Int64(s.revision))
         }
     }
+
+    /// The history's rows, a batch's in few statements.
+    static let historyInsert = SQLiteRowsInsert("INSERT INTO history(rev, time, path, kind, summary, payload) VALUES ", columns: 6)
 
     /// How many revisions pass between two trims of the history: 256, or a 64th of a small
     /// bound (every commit for a bound under 128).
@@ -212,12 +215,12 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         try checkFileIsOurs()
         let now = Date().timeIntervalSince1970
         try transaction {
-            for m in LastWrites.of(batch.mutations, singleKey: singleKey) { try tables.write(m, to: db) }
-            for e in batch.events {
+            try tables.write(LastWrites.of(batch.mutations, singleKey: singleKey), to: db)
+            try SQLiteStore.historyInsert.run(batch.events.count, in: db) { i, values in
+                let e = batch.events[i]
                 var payload: [UInt8] = []
                 e.value.write(to: &payload)
-                try db.run("INSERT INTO history(rev, time, path, kind, summary, payload) VALUES (?, ?, ?, ?, ?, ?)",
-                    [.int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .utf8(payload)])
+                values += [.int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .utf8(payload)]
             }
             // Trimmed by the commit that passes a multiple of `trimEvery`, so the history holds
             // fewer than its bound plus that many (the rows to go are the oldest, found by the

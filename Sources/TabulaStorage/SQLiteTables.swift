@@ -6,7 +6,8 @@ struct SQLiteTables {
     struct Table {
         let schema: TableSchema
         let create: String
-        let put: String
+        /// `INSERT OR REPLACE`, of one row or many.
+        let put: SQLiteRowsInsert
         let delete: String
         let clear: String
         let select: String
@@ -34,7 +35,7 @@ struct SQLiteTables {
         return Table(
             schema: s,
             create: "CREATE TABLE IF NOT EXISTS \(s.name)(\(defs), PRIMARY KEY(\(key)))\(rowid ? "" : " WITHOUT ROWID")",
-            put: "INSERT OR REPLACE INTO \(s.name)(\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+            put: SQLiteRowsInsert("INSERT OR REPLACE INTO \(s.name)(\(names.joined(separator: ", "))) VALUES ", columns: names.count),
             delete: "DELETE FROM \(s.name) WHERE \(names[0]) = ?",
             clear: "DELETE FROM \(s.name)",
             select: "SELECT \(names.joined(separator: ", ")) FROM \(s.name) ORDER BY \(s.loadOrder)")
@@ -45,19 +46,57 @@ struct SQLiteTables {
         for t in tables.values.sorted(by: { $0.schema.name < $1.schema.name }) { try db.exec(t.create) }
     }
 
+    /// Writes mutations in order, each run of puts to one table as one insert of its rows.
+    /// Counters (rows of `meta`, only ever raised) are raised last, each once to its highest
+    /// value: between a list's puts (an id counter after each new row) they would cut its runs.
+    func write(_ mutations: [Mutation], to db: SQLiteDatabase) throws {
+        var counters: [(name: String, value: Int64)] = []
+        var rows: [Mutation] = []
+        rows.reserveCapacity(mutations.count)
+        for m in mutations {
+            guard case .counter(let v) = m.change else {
+                rows.append(m)
+                continue
+            }
+            if let k = counters.firstIndex(where: { $0.name == m.table }) { counters[k].value = max(counters[k].value, v) } else { counters.append((m.table, v)) }
+        }
+        var i = 0
+        while i < rows.count {
+            let m = rows[i]
+            guard case .put = m.change else {
+                try write(m, to: db)
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < rows.count, rows[end].table == m.table, case .put = rows[end].change { end += 1 }
+            let first = i
+            try table(m.table).put.run(end - i, in: db) { k, values in
+                if case .put(let row) = rows[first + k].change { values += row.values.map(SQLiteTables.bind) }
+            }
+            i = end
+        }
+        for c in counters { try write(Mutation(c.name, .counter(c.value)), to: db) }
+    }
+
+    private func table(_ name: String) throws -> Table {
+        guard let t = tables[name] else { throw StorageError("no table \(name) in this store; this tabulad does not know that list") }
+        return t
+    }
+
     /// Writes one mutation.
-    func write(_ m: Mutation, to db: SQLiteDatabase) throws {
+    private func write(_ m: Mutation, to db: SQLiteDatabase) throws {
         if case .counter(let v) = m.change {
             try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)", [.text(m.table), .int(v)])
             return
         }
-        guard let t = tables[m.table] else { throw StorageError("no table \(m.table) in this store; this tabulad does not know that list") }
+        let t = try table(m.table)
         switch m.change {
-        case .put(let row): try db.run(t.put, row.values.map(SQLiteTables.bind))
+        case .put(let row): try t.put.run(1, in: db) { _, values in values += row.values.map(SQLiteTables.bind) }
         case .delete(let key): try db.run(t.delete, [SQLiteTables.bind(key)])
         case .replaceAll(let rows):
             try db.run(t.clear)
-            for row in rows { try db.run(t.put, row.map(SQLiteTables.bind)) }
+            try t.put.run(rows.count, in: db) { k, values in values += rows[k].map(SQLiteTables.bind) }
         case .counter: break
         }
     }
