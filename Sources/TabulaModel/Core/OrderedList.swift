@@ -122,10 +122,23 @@ public struct OrderedList: Sendable {
     @discardableResult
     public mutating func append(_ id: Int, flagged f: Bool = false) -> ListHandle {
         // `insert(at: count)` without its split, which would walk the whole right spine to
-        // cut off nothing: the new node only merges down that spine as far as its priority.
+        // cut off nothing: the new node goes down that spine only as far as its priority
+        // puts it, each node passed gaining one element, and takes the rest as its left.
         let n = newNode(id, flagged: f)
-        root = merge(root, n)
-        setParent(root, -1)
+        let add: Int32 = f ? 1 : 0
+        var above: Int32 = -1
+        var at = root
+        while at >= 0 && nodes[Int(at)].prio > nodes[Int(n)].prio {
+            nodes[Int(at)].size += 1
+            nodes[Int(at)].flaggedCount += add
+            above = at
+            at = nodes[Int(at)].right
+        }
+        nodes[Int(n)].left = at
+        setParent(at, n)
+        update(n)
+        if above < 0 { root = n } else { nodes[Int(above)].right = n }
+        nodes[Int(n)].parent = above
         return n
     }
 

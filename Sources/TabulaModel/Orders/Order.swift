@@ -38,6 +38,17 @@ public struct Order: Sendable, Equatable, JSONRepresentable {
     }
 
     /// The order's one-line text row.
-    public var row: String { "\(id)  \(title)  \(entry)  \(Display.timestamp(created))" }
+    public var row: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(32 + title.utf8.count + entry.utf8.count)
+        JSONValue.writeInt(Int64(id), to: &out)
+        out.append("  ")
+        out.append(contentsOf: title.utf8)
+        out.append("  ")
+        out.append(contentsOf: entry.utf8)
+        out.append("  ")
+        Display.writeTimestamp(created, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
 }
 

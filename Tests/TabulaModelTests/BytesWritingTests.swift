@@ -2,9 +2,10 @@ import Testing
 @testable import TabulaModel
 import TabulaProtocol
 
-/// Rows written straight to JSON bytes (the history's payloads, JSON events) must be exactly
-/// the text of their `json` trees, escapes and odd times included.
-@Suite struct DirectJSONTests {
+/// Rows written straight to bytes (the history's payloads, JSON events, text rows) must be
+/// exactly the text of their `json` trees and of the interpolated rows they replace, escapes
+/// and odd times included.
+@Suite struct BytesWritingTests {
     static let texts = ["", "Rusty Spork", "quote \" back \\ slash", "tab\tnew\nline\rcr", "bell \u{07} del \u{7F} nul \u{00}", "naïve ☕️ 🍕", "é", String(repeating: "long ", count: 40)]
     static let times: [Double] = [0, 1_700_000_000.75, -1, -86_401.5, 951_782_400, 9.99e12, 1e13, -.infinity, .nan]
 
@@ -15,36 +16,36 @@ import TabulaProtocol
     }
 
     @Test func anItemWrittenDirectlyIsItsJSONText() {
-        for (i, text) in DirectJSONTests.texts.enumerated() {
-            for t in DirectJSONTests.times {
+        for (i, text) in BytesWritingTests.texts.enumerated() {
+            for t in BytesWritingTests.times {
                 let item = Item(id: i * 7 - 3, name: text, value: -i * 1_000, serial: text, created: t, favorite: i % 2 == 0)
                 for position in [nil, 0, 12] {
                     let row = ItemJSON(item: item, section: text, position: position)
-                    #expect(DirectJSONTests.direct(row) == row.json.jsonText)
+                    #expect(BytesWritingTests.direct(row) == row.json.jsonText)
                 }
             }
         }
     }
 
     @Test func anOrderWrittenDirectlyIsItsJSONText() {
-        for (i, text) in DirectJSONTests.texts.enumerated() {
-            for t in DirectJSONTests.times {
+        for (i, text) in BytesWritingTests.texts.enumerated() {
+            for t in BytesWritingTests.times {
                 let order = Order(id: i, entry: "/menu/" + text, title: text, created: t)
-                #expect(DirectJSONTests.direct(order) == order.json.jsonText)
+                #expect(BytesWritingTests.direct(order) == order.json.jsonText)
             }
         }
     }
 
     @Test func aSettingOfEveryTypeWrittenDirectlyIsItsJSONText() {
         let options: [OptionType: [String]] = [
-            .text: DirectJSONTests.texts, .int: ["-5", "0", "16", "9007199254740993"], .decimal: ["0.5", "-2.0", "3.25"], .bool: ["on", "off"],
+            .text: BytesWritingTests.texts, .int: ["-5", "0", "16", "9007199254740993"], .decimal: ["0.5", "-2.0", "3.25"], .bool: ["on", "off"],
         ]
         for type in OptionType.allCases {
             let values = options[type]!
             for selected in values.indices {
-                for title in DirectJSONTests.texts {
+                for title in BytesWritingTests.texts {
                     let s = Setting(slug: "my-\(type.rawValue)", title: title, type: type, options: values, selected: selected)
-                    #expect(DirectJSONTests.direct(s) == s.json.jsonText)
+                    #expect(BytesWritingTests.direct(s) == s.json.jsonText)
                 }
             }
         }
@@ -66,5 +67,22 @@ import TabulaProtocol
         out.removeAll()
         JSONValue.writeString("a\"b\\c\nd\u{01}e\u{7F}", to: &out)
         #expect(String(decoding: out, as: UTF8.self) == #""a\"b\\c\nd\u0001e\u007f""#)
+    }
+
+    @Test func textRowsWrittenAsBytesAreTheInterpolatedRows() {
+        let store = ItemStore()
+        for (i, text) in BytesWritingTests.texts.enumerated() {
+            for t in BytesWritingTests.times {
+                let order = Order(id: i * 1_000 - 1, entry: "/menu/" + text, title: text, created: t)
+                #expect(order.row == "\(order.id)  \(order.title)  \(order.entry)  \(Display.timestamp(order.created))")
+            }
+            for value in [-5, 0, 49, 1_000_000] {
+                for favorite in [false, true] {
+                    let item = Item(id: i - 2, name: text, value: value, serial: text, created: 0, favorite: favorite)
+                    let old = "\(item.id)  \(item.name)  \(Display.dollars(item.value))  serial=\(item.serial)\(item.favorite ? "  " + RowMarks.favorite : "")"
+                    #expect(store.row(item) == old)
+                }
+            }
+        }
     }
 }
