@@ -23,39 +23,30 @@ enum LastWrites {
         var skipped = 0
         for i in mutations.indices.reversed() {
             let m = mutations[i]
-            let key: StoredValue
+            let moot: Bool
             switch m.change {
             case .counter: continue
-            case .replaceAll:
-                if clearedLater.contains(m.table) {
-                    keep[i] = false
-                    skipped += 1
-                }
-                clearedLater.insert(m.table)
-                continue
-            case .put(let row):
-                if clearedLater.contains(m.table) {
-                    keep[i] = false
-                    skipped += 1
-                    continue
-                }
-                guard singleKey.contains(m.table) else { continue }
-                key = row.key
-            case .delete(let k):
-                if clearedLater.contains(m.table) {
-                    keep[i] = false
-                    skipped += 1
-                    continue
-                }
-                guard singleKey.contains(m.table) else { continue }
-                key = k
+            case .replaceAll: moot = !clearedLater.insert(m.table).inserted
+            case .put, .delete:
+                moot = clearedLater.contains(m.table) || (singleKey.contains(m.table) && !later.insert(Key(table: m.table, value: m.change.rowKey)).inserted)
             }
-            if !later.insert(Key(table: m.table, value: key)).inserted {
+            if moot {
                 keep[i] = false
                 skipped += 1
             }
         }
         guard skipped > 0 else { return mutations }
         return mutations.indices.compactMap { keep[$0] ? mutations[$0] : nil }
+    }
+}
+
+extension Mutation.Change {
+    /// The key a put or delete names (the first column).
+    fileprivate var rowKey: StoredValue {
+        switch self {
+        case .put(let row): return row.key
+        case .delete(let key): return key
+        case .replaceAll, .counter: return .int(0)
+        }
     }
 }
