@@ -48,14 +48,15 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     private var turnCaughtThrough: UInt64?
     /// When this node last read a change another node made (its clock, in seconds).
     private var othersSeenAt = -Double.infinity
-    /// How long without another node's change before a node counts itself alone.
-    static let aloneAfter = 1.0
+    /// How long without another node's change before a node counts itself alone, in
+    /// seconds (a test that needs a node not alone however slow the machine sets it longer).
+    var aloneAfter = 1.0
 
     /// Whether no other node has written for `aloneAfter`: then nobody waits for the head,
     /// and a turn flushes inside its own transaction (one commit, not two); a node that
     /// writes while this one counts itself alone waits for one flush, and this node's next
     /// turn reads its change and no longer does.
-    var alone: Bool { Date().timeIntervalSince1970 - othersSeenAt > PostgresStore.aloneAfter }
+    var alone: Bool { Date().timeIntervalSince1970 - othersSeenAt > aloneAfter }
     /// Made when the database is first used; shared by every node of the cluster.
     public private(set) var historyID = ""
 
