@@ -17,27 +17,54 @@ public struct MutationCodec: Sendable {
         columnTypes = types
     }
 
-    /// The JSON text of `mutations`.
+    /// The JSON text of `mutations`, written as bytes (every write of a cluster node encodes
+    /// its mutations into the change log).
     public func encode(_ mutations: [Mutation]) -> String {
         var out: [UInt8] = []
-        JSONValue.array(mutations.map(MutationCodec.json)).write(to: &out)
+        out.reserveCapacity(64 * mutations.count + 2)
+        out.append("[")
+        for (i, m) in mutations.enumerated() {
+            if i > 0 { out.append(",") }
+            out.append("[")
+            JSONValue.writeString(m.table, to: &out)
+            switch m.change {
+            case .put(let row):
+                out.append(#","put","#)
+                MutationCodec.write(row.values, to: &out)
+            case .delete(let key):
+                out.append(#","delete","#)
+                MutationCodec.write(key, to: &out)
+            case .replaceAll(let rows):
+                out.append(#","all",["#)
+                for (k, row) in rows.enumerated() {
+                    if k > 0 { out.append(",") }
+                    MutationCodec.write(row, to: &out)
+                }
+                out.append("]")
+            case .counter(let v):
+                out.append(#","counter","#)
+                JSONValue.writeInt(v, to: &out)
+            }
+            out.append("]")
+        }
+        out.append("]")
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func json(_ m: Mutation) -> JSONValue {
-        switch m.change {
-        case .put(let row): return .array([.string(m.table), .string("put"), .array(row.values.map(json))])
-        case .delete(let key): return .array([.string(m.table), .string("delete"), json(key)])
-        case .replaceAll(let rows): return .array([.string(m.table), .string("all"), .array(rows.map { .array($0.map(json)) })])
-        case .counter(let v): return .array([.string(m.table), .string("counter"), .int(v)])
+    private static func write(_ row: [StoredValue], to out: inout [UInt8]) {
+        out.append("[")
+        for (i, v) in row.enumerated() {
+            if i > 0 { out.append(",") }
+            write(v, to: &out)
         }
+        out.append("]")
     }
 
-    private static func json(_ v: StoredValue) -> JSONValue {
+    private static func write(_ v: StoredValue, to out: inout [UInt8]) {
         switch v {
-        case .int(let n): return .int(n)
-        case .double(let d): return .double(d)
-        case .text(let s): return .string(s)
+        case .int(let n): JSONValue.writeInt(n, to: &out)
+        case .double(let d): JSONValue.double(d).write(to: &out)
+        case .text(let s): JSONValue.writeString(s, to: &out)
         }
     }
 

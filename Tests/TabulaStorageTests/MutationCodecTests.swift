@@ -24,6 +24,19 @@ struct MutationCodecTests {
         #expect(try codec.decode(codec.encode(mutations)) == mutations)
     }
 
+    @Test("the JSON text is exactly the documented form, escapes and reals included")
+    func encodedTextIsTheDocumentedForm() {
+        let mutations = [
+            Mutation("items", .put([.int(3), .text("O'Brien \"x\" \\ é\n"), .int(-7), .double(3), .double(-1.5), .double(.infinity)])),
+            Mutation("items", .delete(.text("k"))),
+            Mutation("bands", .replaceAll([[.int(0), .text("cheap")], []])),
+            Mutation("bands", .replaceAll([])),
+            Mutation("next_item_id", .counter(9)),
+        ]
+        #expect(codec.encode(mutations) == #"[["items","put",[3,"O'Brien \"x\" \\ é\n",-7,3.0,-1.5,null]],["items","delete","k"],["bands","all",[[0,"cheap"],[]]],["bands","all",[]],["next_item_id","counter",9]]"#)
+        #expect(codec.encode([]) == "[]")
+    }
+
     @Test("a damaged or unknown change is refused with a message, never half read")
     func damagedChangesAreRefused() {
         #expect(throws: StorageError.self) { try codec.decode("{") }
