@@ -19,8 +19,6 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     /// `path` with symbolic links resolved at open: the name the file must keep.
     let realPath: String
     let tables = SQLiteTables()
-    /// `tables.singleKey`, made once.
-    private lazy var singleKey = tables.singleKey
     /// Made when the file is first used and kept in it.
     public private(set) var historyID = ""
     let path: String
@@ -215,7 +213,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         try checkFileIsOurs()
         let now = Date().timeIntervalSince1970
         try transaction {
-            try tables.write(LastWrites.of(batch.mutations, singleKey: singleKey), to: db)
+            try tables.write(LastWrites.of(batch.mutations, singleKey: tables.singleKey), to: db)
             try SQLiteStore.historyInsert.run(batch.events.count, in: db) { i, values in
                 let e = batch.events[i]
                 var payload: [UInt8] = []

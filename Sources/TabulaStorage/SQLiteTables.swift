@@ -16,13 +16,14 @@ struct SQLiteTables {
     /// Tables by name.
     let tables: [String: Table]
     /// The tables keyed by one column (see `LastWrites`).
-    var singleKey: Set<String> { Set(tables.values.filter { $0.schema.keyColumns == 1 }.map(\.schema.name)) }
+    let singleKey: Set<String>
     /// Every list's tables in load order, and its counters.
     let lists: [(tables: [Table], counters: [String])]
 
     init(_ registered: [any ListStore.Type] = Model.registered) {
         let made = ListTables(registered, SQLiteTables.table)
         (tables, lists) = (made.byName, made.lists)
+        singleKey = Set(made.byName.values.filter { $0.schema.keyColumns == 1 }.map(\.schema.name))
     }
 
     static func table(_ s: TableSchema) -> Table {

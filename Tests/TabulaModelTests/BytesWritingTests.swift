@@ -60,6 +60,13 @@ import TabulaProtocol
         #expect(Display.timestamp(.nan) == "invalid-time")
     }
 
+    @Test func dollarsAreWholeWithTheSignBeforeTheMark() {
+        #expect(Display.dollars(12) == "$12")
+        #expect(Display.dollars(0) == "$0")
+        #expect(Display.dollars(-5) == "-$5")
+        #expect(Display.dollars(Int.min) == "-$9223372036854775808")
+    }
+
     @Test func aStringWithNothingToEscapeIsCopiedAsItIs() {
         var out: [UInt8] = []
         JSONValue.writeString("naïve ☕️ plain", to: &out)

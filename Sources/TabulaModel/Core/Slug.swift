@@ -34,7 +34,11 @@ public enum Slug {
 /// Formatting of money and times, shared by rows and events.
 public enum Display {
     /// Whole dollars, as `$12`.
-    public static func dollars(_ v: Int) -> String { v < 0 ? "-$\(-v)" : "$\(v)" }
+    public static func dollars(_ v: Int) -> String {
+        var out: [UInt8] = []
+        writeDollars(v, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
 
     /// Appends `dollars(v)` to `out`, without making a String.
     public static func writeDollars(_ v: Int, to out: inout [UInt8]) {
