@@ -47,8 +47,20 @@ loops_on() {  # loops_on CPU-LIST -> the I/O thread count tabulad's start-up lin
     grep -o "[0-9]* I/O thread" "$work/cpus.log" | grep -o "^[0-9]*"
 }
 [[ "$(loops_on 0)" == 1 ]] || fail "one CPU must mean one I/O loop: $(cat "$work/cpus.log")"
+grep -q "busy poll 0 µs" "$work/cpus.log" || fail "one CPU must mean no busy poll: $(cat "$work/cpus.log")"
 [[ "$(loops_on 0,1)" == 2 ]] || fail "two CPUs must mean two I/O loops: $(cat "$work/cpus.log")"
-pass "the default I/O loops follow the CPUs tabulad may use: 1 under taskset -c 0, 2 under -c 0,1"
+grep -q "busy poll 250 µs" "$work/cpus.log" || fail "two CPUs must mean a 250 µs busy poll: $(cat "$work/cpus.log")"
+pass "the default I/O loops and busy poll follow the CPUs tabulad may use: 1 loop, no poll under taskset -c 0; 2 loops, 250 µs under -c 0,1"
+
+# An idle server sleeps: after a burst of requests (which makes the loops poll), tabulad
+# uses no CPU to speak of while nothing comes (at most one poll of 250 µs per thread).
+start_server --memory
+for _ in 1 2 3; do printf 'PING\nSHOW /items/1\nFAV /items/1\n' | nc -N 127.0.0.1 "$PORT" >/dev/null; done
+ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
+before="$(ticks)"; sleep 2; after="$(ticks)"
+(( after - before <= 5 )) || fail "an idle tabulad used $((after - before)) CPU ticks in 2 s"
+pass "an idle tabulad sleeps: $((after - before)) CPU ticks (1/100 s) in 2 s after a burst"
+stop_server
 
 start_server --data "$work/small.sqlite" --max-size 131072
 got=""

@@ -57,7 +57,7 @@ public final class Server: Sendable {
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
         let engine = EngineHandle(state: state, executor: executor)
-        makeEngine = { Engine(handle: engine, store: store, log: log) }
+        makeEngine = { Engine(handle: engine, store: store, log: log, busyPollMicros: config.busyPollMicros) }
         let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, stats: stats, log: log)
         let handshakes = tls.map { _ in HandshakeHandle() }
         self.handshakes = handshakes
@@ -81,7 +81,7 @@ public final class Server: Sendable {
         state.storeHead.store(model.revision, ordering: .relaxed)
         self.loops = loops
         let serving = (config.plainPort ? ["\(config.bind):\(port)"] : []) + (tlsPort.map { ["TLS \(config.bind):\($0)"] } ?? []) + (httpPort.map { ["HTTP \(config.bind):\($0)"] } ?? []) + (config.unixPath.map { [$0] } ?? [])
-        log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads")
+        log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads, busy poll \(config.busyPollMicros) µs")
     }
 
     /// Replaces the users (SIGHUP reloads the users file): connections of removed users are

@@ -84,6 +84,11 @@ public struct ServerConfig: Sendable {
     /// Number of I/O loop threads: two, or one when the process may run on one CPU only (two
     /// loops sharing a core wait for each other's time slices: p99 ~4 ms at P=1).
     public var ioThreads = min(2, Int(tabula_cpus_available()))
+    /// Microseconds a loop or the engine, out of work, polls for more (giving its CPU away
+    /// between looks) before it sleeps, while its idle periods are shorter than this
+    /// (`IdleSpin`); 0 sleeps at once. 250, or 0 when the process may run on one CPU only
+    /// (a poller there only delays what it waits for).
+    public var busyPollMicros = tabula_cpus_available() > 1 ? 250 : 0
     /// Whether a loop woken for only a request or two, while several clients keep it busy,
     /// gives the CPU away once before serving them (see `CPUYield`).
     public var cpuYield = CPUYield.off

@@ -38,6 +38,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--output-limit", value: "BYTES", help: "most bytes queued for one client before it is dropped as a\nslow consumer (default 8388608)"),
         OptionSpec("--max-unread-output", value: "BYTES", help: "most bytes queued for all clients together; past it the\nclients that stopped reading are dropped, the most unread\nfirst (default 536870912)"),
         OptionSpec("--io-threads", value: "N", help: "I/O loop threads (default 2, or 1 when tabulad may run on one\nCPU only: two loops on one core wait for each other)"),
+        OptionSpec("--busy-poll", value: "MICROSECONDS", help: "how long a loop or the engine, out of work, polls for more\n(giving its CPU away between looks) before it sleeps, while\nits work comes back sooner than that; 0 sleeps at once\n(default 250, or 0 when tabulad may run on one CPU only)"),
         OptionSpec("--cpu-yield", value: "auto|on|off", help: "off (default): serve at once; on: while several clients keep a\nloop busy, a loop woken for only one or two requests gives\nthe CPU away once before serving them, so that clients on\nthe same cores send more and are served in bigger batches\n(a lone client never waits), at the cost of a longer tail;\nauto: on while all of a loop's clients are on this machine\n(loopback, Unix socket), off once one is on another machine"),
         OptionSpec("--config", value: "FILE", help: "read options from FILE first: one per line, named without its\ndashes, then its value (http 8080; memory for a flag); #\ncomments; options on the command line override it"),
         OptionSpec("--log-level", value: "LEVEL", help: "error, warn, info (default) or debug; logs go to stderr"),
@@ -123,6 +124,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }
     if let v = try p.int("--max-unread-output", in: 1_048_576...Int.max) { s.config.maxUnreadOutput = v }
     if let v = try p.int("--io-threads", in: 1...64) { s.config.ioThreads = v }
+    if let v = try p.int("--busy-poll", in: 0...100_000) { s.config.busyPollMicros = v }
     if let v = try p.choice("--cpu-yield", CPUYield.allCases.map(\.rawValue)), let y = CPUYield(rawValue: v) { s.config.cpuYield = y }
     if let v = try p.choice("--log-format", LogFormat.allCases.map(\.rawValue)), let f = LogFormat(rawValue: v) { s.config.logFormat = f }
     if let v = try p.choice("--log-level", ["error", "warn", "info", "debug"]), let l = LogLevel(name: v) { s.config.logLevel = l }

@@ -38,12 +38,15 @@ final class Engine {
     var writesRefusedWhy = ""
     /// Whether the last attempt to follow the shared store failed (logged once per outage).
     var followFailing = false
-    init(handle: EngineHandle, store: StateStore, log: Log) {
+    /// Whether the engine polls its inbox before it sleeps (`nextBatch`).
+    var idleSpin: IdleSpin
+    init(handle: EngineHandle, store: StateStore, log: Log, busyPollMicros: Int) {
         self.handle = handle
         state = handle.state
         executor = handle.executor
         self.store = store
         self.log = log
+        idleSpin = IdleSpin(limitMicros: busyPollMicros)
     }
 
     /// Queues inputs from a loop; wakes the engine if it sleeps.
@@ -54,16 +57,9 @@ final class Engine {
         while !stopped {
             releaseParked()
             // Groups put off by the last turn go first, so that they cannot be put off again.
-            let batch = carried.isEmpty ? inbox.takeOrSleep() : carried + inbox.take()
+            let batch = carried.isEmpty ? nextBatch() : carried + inbox.take()
             carried.removeAll()
-            if batch.isEmpty {
-                var pfd = pollfd(fd: inbox.fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&pfd, 1, parkedWait())
-                inbox.awake()
-                inbox.clearSignal()
-                continue
-            }
-            processInTurns(batch)
+            if !batch.isEmpty { processInTurns(batch) }
         }
         answerParkedAtShutdown()
         store.close()

@@ -70,6 +70,8 @@ final class EventLoop {
     @exclusivity(unchecked) var ungreetedHead = 0
     /// The monotonic clock in nanoseconds, as of this turn.
     @exclusivity(unchecked) var nowNanos: UInt64 = 0
+    /// Whether the loop polls before it sleeps (`waitForWork`).
+    var idleSpin: IdleSpin
 
     /// A wake-up with this many ready sockets or fewer is thin (see `ServerConfig.cpuYield`).
     private static let thinWakeUp: Int32 = 2
@@ -110,6 +112,7 @@ final class EventLoop {
         self.authenticator = authenticator
         self.executor = executor
         self.config = config
+        idleSpin = IdleSpin(limitMicros: config.busyPollMicros)
         stats = handle.stats
         self.log = log
         history = MemoryHistory(state: executor.state)
@@ -155,12 +158,10 @@ final class EventLoop {
                 }
                 if deadline == nil { deadline = ContinuousClock.now + .seconds(3) }
             }
-            let sleep = ready.isEmpty && !replayCanStep && inbox.isEmptyMarkingSleep()
-            let n = sleep ? tabula_epoll_wait(epfd, &events, Int32(events.count), sleepTimeout) : tabula_epoll_wait(epfd, &events, Int32(events.count), 0)
+            let (n, slept) = waitForWork(&events)
             rollActivityWindow()
             sweepIfDue()
-            if sleep {
-                inbox.awake()
+            if slept {
                 if config.cpuYield.applies(remoteClients: remoteClients > 0) && n > 0 && n <= EventLoop.thinWakeUp && busyWithSeveral
                     && !(0..<Int(n)).contains(where: { events[$0].data == EventLoop.wakeToken })
                 {

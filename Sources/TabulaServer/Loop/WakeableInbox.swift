@@ -51,6 +51,9 @@ final class WakeableInbox<Element: Sendable>: Sendable {
         }
     }
 
+    /// Whether nothing is queued (consumer thread, while it polls).
+    var isEmpty: Bool { state.withLock { $0.items.isEmpty } }
+
     /// Whether anything is queued; if not, records that the consumer is about to sleep.
     func isEmptyMarkingSleep() -> Bool {
         state.withLock { s in
