@@ -70,8 +70,10 @@ final class EventLoop {
     @exclusivity(unchecked) var ungreetedHead = 0
     /// The monotonic clock in nanoseconds, as of this turn.
     @exclusivity(unchecked) var nowNanos: UInt64 = 0
-    /// Whether the loop polls before it sleeps (`waitForWork`).
+    /// Whether the loop polls before it sleeps (`waitForWork`), which it does only while it
+    /// awaits answers: groups handed to the engine or the authenticator not yet answered.
     var idleSpin: IdleSpin
+    var awaitingAnswers = 0
 
     /// A wake-up with this many ready sockets or fewer is thin (see `ServerConfig.cpuYield`).
     private static let thinWakeUp: Int32 = 2
@@ -367,6 +369,7 @@ final class EventLoop {
                     toEngine.append(.group(c.id, Array(rest), session: c.session))
                 }
                 c.atEngine = true
+                awaitingAnswers += 1
                 return
             }
         }
