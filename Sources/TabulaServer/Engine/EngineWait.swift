@@ -15,10 +15,9 @@ extension Engine {
             // Not marked asleep while polling: a loop's post meanwhile costs it no wake-up.
             repeat {
                 sched_yield()
-                let batch = inbox.take()
-                if !batch.isEmpty {
+                if !inbox.isEmpty {
                     idleSpin.ended(after: Histogram.now() &- start)
-                    return batch
+                    return inbox.take()
                 }
             } while Histogram.now() &- start < budget
         }

@@ -11,6 +11,9 @@ final class WakeableInbox<Element: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
+    /// Whether items are queued, kept beside the lock so that a consumer polling for work
+    /// (`IdleSpin`) looks without taking the lock its producers need.
+    private let queued = Atomic<Bool>(false)
     /// The eventfd the consumer waits on.
     let fd: Int32 = tabula_eventfd()
 
@@ -19,6 +22,7 @@ final class WakeableInbox<Element: Sendable>: Sendable {
         guard !items.isEmpty else { return }
         let wake = state.withLock { s -> Bool in
             s.items += items
+            queued.store(true, ordering: .releasing)
             if s.sleeping {
                 s.sleeping = false
                 return true
@@ -33,6 +37,7 @@ final class WakeableInbox<Element: Sendable>: Sendable {
         state.withLock { s in
             let items = s.items
             s.items.removeAll(keepingCapacity: true)
+            queued.store(false, ordering: .relaxed)
             return items
         }
     }
@@ -47,12 +52,13 @@ final class WakeableInbox<Element: Sendable>: Sendable {
             }
             let items = s.items
             s.items.removeAll(keepingCapacity: true)
+            queued.store(false, ordering: .relaxed)
             return items
         }
     }
 
-    /// Whether nothing is queued (consumer thread, while it polls).
-    var isEmpty: Bool { state.withLock { $0.items.isEmpty } }
+    /// Whether nothing is queued (consumer thread, while it polls): read without the lock.
+    var isEmpty: Bool { !queued.load(ordering: .acquiring) }
 
     /// Whether anything is queued; if not, records that the consumer is about to sleep.
     func isEmptyMarkingSleep() -> Bool {
