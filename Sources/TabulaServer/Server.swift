@@ -81,7 +81,7 @@ public final class Server: Sendable {
         state.storeHead.store(model.revision, ordering: .relaxed)
         self.loops = loops
         let serving = (config.plainPort ? ["\(config.bind):\(port)"] : []) + (tlsPort.map { ["TLS \(config.bind):\($0)"] } ?? []) + (httpPort.map { ["HTTP \(config.bind):\($0)"] } ?? []) + (config.unixPath.map { [$0] } ?? [])
-        log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads, busy poll \(config.busyPollMicros) µs")
+        log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads, busy poll \(config.busyPollMicros) µs, \(config.allocator)")
     }
 
     /// Replaces the users (SIGHUP reloads the users file): connections of removed users are

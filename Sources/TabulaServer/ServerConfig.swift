@@ -96,6 +96,9 @@ public struct ServerConfig: Sendable {
     public var historyInMemory = 100_000
     /// Bytes of events (their paths and summaries) kept in memory for `WATCH … FROM`, at most.
     public var historyBytesInMemory = 64 << 20
+    /// What serves the process's allocations, as the start-up line names it (tabulad links
+    /// jemalloc: `Allocator`).
+    public var allocator = "the C library's malloc"
     /// Log verbosity.
     public var logLevel = LogLevel.info
     /// Log line format (`--log-format`).

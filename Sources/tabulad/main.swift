@@ -124,6 +124,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }
     if let v = try p.int("--max-unread-output", in: 1_048_576...Int.max) { s.config.maxUnreadOutput = v }
     if let v = try p.int("--io-threads", in: 1...64) { s.config.ioThreads = v }
+    s.config.allocator = Allocator.describe()
     if let v = try p.int("--busy-poll", in: 0...100_000) { s.config.busyPollMicros = v }
     if let v = try p.choice("--cpu-yield", CPUYield.allCases.map(\.rawValue)), let y = CPUYield(rawValue: v) { s.config.cpuYield = y }
     if let v = try p.choice("--log-format", LogFormat.allCases.map(\.rawValue)), let f = LogFormat(rawValue: v) { s.config.logFormat = f }

@@ -15,10 +15,6 @@ extension EventLoop {
     /// Greets `c` at its first bytes, or after the delay.
     func greetLater(_ c: Connection) {
         c.greetPending = true
-        if ungreetedHead > 0 && ungreetedHead == ungreeted.count {
-            ungreeted.removeAll(keepingCapacity: true)
-            ungreetedHead = 0
-        }
         ungreeted.append((c, nowNanos + EventLoop.greetingDelay))
     }
 
@@ -59,7 +55,13 @@ extension EventLoop {
             ungreetedHead += 1
             if conns[c.id.raw] != nil && c.greetPending && !EventLoop.hasInput(c) { greet(c) }
         }
-        if ungreetedHead > 1024 && ungreetedHead * 2 > ungreeted.count {
+        // Greeted connections leave the list at once when it is all greeted (it held closed
+        // connections, and the buffers they read into, until the next one came), and in a
+        // long list once most of it is.
+        if ungreetedHead == ungreeted.count && ungreetedHead > 0 {
+            ungreeted.removeAll(keepingCapacity: true)
+            ungreetedHead = 0
+        } else if ungreetedHead > 1024 && ungreetedHead * 2 > ungreeted.count {
             ungreeted.removeFirst(ungreetedHead)
             ungreetedHead = 0
         }
