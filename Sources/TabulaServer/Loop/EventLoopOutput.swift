@@ -15,9 +15,17 @@ extension EventLoop {
         }
     }
 
+    /// Writes the turn's output, the connections made dirty last first. A turn queues the
+    /// events it drains before the replies that follow them (that is what keeps events
+    /// causal: see `run`), so the last made dirty are mostly clients waiting for a reply,
+    /// whose next request waits on it, and the first mostly watchers, whose events then go
+    /// out a few sends later in the same turn. A writer with 100 watchers on its loop is
+    /// answered before its watchers' sends instead of after them (fan-out to 100 watchers,
+    /// one writer: P=1 ~175k -> ~215k deliveries/s, P=16 ~2.0M -> ~2.6M; README). Each
+    /// connection's own output keeps its order, so causality does not depend on this.
     func flushDirty() {
         swap(&flushing, &dirty)  // both keep their storage: no allocation per turn
-        for c in flushing {
+        for c in flushing.reversed() {
             c.dirty = false
             guard conns[c.id.raw] != nil else { continue }
             flush(c)
