@@ -72,23 +72,37 @@ import socket, sys, time
 port, pid = int(sys.argv[1]), sys.argv[2]
 def rss_kb():
     return int(next(l for l in open("/proc/%s/status" % pid) if l.startswith("VmRSS")).split()[1])
+def connections():  # as STATS counts them, this asking connection included
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(b"STATS\n")
+        text = b""
+        while b"\nOK" not in text:
+            text += s.recv(65536)
+    return int(text.split(b"- connections: ")[1].split(b"\n")[0])
+def until(check, seconds):  # waits with a deadline for a real signal
+    deadline = time.time() + seconds
+    while time.time() < deadline and not check():
+        time.sleep(0.05)
+    return check()
 before = rss_kb()
 clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(300)]
 for c in clients:
     c.sendall(b"PING " + b"x" * 60_000)  # no line end: the server keeps it
-for _ in range(500):  # until the server has read it all (a deadline, not a pause)
-    if rss_kb() > before + 12_000:
-        break
-    time.sleep(0.01)
+# Read by the server: its RSS has grown and stopped growing.
+last = [0]
+def settled():
+    now, was = rss_kb(), last[0]
+    last[0] = now
+    return now > before + 12_000 and now == was
+until(settled, 20)
 held = rss_kb()
 for c in clients:
     c.close()
-deadline = time.time() + 5
-while time.time() < deadline and rss_kb() > before + 4_000:
-    time.sleep(0.05)
+gone = until(lambda: connections() == 1, 20)
+given = until(lambda: rss_kb() <= before + 4_000, 10)
 after = rss_kb()
 print("ok - memory held by closed connections is given back: RSS %d kB, %d kB with 300 unfinished lines of 60 KB, %d kB after they closed" % (before, held, after))
-sys.exit(0 if held > before + 12_000 and after <= before + 4_000 else 1)
+sys.exit(0 if held > before + 12_000 and gone and given else 1)
 PY
 stop_server
 
