@@ -12,7 +12,7 @@
 /// for each idle period that followed a short one.
 ///
 /// Pure: the caller measures (the monotonic clock in nanoseconds) and polls.
-struct IdleSpin: Equatable, Sendable {
+struct IdleSpin: Sendable {
     /// The longest poll, in nanoseconds; 0 never polls.
     let limit: UInt64
     /// Whether the next idle period starts with a poll.
