@@ -144,36 +144,49 @@ public enum WireEncoder {
     public static func appendOneLine(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { buf in
-            // Fast path: no byte that could start anything to escape.
-            var clean = true
-            for b in buf where b < 32 || b == 127 || b == 92 || b == 0xC2 || b == 0xE2 {
-                clean = false
-                break
-            }
-            if clean { return out.append(contentsOf: buf) }
+            // Runs of bytes that stand are copied whole: a `★` (E2 98 85) in a row starts like
+            // a bidirectional control but is not one, and costs no byte-by-byte copy.
+            var start = 0
             var i = 0
             while i < buf.count {
                 let b = buf[i]
-                let next = i + 1 < buf.count ? buf[i + 1] : 0
-                let third = i + 2 < buf.count ? buf[i + 2] : 0
+                guard b < 32 || b == 127 || b == 92 || b == 0xC2 || b == 0xE2 else {
+                    i += 1
+                    continue
+                }
+                let length = replacedLength(buf, at: i)
+                guard length > 0 else {
+                    i += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i]))
                 switch b {
                 case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
                 case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
                 case 9: out.append(contentsOf: [92, UInt8(ascii: "t")])
                 case 92: out.append(contentsOf: [92, 92])
-                case 0..<32, 127: out.append(UInt8(ascii: "?"))
-                case 0xC2 where (0x80...0x9F).contains(next):
-                    out.append(UInt8(ascii: "?"))
-                    i += 1
-                // Bidirectional controls, and the line and paragraph separators (U+2028/9) that
-                // some terminals and JavaScript take for line breaks.
-                case 0xE2 where (next == 0x80 && (0xA8...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)):
-                    out.append(UInt8(ascii: "?"))
-                    i += 2
-                default: out.append(b)
+                default: out.append(UInt8(ascii: "?"))
                 }
-                i += 1
+                i += length
+                start = i
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start...]))
+        }
+    }
+
+    /// How many bytes at `i` `appendOneLine` replaces: 1 for a C0 control, DEL or backslash,
+    /// 2 for a C1 control (C2 80–9F), 3 for a bidirectional control or a line or paragraph
+    /// separator (U+202A–202E, U+2028/9, U+2066–2069; some terminals and JavaScript take the
+    /// separators for line breaks); 0 when the byte stands.
+    private static func replacedLength(_ buf: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let b = buf[i]
+        let next = i + 1 < buf.count ? buf[i + 1] : 0
+        let third = i + 2 < buf.count ? buf[i + 2] : 0
+        switch b {
+        case 0..<32, 127, 92: return 1
+        case 0xC2 where (0x80...0x9F).contains(next): return 2
+        case 0xE2 where (next == 0x80 && (0xA8...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)): return 3
+        default: return 0
         }
     }
 }
