@@ -15,15 +15,21 @@ public enum WireEncoder {
                 out.append(10)
             }
             if let e = reply.error {
-                out.append(contentsOf: "ERR".utf8)
-                if let tag { out.append(contentsOf: " #\(tag)".utf8) }
+                out.append("ERR")
+                if let tag {
+                    out.append(" #")
+                    out.append(contentsOf: tag.utf8)
+                }
                 out.append(UInt8(ascii: " "))
                 out.append(contentsOf: e.code.rawValue.utf8)
                 out.append(UInt8(ascii: " "))
                 appendOneLine(e.message, to: &out)
             } else {
-                out.append(contentsOf: "OK".utf8)
-                if let tag { out.append(contentsOf: " #\(tag)".utf8) }
+                out.append("OK")
+                if let tag {
+                    out.append(" #")
+                    out.append(contentsOf: tag.utf8)
+                }
                 if !reply.message.isEmpty {
                     out.append(UInt8(ascii: " "))
                     // A message that starts like a tag is marked, so no reader takes it for one.
@@ -31,7 +37,7 @@ public enum WireEncoder {
                     appendOneLine(reply.message, to: &out)
                 }
                 if let rev = reply.rev {
-                    out.append(contentsOf: " rev=".utf8)
+                    out.append(" rev=")
                     appendDecimal(rev, to: &out)
                 }
             }
@@ -78,7 +84,7 @@ public enum WireEncoder {
         case (.event(let e), .json):
             encodeJSON(e, into: &out)
         case (.bye(let reason), .text):
-            out.append(contentsOf: "* BYE ".utf8)
+            out.append("* BYE ")
             appendOneLine(reason, to: &out)
         case (.bye(let reason), .json):
             JSONValue.object([("push", .string("bye")), ("reason", .string(reason))]).write(to: &out)
@@ -89,7 +95,7 @@ public enum WireEncoder {
     /// `* EVENT rev kind path summary`, written byte by byte: every watcher's event passes
     /// here once per run, and an interpolated String cost more than the rest of the line.
     private static func encodeText(_ e: Event, into out: inout [UInt8]) {
-        out.append(contentsOf: "* EVENT ".utf8)
+        out.append("* EVENT ")
         appendDecimal(e.rev, to: &out)
         out.append(UInt8(ascii: " "))
         appendOneLine(e.kind, to: &out)
@@ -104,13 +110,13 @@ public enum WireEncoder {
     /// `{"push":"event","rev":…,"kind":…,"path":…,"value":…}`, the same object
     /// `JSONValue.object` would write, without building one.
     private static func encodeJSON(_ e: Event, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"push":"event","rev":"#.utf8)
+        out.append(#"{"push":"event","rev":"#)
         appendDecimal(e.rev, to: &out)
-        out.append(contentsOf: #","kind":"#.utf8)
+        out.append(#","kind":"#)
         JSONValue.writeString(e.kind, to: &out)
-        out.append(contentsOf: #","path":"#.utf8)
+        out.append(#","path":"#)
         JSONValue.writeString(e.path, to: &out)
-        out.append(contentsOf: #","value":"#.utf8)
+        out.append(#","value":"#)
         e.value.write(to: &out)
         out.append(UInt8(ascii: "}"))
     }
