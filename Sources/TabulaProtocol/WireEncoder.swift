@@ -156,7 +156,7 @@ public enum WireEncoder {
             var i = 0
             while i < buf.count {
                 let b = buf[i]
-                guard b < 32 || b == 127 || b == 92 || b == 0xC2 || b == 0xE2 else {
+                guard looksAt[Int(b)] else {
                     i += 1
                     continue
                 }
@@ -179,6 +179,10 @@ public enum WireEncoder {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start...]))
         }
     }
+
+    /// The bytes `appendOneLine` looks at more closely: C0 controls, DEL, backslash, and the
+    /// lead bytes of C1 controls (C2) and of the bidirectional controls and separators (E2).
+    private static let looksAt: [Bool] = (0...255).map { b in b < 32 || b == 127 || b == 92 || b == 0xC2 || b == 0xE2 }
 
     /// How many bytes at `i` `appendOneLine` replaces: 1 for a C0 control, DEL or backslash,
     /// 2 for a C1 control (C2 80–9F), 3 for a bidirectional control or a line or paragraph
