@@ -9,6 +9,13 @@ public enum RequestParser {
         // COMPLETE takes the rest of the line raw (it may hold an open quote), so look for it first.
         let (tag, rest) = splitTag(line)
         if let raw = rawComplete(rest) { return .success(Request(tag: tag, command: .complete(raw))) }
+        // The common case: a line of plain words whose first is a verb. The verb is looked up
+        // in the line's bytes, so no string is made for it; anything else (quotes, escapes,
+        // an unknown verb and its suggestion) takes the general way below.
+        if let (word, after) = Tokenizer.plainFirstWord(rest), let verb = Verb.named(bytes: word), let args = Tokenizer.plainWords(after) {
+            let hash = tag == nil ? LineHash.fold(LineHash.basis, rest) : 0
+            return parseRequest(verb: verb, args: args, tag: tag, lineHash: hash).mapError { ParseFailure(tag: tag, error: $0) }
+        }
         var tokens: [String]
         switch Tokenizer.tokenize(rest) {
         case .failure(let e): return .failure(ParseFailure(tag: tag, error: e))
@@ -28,17 +35,26 @@ public enum RequestParser {
 
     /// Parses already-split words, the first the verb, a last `IF REV n` the condition.
     public static func parseRequest(tokens: consuming [String], tag: String? = nil, lineHash: UInt64 = 0) -> Result<Request, TabulaError> {
-        var words = tokens
+        var args = tokens
+        guard !args.isEmpty else { return .failure(TabulaError(.syntax, "empty request")) }
+        let word = args.count == 1 ? args.removeLast() : args.removeFirst()  // a lone verb: nothing to shift
+        guard let verb = Verb.named(word) else { return .failure(unknownVerb(word, args)) }
+        return parseRequest(verb: verb, args: args, tag: tag, lineHash: lineHash)
+    }
+
+    /// Parses a verb's arguments, a last `IF REV n` the condition.
+    static func parseRequest(verb: Verb, args: consuming [String], tag: String?, lineHash: UInt64) -> Result<Request, TabulaError> {
+        var args = args
         var ifRev: UInt64?
-        let n = words.count
-        if n >= 4, words[n - 3].uppercased() == "IF", words[n - 2].uppercased() == "REV" {
-            guard let rev = UInt64(words[n - 1]) else {
-                return .failure(TabulaError(.syntax, "IF REV takes a revision number, not '\(TabulaError.quoting(words[n - 1]))'; SHOW gives an entry's rev"))
+        let n = args.count
+        if n >= 3, args[n - 3].uppercased() == "IF", args[n - 2].uppercased() == "REV" {
+            guard let rev = UInt64(args[n - 1]) else {
+                return .failure(TabulaError(.syntax, "IF REV takes a revision number, not '\(TabulaError.quoting(args[n - 1]))'; SHOW gives an entry's rev"))
             }
             ifRev = rev
-            words.removeLast(3)
+            args.removeLast(3)
         }
-        switch parse(tokens: consume words) {
+        switch parse(verb, args: consume args) {
         case .failure(let e): return .failure(e)
         case .success(let c):
             if ifRev != nil && !c.isWrite { return .failure(TabulaError(.syntax, "\(c.verb.rawValue) changes nothing, so it takes no IF REV; only a write does")) }
@@ -89,22 +105,22 @@ public enum RequestParser {
         return String(validating: line[(after + 1)...], as: UTF8.self)
     }
 
-    /// Parses already-split arguments; the first is the verb.
-    public static func parse(tokens: consuming [String]) -> Result<Command, TabulaError> {
-        var args = tokens
-        guard !args.isEmpty else { return .failure(TabulaError(.syntax, "empty request")) }
-        let word = args.count == 1 ? args.removeLast() : args.removeFirst()  // a lone verb: nothing to shift
-        guard let verb = Verb.named(word) else {
-            let quoted = TabulaError.quoting(word)
-            // An HTTP request line (a browser or curl pointed at this port).
-            if ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(word), args.last?.hasPrefix("HTTP/") == true {
-                return .failure(TabulaError(.unknown, "this port speaks Tabula's line protocol, not HTTP; the web view and /api are on the port tabulad's --http gives"))
-            }
-            if let s = Verb.suggestion(for: word) {
-                return .failure(TabulaError(.unknown, "unknown verb '\(quoted)'; did you mean \(s.rawValue)? (HELP lists all verbs)"))
-            }
-            return .failure(TabulaError(.unknown, "unknown verb '\(quoted)'; HELP lists all verbs"))
+    /// Why `word` is no verb, with the verb it was likely meant to be.
+    static func unknownVerb(_ word: String, _ args: [String]) -> TabulaError {
+        let quoted = TabulaError.quoting(word)
+        // An HTTP request line (a browser or curl pointed at this port).
+        if ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(word), args.last?.hasPrefix("HTTP/") == true {
+            return TabulaError(.unknown, "this port speaks Tabula's line protocol, not HTTP; the web view and /api are on the port tabulad's --http gives")
         }
+        if let s = Verb.suggestion(for: word) {
+            return TabulaError(.unknown, "unknown verb '\(quoted)'; did you mean \(s.rawValue)? (HELP lists all verbs)")
+        }
+        return TabulaError(.unknown, "unknown verb '\(quoted)'; HELP lists all verbs")
+    }
+
+    /// Parses a verb's arguments (after any `IF REV`).
+    static func parse(_ verb: Verb, args: consuming [String]) -> Result<Command, TabulaError> {
+        let args = args
         guard verb.arity.contains(args.count) else {
             let n = args.count
             let what = n < verb.arity.lowerBound ? "too few arguments" : "too many arguments"

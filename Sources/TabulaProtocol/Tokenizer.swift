@@ -120,7 +120,6 @@ public enum Tokenizer {
     static func plainWords(_ line: ArraySlice<UInt8>) -> [String]? {
         line.withUnsafeBufferPointer { buf -> [String]? in
             var words: [String] = []
-            words.reserveCapacity(4)
             var i = 0
             let n = buf.count
             while i < n {
@@ -136,10 +135,25 @@ public enum Tokenizer {
                     if c < 32 || c >= 127 || c == 34 || c == 39 { return nil }
                     i += 1
                 }
+                if words.isEmpty { words.reserveCapacity(4) }  // none made for a line without words
                 words.append(String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self))
             }
             return words
         }
+    }
+
+    /// The first word of `line` and what follows it, when that word is plain printable ASCII
+    /// (no quote): the bytes a verb is looked up in. Nil for anything else.
+    static func plainFirstWord(_ line: ArraySlice<UInt8>) -> (word: ArraySlice<UInt8>, rest: ArraySlice<UInt8>)? {
+        var i = line.startIndex
+        while i < line.endIndex && (line[i] == 32 || line[i] == 9) { i += 1 }
+        let start = i
+        while i < line.endIndex && line[i] != 32 && line[i] != 9 {
+            let c = line[i]
+            if c < 32 || c >= 127 || c == 34 || c == 39 { return nil }
+            i += 1
+        }
+        return i > start ? (line[start..<i], line[i...]) : nil
     }
 
     /// Splits a whole line held in an array.

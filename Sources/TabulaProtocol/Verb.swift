@@ -46,6 +46,15 @@ public enum Verb: String, Sendable, CaseIterable {
     public static func named<S: StringProtocol>(_ word: S) -> Verb? {
         // A native string's bytes are read in place (iterating its UTF8View costs ~10 times more).
         guard let key = word.utf8.withContiguousStorageIfAvailable({ key($0) }) ?? key(word.utf8) else { return nil }
+        return named(key: key)
+    }
+
+    /// The verb spelled by `word`, bytes of a request line, in any case.
+    public static func named(bytes word: ArraySlice<UInt8>) -> Verb? {
+        key(word).flatMap(named(key:))
+    }
+
+    private static func named(key: UInt64) -> Verb? {
         var low = 0
         var high = byKey.count
         while low < high {
