@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <pthread.h>
 #include "CLinuxShims.h"
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -118,11 +119,22 @@ void tabula_format_peer(uint64_t hi, uint64_t lo, char *buf, int len) {
 }
 // jemalloc's control call, when the process has it (tabulad links it; the tests do not).
 extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen) __attribute__((weak));
+// Loops trim when their clients close, often in the same second: one at a time.
+static pthread_mutex_t trim_lock = PTHREAD_MUTEX_INITIALIZER;
 void tabula_trim_memory(void) {
-    // "arena.4096.purge" (4096 is MALLCTL_ARENAS_ALL): every arena's unused dirty pages
-    // go back to the system at once, rather than when their decay (10 s) next runs.
-    if (mallctl) mallctl("arena.4096.purge", NULL, NULL, NULL, 0);
-    malloc_trim(0);
+    pthread_mutex_lock(&trim_lock);
+    if (mallctl) {
+        // "arena.4096.purge" (4096 is MALLCTL_ARENAS_ALL): every arena's unused dirty pages
+        // go back to the system at once, rather than when their decay (10 s) next runs.
+        // glibc's malloc_trim is not called then: glibc's heap holds nothing (jemalloc
+        // serves every allocation), and its first call sets that heap up, which two
+        // threads calling it at once can race (tabulad once died in it, SIGSEGV in
+        // malloc_trim, as both loops trimmed after a benchmark's clients closed).
+        mallctl("arena.4096.purge", NULL, NULL, NULL, 0);
+    } else {
+        malloc_trim(0);
+    }
+    pthread_mutex_unlock(&trim_lock);
 }
 void tabula_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
 int tabula_errno(void) { return errno; }

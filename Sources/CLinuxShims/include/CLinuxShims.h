@@ -49,7 +49,7 @@ int tabula_accept_peer(int fd, uint64_t *hi, uint64_t *lo);
 /// Writes a peer address (as from tabula_accept_peer) in text into buf.
 void tabula_format_peer(uint64_t hi, uint64_t lo, char *buf, int len);
 /// Gives memory freed by the process back to the system: jemalloc's purge of every arena
-/// when the process has jemalloc, and glibc's malloc_trim.
+/// when the process has jemalloc, glibc's malloc_trim when it has not; one call at a time.
 void tabula_trim_memory(void);
 void tabula_ignore_sigpipe(void);
 int tabula_errno(void);
