@@ -50,7 +50,7 @@ public enum Verb: String, Sendable, CaseIterable {
     }
 
     /// The verb spelled by `word`, bytes of a request line, in any case.
-    public static func named(bytes word: ArraySlice<UInt8>) -> Verb? {
+    static func named(bytes word: ArraySlice<UInt8>) -> Verb? {
         key(word).flatMap(named(key:))
     }
 
