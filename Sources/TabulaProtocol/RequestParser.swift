@@ -44,7 +44,6 @@ public enum RequestParser {
 
     /// Parses a verb's arguments, a last `IF REV n` the condition.
     static func parseRequest(verb: Verb, args: consuming [String], tag: String?, lineHash: UInt64) -> Result<Request, TabulaError> {
-        var args = args
         var ifRev: UInt64?
         let n = args.count
         if n >= 3, args[n - 3].uppercased() == "IF", args[n - 2].uppercased() == "REV" {
@@ -120,7 +119,6 @@ public enum RequestParser {
 
     /// Parses a verb's arguments (after any `IF REV`).
     static func parse(_ verb: Verb, args: consuming [String]) -> Result<Command, TabulaError> {
-        let args = args
         guard verb.arity.contains(args.count) else {
             let n = args.count
             let what = n < verb.arity.lowerBound ? "too few arguments" : "too many arguments"

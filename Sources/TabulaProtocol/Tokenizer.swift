@@ -123,16 +123,13 @@ public enum Tokenizer {
             var i = 0
             let n = buf.count
             while i < n {
-                let b = buf[i]
-                if b == 32 || b == 9 {
+                if isBlank(buf[i]) {
                     i += 1
                     continue
                 }
                 let start = i
-                while i < n {
-                    let c = buf[i]
-                    if c == 32 || c == 9 { break }
-                    if c < 32 || c >= 127 || c == 34 || c == 39 { return nil }
+                while i < n && !isBlank(buf[i]) {
+                    guard isPlain(buf[i]) else { return nil }
                     i += 1
                 }
                 if words.isEmpty { words.reserveCapacity(4) }  // none made for a line without words
@@ -146,15 +143,20 @@ public enum Tokenizer {
     /// (no quote): the bytes a verb is looked up in. Nil for anything else.
     static func plainFirstWord(_ line: ArraySlice<UInt8>) -> (word: ArraySlice<UInt8>, rest: ArraySlice<UInt8>)? {
         var i = line.startIndex
-        while i < line.endIndex && (line[i] == 32 || line[i] == 9) { i += 1 }
+        while i < line.endIndex && isBlank(line[i]) { i += 1 }
         let start = i
-        while i < line.endIndex && line[i] != 32 && line[i] != 9 {
-            let c = line[i]
-            if c < 32 || c >= 127 || c == 34 || c == 39 { return nil }
+        while i < line.endIndex && !isBlank(line[i]) {
+            guard isPlain(line[i]) else { return nil }
             i += 1
         }
         return i > start ? (line[start..<i], line[i...]) : nil
     }
+
+    /// A space or a tab: what separates words.
+    @inline(__always) private static func isBlank(_ b: UInt8) -> Bool { b == 32 || b == 9 }
+
+    /// A byte a plain word may hold as it is: printable ASCII but the quotes.
+    @inline(__always) private static func isPlain(_ b: UInt8) -> Bool { b > 32 && b < 127 && b != 34 && b != 39 }
 
     /// Splits a whole line held in an array.
     public static func tokenize(_ line: [UInt8]) -> Result<[String], TabulaError> { tokenize(line[...]) }
