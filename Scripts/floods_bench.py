@@ -72,7 +72,7 @@ def unread_cached(port, k, stop):
 def trickle_http(http, k, stop):
     """From an address of its own: GET / one request at a time, a few bytes per write,
     reconnecting after each (1,000 requests, or until stopped)."""
-    req = b"GET /api/show?path=/settings/my-int HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    req = b"GET /api/show?path=/settings/my-int HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
     for _ in range(1000):
         if stop.is_set():
             return
@@ -95,7 +95,7 @@ def unread_sse(http, k, stop):
         try:
             s = socket.create_connection(("127.0.0.1", http), source_address=source(4, k * 500 + i))
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            s.sendall(b"GET /events?prefix=/ HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.sendall(b"GET /events?prefix=/ HTTP/1.1\r\nHost: localhost\r\n\r\n")
             socks.append(s)
         except OSError:
             pass

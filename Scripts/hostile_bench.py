@@ -148,7 +148,7 @@ def clients_scrape(rel, start_tabulad, work, conns=5000, seconds=10, binary=None
             s = socket.create_connection(("127.0.0.1", http))
             f = s.makefile("rb")
             while not stop.is_set():
-                s.sendall(b"GET /clients HTTP/1.1\r\nHost: x\r\n\r\n")
+                s.sendall(b"GET /clients HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 length = 0
                 while (line := f.readline()) not in (b"\r\n", b""):
                     if line.lower().startswith(b"content-length:"):

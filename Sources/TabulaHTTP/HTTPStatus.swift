@@ -1,6 +1,7 @@
 /// The HTTP statuses tabulad answers with.
 public enum HTTPStatus: Int, Sendable {
     case ok = 200
+    case permanentRedirect = 308
     case badRequest = 400
     case unauthorized = 401
     case forbidden = 403
@@ -11,6 +12,7 @@ public enum HTTPStatus: Int, Sendable {
     case gone = 410
     case payloadTooLarge = 413
     case uriTooLong = 414
+    case misdirected = 421
     case tooManyRequests = 429
     case headersTooLarge = 431
     case internalError = 500
@@ -20,6 +22,7 @@ public enum HTTPStatus: Int, Sendable {
     public var reason: String {
         switch self {
         case .ok: return "OK"
+        case .permanentRedirect: return "Permanent Redirect"
         case .badRequest: return "Bad Request"
         case .unauthorized: return "Unauthorized"
         case .forbidden: return "Forbidden"
@@ -30,6 +33,7 @@ public enum HTTPStatus: Int, Sendable {
         case .gone: return "Gone"
         case .payloadTooLarge: return "Payload Too Large"
         case .uriTooLong: return "URI Too Long"
+        case .misdirected: return "Misdirected Request"
         case .tooManyRequests: return "Too Many Requests"
         case .headersTooLarge: return "Request Header Fields Too Large"
         case .internalError: return "Internal Server Error"

@@ -1,4 +1,20 @@
 extension HTTPParser {
+    /// `path` percent-encoded for a `Location` header: unreserved bytes and `/` stay, every
+    /// other byte (UTF-8) is `%XX`, so that nothing in it ends the header or the URL's path.
+    public static func encodePath(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(b)
+            default: out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// A request target's path and query, percent-decoded (`+` is a space in the query). An
     /// absolute target (`http://host/path`) gives its path.
     static func split(_ target: [UInt8]) -> (String, [(String, String)]) {

@@ -110,22 +110,43 @@ public enum JSONParser {
                 case UInt8(ascii: "b"): out.append(8)
                 case UInt8(ascii: "f"): out.append(12)
                 case UInt8(ascii: "u"):
-                    guard var v = hex4() else { return nil }
-                    if v >= 0xD800 && v < 0xDC00, i + 1 < bytes.count, bytes[i] == 92, bytes[i + 1] == UInt8(ascii: "u") {
-                        i += 2
-                        guard let lo = hex4() else { return nil }
-                        v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00)
-                    }
-                    guard let sc = Unicode.Scalar(v) else { return nil }
-                    out += Array(String(Character(sc)).utf8)
-                default: out.append(e)
+                    guard let sc = unicodeEscape() else { return nil }
+                    appendUTF8(sc, to: &out)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                default: return nil
                 }
             }
             return nil
         }
 
+        /// The scalar of a `\uXXXX` escape whose `\u` was just read: a surrogate pair when
+        /// a high surrogate is followed at once by `\u` and a low one; nil for a lone
+        /// surrogate of either kind (no scalar), which RFC 8259 leaves to the parser.
+        mutating func unicodeEscape() -> Unicode.Scalar? {
+            guard let v = hex4() else { return nil }
+            guard v >= 0xD800 && v < 0xDC00 else { return Unicode.Scalar(v) }
+            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { return nil }
+            i += 2
+            guard let lo = hex4(), lo >= 0xDC00 && lo < 0xE000 else { return nil }
+            return Unicode.Scalar(0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00))
+        }
+
+        func appendUTF8(_ sc: Unicode.Scalar, to out: inout [UInt8]) {
+            UTF8.encode(sc) { out.append($0) }
+        }
+
+        /// Four hex digits, exactly: no sign, no fewer.
         mutating func hex4() -> UInt32? {
-            guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16) else { return nil }
+            guard i + 4 <= bytes.count else { return nil }
+            var v: UInt32 = 0
+            for b in bytes[i..<i + 4] {
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): v = v << 4 | UInt32(b - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): v = v << 4 | UInt32(b - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): v = v << 4 | UInt32(b - UInt8(ascii: "A") + 10)
+                default: return nil
+                }
+            }
             i += 4
             return v
         }

@@ -49,6 +49,9 @@ public struct ServerConfig: Sendable {
     public var httpPort: Int?
     /// What HTTP serves without a login when there are users (`--http-open metrics,health`).
     public var httpOpen: Set<HTTPOpening> = []
+    /// Names this server answers to over HTTP besides localhost, IP literals and `bind`
+    /// (`--http-host NAME`, repeatable): a request naming another Host is refused (421).
+    public var httpHosts: [String] = []
     /// A cluster node more revisions than this behind the store is not ready (`/readyz`).
     public var readyLag: UInt64 = 1_000
     /// Most clients connected at once.

@@ -1,4 +1,5 @@
 import CTLSShim
+import Glibc
 import TabulaAccess
 import TabulaHTTP
 import TabulaModel
@@ -10,10 +11,14 @@ import TabulaProtocol
 /// user's rights (AUTH lines included) and reads every line as a users-file line, and
 /// applies every request that parses to a model holding the seed data (checking that each
 /// change moves the revision by one). The same bytes are also fed to a TLS server session
-/// as a client's first flight, to the HTTP parser and to the RESP decoder.
+/// as a client's first flight, to the HTTP parser, to the RESP decoder and to the JSON
+/// parser. With `TABULA_FUZZ_TARGET=json` only the JSON parser is fed (many more inputs a
+/// second, for a run on it alone).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    fuzzJSON(bytes)
+    if jsonOnly { return 0 }
     var decoder = LineDecoder(maxLine: maxLine)
     let half = size / 2
     decoder.append(UnsafeRawBufferPointer(rebasing: bytes[0..<half]))
@@ -51,6 +56,9 @@ func fuzzHTTP(_ bytes: UnsafeRawBufferPointer) {
     }
     _ = HTTPRoutes.arguments(of: Array(bytes))
 }
+
+/// Whether only the JSON target runs (`TABULA_FUZZ_TARGET=json`).
+let jsonOnly = getenv("TABULA_FUZZ_TARGET").map { String(cString: $0) == "json" } ?? false
 
 /// The server's default line cap: inputs up to it (run with -max_len above it) reach the
 /// parser and the model whole, so a slow long input is found with -timeout.

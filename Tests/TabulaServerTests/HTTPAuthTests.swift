@@ -55,7 +55,7 @@ import TabulaAccess
         try Self.withUsers { s, port in
             let h = try HTTPTestClient(port: port)
             #expect(try h.get("/api/ls?path=/orders", headers: [Self.basic("ops")]).status == 200)
-            h.send("GET /api/ls?path=/orders HTTP/1.1\r\nHost: x\r\n")  // the rest never comes
+            h.send("GET /api/ls?path=/orders HTTP/1.1\r\nHost: localhost\r\n")  // the rest never comes
             // Once the server holds it as incomplete input (its only client's):
             #expect(eventually { s.loops[0].stats.partialInput.load(ordering: .relaxed) > 0 })
             var next = AccessControlTests.users
@@ -84,7 +84,7 @@ import TabulaAccess
             let items = try h.get("/api/ls?path=/items", headers: [Self.basic("ci")])
             #expect(items.body.contains("Rusty Spork"))
             #expect(!items.body.contains("Shiny Mac"))  // /items/3 is denied
-            h.send("GET /events?prefix=/items HTTP/1.1\r\nHost: x\r\n\(Self.basic("ci"))\r\n\r\n")
+            h.send("GET /events?prefix=/items HTTP/1.1\r\nHost: localhost\r\n\(Self.basic("ci"))\r\n\r\n")
             _ = try h.waitFor("watching /items")
             let admin = try AccessControlTests.login(s, "admin")
             _ = try admin.request("FAV /items/3")  // rev 1: denied to ci
@@ -100,7 +100,7 @@ import TabulaAccess
     @Test func twoPipelinedGetsWithAValidLoginInOneWriteAreBothAnsweredAndTheServerStaysUp() throws {
         try HTTPAuthTests.withUsers { s, port in
             let h = try HTTPTestClient(port: port)
-            let get = "GET /api/ls?path=/items HTTP/1.1\r\nHost: x\r\n\(HTTPAuthTests.basic("reader"))\r\n\r\n"
+            let get = "GET /api/ls?path=/items HTTP/1.1\r\nHost: localhost\r\n\(HTTPAuthTests.basic("reader"))\r\n\r\n"
             h.send(get + get + get)
             for _ in 0..<3 { #expect(try h.response().status == 200) }
             let other = try AccessControlTests.login(s, "reader")

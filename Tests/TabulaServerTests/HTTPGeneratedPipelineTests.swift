@@ -23,7 +23,7 @@ import TabulaServer
         for i in 0..<n {
             let path = paths[Int(rng.next() % UInt64(paths.count))]
             let login = i == wrongAt ? wrongSecret : logins[Int(rng.next() % UInt64(logins.count))]
-            text += "GET \(path) HTTP/1.1\r\nHost: x\r\n" + (login.isEmpty ? "" : login + "\r\n") + "\r\n"
+            text += "GET \(path) HTTP/1.1\r\nHost: localhost\r\n" + (login.isEmpty ? "" : login + "\r\n") + "\r\n"
         }
         return (Array(text.utf8), n)
     }

@@ -43,7 +43,7 @@ import TabulaProtocol
             for l in lines {
                 guard case .success(let w) = Tokenizer.tokenize(Array(l.utf8)) else { continue }
                 let body = String(decoding: try JSONSerialization.data(withJSONObject: ["args": Array(w.dropFirst())]), as: UTF8.self)
-                bytes += "POST /api/\(w[0].lowercased()) HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                bytes += "POST /api/\(w[0].lowercased()) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             }
             h.send(bytes)
             for _ in lines {

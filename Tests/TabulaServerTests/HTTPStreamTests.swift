@@ -13,7 +13,7 @@ import TabulaServer
     @Test func anEventStreamCarriesEachChangeWithItsRevisionAsID() throws {
         try HTTPTests.withHTTP { s, port in
             let h = try HTTPTestClient(port: port)
-            h.send("GET /events?prefix=/items HTTP/1.1\r\nHost: x\r\n\r\n")
+            h.send("GET /events?prefix=/items HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let head = try h.waitFor("watching /items at rev 0")
             #expect(head.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream"))
             #expect(head.contains("retry: 2000\n"))
@@ -31,7 +31,7 @@ import TabulaServer
         try HTTPTests.withHTTP { s, port in
             let t = try connect(s)
             let first = try HTTPTestClient(port: port)
-            first.send("GET /events?prefix=/items HTTP/1.1\r\nHost: x\r\n\r\n")
+            first.send("GET /events?prefix=/items HTTP/1.1\r\nHost: localhost\r\n\r\n")
             _ = try first.waitFor("watching /items")
             for i in 0..<3 { _ = try t.request("ADD /items Thing\(i) \(10 + i)") }
             let seen = Self.ids(try first.waitFor("id: 3\n"))
@@ -39,7 +39,7 @@ import TabulaServer
             close(first.fd)  // the browser lost its connection
             for i in 3..<6 { _ = try t.request("ADD /items Thing\(i) \(10 + i)") }
             let again = try HTTPTestClient(port: port)
-            again.send("GET /events?prefix=/items&from=1 HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 3\r\n\r\n")
+            again.send("GET /events?prefix=/items&from=1 HTTP/1.1\r\nHost: localhost\r\nLast-Event-ID: 3\r\n\r\n")
             _ = try again.waitFor("replaying 3 events")
             _ = try t.request("ADD /items Thing6 16")
             #expect(Self.ids(try again.waitFor("id: 7\n")) == [4, 5, 6, 7])
@@ -51,7 +51,7 @@ import TabulaServer
             let t = try connect(s)
             for i in 0..<8 { _ = try t.request("ADD /items Thing\(i) 5") }
             let h = try HTTPTestClient(port: port)
-            h.send("GET /events?prefix=/items&from=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            h.send("GET /events?prefix=/items&from=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let text = try h.waitFor("EXPIRED")
             #expect(text.contains("event: reply\ndata: {\"ok\":false,\"code\":\"EXPIRED\""))
         }
@@ -62,7 +62,7 @@ import TabulaServer
             let h = try HTTPTestClient(port: port)
             var size: Int32 = 4096
             setsockopt(h.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            h.send("GET /events?prefix=/ HTTP/1.1\r\nHost: x\r\n\r\n")
+            h.send("GET /events?prefix=/ HTTP/1.1\r\nHost: localhost\r\n\r\n")
             _ = try h.waitFor("watching /")
             let t = try connect(s)
             let long = String(repeating: "z", count: 2000)

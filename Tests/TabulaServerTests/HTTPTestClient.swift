@@ -39,14 +39,14 @@ final class HTTPTestClient {
 
     /// `GET path` with the given extra headers, and its response.
     func get(_ path: String, headers: [String] = [], timeout: Double = 10) throws -> Response {
-        send("GET \(path) HTTP/1.1\r\nHost: test\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
+        send("GET \(path) HTTP/1.1\r\nHost: localhost\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
         return try response(timeout: timeout)
     }
 
     /// `POST /api/VERB` with `{"args": args}` and the given extra headers, and its response.
     func post(_ verb: String, _ args: [String], headers: [String] = [], timeout: Double = 10) throws -> Response {
         let body = "{\"args\": [" + args.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ", ") + "]}"
-        send("POST /api/\(verb) HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n" + body)
+        send("POST /api/\(verb) HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n" + body)
         return try response(timeout: timeout)
     }
 

@@ -25,7 +25,7 @@ import TabulaStorage
     @Test func pipelinedRequestsAreAnsweredInTheOrderSent() throws {
         try Self.withHTTP { _, port in
             let c = try HTTPTestClient(port: port)
-            c.send("GET /livez HTTP/1.1\r\nHost: x\r\n\r\nGET /api/ls?path=/items HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\nGET /api/show?path=/items/99 HTTP/1.1\r\nHost: x\r\n\r\n")
+            c.send("GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\nGET /api/ls?path=/items HTTP/1.1\r\nHost: localhost\r\n\r\nGET /nope HTTP/1.1\r\nHost: localhost\r\n\r\nGET /api/show?path=/items/99 HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let answers = try (0..<4).map { _ in try c.response() }
             #expect(answers.map(\.status) == [200, 200, 404, 404])
             #expect(answers[1].headers["content-type"] == "application/json")
@@ -50,7 +50,7 @@ import TabulaStorage
     @Test func aHeadRequestGetsTheHeadersAndNoBody() throws {
         try Self.withHTTP { _, port in
             let c = try HTTPTestClient(port: port)
-            c.send("HEAD /items HTTP/1.1\r\nHost: x\r\n\r\nGET /livez HTTP/1.1\r\nHost: x\r\n\r\n")
+            c.send("HEAD /items HTTP/1.1\r\nHost: localhost\r\n\r\nGET /livez HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let all = try c.waitFor("live\n")
             #expect(all.hasPrefix("HTTP/1.1 200 OK"))
             #expect(!all.contains("<html"))
@@ -81,7 +81,7 @@ import TabulaStorage
     @Test func anH2cUpgradeIsAnsweredAsAPlainRequestAndTheConnectionCloses() throws {
         try Self.withHTTP { _, port in
             let c = try HTTPTestClient(port: port)
-            c.send("GET /livez HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n")
+            c.send("GET /livez HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n")
             let r = try c.response()
             #expect(r.status == 200)
             #expect(r.headers["connection"] == "close")

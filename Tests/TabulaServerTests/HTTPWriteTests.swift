@@ -46,7 +46,7 @@ import TabulaServer
 
     @Test func aPostFromTheServersOwnPageIsTaken() throws {
         try HTTPTests.withHTTP { _, port in
-            let r = try HTTPTestClient(port: port).post("fav", ["/items/1", "on"], headers: ["Origin: http://test", "Sec-Fetch-Site: same-origin"])
+            let r = try HTTPTestClient(port: port).post("fav", ["/items/1", "on"], headers: ["Origin: http://localhost", "Sec-Fetch-Site: same-origin"])
             #expect(r.status == 200, "\(r.body)")
         }
     }
@@ -70,7 +70,7 @@ import TabulaServer
     func aBadPostSaysWhatWasWrongAsJSON(verb: String, body: String, says: String) throws {
         try HTTPTests.withHTTP { _, port in
             let h = try HTTPTestClient(port: port)
-            h.send("POST /api/\(verb) HTTP/1.1\r\nHost: test\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            h.send("POST /api/\(verb) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
             let r = try h.response()
             #expect((400...404).contains(r.status))
             #expect(r.body.hasPrefix(#"{"ok":false"#) && r.body.contains(says), "\(r.body)")

@@ -39,7 +39,7 @@ import TabulaServer
             #expect(added.isOK)
             let body = try HTTPTestClient(port: port).get("/items").body
             #expect(!body.contains("<script>alert"))
-            #expect(body.contains(#"\u003c/script>\u003cscript>alert(1)\u003c/script>"#))
+            #expect(body.contains(#"\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e"#))
         }
     }
 

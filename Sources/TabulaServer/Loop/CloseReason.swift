@@ -23,6 +23,13 @@ enum CloseReason: Sendable, Equatable {
     case historyChanged(String)
     /// The history moved past a replay in progress.
     case replayStopped(String)
+    /// It spoke HTTP to the line port (`ForeignProtocol`): a browser made to send a request
+    /// there, whose body would run as lines.
+    case notThisProtocol
+
+    /// What `notThisProtocol` says.
+    static let httpOnLinePort = "this port speaks Tabula's line protocol, not HTTP, and closes on an HTTP request or header "
+        + "(so that no web page can send it lines); the web view and /api are on the port tabulad's --http gives"
 
     /// What the client is told.
     var message: String {
@@ -31,6 +38,7 @@ enum CloseReason: Sendable, Equatable {
         case .idle(let s): return "idle for \(s) s (--idle-timeout); reconnect when needed"
         case .full(let m), .stalled(let m), .slowConsumer(let m), .credentialsChanged(let m), .historyChanged(let m): return m
         case .replayStopped(let m): return "replay stopped: \(m)"
+        case .notThisProtocol: return CloseReason.httpOnLinePort
         }
     }
 
@@ -40,6 +48,7 @@ enum CloseReason: Sendable, Equatable {
         case .shutdown, .full, .slowConsumer, .historyChanged, .replayStopped: return .unavailable
         case .idle, .stalled: return .requestTimeout
         case .credentialsChanged: return .unauthorized
+        case .notThisProtocol: return .badRequest
         }
     }
 

@@ -58,7 +58,7 @@ final class EventLoop {
     /// One read's bytes; larger than a TLS record (16 KiB), so that a TLS read never leaves
     /// decrypted bytes inside the session where epoll cannot see them.
     @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-    @exclusivity(unchecked) private var units: [LineUnit] = []
+    @exclusivity(unchecked) var units: [LineUnit] = []
     /// Replies being encoded for one connection, before they join its output: used only by
     /// `run`, which nothing it calls enters again (the inbox is drained after a batch's
     /// replies are made, not during).
@@ -296,27 +296,6 @@ final class EventLoop {
             run(c, units[...])
         }
         refreshReading(c)
-    }
-
-    /// The line protocol: cuts `bytes` (and what `c` had begun) into lines and parses each
-    /// into `units`, returning how many lines ended.
-    private func decodeLines(_ c: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
-        c.decoder.append(bytes)
-        var count = 0
-        while let unit = c.decoder.next() {
-            count += 1
-            switch unit {
-            case .tooLong:
-                units.append(.failure(tag: nil, TabulaError(.tooLong, "line longer than \(config.maxLine) bytes; the rest of it was skipped")))
-            case .line(let line):
-                switch RequestParser.parse(line) {
-                case nil: continue
-                case .failure(let f)?: units.append(.failure(tag: f.tag, f.error))
-                case .success(let r)?: units.append(.request(r))
-                }
-            }
-        }
-        return count
     }
 
     /// Pauses reading from `c` while its held requests are many (until they are few again)

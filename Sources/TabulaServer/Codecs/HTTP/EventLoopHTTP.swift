@@ -41,7 +41,7 @@ extension EventLoop {
                 respond(c, .refusal(status, message), head: false, close: true)
             case .request(let r):
                 stats.httpRequests.add()
-                guard authorize(c, r) else { continue }
+                guard admissible(c, r), authorize(c, r) else { continue }
                 route(c, r)
             }
         }
@@ -82,6 +82,22 @@ extension EventLoop {
         ready.append(c)  // what waits behind runs at the top of the turn
     }
 
+    /// Whether `r` may be looked at at all, before its login and before its body is read:
+    /// its Host must name this server (`HostRule`: no DNS rebinding), and a POST must not
+    /// come from another site's page (`crossSiteRefusal`). Refused otherwise, and a wrong
+    /// Host closes the connection.
+    private func admissible(_ c: Connection, _ r: HTTPRequest) -> Bool {
+        if let why = HostRule(bind: config.bind, extra: config.httpHosts).refusal(r.header("host")) {
+            respond(c, HTTPRoutes.refusal(of: r, .misdirected, why), to: r, close: true)
+            return false
+        }
+        if r.method == "POST", let why = HTTPRoutes.crossSiteRefusal(r) {
+            respond(c, HTTPRoutes.refusal(of: r, .forbidden, why), to: r)
+            return false
+        }
+        return true
+    }
+
     static let challenge = [("WWW-Authenticate", "Basic realm=\"tabulad\", charset=\"UTF-8\"")]
 
     /// Whether `r` may go on: without users, or opened with `--http-open`, or with the login
@@ -115,6 +131,9 @@ extension EventLoop {
             }
             c.http?.inFlight = .page(r, path: path)
             run(c, [LineUnit.request(first)][...])
+        case .redirect(let to):
+            let location = HTTPParser.encodePath(to)
+            respond(c, HTTPResponse(.permanentRedirect, headers: [("Location", location)], text: "308 Permanent Redirect: the page is at \(location)\n"), to: r)
         case .live:
             respond(c, HTTPResponse(.ok, text: "live\n"), to: r)
         case .ready:
@@ -137,11 +156,10 @@ extension EventLoop {
         }
     }
 
-    /// Why a POST may not run here, or nil when it may: never from another site's page, and,
-    /// without `--users`, a write only from this machine unless `--http-open writes` (with
+    /// Why a POST may not run here, or nil when it may (another site's page was refused by
+    /// `admissible` already): without `--users`, a write only from this machine unless `--http-open writes` (with
     /// users, the login and its role and grants decide, as on every transport).
     private func postRefusal(_ c: Connection, _ r: HTTPRequest, _ request: Request) -> String? {
-        if let why = HTTPRoutes.crossSiteRefusal(r) { return why }
         guard config.users == nil, request.command.isWrite, !c.peer.isOnThisMachine, !config.httpOpen.contains(.writes) else { return nil }
         return "writes over HTTP are taken from this machine only while the server has no users; start tabulad with --users FILE (who may write) or --http-open writes"
     }

@@ -12,6 +12,10 @@ enum HTTPRoutes {
         /// A page of the web view, served with the first read it makes (`LS` of its list)
         /// inside it, so that its first paint shows the rows without a round trip.
         case view(first: Request)
+        /// A page asked for by a path with `.` or `..` segments or doubled slashes: sent to
+        /// the path they resolve to, so that no page is drawn at (or writes) a path that
+        /// names something other than what it shows.
+        case redirect(String)
         /// `/livez`: the process serves.
         case live
         /// `/readyz`, `/healthz`: whether it should be sent traffic.
@@ -38,6 +42,13 @@ enum HTTPRoutes {
         return lists.contains(String(ModelPath.topName(of: path)))
     }
 
+    /// `path` with its `.` and `..` segments applied and empty segments dropped; a trailing
+    /// slash, which the catalog's pages take, is kept.
+    static func resolvedPage(_ path: String) -> String {
+        let resolved = ModelPath.join(ModelPath.segments(path, cwd: "/"))
+        return path.count > 1 && path.hasSuffix("/") && resolved != "/" ? resolved + "/" : resolved
+    }
+
     /// The read a page makes first, as its script makes it: `LS` of the list it shows (the
     /// catalog's of the node it is at), a page of at most 1,000 rows.
     static func firstRead(of path: String) -> Request {
@@ -55,7 +66,9 @@ enum HTTPRoutes {
     static func route(_ r: HTTPRequest) -> Route {
         if r.method == "POST" { return post(r) }
         switch r.path {
-        case let p where isPage(p): return .view(first: firstRead(of: p))
+        case let p where isPage(p):
+            let resolved = resolvedPage(p)
+            return resolved == p ? .view(first: firstRead(of: p)) : .redirect(resolved)
         case "/static/tabula.js": return .page(WebAssets.script, contentType: "text/javascript; charset=utf-8")
         case "/static/tabula.css": return .page(WebAssets.style, contentType: "text/css; charset=utf-8")
         case "/livez": return .live
@@ -204,7 +217,7 @@ extension ErrorCode {
         switch status {
         case .notFound: self = .notFound
         case .unauthorized: self = .noAuth
-        case .forbidden: self = .noPerm
+        case .forbidden, .misdirected: self = .noPerm
         case .tooManyRequests: self = .limit
         case .gone: self = .expired
         case .conflict: self = .conflict
