@@ -144,6 +144,25 @@ def logins(port):
     except redis.ResponseError as e:
         # redis-py reads -NOPERM as its NoPermissionError, the code taken off the message.
         check(isinstance(e, redis.exceptions.NoPermissionError) and "may not change /settings/my-int" in str(e), f"ci may not change /settings ({type(e).__name__}: {str(e)[:50]})")
+    # Every way redis-py logs in: RESP2 with a password alone (the default user is absent:
+    # refused as Redis refuses it) and with a username, RESP3 with both; then WATCH and
+    # CONFIG answer in the version logged in with.
+    for protocol in (2, 3):
+        c = redis.Redis(port=port, protocol=protocol, username="ci", password="hunter2", socket_timeout=10)
+        check(c.ping() is True, f"RESP{protocol}: redis-py logs in with username and password")
+        config = c.config_get("maxmemory")
+        check(config == {}, f"RESP{protocol}: CONFIG GET after the login is answered empty ({config!r})")
+        if protocol == 3:
+            watched = c.execute_command("WATCH", "/items")
+            # redis-py reads WATCH's status through its own callback (True); a push here would
+            # have left it waiting past its timeout.
+            check(watched is True or bytes(watched).startswith(b"watching /items"), f"RESP3: WATCH after HELLO 3 AUTH is answered as a command ({watched!r})")
+        c.close()
+    try:
+        redis.Redis(port=port, protocol=2, password="hunter2", socket_timeout=10).ping()
+        fail("a password alone logged in as a user who does not exist")
+    except redis.AuthenticationError as e:
+        check(True, f"RESP2: a password alone is refused as a wrong login ({str(e)[:40]})")
 
 
 def main():

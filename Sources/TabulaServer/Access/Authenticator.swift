@@ -178,7 +178,11 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
             state.hub.withLock { $0.setFormat(job.conn, codecAnswer.format) }
             return GroupAnswer(conn: job.conn, answers: [.bytes(codecAnswer.answer)], session: s, close: false, replay: nil, rest: Array(job.units.dropFirst()))
         }
-        let answer = Answer.reply(reply, tag: job.tag, format: (session ?? job.session).format)
+        let format = (session ?? job.session).format
+        // A Redis client reads AUTH's success as `+OK` and nothing else (redis-py raises on
+        // `+ci write`); WHOAMI says who the connection is.
+        let said = reply.error == nil && format.namesChannel ? Reply(message: "OK") : reply
+        let answer = Answer.reply(said, tag: job.tag, format: format)
         return GroupAnswer(conn: job.conn, answers: [answer], session: session, close: false, replay: nil, rest: Array(job.units.dropFirst()))
     }
 

@@ -177,6 +177,10 @@ final class Engine {
                 rows += answer.count / RequestExecutor.bytesPerRow
                 answers.append(.bytes(answer))
                 close = closes
+            case .value(let v):
+                let answer = v.encoded(resp3: s.format == .resp3)
+                rows += answer.count / RequestExecutor.bytesPerRow
+                answers.append(.bytes(answer))
             case .codecLogin:  // routed to the authenticator: the loop above stops before it
                 answers.append(executor.refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: s.format))
             case .request(let r):

@@ -118,6 +118,9 @@ struct RequestExecutor: Sendable {
             if let format { switchFormat(conn, to: format, session: &session) }
             answers.append(.bytes(bytes, close: close))
             return close
+        case .value(let v):
+            answers.append(.bytes(v.encoded(resp3: session.format == .resp3), close: false))
+            return false
         case .codecLogin:  // routed to the authenticator, never run here
             answers.append(refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: session.format))
             return false
@@ -211,14 +214,14 @@ struct RequestExecutor: Sendable {
         case .clients:
             return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
         case .watch(let prefix, let from):
-            return watch(c, prefix: prefix, from: from, tag: r.tag, session: s, subscribeReply: r.subscribeReply)
+            return watch(c, prefix: prefix, from: from, tag: r.tag, session: s, subscribeReply: r.subscribeReply || s.format == .resp2)
         case .unwatch(let prefix):
             var p: String?
             if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }
             let (n, left) = state.hub.withLock { hub in (hub.remove(c, p), hub.watchCount(of: c)) }
             if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
             var reply = Reply(message: "\(n) removed")
-            if r.subscribeReply { reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left) }
+            if r.subscribeReply || s.format == .resp2 { reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left) }
             return Execution(reply)
         default:
             if let reply = state.model.read(r.command, viewer: &s.viewer) { return Execution(reply) }

@@ -5,8 +5,9 @@ import TabulaProtocol
 /// the line protocol's are; replies come back in RESP (the session's format).
 final class RESPExchange: RequestCodec {
     var decoder: RESPDecoder
-    /// RESP3, as of the requests decoded so far (HELLO switches it, and its answer and the
-    /// session's format follow in order).
+    /// RESP3, as of the HELLOs decoded so far: what a HELLO without a version answers. The
+    /// connection's version itself is its session's format, which HELLO's answer switches
+    /// in order; every other reply is written in it when it runs.
     var resp3 = false
     /// `CLIENT SETNAME` or `HELLO … SETNAME`: shown in CLIENTS and /clients.
     var name: String?

@@ -17,7 +17,7 @@ struct RESPRequests {
         guard let first = words.first else { return [] }
         switch Verb.named(first) {
         case .select?, .auth?, .format?, .watch?, .unwatch?, nil: break
-        default: return parsed(words, resp3: x.resp3)
+        default: return parsed(words)
         }
         let args = Array(words.dropFirst())
         switch first.uppercased() {
@@ -27,7 +27,7 @@ struct RESPRequests {
             return [.request(Request(command: .auth(name: "default", secret: args[0])))]
         case "AUTH":
             x.decoder.unauthenticated = false
-            return parsed(words, resp3: x.resp3)
+            return parsed(words)
         case "SELECT" where args.count == 1 && args[0].allSatisfy(\.isNumber):
             return [args[0] == "0" || Int(args[0]) == 0 ? status("OK", x) : error(.invalid, "DB index is out of range: Tabula has one database, 0; SELECT with a path and an option selects a setting's option", x)]
         case "CLIENT": return [client(args, x)]
@@ -46,7 +46,7 @@ struct RESPRequests {
             return [error(.unknown, "patterns are not taken: a prefix covers everything under it, so SUBSCRIBE /items receives every item's changes", x)]
         case "FORMAT":
             return [error(.invalid, "a RESP connection keeps RESP; HELLO 2 or HELLO 3 chooses its version", x)]
-        default: return parsed(words, resp3: x.resp3)
+        default: return parsed(words)
         }
     }
 
@@ -58,14 +58,11 @@ struct RESPRequests {
     }
 
     /// A Tabula request, parsed from its words (no quoting: RESP's lengths say where words
-    /// end). On RESP2 a WATCH enters subscribe mode, so it is answered as SUBSCRIBE is.
-    private func parsed(_ words: [String], resp3: Bool) -> [LineUnit] {
+    /// end). On RESP2 a WATCH enters subscribe mode, so it is answered as SUBSCRIBE is: the
+    /// executor decides that by the version the connection has when it runs.
+    private func parsed(_ words: [String]) -> [LineUnit] {
         switch RequestParser.parseRequest(tokens: words) {
         case .success(let r):
-            switch r.command {
-            case .watch, .unwatch: if !resp3 { return [subscribing(r.command)] }
-            default: break
-            }
             return [.request(r)]
         case .failure(let e): return [.failure(tag: nil, e)]
         }
@@ -94,17 +91,18 @@ struct RESPRequests {
                 return error(.syntax, "HELLO takes [2|3] [AUTH name secret] [SETNAME name], not '\(args[i])'", x)
             }
         }
-        let before = x.resp3
-        x.resp3 = version == 3
+        // The version the connection has from here on, as far as this codec knows: a login's
+        // is taken as granted (a refused login leaves the connection's format as it was, and
+        // then only a later version-less HELLO's `proto` could say otherwise). Replies in
+        // between are written in the version the connection has when they run.
+        if args.first != nil { x.resp3 = version == 3 }
         let map: RESPValue = .map([
             ("server", .bulk("tabulad")), ("version", .bulk(ServerConfig.version)), ("proto", .integer(Int64(version))),
             ("id", .integer(Int64(clamping: server.connection.raw))), ("mode", .bulk("standalone")), ("role", .bulk("master")), ("modules", .array([])),
         ])
-        let format: WireFormat = x.resp3 ? .resp3 : .resp2
-        guard let login else { return .answer(map.encoded(resp3: x.resp3), format: format, close: false) }
-        // Until the login is judged, answers (its failure too) are in the version before.
-        x.resp3 = before
-        return .codecLogin(name: login.name, secret: login.secret, answer: map.encoded(resp3: version == 3), format: format)
+        let format: WireFormat? = args.first == nil ? nil : version == 3 ? .resp3 : .resp2
+        guard let login else { return .answer(map.encoded(resp3: version == 3), format: format, close: false) }
+        return .codecLogin(name: login.name, secret: login.secret, answer: map.encoded(resp3: version == 3), format: format ?? (version == 3 ? .resp3 : .resp2))
     }
 
     private func client(_ args: [String], _ x: RESPExchange) -> LineUnit {
@@ -149,7 +147,7 @@ struct RESPRequests {
         ].joined(separator: "\r\n")
     }
 
-    private func answer(_ v: RESPValue, _ x: RESPExchange) -> LineUnit { .answer(v.encoded(resp3: x.resp3), format: nil, close: false) }
+    private func answer(_ v: RESPValue, _ x: RESPExchange) -> LineUnit { .value(v) }
 
     private func status(_ s: String, _ x: RESPExchange) -> LineUnit { answer(.simple(s), x) }
 
