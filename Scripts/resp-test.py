@@ -153,10 +153,13 @@ def logins(port):
         config = c.config_get("maxmemory")
         check(config == {}, f"RESP{protocol}: CONFIG GET after the login is answered empty ({config!r})")
         if protocol == 3:
-            watched = c.execute_command("WATCH", "/items")
-            # redis-py reads WATCH's status through its own callback (True); a push here would
-            # have left it waiting past its timeout.
-            check(watched is True or bytes(watched).startswith(b"watching /items"), f"RESP3: WATCH after HELLO 3 AUTH is answered as a command ({watched!r})")
+            # Past redis-py's WATCH callback (which reads only +OK): the reply itself. A push
+            # here would have left it waiting past its timeout.
+            conn = c.connection_pool.get_connection("WATCH")
+            conn.send_command("WATCH", "/items")
+            watched = conn.read_response()
+            c.connection_pool.release(conn)
+            check(bytes(watched).startswith(b"watching /items"), f"RESP3: WATCH after HELLO 3 AUTH is answered as a command ({watched!r})")
         c.close()
     try:
         redis.Redis(port=port, protocol=2, password="hunter2", socket_timeout=10).ping()
