@@ -213,7 +213,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         guard let db, (try? db.exec("ROLLBACK")) != nil else { return through == nil }
         // What the turn caught may not be flushed yet: the durable step makes it so.
         guard let through else { return true }
-        return (try? db.exec(PostgresStore.durable(through: through))) != nil
+        guard (try? db.exec(PostgresStore.durable(through: through))) != nil else {
+            _ = try? db.exec("ROLLBACK")  // a durable step cut by its lock timeout leaves its transaction open, aborted
+            return false
+        }
+        return true
     }
 
     /// Writes the batch, its change records and the new head, and commits; the transaction

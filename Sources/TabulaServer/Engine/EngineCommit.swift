@@ -73,10 +73,14 @@ extension Engine {
                 }
             }
         } else if began && !store.abandonWrite() {
-            // What the turn caught from other nodes is not confirmed durable: the reload
-            // publishes it once it is.
+            // What the turn caught from other nodes is not confirmed durable, and its answers
+            // were computed with it: none is sent. The turn runs again on what the reload
+            // confirms (which publishes the caught changes once they are durable), or is
+            // refused while the store cannot be read.
             log.log(.error, "could not confirm the other nodes' changes durable; reloading")
-            if let first = outside.first, pendingReload == nil { pendingReload = .continuing(after: first.rev - 1) }
+            committed = false
+            let turnStart = outside.first.map { $0.rev - 1 } ?? state.publishedRevision.load(ordering: .relaxed)
+            answers = rollBackShared(batch, error: StorageError("could not confirm the other nodes' changes durable"), turnStart: turnStart)
             published = []
         }
         // Other nodes' changes come first: they were durable before anything of this batch.
