@@ -98,12 +98,17 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
     func submit(_ c: ConnectionID, _ units: [LineUnit], session: Session, peer: PeerAddress, life: ConnectionLife) {
         let job: Job
         switch units.first {
-        case .request(let r)?:
-            guard case .auth(let name, let secret) = r.command else { return }
+        case .request(let r)? where r.command.verb == .auth:
+            guard case .auth(let name, let secret) = r.command else { preconditionFailure("AUTH's verb without its command") }
             job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: r.tag)
         case .codecLogin(let name, let secret, let answer, let format)?:
             job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: nil, codecAnswer: (answer, format))
-        default: return
+        default:
+            // Not a login (the loop sends only what `Dispatcher` routes here): refused, and the
+            // rest goes back, so that the connection never waits for an answer none will give.
+            let misrouted = Job(conn: c, units: units, session: session, life: life, name: "", secret: "", tag: nil)
+            post(answer(misrouted, Reply(error: TabulaError(.invalid, "only a login (AUTH, or HELLO with AUTH) is answered by the authenticator")), session: nil))
+            return
         }
         guard let users else {
             post(answer(job, Reply(error: TabulaError(.invalid, "this server has no users file: every connection may do everything, no AUTH needed")), session: nil))

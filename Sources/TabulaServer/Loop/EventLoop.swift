@@ -85,6 +85,9 @@ final class EventLoop {
     private var activeWindow: UInt64 = 1
     /// The monotonic clock in seconds, as of this turn.
     var nowSeconds = 0
+    /// The connection whose run is draining the inbox: a goodbye for it then waits until
+    /// the run's replies are queued, so that nothing follows the goodbye.
+    @exclusivity(unchecked) var running: Connection?
     /// When connections were last checked for timeouts.
     var lastSweep = 0
     /// The second in which this loop last looked for connections to shed and found none
@@ -331,12 +334,18 @@ final class EventLoop {
             // The events just published sit in this loop's inbox too: queued before the
             // replies (after everything posted before them), as the engine does, so that no
             // reply reflects a change whose event its connection has not been sent yet.
-            if r.published { drainInbox() }
+            if r.published {
+                running = c  // a goodbye the drain brings waits for these replies (closeAfterOutput)
+                drainInbox()
+                running = nil
+                guard conns[c.id.raw] != nil else { return }  // closed by the drain: nothing more runs for it
+            }
             appendReplies(c, replies)
             // A big piece becomes the queue's own chunk; the next batch then starts a fresh
             // buffer of the same capacity (no regrowth), unless that capacity is large.
             if replies.capacity > 64 * 1024 { replies = [] }
             if r.close { c.closeWhenFlushed = true }
+            if c.byeAfterOutput != nil { return sayByeAfterOutput(c) }  // the drain closed it: its goodbye is last
             if r.answered > 0 { markDirty(c) }
             rest = rest.dropFirst(r.answered)
             if let plan = r.replay {

@@ -116,7 +116,7 @@ extension EventLoop {
         c.deferred.removeAll()
         c.deferredCount = 0
         c.byeAfterOutput = reason
-        guard !c.atEngine else { return updateInterest(c) }
+        guard !c.atEngine, c !== running else { return updateInterest(c) }
         sayByeAfterOutput(c)
     }
 

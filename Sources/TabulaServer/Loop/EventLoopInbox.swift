@@ -52,6 +52,10 @@ extension EventLoop {
                 for c in conns.values {
                     c.replay = nil  // the goodbye is the last thing it gets
                     c.readerStep = nil
+                    if c === running {  // after the replies of the run that drains this
+                        c.byeAfterOutput = .shutdown
+                        continue
+                    }
                     if let bye = goodbye(c, .shutdown) { c.output.append(bye) }
                     c.closeWhenFlushed = true
                     markDirty(c)

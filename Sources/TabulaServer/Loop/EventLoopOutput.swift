@@ -86,6 +86,7 @@ extension EventLoop {
             tabula_tls_session_free(ssl)
             c.tls = nil
         }
+        EventLoop.discardUnreadInput(c.fd)
         close(c.fd)
         c.output.removeAll()
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
@@ -98,4 +99,21 @@ extension EventLoop {
         executor.state.hub.withLock { _ = $0.remove(c.id, nil) }
         log.log(.debug, "connection \(c.id.raw) closed", conn: c.id.raw)
     }
+
+    /// Reads and drops what the client sent that was never read (requests behind a goodbye),
+    /// up to `mostDiscarded` bytes: closing a socket with unread input sends a reset, and a
+    /// reset makes the client's system drop what it had received and not yet read, the
+    /// goodbye and the replies before it. Bounded, and never waits.
+    static func discardUnreadInput(_ fd: Int32) {
+        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        var total = 0
+        while total < mostDiscarded {
+            let n = recv(fd, &scratch, scratch.count, Int32(MSG_DONTWAIT))
+            if n <= 0 { return }
+            total += n
+        }
+    }
+
+    /// Most unread bytes dropped at a close (see `discardUnreadInput`).
+    static let mostDiscarded = 256 * 1024
 }
