@@ -127,10 +127,31 @@ func words(_ s: String...) -> RESPRequest { .multibulk(s.map { Array($0.utf8) })
     }
 
     @Test func aDeclaredCountDoesNotReserveMemoryForIt() {
-        var d = RESPDecoder(maxRequest: 1000)
-        d.append(contentsOf: Array("*1048576\r\n".utf8))
+        var d = RESPDecoder(maxRequest: 100_000)
+        d.append(contentsOf: Array("*4096\r\n".utf8))
         #expect(requests(&d).isEmpty)
-        #expect(d.bufferedCount == 0, "a header alone holds nothing")
+        #expect(d.bufferedCount == 7, "a header alone holds what it was sent as, and no more")
+    }
+
+    /// A million empty elements, never finished, cost 8 MB a connection and counted as
+    /// nothing: 300 such connections passed every bound (2.5 GB).
+    @Test func moreElementsThanTheLoopHoldsOrThanFitInARequestIsFatalAtTheHeader() {
+        var d = RESPDecoder(maxRequest: 1 << 30)
+        d.append(contentsOf: Array("*4097\r\n".utf8))
+        #expect(requests(&d) == [.fatal("Protocol error: multibulk length 4097 is over 4096 elements")])
+        var e = RESPDecoder(maxRequest: 1000)
+        e.append(contentsOf: Array("*200\r\n".utf8))
+        #expect(requests(&e) == [.fatal("Protocol error: request longer than 1000 bytes (200 elements take at least 1200)")])
+    }
+
+    @Test func emptyElementsCountAsTheBytesTheyWereSentAs() {
+        var d = RESPDecoder(maxRequest: 100_000)
+        d.append(contentsOf: Array("*4000\r\n".utf8) + Array(repeating: Array("$0\r\n\r\n".utf8), count: 3000).joined())
+        #expect(requests(&d).isEmpty)
+        #expect(d.bufferedCount == 7 + 3000 * 6, "held while incomplete, so the stall timer and the server's bound see it")
+        d.append(contentsOf: Array(repeating: Array("$0\r\n\r\n".utf8), count: 1000).joined())
+        #expect(requests(&d) == [.multibulk(Array(repeating: [], count: 4000))])
+        #expect(d.bufferedCount == 0)
     }
 }
 

@@ -15,8 +15,9 @@ public enum RESPRequest: Equatable, Sendable {
 /// line up to `\n`.
 ///
 /// Every byte is examined once: a request cut anywhere resumes where it stopped, so that a
-/// request sent a byte at a time costs what it costs whole. Bounds: a request (its elements'
-/// bytes together, or an inline line) is at most `maxRequest` bytes; before a login
+/// request sent a byte at a time costs what it costs whole. Bounds: a request as sent (its
+/// header and every element's length line, bytes and line ends; or an inline line) is at
+/// most `maxRequest` bytes, and declares at most `mostElements` elements; before a login
 /// (`unauthenticated`) at most 10 elements of at most 16 KiB each, as Redis bounds it.
 /// Breaking a bound, or a malformed frame, is fatal: the stream's framing is lost.
 public struct RESPDecoder: Sendable {
@@ -27,8 +28,10 @@ public struct RESPDecoder: Sendable {
     /// Redis's bounds before a login.
     public static let unauthenticatedElements = 10
     public static let unauthenticatedElementBytes = 16 * 1024
-    /// The most elements one request may declare.
-    public static let mostElements = 1024 * 1024
+    /// The most elements one request may declare: the loop's bound on requests held for one
+    /// connection, so that one request (a SUBSCRIBE of as many prefixes) never becomes more
+    /// units than the loop would hold of many.
+    public static let mostElements = 4096
 
     private var buffer: [UInt8] = []
     private var start = 0
@@ -47,7 +50,9 @@ public struct RESPDecoder: Sendable {
         self.unauthenticated = unauthenticated
     }
 
-    /// Bytes held for a request not yet complete (its elements read so far included).
+    /// Bytes held for a request not yet complete: what is unread of the buffer, and what the
+    /// request in progress was sent as so far (its header, and its elements read, counted
+    /// with their framing: a million empty elements are 6 MB, not nothing).
     public var bufferedCount: Int { buffer.count - start + requestBytes }
 
     /// Adds received bytes.
@@ -79,7 +84,7 @@ public struct RESPDecoder: Sendable {
                 guard buffer.count - start >= length + 2 else { return nil }
                 guard buffer[start + length] == 13, buffer[start + length + 1] == 10 else { return fail("expected CRLF after a bulk string of \(length) bytes") }
                 elements.append(Array(buffer[start..<(start + length)]))
-                requestBytes += length
+                requestBytes += length + 2
                 consume(to: start + length + 2)
                 bulkLength = nil
                 if elements.count == declared { return finishMultibulk() }
@@ -92,7 +97,8 @@ public struct RESPDecoder: Sendable {
                 }
                 guard let n = Self.number(line.dropFirst()), n >= 0 else { return fail("invalid bulk length") }
                 if unauthenticated && n > Self.unauthenticatedElementBytes { return fail("unauthenticated bulk length") }
-                if requestBytes + n > maxRequest { return fail("request longer than \(maxRequest) bytes") }
+                requestBytes += line.count + 2
+                if requestBytes + n + 2 > maxRequest { return fail("request longer than \(maxRequest) bytes") }
                 bulkLength = n
                 continue
             }
@@ -103,9 +109,12 @@ public struct RESPDecoder: Sendable {
                 return .inline(Array(line))
             }
             guard let line = nextLine() else { return takeFatal() }
-            guard let n = Self.number(line.dropFirst()), n <= Self.mostElements else { return fail("invalid multibulk length") }
+            guard let n = Self.number(line.dropFirst()) else { return fail("invalid multibulk length") }
             if n <= 0 { continue }  // `*0` and `*-1` ask nothing, as in Redis
             if unauthenticated && n > Self.unauthenticatedElements { return fail("unauthenticated multibulk length") }
+            if n > Self.mostElements { return fail("multibulk length \(n) is over \(Self.mostElements) elements") }
+            if (line.count + 2) + 6 * n > maxRequest { return fail("request longer than \(maxRequest) bytes (\(n) elements take at least \(6 * n))") }
+            requestBytes = line.count + 2
             declared = n
             elements.reserveCapacity(min(n, 64))
         }
@@ -159,6 +168,9 @@ public struct RESPDecoder: Sendable {
         start = 0
         scanned = 0
         elements = []
+        requestBytes = 0
+        declared = nil
+        bulkLength = nil
         return .fatal("Protocol error: \(why)")
     }
 
