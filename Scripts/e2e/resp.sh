@@ -23,6 +23,13 @@ out="$(redis-cli --no-raw -p "$PORT" LS /settings)"
 [[ "$(redis-cli --no-raw -p "$PORT" LS /nope)" == "(error) NOTFOUND no /nope; LS / lists what is there" ]] || fail "redis-cli error"
 [[ "$(redis-cli -p "$PORT" COMMAND COUNT)" =~ ^[0-9]+$ ]] || fail "COMMAND COUNT"
 pass "redis-cli --no-raw: rows as an array, a change with its rev, errors by code"
+# --pipe ends its input with ECHO and 20 random bytes, and counts the replies to it.
+pipe="$(printf '*1\r\n$4\r\nPING\r\n*2\r\n$2\r\nLS\r\n$9\r\n/settings\r\n' | timeout 20 redis-cli -p "$PORT" --pipe 2>&1)" || fail "redis-cli --pipe exited non-zero: $pipe"
+[[ "$pipe" == *"errors: 0, replies: 2"* ]] || fail "redis-cli --pipe: $pipe"
+pass "redis-cli --pipe ends at once: errors: 0, replies: 2 (ECHO answered byte for byte)"
+info="$(redis-cli -p "$PORT" INFO)"
+[[ "$info" == *"tcp_port:$PORT"* && "$info" == *"connected_clients:"* ]] || fail "INFO: $info"
+pass "INFO names the port taken (--port 0) and the fields redis-cli --stat reads"
 printf 'PING\n' | nc -q 2 127.0.0.1 "$PORT" | grep -q "^OK PONG" || fail "nc on the RESP port"
 pass "nc on the same port still speaks the line protocol"
 

@@ -50,6 +50,11 @@ public final class Server: Sendable {
         httpPort = opened.httpPort
         unixPath = config.unixPath
         self.port = port
+        let config = { (asked: ServerConfig) -> ServerConfig in  // INFO reports the port taken, not the 0 asked for
+            var c = asked
+            if c.plainPort { c.port = port }
+            return c
+        }(config)
         let stats = ServerStats()
         let log = self.log
         let state = SharedState(model: model, historyCapacity: config.historyInMemory, historyBytes: config.historyBytesInMemory, historyID: store.historyID)

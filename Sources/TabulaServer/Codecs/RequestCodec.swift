@@ -27,6 +27,10 @@ struct ServerFacts {
     let revision: UInt64
     let port: Int
     let uptimeSeconds: Int
+    /// Clients connected now, connections taken since the start, and requests answered.
+    let connectedClients: Int
+    let totalConnections: Int
+    let requests: Int
 }
 
 /// The registry of codecs chosen by first bytes, asked in order.

@@ -43,7 +43,8 @@ extension EventLoop {
         let state = executor.state
         return ServerFacts(
             connection: c.id, historyID: state.historyID, revision: state.publishedRevision.load(ordering: .acquiring), port: config.port,
-            uptimeSeconds: Int((ContinuousClock.now - stats.started).components.seconds))
+            uptimeSeconds: Int((ContinuousClock.now - stats.started).components.seconds),
+            connectedClients: stats.connections.load(ordering: .relaxed), totalConnections: stats.totalConnections.load(ordering: .relaxed), requests: stats.requests)
     }
 
     /// Greets the connections whose delay has passed (each turn, after its reads: a look at

@@ -51,6 +51,10 @@ final class RESPExchange: RequestCodec {
                 RESPWriter(resp3: resp3).error("ERR", why, into: &out)
                 units.append(.answer(out, format: nil, close: true))
             case .multibulk(let elements):
+                if let echoed = RESPExchange.echo(elements) {
+                    units.append(echoed)
+                    continue
+                }
                 guard let words = RESPExchange.utf8Words(elements) else {
                     units.append(.failure(tag: nil, TabulaError(.encoding, "every argument must be UTF-8 text; send names and titles as UTF-8")))
                     continue
@@ -64,6 +68,15 @@ final class RESPExchange: RequestCodec {
             }
         }
         return count
+    }
+
+    /// `ECHO message`, answered with its bytes as they came (binary-safe: `redis-cli --pipe`
+    /// ends its input with one of 20 random bytes); nil for any other request.
+    static func echo(_ elements: [[UInt8]]) -> LineUnit? {
+        guard elements.count == 2, elements[0].count == 4, String(decoding: elements[0], as: UTF8.self).uppercased() == "ECHO" else { return nil }
+        var out: [UInt8] = []
+        RESPWriter(resp3: false).bulk(elements[1], into: &out)  // a bulk string is the same in RESP2 and RESP3
+        return .answer(out, format: nil, close: false)
     }
 
     /// The elements as strings, or nil when one is not UTF-8.

@@ -35,6 +35,8 @@ struct RESPRequests {
             guard args.first?.uppercased() == "GET" else { return [error(.unknown, "CONFIG takes only GET here (answered empty); Tabula is configured by tabulad's flags", x)] }
             return [answer(.map([]), x)]
         case "INFO": return [answer(.bulk(info), x)]
+        case "ECHO" where args.count == 1: return [answer(.bulk(args[0]), x)]
+        case "ECHO": return [error(.syntax, "ECHO takes one message: ECHO hello", x)]
         case "COMMAND": return [command(args, x)]
         case "SUBSCRIBE":
             guard !args.isEmpty else { return [error(.syntax, "SUBSCRIBE takes one or more prefixes, e.g. SUBSCRIBE /orders", x)] }
@@ -139,12 +141,29 @@ struct RESPRequests {
         }
     }
 
-    /// INFO's one section.
+    /// INFO's sections, with the fields Redis tools read (redis-cli --stat, iredis, the
+    /// Prometheus exporter): `redis_version` is the Redis whose commands and replies the RESP
+    /// codec follows, as other RESP servers report it; `used_memory` is the process's RSS.
     private var info: String {
-        [
-            "# Server", "tabula_version:\(ServerConfig.version)", "redis_mode:standalone", "os:Linux", "process_id:\(getpid())",
-            "tcp_port:\(server.port)", "uptime_in_seconds:\(server.uptimeSeconds)", "history_id:\(server.historyID)", "revision:\(server.revision)", "",
+        let s = server
+        return [
+            "# Server", "redis_version:7.0.0", "tabula_version:\(ServerConfig.version)", "redis_mode:standalone", "os:Linux", "arch_bits:64",
+            "process_id:\(getpid())", "tcp_port:\(s.port)", "uptime_in_seconds:\(s.uptimeSeconds)", "uptime_in_days:\(s.uptimeSeconds / 86_400)",
+            "history_id:\(s.historyID)", "revision:\(s.revision)", "",
+            "# Clients", "connected_clients:\(s.connectedClients)", "blocked_clients:0", "",
+            "# Memory", "used_memory:\(RESPRequests.residentBytes())", "",
+            "# Stats", "total_connections_received:\(s.totalConnections)", "total_commands_processed:\(s.requests)", "",
+            "# Replication", "role:master", "connected_slaves:0", "",
+            "# Keyspace", "",
         ].joined(separator: "\r\n")
+    }
+
+    /// The process's resident set, from /proc/self/statm (0 where it cannot be read).
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .ascii) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     private func answer(_ v: RESPValue, _ x: RESPExchange) -> LineUnit { .value(v) }
