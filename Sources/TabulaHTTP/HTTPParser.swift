@@ -195,7 +195,9 @@ public final class HTTPParser {
         let method = String(cString: http_method_str(http_method(UInt32(parser.pointee.method))))
         let (path, query) = HTTPParser.split(target)
         let keepAlive = http_should_keep_alive(parser) != 0
-        parsed.append(.request(HTTPRequest(method: method, path: path, query: query, headers: headers, keepAlive: keepAlive, body: body)))
+        var r = HTTPRequest(method: method, path: path, query: query, headers: headers, keepAlive: keepAlive, body: body)
+        r.http10 = parser.pointee.http_major == 1 && parser.pointee.http_minor == 0
+        parsed.append(.request(r))
         return 0
     }
 }

@@ -22,13 +22,14 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The bytes on the wire; `head` leaves the body out (a HEAD request), `close` says the
-    /// connection ends after it.
-    public func encoded(head: Bool = false, close: Bool = false) -> [UInt8] {
+    /// connection ends after it, and `keepAlive` that it stays open (HTTP/1.0's keep-alive,
+    /// which is not the default there).
+    public func encoded(head: Bool = false, close: Bool = false, keepAlive: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(160 + (head ? 0 : body.count))
         out.append(contentsOf: "HTTP/1.1 \(status.rawValue) \(status.reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n".utf8)
         for (k, v) in headers { out.append(contentsOf: "\(k): \(v)\r\n".utf8) }
-        if close { out.append(contentsOf: "Connection: close\r\n".utf8) }
+        if close { out.append(contentsOf: "Connection: close\r\n".utf8) } else if keepAlive { out.append(contentsOf: "Connection: keep-alive\r\n".utf8) }
         out.append(contentsOf: "\r\n".utf8)
         if !head { out.append(contentsOf: body) }
         return out

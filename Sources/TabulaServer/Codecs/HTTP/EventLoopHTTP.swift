@@ -53,7 +53,7 @@ extension EventLoop {
     /// asked or when the request did not keep the connection alive.
     func respond(_ c: Connection, _ response: HTTPResponse, to r: HTTPRequest? = nil, head: Bool? = nil, close: Bool = false) {
         let closing = close || !(r?.keepAlive ?? true) || shuttingDown
-        c.output.append(response.encoded(head: head ?? (r?.method == "HEAD"), close: closing))
+        c.output.append(response.encoded(head: head ?? (r?.method == "HEAD"), close: closing, keepAlive: r?.http10 == true))
         if closing { c.closeWhenFlushed = true }
         markDirty(c)
     }
