@@ -26,6 +26,8 @@ public final class Server: Sendable {
     public let tlsPort: Int?
     /// The HTTP port actually listened on, if any.
     public let httpPort: Int?
+    /// The RESP port taken (`--resp-port`), if any.
+    public let respPort: Int?
     let unixPath: String?
     let log: Log
 
@@ -48,6 +50,7 @@ public final class Server: Sendable {
         listeners = fds
         tlsPort = opened.tlsPort
         httpPort = opened.httpPort
+        respPort = opened.respPort
         unixPath = config.unixPath
         self.port = port
         let config = { (asked: ServerConfig) -> ServerConfig in  // INFO reports the port taken, not the 0 asked for
@@ -85,7 +88,9 @@ public final class Server: Sendable {
         follower = store.isShared ? ClusterFollower(store: store, engine: engine, state: state, log: log) : nil
         state.storeHead.store(model.revision, ordering: .relaxed)
         self.loops = loops
-        let serving = (config.plainPort ? ["\(config.bind):\(port)"] : []) + (tlsPort.map { ["TLS \(config.bind):\($0)"] } ?? []) + (httpPort.map { ["HTTP \(config.bind):\($0)"] } ?? []) + (config.unixPath.map { [$0] } ?? [])
+        var serving: [String] = config.plainPort ? ["\(config.bind):\(port)"] : []
+        for (name, p) in [("TLS", tlsPort), ("HTTP", httpPort), ("RESP", respPort)] { if let p { serving.append("\(name) \(config.bind):\(p)") } }
+        if let path = config.unixPath { serving.append(path) }
         log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads, busy poll \(config.busyPollMicros) µs, \(config.allocator)")
     }
 
@@ -123,7 +128,7 @@ public final class Server: Sendable {
 
     /// The listening sockets `config` asks for, the ports they got (0: no plain port) and the
     /// TLS settings.
-    private static func openListeners(_ config: ServerConfig) throws -> (listeners: [Listening], port: Int, tlsPort: Int?, httpPort: Int?, tls: TLSContext?) {
+    private static func openListeners(_ config: ServerConfig) throws -> (listeners: [Listening], port: Int, tlsPort: Int?, httpPort: Int?, respPort: Int?, tls: TLSContext?) {
         var fds: [Listening] = []
         var port = 0
         if config.plainPort {
@@ -147,8 +152,14 @@ public final class Server: Sendable {
             fds.append(Listening(fd: hfd, kind: .http))
             httpPort = hport
         }
+        var respPort: Int?
+        if let p = config.respPort {
+            let (rfd, rport) = try Listener.open(host: config.bind, port: p, flag: "--resp-port")
+            fds.append(Listening(fd: rfd, kind: .resp))
+            respPort = rport
+        }
         guard !fds.isEmpty else { throw ServerError("nothing to serve on: give --tls-port or --unix with --no-plain-port") }
-        return (fds, port, tlsPort, httpPort, tls)
+        return (fds, port, tlsPort, httpPort, respPort, tls)
     }
 
     /// Starts the engine and loop threads.

@@ -52,6 +52,9 @@ public struct ServerConfig: Sendable {
     /// Names this server answers to over HTTP besides localhost, IP literals and `bind`
     /// (`--http-host NAME`, repeatable): a request naming another Host is refused (421).
     public var httpHosts: [String] = []
+    /// A port that speaks RESP from the first byte (`--resp-port N`; 0 picks a free one):
+    /// for pooled Redis clients and benchmarks, which may wait before their first command.
+    public var respPort: Int?
     /// A cluster node more revisions than this behind the store is not ready (`/readyz`).
     public var readyLag: UInt64 = 1_000
     /// Most clients connected at once.

@@ -26,6 +26,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--no-plain-port", help: "do not serve plain TCP: only --tls-port and/or --unix"),
         OptionSpec("--unix", value: "PATH", help: "also serve on a Unix socket at PATH (mode 0660: the owner and\nits group), for local tools that should not use TCP"),
         OptionSpec("--http", value: "N", help: "also serve HTTP on port N (0 picks a free one and prints it on\nstdout after the others): the live pages at /, /metrics for\nPrometheus, /livez and /readyz, /clients, /events (SSE)"),
+        OptionSpec("--resp-port", value: "N", help: "also serve RESP on port N from the first byte, with no greeting\n(0 picks a free one and prints it on stdout after the others):\nfor Redis clients that connect before they have a command\n(pools, redis-benchmark, node-redis); inline commands are\ntaken as Redis takes them"),
         OptionSpec("--http-open", value: "metrics,health,writes", help: "with --users, serve /metrics and/or the health checks without\na login (for scrapers and probes); everything else asks for\nHTTP Basic with a user of the --users file. writes: without\n--users, take POST /api/VERB writes from any address (by\ndefault only from this machine's)"),
         OptionSpec("--http-host", value: "NAME", repeatable: true, help: "a name this server is reached by over HTTP (repeatable): a\nrequest whose Host is not localhost, an IP address, the\n--bind address or such a name is refused with 421, so that\nno page of another site reaches it by DNS rebinding"),
         OptionSpec("--ready-lag", value: "N", help: "a cluster node more than N revisions behind the store answers\n/readyz with 503 (default 1000)"),
@@ -100,6 +101,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
         s.config.httpOpen.insert(o)
     }
     s.config.httpHosts = p.strings("--http-host")
+    s.config.respPort = try p.int("--resp-port", in: 0...65535)
     if let v = try p.int("--ready-lag", in: 0...Int.max) { s.config.readyLag = UInt64(v) }
     if !s.config.plainPort && s.config.tlsPort == nil && s.config.unixPath == nil { throw UsageError("--no-plain-port leaves nothing to serve on: give --tls-port or --unix too") }
     s.config.tlsCert = p.string("--tls-cert")
@@ -180,6 +182,9 @@ if config.tlsPort == 0, let tls = server.tlsPort {
 }
 if config.httpPort == 0, let http = server.httpPort {
     FileHandle.standardOutput.write(Data("\(http)\n".utf8))
+}
+if config.respPort == 0, let resp = server.respPort {
+    FileHandle.standardOutput.write(Data("\(resp)\n".utf8))
 }
 server.start()
 

@@ -75,6 +75,8 @@ extension EventLoop {
         if kind == .http {
             c.http = HTTPExchange()
             c.session.format = .httpAPI
+        } else if kind == .resp {
+            open(RESPExchange.self, on: c)
         } else {
             greetLater(c)
         }

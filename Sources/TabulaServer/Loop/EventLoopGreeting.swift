@@ -34,8 +34,14 @@ extension EventLoop {
         let opened = readBuffer.withUnsafeBytes { RequestCodecs.opened(by: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         guard let opened else { return greet(c) }
         c.greetPending = false
-        c.codec = opened.init(maxRequest: config.maxLine, unauthenticated: c.session.authRequired)
-        c.session.format = opened.firstFormat
+        open(opened, on: c)
+    }
+
+    /// Makes `codec` the connection's, for its life: chosen by its first bytes, or by the
+    /// port it came to (`--resp-port`).
+    func open(_ codec: any RequestCodec.Type, on c: Connection) {
+        c.codec = codec.init(maxRequest: config.maxLine, unauthenticated: c.session.authRequired)
+        c.session.format = codec.firstFormat
     }
 
     /// What a codec may tell `c`'s client about the server.

@@ -67,6 +67,7 @@ extension Listening.Kind {
         case .tls: return 1
         case .unix: return 2
         case .http: return 3
+        case .resp: return 4
         }
     }
 }
