@@ -96,6 +96,8 @@ final class Connection {
     @exclusivity(unchecked) var partialSince: Int?
     /// When its output was last written, or empty.
     var lastDrained: Int
+    /// What its client took of its output lately (the order of shedding).
+    var drained = DrainMeter()
     /// When (the loop's clock, seconds) it connected.
     let connectedAt: Int
 

@@ -26,24 +26,23 @@ extension EventLoop {
     }
 
     /// The server holds more unread output than `maxUnreadOutput`: this loop's connections
-    /// that stopped being answered for not reading are dropped (those that took nothing in
-    /// the last second first, then the most unread), until the total is under seven eighths
+    /// that stopped being answered for not reading are dropped (those that would take longest
+    /// to read what they hold at the rate they read first: `ShedOrder`), until the total is under seven eighths
     /// of the bound (or none such is left here; the other loop sheds its own at its next turn).
     func shedUnreadOutput() {
         guard shedFoundNone != nowSeconds else { return }
         let target = config.maxUnreadOutput / 8 * 7
-        // Those that took nothing in the last second go first, then the most unread.
-        let stalled = conns.values.filter { $0.unreadBytes >= config.outputPause }.sorted {
-            let (a, b) = (nowSeconds - $0.lastDrained >= 1, nowSeconds - $1.lastDrained >= 1)
-            return a != b ? a : $0.unreadBytes > $1.unreadBytes
-        }
+        // The longest to read what they hold at the rate they read go first (`ShedOrder`).
+        let waiting = conns.values.filter { $0.unreadBytes >= config.outputPause }
+        let order = ShedOrder.order(waiting.map { ShedOrder.Candidate(unread: $0.unreadBytes, took: $0.drained.recent(at: nowSeconds)) })
+        let stalled = order.map { waiting[$0] }
         if stalled.isEmpty { shedFoundNone = nowSeconds }
         // What the dropped held goes back to the system at the next sweep.
         if !stalled.isEmpty { closedSinceTrim = max(closedSinceTrim, EventLoop.closesBeforeTrim) }
         for c in stalled {
             guard stats.unreadOutput.load(ordering: .relaxed) > target else { return }
             stats.add(stats.slowConsumersDropped, 1)
-            closeWithBye(c, .slowConsumer("the server holds too much unread output for all clients (limit \(config.maxUnreadOutput) bytes) and this connection had the most; read what you ask for"),
+            closeWithBye(c, .slowConsumer("the server holds too much unread output for all clients (limit \(config.maxUnreadOutput) bytes) and this connection reads it slowest for what it holds; read what you ask for"),
                          log: "\(c.unreadBytes) bytes unread while the server's unread output passed \(config.maxUnreadOutput)", timedOut: false)
         }
     }

@@ -37,7 +37,10 @@ extension EventLoop {
         if !c.output.isEmpty {
             let (result, written) = c.tls.map { c.output.flush(tls: $0) } ?? c.output.flush(fd: c.fd)
             stats.add(stats.bytesOut, written)
-            if written > 0 { c.lastDrained = nowSeconds }
+            if written > 0 {
+                c.lastDrained = nowSeconds
+                c.drained.add(written, at: nowSeconds)
+            }
             if case .wouldBlock = result { c.socketFull = c.tls == nil } else { c.socketFull = false }
             if case .failed = result {
                 closeConnection(c)
