@@ -116,6 +116,7 @@ def main():
             run(driver, port, proxy, args.screenshot)
             two_people(driver, other, port, f"http://127.0.0.1:{http}", args.shots)
             users_view(other)
+            navigations(driver, f"http://127.0.0.1:{http}")
         finally:
             driver.quit()
             other.quit()
@@ -383,6 +384,31 @@ def two_people(a, b, port, base, shots):
     errors = [e for d in (a, b) for e in d.get_log("browser") if e["level"] == "SEVERE" and "409" not in e["message"]]
     if errors:
         raise SystemExit(f"FAIL: the acting pages logged script errors: {errors}")
+
+
+def navigations(d, base):
+    """Ten pages one after another, then Back through all of them and Forward again: each
+    must be live within 5 s (a stream kept open by every page left behind, in the back/forward
+    cache, used up the six connections a browser opens to a host), with its own title."""
+    pages = ["/settings", "/catalog", "/items", "/menu", "/orders", "/settings/my-int", "/catalog/item-1", "/items/2", "/menu/pizza", "/"]
+    titles = {"/settings": "Settings — Tabula", "/catalog": "Catalog — Tabula", "/items": "Items — Tabula", "/menu": "Menu — Tabula", "/": "Tabula"}
+
+    def live(what):
+        wait_until(f"{what} is live", lambda: d.execute_script("return document.getElementById('status').className").endswith("live"), 5)
+
+    started = time.monotonic()
+    for p in pages:
+        d.get(base + p)
+        live(p)
+        if p in titles and d.title != titles[p]:
+            raise SystemExit(f"FAIL: {p} is titled {d.title!r}, not {titles[p]!r}")
+    for _ in pages[1:]:
+        d.back()
+        live(f"Back to {d.current_url}")
+    for _ in pages[1:]:
+        d.forward()
+        live(f"Forward to {d.current_url}")
+    print(f"ok - ten navigations, Back through them and Forward again: every page live within 5 s ({time.monotonic() - started:.1f} s in all), each titled for itself")
 
 
 if __name__ == "__main__":

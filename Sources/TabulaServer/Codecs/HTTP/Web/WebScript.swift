@@ -15,7 +15,7 @@ const revBox = document.getElementById("rev");
 const noticeBox = document.getElementById("notice");
 const changes = document.getElementById("changes");
 let here = "/", place = "/";
-let lastRev = null, source = null, retryDelay = 500, loading = false, again = false, offlineSince = null;
+let lastRev = null, source = null, retryTimer = null, retryDelay = 500, loading = false, again = false, offlineSince = null;
 let canWrite = false;
 const flashed = new Set();
 const state = { editing: null, draft: {}, adding: {}, favoritesOnly: false };
@@ -25,6 +25,9 @@ function locate() {
   here = lists.includes(first) ? "/" + (first === "orders" ? "menu" : first) : "/";
   place = decodeURIComponent(location.pathname).replace(/\/+$/, "") || "/";
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("current", a.getAttribute("href") === here);
+  const name = here === "/" ? "" : here.charAt(1).toUpperCase() + here.slice(2);
+  const leaf = place.split("/").filter(Boolean).slice(1).pop();
+  document.title = (name ? name + (leaf ? " · " + leaf : "") + " — " : "") + "Tabula";
 }
 locate();
 // The menu page shows the order list too, which lives under /orders: it watches everything
@@ -90,6 +93,9 @@ function setStatus(kind, text) { statusBox.className = "status " + kind; statusB
 function showRev() { revBox.textContent = lastRev === null ? "" : "rev " + lastRev; }
 
 function connect() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  if (source) source.close();
   const q = new URLSearchParams({ prefix });
   if (lastRev !== null) q.set("from", lastRev);
   source = new EventSource("/events?" + q);
@@ -137,7 +143,8 @@ function reconnect(delay) {
   if (offlineSince === null) offlineSince = Date.now();
   setStatus("offline", "offline — reconnecting");
   retryDelay = Math.min(5000, retryDelay * 2);
-  setTimeout(connect, delay);
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(connect, delay);
 }
 function logLine(html) {
   const li = document.createElement("li");
@@ -162,6 +169,16 @@ function start() {
   document.body.classList.toggle("read-only", !canWrite);
   refresh();
   connect();
+  // A page left for another keeps no stream open: the back/forward cache would hold it, and
+  // a browser opens at most six connections to a host, so a few navigations would leave the
+  // next page waiting for one. Shown again from that cache, it reconnects from its revision.
+  window.addEventListener("pagehide", () => {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    if (source) source.close();
+    source = null;
+  });
+  window.addEventListener("pageshow", e => { if (e.persisted && !source) connect(); });
 }
 """#
 }
