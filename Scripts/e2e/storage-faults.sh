@@ -55,6 +55,28 @@ grep -q "busy poll 250 µs" "$work/cpus.log" || fail "two CPUs must mean a 250 �
 grep -q ", jemalloc [0-9]" "$work/cpus.log" || fail "tabulad's allocations must go through jemalloc: $(cat "$work/cpus.log")"
 pass "the default I/O loops and busy poll follow the CPUs tabulad may use: 1 loop, no poll under taskset -c 0; 2 loops, 250 µs under -c 0,1; jemalloc serves its allocations"
 
+# A cgroup CPU quota of half a CPU means one CPU, whatever the affinity (a container's --cpus).
+cg=""
+if [[ -d /sys/fs/cgroup/cpu ]] && mkdir "/sys/fs/cgroup/cpu/tabula-e2e-$$" 2>/dev/null; then
+    cg="/sys/fs/cgroup/cpu/tabula-e2e-$$"
+    echo 100000 >"$cg/cpu.cfs_period_us" && echo 50000 >"$cg/cpu.cfs_quota_us" || cg=""
+elif grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null && mkdir "/sys/fs/cgroup/tabula-e2e-$$" 2>/dev/null; then
+    cg="/sys/fs/cgroup/tabula-e2e-$$"
+    echo "50000 100000" >"$cg/cpu.max" || cg=""
+fi
+if [[ -n "$cg" ]]; then
+    : >"$work/quota.log"
+    sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --memory --port 0 --log-level info' sh "$cg" "$BIN/tabulad" >/dev/null 2>"$work/quota.log" &
+    qpid=$!
+    for _ in $(seq 1 500); do grep -q "I/O thread" "$work/quota.log" && break; sleep 0.01; done
+    kill "$qpid"; wait "$qpid" 2>/dev/null || true
+    rmdir "$cg" 2>/dev/null || true
+    grep -q "1 I/O thread for 1 CPU (affinity [0-9]*, a cgroup quota of 0.5 CPUs)" "$work/quota.log" || fail "a quota of half a CPU must mean one I/O loop: $(cat "$work/quota.log")"
+    pass "a cgroup quota of 0.5 CPU means one I/O loop, and the start-up line says why: $(grep -o '1 I/O thread for[^)]*)' "$work/quota.log")"
+else
+    echo "skip - no cgroup could be made here, so the CPU quota was not tried (CPUBudgetTests read quota files)"
+fi
+
 # An idle server sleeps: after a burst of requests (which makes the loops poll), tabulad
 # uses no CPU to speak of while nothing comes (at most one poll of 250 µs per thread).
 start_server --memory

@@ -91,7 +91,7 @@ public final class Server: Sendable {
         var serving: [String] = config.plainPort ? ["\(config.bind):\(port)"] : []
         for (name, p) in [("TLS", tlsPort), ("HTTP", httpPort), ("RESP", respPort)] { if let p { serving.append("\(name) \(config.bind):\(p)") } }
         if let path = config.unixPath { serving.append(path) }
-        log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(loops.count) I/O threads, busy poll \(config.busyPollMicros) µs, \(config.allocator)")
+        log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(config.threadChoice), busy poll \(config.busyPollMicros) µs, \(config.allocator)")
     }
 
     /// Replaces the users (SIGHUP reloads the users file): connections of removed users are

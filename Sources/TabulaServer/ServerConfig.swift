@@ -87,14 +87,25 @@ public struct ServerConfig: Sendable {
     /// under this: past it the server waits for the client to read (see `outputLimit` for
     /// what only pushed events can pass).
     public var outputPause: Int { min(256 * 1024, outputLimit / 2) }
-    /// Number of I/O loop threads: two, or one when the process may run on one CPU only (two
-    /// loops sharing a core wait for each other's time slices: p99 ~4 ms at P=1).
-    public var ioThreads = min(2, Int(tabula_cpus_available()))
+    /// The CPUs the process may use, read at start (`CPUBudget`): the thread defaults follow.
+    public static let budget = CPUBudget.current()
+    /// Number of I/O loop threads: two, or one when the process may use one CPU only (its
+    /// affinity or its cgroup's quota; two loops sharing a core wait for each other's time
+    /// slices: p99 ~4 ms at P=1).
+    public var ioThreads = min(2, ServerConfig.budget.cpus)
+    /// Whether `--io-threads` chose `ioThreads` (else the CPUs did).
+    public var ioThreadsGiven = false
+    /// Why there are `ioThreads` loops, for the log, STATS and `/metrics`.
+    public var threadChoice: String {
+        let n = "\(ioThreads) I/O thread\(ioThreads == 1 ? "" : "s")"
+        if ioThreadsGiven { return "\(n) (--io-threads; \(ServerConfig.budget.cpus) CPU\(ServerConfig.budget.cpus == 1 ? "" : "s") available: \(ServerConfig.budget.source))" }
+        return "\(n) for \(ServerConfig.budget.cpus) CPU\(ServerConfig.budget.cpus == 1 ? "" : "s") (\(ServerConfig.budget.source))"
+    }
     /// Microseconds a loop or the engine, out of work, polls for more (giving its CPU away
     /// between looks) before it sleeps, while its idle periods are shorter than this
     /// (`IdleSpin`); 0 sleeps at once. 250, or 0 when the process may run on one CPU only
     /// (a poller there only delays what it waits for).
-    public var busyPollMicros = tabula_cpus_available() > 1 ? 250 : 0
+    public var busyPollMicros = ServerConfig.budget.cpus > 1 ? 250 : 0
     /// Whether a loop woken for only a request or two, while several clients keep it busy,
     /// gives the CPU away once before serving them (see `CPUYield`).
     public var cpuYield = CPUYield.off

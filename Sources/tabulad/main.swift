@@ -39,7 +39,7 @@ let commandLine = CommandLineSpec(
         OptionSpec("--max-line", value: "BYTES", help: "longest request line (default 65536)"),
         OptionSpec("--output-limit", value: "BYTES", help: "most bytes queued for one client before it is dropped as a\nslow consumer (default 8388608)"),
         OptionSpec("--max-unread-output", value: "BYTES", help: "most bytes queued for all clients together; past it the\nclients that stopped reading are dropped, the most unread\nfirst (default 536870912)"),
-        OptionSpec("--io-threads", value: "N", help: "I/O loop threads (default 2, or 1 when tabulad may run on one\nCPU only: two loops on one core wait for each other)"),
+        OptionSpec("--io-threads", value: "N", help: "I/O loop threads (default 2, or 1 when tabulad may use one CPU\nonly, by its affinity or its cgroup's CPU quota: two loops on\none core wait for each other); the start-up line says why"),
         OptionSpec("--busy-poll", value: "MICROSECONDS", help: "how long a loop or the engine, out of work, polls for more\n(giving its CPU away between looks) before it sleeps, while\nits work comes back sooner than that; 0 sleeps at once\n(default 250, or 0 when tabulad may run on one CPU only)"),
         OptionSpec("--cpu-yield", value: "auto|on|off", help: "off (default): serve at once; on: while several clients keep a\nloop busy, a loop woken for only one or two requests gives\nthe CPU away once before serving them, so that clients on\nthe same cores send more and are served in bigger batches\n(a lone client never waits), at the cost of a longer tail;\nauto: on while all of a loop's clients are on this machine\n(loopback, Unix socket), off once one is on another machine"),
         OptionSpec("--config", value: "FILE", help: "read options from FILE first: one per line, named without its\ndashes, then its value (http 8080; memory for a flag); #\ncomments; options on the command line override it"),
@@ -127,7 +127,10 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if let v = try p.int("--max-line", in: 16...Int.max) { s.config.maxLine = v }
     if let v = try p.int("--output-limit", in: 1024...Int.max) { s.config.outputLimit = v }
     if let v = try p.int("--max-unread-output", in: 1_048_576...Int.max) { s.config.maxUnreadOutput = v }
-    if let v = try p.int("--io-threads", in: 1...64) { s.config.ioThreads = v }
+    if let v = try p.int("--io-threads", in: 1...64) {
+        s.config.ioThreads = v
+        s.config.ioThreadsGiven = true
+    }
     s.config.allocator = Allocator.describe()
     if let v = try p.int("--busy-poll", in: 0...100_000) { s.config.busyPollMicros = v }
     if let v = try p.choice("--cpu-yield", CPUYield.allCases.map(\.rawValue)), let y = CPUYield(rawValue: v) { s.config.cpuYield = y }

@@ -28,6 +28,8 @@ enum ServerReplies {
             ("logins_dropped", stats.loginsDropped.load(ordering: .relaxed)),
             ("items", state.model[ItemsList.self].items.count),
             ("uptime_seconds", Int(up.components.seconds)),
+            ("io_threads", state.loops.count),
+            ("cpus_available", ServerConfig.budget.cpus),
         ]
         if store.isShared {
             // A node of a cluster: the store's head as last seen, and how far behind it this node is.
@@ -37,7 +39,7 @@ enum ServerReplies {
         }
         let rows = fields.map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .int(Int64($0.1)))])) }
         // The store's kind, not its path: where the file lives is the operator's business (the log says).
-        let words = [("store", store.kind), ("history_id", state.historyID)].map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .string($0.1))])) }
+        let words = [("store", store.kind), ("history_id", state.historyID), ("cpus_from", ServerConfig.budget.source)].map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .string($0.1))])) }
         return Reply(rows: rows + words, message: "tabulad \(ServerConfig.version)")
     }
 

@@ -9,6 +9,8 @@ extension EventLoop {
         let s = stats
         let state = executor.state
         p.family("tabulad_build_info", .gauge, "The running tabulad's version (always 1).", [([("version", ServerConfig.version)], 1)])
+        p.family("tabulad_io_threads", .gauge, "I/O loop threads, chosen from the CPUs available or by --io-threads.", Double(state.loops.count))
+        p.family("tabulad_cpus_available", .gauge, "CPUs the process may use: its affinity and its cgroup's CPU quota, whichever allows fewer.", Double(ServerConfig.budget.cpus))
         p.family("tabulad_uptime_seconds", .gauge, "Seconds since the server started.", Double((ContinuousClock.now - s.started).components.seconds))
         p.family("tabulad_connections", .gauge, "Open connections by transport.", Listening.Kind.allCases.map { ([("transport", $0.rawValue)], Double(s.byTransport[$0.index].count)) })
         p.family("tabulad_connections_accepted_total", .counter, "Connections accepted.", Double(s.totalConnections.load(ordering: .relaxed)))
