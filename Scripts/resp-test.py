@@ -49,7 +49,7 @@ CALLS = {
     "watch": None, "unwatch": ["UNWATCH"], "format": ["FORMAT"], "stats": ["STATS"],
     "complete": ["COMPLETE", "LS /it"], "auth": ["AUTH", "nobody", "x"], "whoami": ["WHOAMI"],
     "sync": ["SYNC", "0"], "clients": ["CLIENTS"], "quit": None,
-    "hello": ["HELLO"], "client": ["CLIENT", "ID"], "config": ["CONFIG", "GET", "save"], "info": ["INFO"], "echo": ["ECHO", "hi"],
+    "hello": ["HELLO"], "client": ["CLIENT", "ID"], "config": ["CONFIG", "GET", "save"], "info": ["INFO"], "echo": ["ECHO", "hi"], "multi": None, "exec": None, "discard": None,
     "command": lambda r: r.command_count(), "subscribe": None, "unsubscribe": None,
 }
 
@@ -168,11 +168,42 @@ def logins(port):
         check(True, f"RESP2: a password alone is refused as a wrong login ({str(e)[:40]})")
 
 
+def transactions(port):
+    """redis-py's pipeline(transaction=True) is MULTI ... EXEC: applied together, or refused whole."""
+    r = redis.Redis(port=port, protocol=2, socket_timeout=10)
+    def orders():
+        return len(r.execute_command("LS", "/orders", "LIMIT", "10000"))
+    before = orders()
+    p = r.pipeline(transaction=True)
+    p.execute_command("ORDER", "margherita")
+    p.execute_command("ORDER", "pepperoni")
+    done = p.execute()
+    check(len(done) == 2 and all(b"order " in x for x in done), f"redis-py transaction: both writes applied, each reply in EXEC's array ({done!r})")
+    p = r.pipeline(transaction=True)
+    p.execute_command("ORDER", "margherita")
+    p.execute_command("RM", "/items/999")
+    try:
+        p.execute()
+        fail("a transaction with a refused command was reported taken")
+    except redis.ResponseError as e:
+        check("not applied" in str(e) and "command 2 of 2" in str(e), f"redis-py transaction refused whole, and says which command ({str(e)[:70]})")
+    after = orders()
+    check(after == before + 2, f"the refused transaction's first write was not applied ({after} orders: {before} before, + 2)")
+    for protocol in (3,):
+        c = redis.Redis(port=port, protocol=protocol, socket_timeout=10)
+        p = c.pipeline(transaction=True)
+        p.execute_command("SHOW", "/settings/my-int")
+        p.execute_command("FAV", "/items/1", "on")
+        got = p.execute()
+        check(len(got) == 2, f"RESP{protocol}: redis-py transaction with SHOW and FAV ({str(got)[:60]})")
+
+
 def main():
     port = int(sys.argv[1])
     every_verb(port, 2)
     every_verb(port, 3)
     pipeline(port)
+    transactions(port)
     pubsub_and_resume(port, 2)
     pubsub_and_resume(port, 3)
     if len(sys.argv) > 2:

@@ -55,6 +55,11 @@ python3 "$ROOT/Scripts/resp-test.py" "$PORT" "$UPORT" >"$work/py.txt" 2>&1 || { 
 grep -q "ALL RESP CHECKS PASSED" "$work/py.txt" || { cat "$work/py.txt"; fail "redis-py did not finish"; }
 pass "redis-py: $(grep -c '^ok - ' "$work/py.txt") checks (every verb, pipelines, pubsub, resume, login)"
 
+# A second client library from Debian: redis-rb's MULTI/EXEC, taken and refused.
+ruby -e 'require "redis"' 2>/dev/null || need /ruby-redis-is-missing ruby-redis  # a path that never exists: install it
+ruby "$ROOT/Scripts/resp-transaction.rb" "$PORT" >"$work/rb.txt" 2>&1 || { cat "$work/rb.txt"; fail "redis-rb"; }
+pass "redis-rb: $(grep -c '^ok - ' "$work/rb.txt") transaction checks ($(tail -1 "$work/rb.txt" | cut -c6-))"
+
 # redis-benchmark driving Tabula's verbs: every request answered, none an error.
 redis-benchmark -p "$PORT" -c 5 -n 2000 -P 16 -q SHOW /settings/my-int >"$work/bench.txt" 2>&1 || { cat "$work/bench.txt"; fail "redis-benchmark SHOW"; }
 grep -q "requests per second" "$work/bench.txt" || { cat "$work/bench.txt"; fail "redis-benchmark SHOW gave no figure"; }

@@ -18,6 +18,7 @@ enum Dispatcher {
 
     static func route(_ unit: LineUnit, durable: Bool) -> Route {
         if case .codecLogin = unit { return .authenticator }
+        if case .transaction = unit { return .engine }
         guard case .request(let r) = unit else { return .loop(.connection) }
         let traits = r.traits
         switch traits.runner {

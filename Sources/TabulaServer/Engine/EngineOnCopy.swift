@@ -7,6 +7,7 @@ import TabulaProtocol
 /// is held only to take the copy and to swap the result in.
 extension Engine {
     static func runsOnCopy(_ unit: LineUnit) -> Bool {
+        if case .transaction = unit { return true }
         guard case .request(let r) = unit else { return false }
         return r.traits.onCopy
     }
@@ -15,6 +16,7 @@ extension Engine {
     /// rest of the group goes back to its loop. Writes the loops would run themselves come
     /// here meanwhile (and wait), so the model does not change under the copy.
     func processOnCopy(_ c: ConnectionID, _ units: [LineUnit], session: Session) {
+        if case .transaction(let queue) = units[0] { return processTransaction(c, queue, units, session: session) }
         guard case .request(let r) = units[0] else { return }
         let rest = Array(units.dropFirst())
         let batch = [EngineInput.group(c, [units[0]], session: session)]

@@ -124,6 +124,9 @@ struct RequestExecutor: Sendable {
         case .codecLogin:  // routed to the authenticator, never run here
             answers.append(refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: session.format))
             return false
+        case .transaction:  // routed to the engine, never run here
+            answers.append(refused(TabulaError(.invalid, "EXEC is run by the engine"), tag: nil, format: session.format))
+            return false
         case .request(let r):
             var key: ReplyCache.Key?
             // Subscribed: refused, never cached. A current path that another client removed

@@ -13,6 +13,8 @@ final class RESPExchange: RequestCodec {
     var name: String?
     /// The stream's framing was lost: nothing more is read.
     var failed = false
+    /// Requests queued since `MULTI`, until `EXEC` or `DISCARD` (nil: not in a transaction).
+    var transaction: TransactionQueue?
 
     init(maxRequest: Int, unauthenticated: Bool) {
         decoder = RESPDecoder(maxRequest: maxRequest, unauthenticated: unauthenticated)

@@ -1,0 +1,68 @@
+import Foundation
+import TabulaModel
+import TabulaProtocol
+
+/// RESP's MULTI … EXEC: the queued requests run as one turn on a copy of the model, in
+/// order, and the copy is swapped in only if every one of them was taken. A refusal (a
+/// grant, a conflict of `IF REV`, an invalid argument, a missing path) leaves the model as it
+/// was, and EXEC's answer is that refusal, naming the command. Taken, the changes are one
+/// commit with consecutive revisions, their events published together, and EXEC answers an
+/// array of the replies, as Redis does.
+extension Engine {
+    func processTransaction(_ c: ConnectionID, _ queue: [Request], _ units: [LineUnit], session: Session) {
+        let rest = Array(units.dropFirst())
+        let batch = [EngineInput.group(c, [units[0]], session: session)]
+        guard let start = beginTurn([.group(c, units, session: session)]) else { return }
+        let outside = state.writing { applyStored(start.caught) }
+        if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
+        func refuse(_ e: TabulaError) {
+            let answer = executor.refused(e, tag: nil, format: session.format)
+            conclude([], answers: [GroupAnswer(conn: c, answers: [answer], session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
+        }
+        if let failing = start.failing, let first = queue.first(where: { failing.covers($0.command) }) { return refuse(failing.error(for: first.command)) }
+        for (k, r) in queue.enumerated() {
+            if let why = state.reading({ Dispatcher.refusal(r, session: session, state: state) }) { return refuse(Engine.notApplied(k, of: queue, why)) }
+        }
+        var (copy, rng) = state.writing {
+            state.writesOnEngine = true
+            return (state.model, state.rng)
+        }
+        var s = session
+        var replies: [Reply] = []
+        var work = CommitWork()
+        var events: [Event] = []
+        let now = Date().timeIntervalSince1970
+        for (k, r) in queue.enumerated() {
+            executor.stats.ran(r.command.verb)
+            var outcome = copy.read(r.command, viewer: &s.viewer).map { Outcome($0) } ?? copy.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: now, rng: &rng)
+            if let e = outcome.reply.error {
+                executor.stats.failed(e.code)
+                state.writing { state.writesOnEngine = false }  // the copy is dropped: nothing was applied
+                return refuse(Engine.notApplied(k, of: queue, e))
+            }
+            if let ev = outcome.event.take() {
+                events.append(ev)
+                work.add(ev, outcome.mutations, origin: c)
+            }
+            replies.append(outcome.reply)
+        }
+        state.writing {
+            swap(&state.model, &copy)  // the old model is freed below, outside the lock
+            state.rng = rng
+            state.writesOnEngine = false
+            if !events.isEmpty { state.uncommitted = true }
+        }
+        var answers: [Answer] = events.compactMap { state.ownEvent($0, for: c, stats: executor.stats) }.map { .bytes($0) }
+        var header: [UInt8] = []
+        RESPWriter(resp3: s.format == .resp3).array(replies.count, into: &header)
+        answers.append(.bytes(header))
+        answers += replies.map { .reply($0, tag: nil, format: s.format) }
+        let answer = GroupAnswer(conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
+        conclude(batch, answers: [answer], work: work, outside: outside, began: start.began)
+    }
+
+    /// EXEC's refusal: which command refused and why, and that nothing was applied.
+    static func notApplied(_ k: Int, of queue: [Request], _ e: TabulaError) -> TabulaError {
+        TabulaError(e.code, "the transaction was not applied: command \(k + 1) of \(queue.count) (\(queue[k].command.verb.rawValue)) was refused: \(e.message)")
+    }
+}
