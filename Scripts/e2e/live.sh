@@ -102,6 +102,19 @@ wait_pane "Favorites \\(F: Show All\\)" || fail "F did not show favourites only"
 pass "live /items: f favourites, d y removes, F shows favourites only"
 tm send-keys -t I F
 wait_pane "Show All \\(F: Favorites\\)" || fail "F did not show everything again"
+# The cursor stays on its item when a row is added above it: f acts on the item chosen.
+last="$("$BIN/tabula" -p "$PORT" -q -c 'LS /items LIMIT 1000' | grep -oE '^(- )?[0-9]+ ' | tail -1 | grep -oE '[0-9]+')"
+fav_of() { "$BIN/tabula" -p "$PORT" -q -c "SHOW /items/$1" | grep -o 'favorite: [a-z]*'; }
+was="$(fav_of "$last")"
+tm send-keys -t I G
+"$BIN/tabula" -p "$PORT" -q -c 'ADD /items Pebble 1' >/dev/null
+wait_pane "^ +[0-9]+  Pebble +\\\$1" || fail "the item added above the cursor did not show: $(pane)"
+tm send-keys -t I f
+wait_pane "favourite rev=|not a favourite rev=" || fail "f after the add did nothing: $(pane)"
+[[ "$(fav_of "$last")" != "$was" ]] || fail "f did not act on item $last, the one the cursor was on ($(pane))"
+pebble="$("$BIN/tabula" -p "$PORT" -q -c 'LS /items LIMIT 1000' | grep 'Pebble' | grep -oE '^(- )?[0-9]+' | grep -oE '[0-9]+')"
+[[ "$(fav_of "$pebble")" == "favorite: no" ]] || fail "f acted on Pebble, added above the cursor"
+pass "live /items: a row added above the cursor leaves it on its item, and f stars that item ($last), not the new one"
 # a asks a name and a price in the status line and adds; e edits the selected item's price.
 tm send-keys -t I a
 wait_pane "new item's name:$" || fail "a did not ask for a name: $(pane)"

@@ -97,11 +97,11 @@ final class LiveView {
             let before = Set(rows)
             for row in listed where !before.contains(row) { changed[row] = Date() }
         }
+        selected = LiveCursor.follow(selected, from: rows, to: listed)  // the same entry, not the same row number
         rows = listed
         shown = LiveRow.display(rows)
         rev = max(rev, c.lastRevision)
         if isMenu { orders = (try? newestOrders()) ?? orders }
-        selected = min(selected, max(0, rows.count - 1))
     }
 
     /// Takes the events that came (and redraws what they changed); reconnects when the server
