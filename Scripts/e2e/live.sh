@@ -94,7 +94,7 @@ wait_pane "2  Fluffy Bear" || fail "live /items did not start"
 tm send-keys -t I g Down Down f
 wait_pane "favourite rev=" || fail "f did not toggle the favourite: $(pane)"
 tm send-keys -t I d
-wait_pane "remove item [0-9]+\\? y/n" || fail "d did not ask"
+wait_pane "remove item [0-9]+ \\([^)]+\\)\\? y/n" || fail "d did not ask, naming the item: $(pane)"
 tm send-keys -t I y
 wait_pane "removed /items/[0-9]+ rev=" || fail "y did not remove: $(pane)"
 tm send-keys -t I F

@@ -43,7 +43,8 @@ extension LiveView {
         case Int32(UInt8(ascii: "d")):
             onItem { id in
                 confirming = "RM /items/\(id)"
-                status = "remove item \(id)? y/n"
+                let name = selected < rows.count ? LiveRow.item(rows[selected])?.name : nil
+                status = "remove item \(id)\(name.map { " (\($0))" } ?? "")? y/n"
             }
         case Int32(UInt8(ascii: "F")): toggleFavoritesOnly()
         case Int32(UInt8(ascii: "a")): addItem()
