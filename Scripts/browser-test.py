@@ -356,6 +356,10 @@ def two_people(a, b, port, base, shots):
     print("ok - what is half typed into the add form survives a live change, with the cursor in its field")
     click(a, "button", "Favorites")
     wait_until("the favourites-only view shows only favourites", lambda: "Rusty Spork" in view(a) and "Shiny Mac" not in view(a) and "Show All" in view(a), 10)
+    heads = [h.text for h in a.find_elements(By.CSS_SELECTOR, "#view h2")]
+    if not heads or not all(h.upper().endswith(("FAVOURITE", "FAVOURITES")) for h in heads):
+        raise SystemExit(f"FAIL: under the filter the section headers count what is not shown: {heads}")
+    print(f"ok - under the favourites filter each header counts the favourites it shows ({'; '.join(heads)})")
     if shots:
         a.save_screenshot(os.path.join(shots, "web-items.png"))
     click(a, "button", "Show All")

@@ -81,8 +81,11 @@ async function items() {
   html += `</div>`;
   if (sections.length === 0) html += `<p class="empty">No Items</p>`;
   for (const s of sections) {
-    html += `<h2>${esc(s.head.title)} · ${esc(s.head.range)} · ${s.head.count} ${s.head.count === 1 ? "item" : "items"}</h2>`;
     const shown = s.items.map((r, i) => ({ r, pos: i + 1 })).filter(x => !state.favoritesOnly || x.r.favorite);
+    // The count says what is shown: under the filter, the favourites of the section.
+    const n = state.favoritesOnly ? shown.length : s.head.count;
+    const noun = state.favoritesOnly ? (n === 1 ? "favourite" : "favourites") : (n === 1 ? "item" : "items");
+    html += `<h2>${esc(s.head.title)} · ${esc(s.head.range)} · ${n} ${noun}</h2>`;
     if (shown.length === 0) { html += `<p class="empty">No Items</p>`; continue; }
     html += `<table>` + shown.map((x, k) => itemRow(x.r, k > 0 ? shown[k - 1].pos : null, k + 1 < shown.length ? shown[k + 1].pos : null, picked)).join("") + `</table>`;
   }
