@@ -1,7 +1,9 @@
 """Scripts/bench --soak [SECONDS]: the generated tests (every suite named Generated…: the line
 protocol, the pure model, RESP, HTTP GET and POST) over random seeds for SECONDS, on every
 store with a private PostgreSQL, in rounds of 50 seeds. A failing round prints its seeds'
-failures and the command that repeats them; a seed that failed becomes a fixed test."""
+failures and the command that repeats them; a seed that failed becomes a fixed test. Then
+the history checker's long form: a tenth of SECONDS on memory and on SQLite each
+(Scripts/history-check.py), with a random seed it prints."""
 import os, random, re, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,6 +38,12 @@ def run(seconds):
                 found = sorted(set(re.findall(r"seed (\d+)", "\n".join(failed_lines))))
                 print("FAILED: seeds %s (round %s); repeat with: TABULA_SEEDS=%s swift test --filter Generated" % (", ".join(found) or "?", seeds, seeds))
         print("soak: %d rounds of %d seeds in %.0f s, %s" % (rounds, ROUND, seconds - max(0, deadline - time.time()), "a failure" if failed else "no failure"))
+        for store in ("memory", "sqlite"):
+            if failed:
+                break
+            seed = str(random.randrange(1, 1 << 31))
+            h = subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "history-check.py"), "--store", store, "--seconds", str(max(10, seconds // 10)), "--clients", "9", "--seed", seed], cwd=ROOT)
+            failed = h.returncode != 0
     finally:
         if pgdir:
             subprocess.run([os.path.join(ROOT, "Scripts", "postgres"), "stop", pgdir, "immediate"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
