@@ -20,3 +20,18 @@ public struct Event: Sendable, Equatable {
         self.value = value
     }
 }
+
+extension Event {
+    /// The event without the position it names (a move's `#N in section: …` and its value's
+    /// `position`), or nil when it names none. A position counts in the whole section, so a
+    /// watcher with grants, whose view lacks some of the section, is sent this instead: it
+    /// would learn from the number how many hidden entries stand before (its LS counts in
+    /// its own view, and a move's place in it is read with LS).
+    public var withoutPosition: Event? {
+        guard summary.hasPrefix("#"), let space = summary.firstIndex(of: " ") else { return nil }
+        var e = self
+        e.summary = String(summary[summary.index(after: space)...])
+        if case .object(let pairs) = value.resolved { e.value = .object(pairs.filter { $0.0 != "position" }) }
+        return e
+    }
+}

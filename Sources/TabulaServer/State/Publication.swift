@@ -50,8 +50,16 @@ extension SharedState {
                 var run = EventRun(formats: audience.formats)
                 for e in events { run.append(e) }
                 let first = events[0]
+                // A restricted audience's run is one event: its members with grants get it
+                // without a position that counts what they cannot see (`withoutPosition`).
+                let hidden = audience.restricted ? first.withoutPosition.map { e -> EventRun in
+                    var r = EventRun(formats: audience.formats)
+                    r.append(e)
+                    return r
+                } : nil
                 for m in audience.members where m.conn != origin && (m.grants?.receives(first) ?? true) {
-                    outbox[m.conn.loop].append(.send(m.conn, run.bytes(for: m.format, channel: m.channel)))
+                    let bytes = m.grants != nil ? (hidden ?? run) : run
+                    outbox[m.conn.loop].append(.send(m.conn, bytes.bytes(for: m.format, channel: m.channel)))
                     delivered += events.count
                 }
             case .messages(let byLoop):
