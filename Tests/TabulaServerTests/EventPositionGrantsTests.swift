@@ -32,4 +32,16 @@ import TabulaServer
             #expect(!own.contains("#"), "\(own)")
         }
     }
+
+    @Test func aRestrictedWatchersReplayOfAMoveNamesNoPosition() throws {
+        try AccessControlTests.withUsers { s in
+            let admin = try AccessControlTests.login(s, "admin")
+            #expect(try admin.request("MV /items/4 1").isOK)
+            let ci = try AccessControlTests.login(s, "ci")
+            let replayed = try ci.request("WATCH /items FROM 0")
+            #expect(replayed.isOK, "\(replayed.final)")
+            let event = try #require(replayed.lines.first { $0.hasPrefix("* EVENT") } ?? (try ci.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") }))
+            #expect(event.contains(" mv /items/4 in ") && !event.contains("#"), "\(event)")
+        }
+    }
 }

@@ -107,7 +107,8 @@ struct Replay: Sendable {
             let page = try history.events(after: cursor, through: end, under: plan.prefix, limit: Replay.pageEvents, bytes: Replay.pageBytes)
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end
-            if let g = plan.grants { return .events(page.filter { g.receives($0) }) }
+            // As live: a watcher with grants is told no position that counts what it cannot see.
+            if let g = plan.grants { return .events(page.filter { g.receives($0) }.map { $0.withoutPosition ?? $0 }) }
             return .events(page)
         } catch {
             return .failed(error)
