@@ -12,4 +12,6 @@ static inline void tabula_curses_attr(int on, int a) { if (on) wattron(stdscr, a
 static inline int tabula_curses_lines(void) { return LINES; }
 static inline int tabula_curses_cols(void) { return COLS; }
 static inline void tabula_curses_locale(void) { setlocale(LC_ALL, ""); }
-static inline void tabula_curses_setup(void) { keypad(stdscr, TRUE); wtimeout(stdscr, 100); }
+/* Keys as KEY_UP…, a 100 ms wait for one, and Esc taken alone after 50 ms of nothing behind it
+   (ncurses waits a whole second by default, and the key after it merged with it). */
+static inline void tabula_curses_setup(void) { keypad(stdscr, TRUE); wtimeout(stdscr, 100); set_escdelay(50); }
