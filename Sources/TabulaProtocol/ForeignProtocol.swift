@@ -9,7 +9,12 @@ public enum ForeignProtocol {
     public static func isHTTP(_ line: ArraySlice<UInt8>) -> Bool {
         var i = line.startIndex
         while i < line.endIndex && (line[i] == 32 || line[i] == 9) { i += 1 }
+        // Every word it looks for starts with one of these letters: most lines stop here.
         guard i < line.endIndex else { return false }
+        switch line[i] & 0xDF {
+        case UInt8(ascii: "G"), UInt8(ascii: "H"), UInt8(ascii: "P"), UInt8(ascii: "D"), UInt8(ascii: "O"), UInt8(ascii: "C"), UInt8(ascii: "T"): break
+        default: return false
+        }
         var end = i
         while end < line.endIndex && line[end] != 32 && line[end] != 9 { end += 1 }
         let word = line[i..<end]

@@ -28,6 +28,8 @@ final class EventLoop {
     let authenticator: Authenticator
     let executor: RequestExecutor
     let config: ServerConfig
+    /// The Hosts HTTP requests may name, made once from `config` (`HostRule`).
+    let hostRule: HostRule
     let stats: ServerStats
     let log: Log
 
@@ -119,6 +121,7 @@ final class EventLoop {
         self.authenticator = authenticator
         self.executor = executor
         self.config = config
+        hostRule = HostRule(bind: config.bind, extra: config.httpHosts)
         idleSpin = IdleSpin(limitMicros: config.busyPollMicros)
         stats = handle.stats
         self.log = log

@@ -87,7 +87,7 @@ extension EventLoop {
     /// come from another site's page (`crossSiteRefusal`). Refused otherwise, and a wrong
     /// Host closes the connection.
     private func admissible(_ c: Connection, _ r: HTTPRequest) -> Bool {
-        if let why = HostRule(bind: config.bind, extra: config.httpHosts).refusal(r.header("host")) {
+        if let why = hostRule.refusal(r.header("host")) {
             respond(c, HTTPRoutes.refusal(of: r, .misdirected, why), to: r, close: true)
             return false
         }
