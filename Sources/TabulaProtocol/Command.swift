@@ -45,7 +45,9 @@ public enum Command: Sendable, Hashable {
     case filter(ItemFilter?)
     case bands([String])
     case order(path: String)
-    case watch(prefix: String?, from: UInt64?)
+    /// `snapshot`: the rows under the prefix first, when there is no `from` or it cannot be
+    /// replayed (see Protocol.md, WATCH).
+    case watch(prefix: String?, from: UInt64?, snapshot: Bool = false)
     case unwatch(prefix: String?)
     case format(LineFormat?)
     case stats

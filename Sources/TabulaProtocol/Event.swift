@@ -10,6 +10,17 @@ public struct Event: Sendable, Equatable {
     public var summary: String
     /// The new value (null for removals).
     public var value: JSONValue
+    /// Where the entry stands after the change, in its ordered list (nil: removed, or not
+    /// an entry of one: a `clear`, `bands`).
+    public var at: Placement?
+    /// Where it stood before (nil: it is new, or not an entry).
+    public var from: Placement?
+    /// The entry as it was, as its list shows it (null: it is new, or not an entry).
+    public var prev: JSONValue = .null
+    /// After an addition or removal whose parent is itself an entry of a list (a catalog
+    /// node, a menu section, a setting): the parent's row now, as its own list shows it
+    /// (its count of children changed).
+    public var parent: JSONValue?
 
     /// Makes an event.
     public init(rev: UInt64, kind: String, path: String, summary: String, value: JSONValue) {
@@ -19,10 +30,13 @@ public struct Event: Sendable, Equatable {
         self.summary = summary
         self.value = value
     }
+
+    /// Whether it says more than its value (what `WireEncoder` and the stores add).
+    public var hasContext: Bool { at != nil || from != nil || parent != nil || prev != .null }
 }
 
 extension Event {
-    /// The event without the position it names (a move's `#N in section: …` and its value's
+    /// The event without the position its summary and value name (a move's `#N in section: …` and its value's
     /// `position`), or nil when it names none. A position counts in the whole section, so a
     /// watcher with grants, whose view lacks some of the section, is sent this instead: it
     /// would learn from the number how many hidden entries stand before (its LS counts in
@@ -32,6 +46,16 @@ extension Event {
         var e = self
         e.summary = String(summary[summary.index(after: space)...])
         if case .object(let pairs) = value.resolved { e.value = .object(pairs.filter { $0.0 != "position" }) }
+        return e
+    }
+
+    /// The event as a watcher with grants is sent it: no position that counts what it may
+    /// not see (a move's summary and value, `at` and `from`); sections stay.
+    public var restricted: Event {
+        var e = withoutPosition ?? self
+        e.at = at?.withoutPosition
+        e.from = from?.withoutPosition
+        e.parent = nil  // its count of children counts them all
         return e
     }
 }

@@ -9,6 +9,12 @@ public enum Push: Sendable, Equatable {
     case event(Event)
     /// The server is closing this connection, and why.
     case bye(reason: String)
+    /// A watch's replay or snapshot is complete: the watcher holds every change under the
+    /// prefix through `rev`, and resumes from the highest revision among its events and these.
+    case synced(rev: UInt64)
+    /// One row of a watch's snapshot (`WATCH … SNAPSHOT`), as `LS` of the prefix shows it;
+    /// `path` names its entry (nil for a section header or an empty-section line).
+    case row(path: String?, Row)
 
     /// Whether this is a goodbye.
     public var isBye: Bool {

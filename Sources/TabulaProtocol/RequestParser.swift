@@ -236,9 +236,13 @@ public enum RequestParser {
     static func parseWatch(_ a: [String]) throws -> Command {
         var prefix: String?
         var from: UInt64?
+        var snapshot = false
         var i = 0
         while i < a.count {
-            if a[i].uppercased() == "FROM" {
+            if a[i].uppercased() == "SNAPSHOT" && !snapshot {
+                snapshot = true
+                i += 1
+            } else if a[i].uppercased() == "FROM" {
                 guard i + 1 < a.count, let r = UInt64(a[i + 1]) else {
                     throw TabulaError(.syntax, "FROM takes a revision number, e.g. WATCH /items FROM 120")
                 }
@@ -251,7 +255,7 @@ public enum RequestParser {
                 throw TabulaError(.syntax, "unexpected '\(a[i])'; usage: \(Verb.watch.usage)")
             }
         }
-        return .watch(prefix: prefix, from: from)
+        return .watch(prefix: prefix, from: from, snapshot: snapshot)
     }
 
     static func parseLs(_ a: [String]) throws -> Command {

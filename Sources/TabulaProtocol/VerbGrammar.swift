@@ -34,6 +34,12 @@ public enum VerbGrammar {
             if let at = args[p.next...].firstIndex(where: { $0.keyword.map { starts(words, at: i, with: $0) } ?? false }) {
                 // A keyword (of one word, LIMIT, or two, IF REV): skips the optional arguments before it.
                 let width = args[at].width - 1
+                if args[at].kind == .flag {
+                    p.given[args[at].name] = words[i]
+                    i += args[at].width
+                    p.next = at + 1
+                    continue
+                }
                 if i + width >= words.count {
                     p.keywordValue = at
                     p.next = at

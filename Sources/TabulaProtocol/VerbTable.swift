@@ -21,6 +21,8 @@ public struct Argument: Sendable, Equatable {
         case text
         /// The rest of the line, raw (COMPLETE's partial line).
         case rest
+        /// Its keyword alone, with no value (`SNAPSHOT`).
+        case flag
     }
 
     /// The kinds of paths an argument names, so completion offers only what the verb takes.
@@ -59,7 +61,7 @@ public struct Argument: Sendable, Equatable {
     }
 
     /// Words it takes on the line: its keyword's and its value.
-    var width: Int { (keyword.map { $0.split(separator: " ").count } ?? 0) + 1 }
+    var width: Int { (keyword.map { $0.split(separator: " ").count } ?? 0) + (kind == .flag ? 0 : 1) }
 
     /// `IF REV n`, the condition every write verb takes last (see `Request.ifRev`).
     public static let condition = Argument("n", .number, keyword: "IF REV", optional: true)
@@ -70,6 +72,7 @@ public struct Argument: Sendable, Equatable {
     /// How the usage line writes it: `[LIMIT n]`, `field=value…`.
     public var usage: String {
         if kind == .rest { return name }
+        if kind == .flag { return optional ? "[\(name)]" : name }
         let core = (keyword.map { "\($0) " } ?? "") + name + (repeated && !name.hasSuffix("…") ? "…" : "")
         return optional ? "[\(core)]" : core
     }
@@ -137,8 +140,8 @@ extension Verb {
                             "show or set the price bands that split /items into sections")
         case .order: return VerbSpec([Argument("menu-entry", .path(.menuEntry))], VerbTraits(.write, permission: .write), "append a menu entry to the live order list")
         case .watch:
-            return VerbSpec([Argument("prefix", .path(.any), optional: true), Argument("rev", .number, keyword: "FROM", optional: true)], VerbTraits(.session, permission: .read, readsPublished: true, readsModel: true, whileSubscribed: true),
-                            "receive every change under a path as a push, optionally replaying from a revision")
+            return VerbSpec([Argument("prefix", .path(.any), optional: true), Argument("rev", .number, keyword: "FROM", optional: true), Argument("SNAPSHOT", .flag, keyword: "SNAPSHOT", optional: true)], VerbTraits(.session, permission: .read, readsPublished: true, readsModel: true, whileSubscribed: true),
+                            "receive every change under a path as a push, replaying from a revision, or first the rows as they are (SNAPSHOT)")
         case .unwatch: return VerbSpec([Argument("prefix", .path(.any), optional: true)], VerbTraits(.session, permission: .read, whileSubscribed: true), "stop watching a prefix, or everything")
         case .format: return VerbSpec([Argument("text|json", .choice(["text", "json"]), optional: true)], VerbTraits(.connection, permission: .read), "reply in text lines or one JSON object per line")
         case .stats: return VerbSpec([], VerbTraits(.read, permission: .admin, readsPublished: true, readsModel: false), "server counters")

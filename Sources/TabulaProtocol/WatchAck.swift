@@ -8,18 +8,22 @@ public struct WatchAck: Sendable, Equatable {
     public var rev: UInt64
     /// With `FROM`: the number of events replayed right after the reply.
     public var replaying: Int?
+    /// With `SNAPSHOT` (and no replay): the rows follow, then `* SYNCED rev`.
+    public var snapshot = false
 
     /// Makes one.
-    public init(prefix: String, rev: UInt64, replaying: Int? = nil) {
+    public init(prefix: String, rev: UInt64, replaying: Int? = nil, snapshot: Bool = false) {
         self.prefix = prefix
         self.rev = rev
         self.replaying = replaying
+        self.snapshot = snapshot
     }
 
     /// The reply's message.
     public var message: String {
         var m = "watching \(prefix) at rev \(rev)"
         if let n = replaying { m += "; replaying \(n) event\(n == 1 ? "" : "s")" }
+        if snapshot { m += "; sending a snapshot" }
         return m
     }
 
@@ -32,5 +36,6 @@ public struct WatchAck: Sendable, Equatable {
         prefix = String(words[1])
         self.rev = rev
         replaying = words.count >= 7 && words[5] == "replaying" ? Int(words[6]) : nil
+        snapshot = message.hasSuffix("; sending a snapshot")
     }
 }

@@ -96,6 +96,8 @@ public struct WireDecoder: Sendable {
             return .event(Event(rev: rev, kind: String(parts[1]), path: unescape(parts[2]), summary: parts.count > 3 ? unescape(parts[3]) : "", value: .null))
         }
         if line == "* BYE" || line.startsScalars(with: "* BYE ") { return .bye(reason: unescape(line.droppingScalars(6))) }
+        if line.startsScalars(with: "* SYNCED "), let rev = UInt64(line.droppingScalars(9)) { return .synced(rev: rev) }
+        if line.startsScalars(with: "* ROW ") { return .row(path: nil, Row(text: unescape(line.droppingScalars(6)), json: .null)) }
         return nil
     }
 
@@ -107,9 +109,20 @@ public struct WireDecoder: Sendable {
             return .hello(protocolVersion: Int(p), server: v["server"]?.stringValue ?? "", rev: UInt64(rev), id: v["id"]?.stringValue ?? "")
         case "event":
             guard let rev = v["rev"]?.intValue, let kind = v["kind"]?.stringValue, let path = v["path"]?.stringValue else { return nil }
-            return .event(Event(rev: UInt64(rev), kind: kind, path: path, summary: "", value: v["value"] ?? .null))
+            var e = Event(rev: UInt64(rev), kind: kind, path: path, summary: "", value: v["value"] ?? .null)
+            e.at = Placement(json: v["at"])
+            e.from = Placement(json: v["from"])
+            e.prev = v["prev"] ?? .null
+            e.parent = v["parent"]
+            return .event(e)
         case "bye":
             return .bye(reason: v["reason"]?.stringValue ?? "")
+        case "synced":
+            guard let rev = v["rev"]?.intValue else { return nil }
+            return .synced(rev: UInt64(rev))
+        case "row":
+            let value = v["value"] ?? .null
+            return .row(path: v["path"]?.stringValue, Row(text: "", json: value))
         default:
             return nil
         }

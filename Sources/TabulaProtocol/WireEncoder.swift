@@ -88,6 +88,22 @@ public enum WireEncoder {
             appendOneLine(reason, to: &out)
         case (.bye(let reason), .json):
             JSONValue.object([("push", .string("bye")), ("reason", .string(reason))]).write(to: &out)
+        case (.synced(let rev), .text):
+            out.append("* SYNCED ")
+            appendDecimal(rev, to: &out)
+        case (.synced(let rev), .json):
+            out.append(#"{"push":"synced","rev":"#)
+            appendDecimal(rev, to: &out)
+            out.append(UInt8(ascii: "}"))
+        case (.row(_, let row), .text):
+            out.append("* ROW ")
+            appendOneLine(row.text, to: &out)
+        case (.row(let path, let row), .json):
+            out.append(#"{"push":"row","path":"#)
+            if let path { JSONValue.writeString(path, to: &out) } else { out.append("null") }
+            out.append(#","value":"#)
+            row.json.write(to: &out)
+            out.append(UInt8(ascii: "}"))
         }
         out.append(10)
     }
@@ -107,8 +123,9 @@ public enum WireEncoder {
         }
     }
 
-    /// `{"push":"event","rev":…,"kind":…,"path":…,"value":…}`, the same object
-    /// `JSONValue.object` would write, without building one.
+    /// `{"push":"event","rev":…,"kind":…,"path":…,"value":…,"prev":…}` and, where the event
+    /// has them, `"at"`, `"from"` and `"parent"`: the same object `JSONValue.object` would
+    /// write, without building one.
     private static func encodeJSON(_ e: Event, into out: inout [UInt8]) {
         out.append(#"{"push":"event","rev":"#)
         appendDecimal(e.rev, to: &out)
@@ -118,7 +135,26 @@ public enum WireEncoder {
         JSONValue.writeString(e.path, to: &out)
         out.append(#","value":"#)
         e.value.write(to: &out)
+        out.append(#","prev":"#)
+        e.prev.write(to: &out)
+        appendContext(e, to: &out)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"at":…,"from":…,"parent":…`, the fields `e` has.
+    public static func appendContext(_ e: Event, to out: inout [UInt8]) {
+        if let at = e.at {
+            out.append(#","at":"#)
+            at.json.write(to: &out)
+        }
+        if let from = e.from {
+            out.append(#","from":"#)
+            from.json.write(to: &out)
+        }
+        if let parent = e.parent {
+            out.append(#","parent":"#)
+            parent.write(to: &out)
+        }
     }
 
     /// Appends `v` in decimal, without making a String.

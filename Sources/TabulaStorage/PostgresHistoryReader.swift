@@ -64,6 +64,6 @@ extension PGResult {
     /// The event of row `i` of a change-table query whose first columns are rev, kind, path,
     /// summary, payload.
     func event(_ i: Int) -> Event {
-        Event(rev: UInt64(int(i, 0)), kind: text(i, 1) ?? "", path: text(i, 2) ?? "", summary: text(i, 3) ?? "", value: .deferred(StoredJSON(text(i, 4) ?? "null")))
+        Event(rev: UInt64(int(i, 0)), kind: text(i, 1) ?? "", path: text(i, 2) ?? "", summary: text(i, 3) ?? "", storedPayload: text(i, 4) ?? "null")
     }
 }

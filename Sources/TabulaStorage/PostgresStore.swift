@@ -231,8 +231,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                 let now = Date().timeIntervalSince1970
                 if !batch.events.isEmpty { sql.raw("INSERT INTO tabula_changes(rev, time, path, kind, summary, payload, mutations) VALUES ") }
                 for (i, e) in batch.events.enumerated() {
-                    var payload: [UInt8] = []
-                    e.value.write(to: &payload)
+                    let payload = e.storedPayload
                     sql.raw(i == 0 ? "(\(e.rev), \(now), " : ", (\(e.rev), \(now), ")
                     for text in [e.path, e.kind, e.summary] {
                         sql.literal(text)

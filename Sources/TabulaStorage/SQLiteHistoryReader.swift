@@ -60,7 +60,7 @@ final class SQLiteHistoryReader: HistoryReader {
     private func read(_ sql: String, _ bind: [SQLiteValue], limit: Int, more: (Event) -> Bool) throws -> [Event] {
         var out: [Event] = []
         try db.query(sql, bind) { r in
-            let e = Event(rev: UInt64(r.int(0)), kind: r.text(1), path: r.text(2), summary: r.text(3), value: .deferred(StoredJSON(r.text(4))))
+            let e = Event(rev: UInt64(r.int(0)), kind: r.text(1), path: r.text(2), summary: r.text(3), storedPayload: r.text(4))
             out.append(e)
             return more(e)
         }

@@ -216,8 +216,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
             try tables.write(LastWrites.of(batch.mutations, singleKey: tables.singleKey), to: db)
             try SQLiteStore.historyInsert.run(batch.events.count, in: db) { i, values in
                 let e = batch.events[i]
-                var payload: [UInt8] = []
-                e.value.write(to: &payload)
+                let payload = e.storedPayload
                 values += [.int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .utf8(payload)]
             }
             // Trimmed by the commit that passes a multiple of `trimEvery`, so the history holds

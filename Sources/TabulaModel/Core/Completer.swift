@@ -64,7 +64,7 @@ public enum Completer {
             guard case .success(let t) = model.resolve(given["path"] ?? ".", viewer: viewer), model.isList(t) else { return [] }
             let names = model.childNames(of: t, limit: mostScanned).lazy.filter { !$0.isList && $0.name.lowercased().hasPrefix(lower) }
             return names.filter { model.child(of: t, named: $0.name, viewer: viewer) != nil }.prefix(mostCandidates).map { Quoting.quote($0.name) }
-        case .number, .text, .rest: return []
+        case .number, .text, .rest, .flag: return []
         }
     }
 

@@ -45,6 +45,24 @@ public struct Grants: Sendable, Hashable {
         return !denies(entry)
     }
 
+    /// Whether everything under `list` is reachable, so that a position counted in it is one
+    /// in this user's view too: `list` is covered and no deny prefix lies under it.
+    public func seesAll(of list: String) -> Bool {
+        covers(list) && !deny.contains { ModelPath.isUnder($0, prefix: list) }
+    }
+
+    /// Whether a watcher with these grants is sent `e`'s positions: they count in the list
+    /// that holds its entry, which these grants must show whole (else `Event.restricted`).
+    public func seesPositions(of e: Event) -> Bool {
+        guard e.at != nil || e.from != nil || e.parent != nil || e.summary.hasPrefix("#") else { return true }
+        // An order of a denied menu entry is hidden from the order list: every deny counts.
+        if !deny.isEmpty && e.path.hasPrefix("/orders/") { return false }
+        return seesAll(of: ModelPath.parent(e.path))
+    }
+
+    /// `e` as a watcher with these grants is sent it.
+    public func view(_ e: Event) -> Event { seesPositions(of: e) ? e : e.restricted }
+
     /// Whether a deny prefix covers `path`.
     public func denies(_ path: String) -> Bool { deny.contains { ModelPath.isUnder(path, prefix: $0) } }
 

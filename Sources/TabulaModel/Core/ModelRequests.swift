@@ -86,12 +86,15 @@ extension Model {
         if let reply = read(command, viewer: &viewer) { return Outcome(reply) }
         guard command.isWrite else { return .fail(TabulaError(.invalid, "the model does not handle this verb")) }
         do {
-            if let n = ifRev, let path = conditionPath(command, viewer: viewer) {
+            let target = conditionPath(command, viewer: viewer)
+            if let n = ifRev, let path = target {
                 let m = changes.revision(of: path)
                 if m > n { return .fail(TabulaError(.conflict, "\(path) changed at rev \(m), after rev \(n); SHOW it and try again")) }
             }
+            let before = target.flatMap { placement(ofPath: $0) }
             var out = try write(command, viewer: viewer, now: now, rng: &rng)
             if var event = out.event.take() {  // moved out and back: no copy of the event
+                addContext(to: &event, target: target, before: before)
                 revision += 1
                 event.rev = revision
                 out.reply.rev = revision

@@ -45,6 +45,12 @@ enum Codec {
         push(.event(e), format: format, into: &out)
     }
 
+    /// A watch's snapshot row or `synced` marker for a watcher of `channel` (RESP names it).
+    static func watchPush(_ p: Push, channel: String, format: WireFormat, into out: inout [UInt8]) {
+        if format.namesChannel { return RESPEncoder.encode(p, channel: channel, resp3: format == .resp3, into: &out) }
+        push(p, format: format, into: &out)
+    }
+
     /// Why `command` may not run in the mode `session`'s codec is in, or nil (RESP2's
     /// subscribe mode: `Codecs/RESP/RESPSubscribeMode`).
     static func refusal(_ command: Command, session: Session) -> TabulaError? {

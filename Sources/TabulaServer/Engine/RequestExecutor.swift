@@ -216,8 +216,8 @@ struct RequestExecutor: Sendable {
             return Execution(ServerReplies.stats(state: state, stats: stats, store: store, historyOldest: retainedOldest()))
         case .clients:
             return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
-        case .watch(let prefix, let from):
-            return watch(c, prefix: prefix, from: from, tag: r.tag, session: s, subscribeReply: r.subscribeReply || s.format == .resp2)
+        case .watch(let prefix, let from, let snapshot):
+            return watch(c, prefix: prefix, from: from, snapshot: snapshot, tag: r.tag, session: s, subscribeReply: r.subscribeReply || s.format == .resp2)
         case .unwatch(let prefix):
             var p: String?
             if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }

@@ -115,8 +115,9 @@ extension EventLoop {
         switch step {
         case .counting:
             return
-        case .acknowledge(let n):
-            let ack = WatchAck(prefix: r.plan.prefix, rev: r.plan.rev, replaying: n)
+        case .acknowledge, .acknowledgeSnapshot:
+            var ack = WatchAck(prefix: r.plan.prefix, rev: r.plan.rev)
+            if case .acknowledge(let n) = step { ack.replaying = n } else { ack.snapshot = true }
             var reply = Reply(message: ack.message)
             if r.plan.subscribeReply { reply.subscription = executor.subscription(c.id, r.plan.prefix) }
             Codec.reply(reply, tag: r.plan.tag, format: c.session.format, into: &bytes)
@@ -125,7 +126,13 @@ extension EventLoop {
             for e in events {
                 Codec.event(e, channel: r.plan.prefix, format: f, into: &bytes)
             }
+        case .rows(let rows):
+            for row in rows { Codec.watchPush(row, channel: r.plan.prefix, format: c.session.format, into: &bytes) }
         case .finished:
+            // The watcher now holds everything through the replay's end: one number to resume from.
+            Codec.watchPush(.synced(rev: r.plan.through), channel: r.plan.prefix, format: c.session.format, into: &bytes)
+            c.output.append(bytes)
+            bytes.removeAll()
             finishReplay(c)
         case .failed(let gap):
             failReplay(c, r, gap)

@@ -50,15 +50,16 @@ extension SharedState {
                 var run = EventRun(formats: audience.formats)
                 for e in events { run.append(e) }
                 let first = events[0]
-                // A restricted audience's run is one event: its members with grants get it
-                // without a position that counts what they cannot see (`withoutPosition`).
-                let hidden = audience.restricted ? first.withoutPosition.map { e -> EventRun in
+                // A restricted audience's run is one event: a member whose grants hide part
+                // of the entry's list gets it without the positions that count what it cannot
+                // see (`Grants.view`).
+                let hidden = audience.restricted ? { () -> EventRun in
                     var r = EventRun(formats: audience.formats)
-                    r.append(e)
+                    r.append(first.restricted)
                     return r
-                } : nil
+                }() : nil
                 for m in audience.members where m.conn != origin && (m.grants?.receives(first) ?? true) {
-                    let bytes = m.grants != nil ? (hidden ?? run) : run
+                    let bytes = m.grants.map { $0.seesPositions(of: first) } == false ? (hidden ?? run) : run
                     outbox[m.conn.loop].append(.send(m.conn, bytes.bytes(for: m.format, channel: m.channel)))
                     delivered += events.count
                 }

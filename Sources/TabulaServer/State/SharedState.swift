@@ -124,10 +124,10 @@ final class SharedState: @unchecked Sendable {
     /// them, so that they never overtake the replies to its earlier requests (and `publish`
     /// leaves it out of their audience). Nil when it does not watch the event's path.
     func ownEvent(_ e: Event, for c: ConnectionID, stats: ServerStats) -> [UInt8]? {
-        guard let (f, channel, restricted) = hub.withLock({ h in h.format(of: c, for: e).map { ($0.format, $0.channel, h.restricted(c)) } }) else { return nil }
+        guard let (f, channel, grants) = hub.withLock({ h in h.format(of: c, for: e).map { ($0.format, $0.channel, h.grants(of: c)) } }) else { return nil }
         stats.add(stats.eventsDelivered, 1)
         var out: [UInt8] = []
-        Codec.event(restricted ? (e.withoutPosition ?? e) : e, channel: channel, format: f, into: &out)
+        Codec.event(grants?.view(e) ?? e, channel: channel, format: f, into: &out)
         return out
     }
 }

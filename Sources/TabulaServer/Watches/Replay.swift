@@ -21,9 +21,12 @@ final class ReplayPlan: Sendable {
     let grants: Grants?
     /// Its reply is Redis's `subscribe` (see `Request.subscribeReply`).
     let subscribeReply: Bool
+    /// `WATCH … SNAPSHOT` that replays no history: the rows to send instead.
+    let snapshot: Snapshot?
 
-    init(prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool, grants: Grants? = nil, subscribeReply: Bool = false) {
+    init(prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool, grants: Grants? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil) {
         self.subscribeReply = subscribeReply
+        self.snapshot = snapshot
         self.prefix = prefix
         self.after = after
         self.through = through
@@ -61,8 +64,12 @@ struct Replay: Sendable {
         case counting
         /// The count is complete: reply with it, then the events follow.
         case acknowledge(Int)
+        /// A snapshot begins: reply, then its rows follow.
+        case acknowledgeSnapshot
         /// The next events, oldest first.
         case events([Event])
+        /// The snapshot's next rows, in order.
+        case rows([Push])
         /// Everything was sent.
         case finished
         /// The history no longer holds what was to be replayed.
@@ -79,8 +86,13 @@ struct Replay: Sendable {
         ModelPath.isTopLevel(plan.prefix) ? plan.through : min(plan.through, cursor + Replay.window)
     }
 
+    /// Where the snapshot goes on from (`LS … AFTER` it); nil before its first page.
+    private var snapshotAfter: String?
+    private var snapshotDone = false
+
     /// Does one bounded piece of the work.
     mutating func step(_ history: some RetainedHistory) -> Step {
+        if let s = plan.snapshot { return step(s) }
         do {
             if !acknowledged {
                 if plan.prefix == "/" && plan.grants == nil {
@@ -108,11 +120,27 @@ struct Replay: Sendable {
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end
             // As live: a watcher with grants is told no position that counts what it cannot see.
-            if let g = plan.grants { return .events(page.filter { g.receives($0) }.map { $0.withoutPosition ?? $0 }) }
+            if let g = plan.grants { return .events(page.filter { g.receives($0) }.map { g.view($0) }) }
             return .events(page)
         } catch {
             return .failed(error)
         }
+    }
+}
+
+extension Replay {
+    /// A snapshot's step: its reply, then a page of at most `Snapshot.pageRows` rows at a
+    /// time (an `LS` page of the copy the watch was added with), then `finished`.
+    private mutating func step(_ s: Snapshot) -> Step {
+        guard acknowledged else {
+            acknowledged = true
+            return .acknowledgeSnapshot
+        }
+        guard !snapshotDone else { return .finished }
+        let page = s.page(after: snapshotAfter)
+        snapshotAfter = page.next
+        snapshotDone = page.next == nil
+        return .rows(page.rows)
     }
 }
 

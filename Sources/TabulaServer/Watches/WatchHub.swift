@@ -48,8 +48,8 @@ struct WatchHub {
     /// The format `c` is sent `e` in and the watched prefix it comes by, when one of its
     /// watches concerns it and its grants let it receive it; nil otherwise. A lookup per
     /// level of the event's path.
-    /// Whether `c` watches with grants (a view without some entries: see `Event.withoutPosition`).
-    func restricted(_ c: ConnectionID) -> Bool { grants[c] != nil }
+    /// The grants `c` watches with (nil: it may read everything; see `Grants.view`).
+    func grants(of c: ConnectionID) -> Grants? { grants[c] }
 
     func format(of c: ConnectionID, for e: Event) -> (format: WireFormat, channel: String)? {
         guard let f = formats[c], grants[c]?.receives(e) ?? true else { return nil }

@@ -4,7 +4,7 @@ import TabulaProtocol
 /// `WATCH`: registering a watch, and for `FROM` the plan of its replay (which the connection's
 /// loop then counts and streams as the client reads; see `Replay`).
 extension RequestExecutor {
-    func watch(_ c: ConnectionID, prefix: String?, from: UInt64?, tag: String?, session: Session, subscribeReply: Bool = false) -> Execution {
+    func watch(_ c: ConnectionID, prefix: String?, from: UInt64?, snapshot: Bool = false, tag: String?, session: Session, subscribeReply: Bool = false) -> Execution {
         let p = ModelPath.join(ModelPath.segments(prefix ?? "/", cwd: prefix == nil ? "/" : session.viewer.cwd))
         if let top = ModelPath.segments(p, cwd: "/").first, !Model.roots.contains(top) {
             let roots = Model.roots.filter { session.viewer.sees("/" + $0) }
@@ -12,18 +12,16 @@ extension RequestExecutor {
             return Execution(Reply(error: TabulaError(.notFound, "nothing can change under \(p)\(hint)")))
         }
         let revision = state.model.revision
-        if let from, from > revision, store.isShared {
-            return Execution(Reply(error: TabulaError(.expired, "revision \(from) is ahead of this node, which has applied \(revision); SYNC \(from) first (it waits for this node to catch up), then WATCH \(prefix ?? "/") FROM \(from)")))
-        }
-        if let from, from > revision {
-            return Execution(Reply(error: TabulaError(.expired, "revision \(from) is newer than this server's history, which is at \(revision) (history id \(state.historyID)); the server started a new history or is another one, so nothing can be resumed: LS to resync, then WATCH without FROM")))
-        }
         // Replayed: what was published when the watch is added; anything later comes live.
         let published = min(revision, state.publishedRevision.load(ordering: .acquiring))
-        if let from, from < published {
-            let oldest = retainedOldest()
-            if from + 1 < oldest { return Execution(Reply(error: RequestExecutor.expired(from, oldest: oldest))) }
+        var from = from
+        if let refusal = resumeRefusal(from: from, prefix: prefix, revision: revision, published: published) {
+            // SNAPSHOT stands in for a resume that cannot be made.
+            guard snapshot else { return Execution(Reply(error: refusal)) }
+            from = nil
         }
+        let taken = snapshot && from == nil
+        if taken, let refusal = Snapshot.refusal(of: p, in: state.model, viewer: session.viewer) { return Execution(Reply(error: refusal)) }
         let added: Bool? = state.hub.withLock { hub in
             guard hub.watchCount(of: c) < RequestExecutor.mostWatches || hub.watches(c, p) else { return nil }
             return hub.add(c, p, format: session.format, grants: session.viewer.grants)
@@ -32,14 +30,34 @@ extension RequestExecutor {
             let most = RequestExecutor.mostWatches
             return Execution(Reply(error: TabulaError(.limit, "this connection watches \(most) prefixes already, the most one may; UNWATCH some first (a prefix covers everything under it: WATCH / covers them all)")))
         }
-        guard let from, from < published else {
-            var reply = Reply(message: WatchAck(prefix: p, rev: revision, replaying: from == nil ? nil : 0).message)
+        guard from != nil || taken else {
+            var reply = Reply(message: WatchAck(prefix: p, rev: revision).message)
             if subscribeReply { reply.subscription = subscription(c, p) }
             return Execution(reply)
         }
+        // A replay (perhaps of nothing) or a snapshot: its reply, what it sends, then `* SYNCED`.
         var e = Execution(Reply(message: ""))
-        e.replay = ReplayPlan(prefix: p, after: from, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants, subscribeReply: subscribeReply)
+        let copy = taken ? Snapshot(model: state.model, path: p, viewer: session.viewer) : nil
+        let after = min(from ?? published, published)
+        e.replay = ReplayPlan(prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy)
         return e
+    }
+
+    /// Why `WATCH … FROM from` cannot resume (the history does not hold what follows
+    /// `from`, or `from` is past this server's), or nil.
+    private func resumeRefusal(from: UInt64?, prefix: String?, revision: UInt64, published: UInt64) -> TabulaError? {
+        guard let from else { return nil }
+        if from > revision, store.isShared {
+            return TabulaError(.expired, "revision \(from) is ahead of this node, which has applied \(revision); SYNC \(from) first (it waits for this node to catch up), then WATCH \(prefix ?? "/") FROM \(from)")
+        }
+        if from > revision {
+            return TabulaError(.expired, "revision \(from) is newer than this server's history, which is at \(revision) (history id \(state.historyID)); the server started a new history or is another one, so nothing can be resumed: WATCH \(prefix ?? "/") SNAPSHOT (or LS to resync, then WATCH without FROM)")
+        }
+        if from < published {
+            let oldest = retainedOldest()
+            if from + 1 < oldest { return RequestExecutor.expired(from, oldest: oldest) }
+        }
+        return nil
     }
 
     /// The most prefixes one connection may watch: each costs the hub a set entry and its
@@ -52,7 +70,7 @@ extension RequestExecutor {
     }
 
     static func expired(_ rev: UInt64, oldest: UInt64) -> TabulaError {
-        TabulaError(.expired, "revision \(rev) is older than the history kept; the oldest revision held is \(oldest), so FROM must be at least \(oldest - 1); LS to resync, then WATCH without FROM")
+        TabulaError(.expired, "revision \(rev) is older than the history kept; the oldest revision held is \(oldest), so FROM must be at least \(oldest - 1); WATCH with SNAPSHOT to be sent the rows as they are (or LS to resync, then WATCH without FROM)")
     }
 
     /// The oldest revision still retained, in the store or in memory.

@@ -18,6 +18,12 @@ enum SSECodec {
             out.append(contentsOf: "\ndata: ".utf8)
         case .hello: out.append(contentsOf: "event: hello\ndata: ".utf8)
         case .bye: out.append(contentsOf: "event: bye\ndata: ".utf8)
+        case .synced(let rev):
+            // Its id moves the browser's Last-Event-ID on: a reconnect resumes from it.
+            out.append(contentsOf: "id: ".utf8)
+            WireEncoder.appendDecimal(rev, to: &out)
+            out.append(contentsOf: "\nevent: synced\ndata: ".utf8)
+        case .row: out.append(contentsOf: "event: row\ndata: ".utf8)
         }
         WireEncoder.encode(push, format: .json, into: &out)
         out.append(10)

@@ -53,10 +53,21 @@ public enum RESPEncoder {
     }
 
     public static func encode(_ push: Push, resp3: Bool, into out: inout [UInt8]) {
+        encode(push, channel: nil, resp3: resp3, into: &out)
+    }
+
+    /// A push for a watcher of `channel` (nil: the event's own path): a watch's rows and
+    /// markers are `message`s on the watched prefix, their payload the line protocol's JSON.
+    public static func encode(_ push: Push, channel: String?, resp3: Bool, into out: inout [UInt8]) {
         switch push {
         case .hello: return  // a RESP client is not greeted (it speaks first)
         case .bye(let reason): RESPWriter(resp3: resp3).error("BYE", reason, into: &out)
-        case .event(let e): event(e, channel: e.path, resp3: resp3, into: &out)
+        case .event(let e): event(e, channel: channel ?? e.path, resp3: resp3, into: &out)
+        case .synced, .row:
+            var json: [UInt8] = []
+            WireEncoder.encode(push, format: .json, into: &json)
+            json.removeLast()  // its newline
+            message(json, channel: channel ?? "/", resp3: resp3, into: &out)
         }
     }
 

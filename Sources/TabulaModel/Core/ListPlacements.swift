@@ -1,0 +1,72 @@
+import TabulaProtocol
+
+/// Where each list's entries stand (`ListStore.placement(of:)`): what an event says of the
+/// entry it changed, before and after (`Event.at`, `Event.from`, `Event.prev`), so that a
+/// client keeps a copy of a list from the events alone. Positions count in the whole list,
+/// as an unrestricted viewer's `LS` of the entry's parent shows it (FILTER all).
+public struct Placed: Sendable {
+    public var at: Placement
+    /// The entry's row, as its parent's `LS` shows it (without `rev`).
+    public var row: JSONValue
+}
+
+extension ItemsList {
+    public func placement(of ref: Ref) -> Placed? {
+        guard ref.kind == ItemsList.item, let it = items.item(ref.a) else { return nil }
+        return Placed(at: Placement(section: sectionName(ref.a), position: items.position(of: ref.a) + 1), row: row(it).json)
+    }
+}
+
+extension CatalogList {
+    public func placement(of ref: Ref) -> Placed? {
+        guard ref.kind == CatalogList.node, let node = nodes[ref.a], let parent = nodes[node.parent],
+              let i = parent.children.firstIndex(of: node.id) else { return nil }
+        return Placed(at: Placement(position: i + 1), row: json(node))
+    }
+}
+
+extension MenuList {
+    public func placement(of ref: Ref) -> Placed? {
+        switch ref.kind {
+        case MenuList.section: return Placed(at: Placement(position: ref.a + 1), row: sectionRow(ref.a).json)
+        case MenuList.entry: return Placed(at: Placement(position: ref.b + 1), row: entryRow(ref.a, ref.b).json)
+        default: return nil
+        }
+    }
+}
+
+extension OrdersList {
+    public func placement(of ref: Ref) -> Placed? {
+        guard ref.kind == OrdersList.order, let o = orders.order(ref.a), let i = orders.position(of: ref.a) else { return nil }
+        return Placed(at: Placement(position: i + 1), row: o.json)
+    }
+}
+
+extension SettingsList {
+    public func placement(of ref: Ref) -> Placed? {
+        guard ref.kind == SettingsList.setting else { return nil }
+        return Placed(at: Placement(position: ref.a + 1), row: settingRow(ref.a).json)
+    }
+}
+
+extension Model {
+    /// Where the entry at canonical `path` stands, and its row; nil when `path` is no entry
+    /// of an ordered list (a list itself, `/`, a setting's option, or nothing).
+    func placement(ofPath path: String) -> Placed? {
+        guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top else { return nil }
+        return lists.withUnsafeBufferPointer { $0[i].placement(of: ref) }
+    }
+
+    /// What `e`, the event of a write whose target stood at `before` (`target`, its path),
+    /// says besides its value: where its entry stands now and stood before, the entry as it
+    /// was, and for an addition or removal under a nested list its parent's row now.
+    func addContext(to e: inout Event, target: String?, before: Placed?) {
+        let same = target == e.path
+        if same, let before {
+            e.from = before.at
+            e.prev = before.row
+        }
+        if e.kind != "rm" && e.kind != "clear" { e.at = placement(ofPath: e.path)?.at }
+        if e.kind == "add" || e.kind == "rm" { e.parent = placement(ofPath: ModelPath.parent(e.path))?.row }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import TabulaModel
+import TabulaProtocol
+
+/// What `WATCH prefix SNAPSHOT` sends before the live events: the rows `LS prefix` shows,
+/// every page of them, read from a copy of the model taken when the watch was added (at the
+/// revision its reply names). The copy shares the model's storage until the next write
+/// touches it, so taking it costs no copying under the lock; reading it, a page at a time
+/// on the watcher's loop, holds no lock at all.
+struct Snapshot: Sendable {
+    let model: Model
+    /// The list listed, absolute.
+    let path: String
+    /// The watcher's view (its grants and filter), as its own `LS` would see.
+    let viewer: Viewer
+
+    /// Rows in one step: an `LS` page of at most this many entries.
+    static let pageRows = 1_000
+
+    /// The next page after `after` (nil: the first): its rows and where the next starts.
+    func page(after: String?) -> (rows: [Push], next: String?) {
+        var v = viewer
+        guard let reply = model.read(.ls(path: path, limit: Snapshot.pageRows, after: after), viewer: &v), reply.error == nil else { return ([], nil) }
+        let rows = reply.rows.map { Push.row(path: $0.path?.string, $0) }
+        // `LS` says where its next page starts: `…; more: LS /items LIMIT 1000 AFTER 123`.
+        guard let at = reply.message.range(of: " AFTER ", options: .backwards) else { return (rows, nil) }
+        return (rows, String(reply.message[at.upperBound...]))
+    }
+
+    /// Why `path` cannot be snapshot for `viewer` (not a list it may list), or nil.
+    static func refusal(of path: String, in model: Model, viewer: Viewer) -> TabulaError? {
+        var v = viewer
+        guard let reply = model.read(.ls(path: path, limit: 1, after: nil), viewer: &v) else { return TabulaError(.invalid, "\(path) cannot be listed") }
+        if let e = reply.error { return e }
+        guard case .success(let t) = model.resolve(path, viewer: viewer), model.isList(t) else {
+            return TabulaError(.invalid, "SNAPSHOT sends the rows of a list, and \(path) is not one; WATCH its list (WATCH \(ModelPath.parent(path)) SNAPSHOT)")
+        }
+        return nil
+    }
+}
