@@ -70,8 +70,18 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
         let values: [JSONValue] = [.null, .int(-42), .int(Int64.max), .double(2.5), .string("a\"b\\c\n\u{1}"), .array([.bool(true), .int(0)]),
                                    .object([("title", .string("Blu\u{2028}e")), ("n", .int(7))])]
         for (i, v) in values.enumerated() {
-            let e = Event(rev: UInt64(i) * 1_000_003, kind: i % 2 == 0 ? "add" : "rm", path: "/items/\(i)\"x\\", summary: "s", value: v)
-            let object = JSONValue.object([("push", .string("event")), ("rev", .int(Int64(e.rev))), ("kind", .string(e.kind)), ("path", .string(e.path)), ("value", e.value)])
+            var e = Event(rev: UInt64(i) * 1_000_003, kind: i % 2 == 0 ? "add" : "rm", path: "/items/\(i)\"x\\", summary: "s", value: v)
+            var pairs: [(String, JSONValue)] = [("push", .string("event")), ("rev", .int(Int64(e.rev))), ("kind", .string(e.kind)), ("path", .string(e.path)), ("value", e.value)]
+            // Every third names where the entry stands and stood, and the entry as it was.
+            if i % 3 == 1 {
+                e.at = Placement(section: "cheap\"items", position: i)
+                e.from = Placement(position: i + 1)
+                e.prev = values[(i + 1) % values.count]
+                e.parent = .object([("entries", .int(3))])
+            }
+            pairs.append(("prev", e.prev))
+            if i % 3 == 1 { pairs += [("at", e.at!.json), ("from", e.from!.json), ("parent", e.parent!)] }
+            let object = JSONValue.object(pairs)
             var expected: [UInt8] = []
             object.write(to: &expected)
             expected.append(10)
