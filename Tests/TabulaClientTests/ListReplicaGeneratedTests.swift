@@ -39,7 +39,10 @@ import TabulaProtocol
     }
 
     /// A random write to one of the lists, over what the model holds now.
-    static func write(_ m: Model, _ g: inout SplitMix64) -> String {
+    static func write(_ m: Model, _ g: inout SplitMix64) -> String { write(revision: m.revision, &g) }
+
+    /// A random write, the model at `revision` (orders are numbered up to it).
+    static func write(revision: UInt64, _ g: inout SplitMix64) -> String {
         let items = (1...12).map { "/items/\($0)" }
         let item = items.randomElement(using: &g)!
         let price = Int.random(in: 1...120, using: &g)
@@ -56,7 +59,7 @@ import TabulaProtocol
         case 6: return "FAV \(item)"
         case 7: return "RM \(item)"
         case 8, 9: return "ORDER \(["margherita", "pepperoni", "carbonara", "tiramisu"].randomElement(using: &g)!)"
-        case 10: return Int.random(in: 0..<6, using: &g) == 0 ? "RM /orders" : "RM /orders/\(Int.random(in: 1...Int(m.revision) + 1, using: &g))"
+        case 10: return Int.random(in: 0..<6, using: &g) == 0 ? "RM /orders" : "RM /orders/\(Int.random(in: 1...Int(revision) + 1, using: &g))"
         case 11: return "ADD \(menu) \(name)"
         case 12: return "RM \(menu)/\(name.lowercased())"
         case 13: return "ADD \(node) \(name)"

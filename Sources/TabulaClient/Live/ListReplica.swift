@@ -75,6 +75,7 @@ public struct ListReplica: Sendable, Equatable {
         sections = []
         isGone = false
         receivingSnapshot = true
+        rev = 0  // the snapshot's `synced` says what it holds (another history's may be lower)
     }
 
     /// One row of the snapshot, in order (`Push.row`).

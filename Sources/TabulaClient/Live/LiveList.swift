@@ -1,0 +1,156 @@
+import Foundation
+import Observation
+import TabulaProtocol
+
+/// One list of a Tabula server, kept live: a `ListReplica` fed by a watch, reconnected with
+/// back-off, resumed from its one revision (`WATCH path FROM rev SNAPSHOT`: the history
+/// replayed when the server still holds it, else a snapshot), and re-snapshot when an event
+/// cannot be applied. Observable, for SwiftUI; `changes` gives one `ListChange` per revision,
+/// for a diffable data source. Writes go through `write`, with `IF REV` of the row shown.
+@MainActor @Observable
+public final class LiveList {
+    /// Where the copy stands.
+    public enum State: Sendable, Equatable {
+        /// Not connected (why); it retries.
+        case offline(String)
+        case connecting
+        /// Receiving a snapshot.
+        case snapshot
+        /// Receiving a replay of what it missed.
+        case resuming
+        /// Every change through `rev` is shown, and the rest arrive as they happen.
+        case live(rev: UInt64)
+    }
+
+    public let path: String
+    public let endpoint: Endpoint
+    public private(set) var replica: ListReplica
+    public private(set) var state: State = .offline("not started")
+    /// Counts, for the curious and for tests.
+    public private(set) var snapshots = 0
+    public private(set) var resumes = 0
+    public private(set) var connections = 0
+
+    /// Each applied revision's change, in order (a snapshot is a `reset`).
+    @ObservationIgnored public let changes: AsyncStream<ListChange>
+    @ObservationIgnored private let changeSink: AsyncStream<ListChange>.Continuation
+    @ObservationIgnored private var connection: AsyncTabulaConnection?
+    @ObservationIgnored private var historyID: String?
+    /// A snapshot was asked for; events until its reply belong to the watch before it.
+    @ObservationIgnored private var awaitingSnapshot = false
+
+    public init(path: String, endpoint: Endpoint) {
+        self.path = path
+        self.endpoint = endpoint
+        replica = ListReplica(path: path)
+        (changes, changeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+    }
+
+    /// The sections, in order.
+    public var sections: [ListReplica.Section] { replica.sections }
+
+    /// Keeps the list until the task is cancelled: connects, watches, applies, and after a
+    /// lost connection waits (50 ms, doubling to 2 s) and resumes.
+    public func run() async {
+        var wait = 0.05
+        while !Task.isCancelled {
+            state = .connecting
+            do {
+                let c = try await AsyncTabulaConnection.connect(endpoint)
+                connection = c
+                connections += 1
+                wait = 0.05
+                await follow(c)
+                c.close()
+                connection = nil
+                state = .offline("the server closed the connection")
+            } catch {
+                state = .offline("\(error)")
+            }
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+            wait = min(wait * 2, 2)
+        }
+        connection?.close()
+    }
+
+    /// Sends `request` on a connection of its own; with `ifRevOf`, only if that row's entry
+    /// has not changed since the revision shown (`IF REV`).
+    public func write(_ request: String, ifRevOf entry: String? = nil) async throws -> ServerReply {
+        let line = entry.flatMap { replica.entry($0) }.map { "\(request) IF REV \($0.rev)" } ?? request
+        let endpoint = self.endpoint
+        return try await withCheckedThrowingContinuation { k in
+            Thread.detachNewThread {
+                do {
+                    let c = try TabulaConnection(endpoint)
+                    k.resume(returning: try c.request(line))
+                } catch {
+                    k.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private func follow(_ c: AsyncTabulaConnection) async {
+        for await line in c.lines {
+            // The greeting comes before FORMAT json takes effect: a text line.
+            if let push = WireDecoder.textPush(line) {
+                take(push, on: c)
+                continue
+            }
+            guard let v = JSONParser.parse(line) else { continue }
+            if let push = WireDecoder.jsonPush(v) {
+                take(push, on: c)
+            } else if let message = v["message"]?.stringValue {
+                takeReply(ok: v["ok"] == .bool(true), message: message)
+            }
+        }
+    }
+
+    private func take(_ push: Push, on c: AsyncTabulaConnection) {
+        switch push {
+        case .hello(_, _, _, let id):
+            // Another history (a restarted memory server, another database): nothing resumes.
+            let fresh = historyID != id || replica.rev == 0
+            historyID = id
+            c.send("FORMAT json")
+            c.send(fresh ? "WATCH \(path) SNAPSHOT" : "WATCH \(path) FROM \(replica.rev) SNAPSHOT")
+        case .row(let p, let row):
+            replica.takeRow(path: p, value: row.json)
+        case .synced(let rev):
+            let wasSnapshot = replica.receivingSnapshot
+            replica.synced(rev)
+            state = .live(rev: replica.rev)
+            if wasSnapshot { changeSink.yield(ListChange(rev: replica.rev, reset: true)) }
+        case .event(let e):
+            guard !awaitingSnapshot else { return }
+            switch replica.apply(e) {
+            case .changed(let change): changeSink.yield(change)
+            case .needsSnapshot:
+                awaitingSnapshot = true
+                c.send("UNWATCH \(path)")
+                c.send("WATCH \(path) SNAPSHOT")
+            case .gone: changeSink.yield(ListChange(rev: e.rev, reset: true))
+            case .unchanged: break
+            }
+            if case .live = state { state = .live(rev: replica.rev) }
+        case .bye:
+            break  // the connection ends next
+        }
+    }
+
+    private func takeReply(ok: Bool, message: String) {
+        guard let ack = WatchAck(message: message) else {
+            if !ok { state = .offline(message) }
+            return
+        }
+        if ack.snapshot {
+            awaitingSnapshot = false
+            replica.beginSnapshot()
+            snapshots += 1
+            state = .snapshot
+        } else if ack.replaying != nil {
+            resumes += 1
+            state = .resuming
+        }
+    }
+}
