@@ -16,6 +16,9 @@ let package = Package(
         .executable(name: "tabulad", targets: ["tabulad"]),
         .executable(name: "tabula", targets: ["tabula"]),
         .executable(name: "tabula-bench", targets: ["tabula-bench"]),
+        // For Swift apps and tools: `LiveList`, `AsyncTabulaConnection`, `TabulaConnection`.
+        .library(name: "TabulaClient", targets: ["TabulaClient"]),
+        .executable(name: "tabula-livelist-example", targets: ["tabula-livelist-example"]),
     ],
     targets: [
         .target(name: "CLinuxShims"),
@@ -44,6 +47,8 @@ let package = Package(
         .target(name: "TabulaClient", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaCommandLine", "CTLSShim"], swiftSettings: strict),
         .executableTarget(name: "tabulad", dependencies: ["TabulaServer", "TabulaAccess", "TabulaCommandLine", "CJemalloc"], swiftSettings: strict),
         .executableTarget(name: "tabula", dependencies: ["TabulaClient", "TabulaCommandLine", "CReadline", "CNcurses", "CLinuxShims"], swiftSettings: strict),
+        // Uses only TabulaClient's public API (README's LiveList section); built with the rest.
+        .executableTarget(name: "tabula-livelist-example", dependencies: ["TabulaClient"], path: "Examples/LiveListExample", swiftSettings: strict),
         .executableTarget(name: "tabula-bench", dependencies: ["TabulaProtocol", "TabulaCommandLine", "CLinuxShims"], swiftSettings: strict),
         .testTarget(name: "TabulaProtocolTests", dependencies: ["TabulaProtocol"]),
         .testTarget(name: "TabulaModelTests", dependencies: ["TabulaModel"]),
