@@ -42,6 +42,12 @@ public struct ResumePoint: Sendable, Equatable {
         if replays[0].left == 0 { seen = max(seen, replays.removeFirst().end) }
     }
 
+    /// A replay's or snapshot's `* SYNCED rev`: it follows the replay's last event (which
+    /// finished it here), so it moves the point on only when no later replay is running.
+    public mutating func synced(_ rev: UInt64) {
+        if replays.isEmpty { seen = max(seen, rev) }
+    }
+
     /// Continues from `revision` (a new connection carrying on an old one's watches).
     public mutating func resume(from revision: UInt64) { seen = max(seen, revision) }
 }

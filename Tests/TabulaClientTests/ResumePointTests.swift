@@ -41,6 +41,18 @@ import TabulaProtocol
         #expect(r.revision == 30)
     }
 
+    @Test func aSyncedMarkerAfterAReplayMovesThePointOnlyWhenNoLaterReplayRuns() {
+        var r = ResumePoint()
+        r.watched(WatchAck(prefix: "/a", rev: 30, replaying: 1), from: 10)
+        r.event(12)
+        r.synced(30)
+        #expect(r.revision == 30)
+        r.watched(WatchAck(prefix: "/b", rev: 40, replaying: 2), from: 5)
+        r.event(6)
+        r.synced(99)  // not /b's: its replay still runs
+        #expect(r.revision == 6)
+    }
+
     @Test func anEmptyReplayIsAtItsHeadAtOnce() {
         var r = ResumePoint()
         r.watched(WatchAck(prefix: "/a", rev: 30, replaying: 0), from: 10)

@@ -161,6 +161,7 @@ import TabulaServer
             let r = try ci.request("WATCH /items FROM 0")
             #expect(r.final == "OK watching /items at rev 2; replaying 1 event")
             #expect(try ci.waitPush(timeout: 5) { _ in true }?.contains("/items/2") == true)
+            #expect(try ci.waitPush(timeout: 5) { _ in true } == "* SYNCED 2")
             #expect(try admin.request("SET /items/3 name=Hidden2").isOK)
             #expect(try admin.request("SET /items/4 name=Seen2").isOK)
             #expect(try ci.waitPush(timeout: 5) { _ in true }?.contains("/items/4") == true, "the event for /items/3 was not sent before it")

@@ -42,7 +42,10 @@ import TabulaServer
             again.send("GET /events?prefix=/items&from=1 HTTP/1.1\r\nHost: localhost\r\nLast-Event-ID: 3\r\n\r\n")
             _ = try again.waitFor("replaying 3 events")
             _ = try t.request("ADD /items Thing6 16")
-            #expect(Self.ids(try again.waitFor("id: 7\n")) == [4, 5, 6, 7])
+            let resumed = try again.waitFor("id: 7\n")
+            // The replay's end is marked with its revision as id: a reconnect resumes from it.
+            #expect(Self.ids(resumed) == [4, 5, 6, 6, 7])
+            #expect(resumed.contains("id: 6\nevent: synced\ndata: {\"push\":\"synced\",\"rev\":6}\n"))
         }
     }
 

@@ -47,6 +47,7 @@ import TabulaStorage
             }
             #expect(next == UInt64(n) + 1)
             #expect(bytes > 100_000_000)
+            #expect(try watcher.line.readLine(timeout: 30) == "* SYNCED \(n)", "the replay's end is marked")
             let live = try #require(try watcher.line.readLine(timeout: 30))
             #expect(TabulaConnection.revision(of: live) == UInt64(n) + 1)
             #expect(try watcher.line.readLine(timeout: 30) == "OK after")
@@ -99,7 +100,7 @@ import TabulaStorage
             var bye: String?
             while bye == nil, let l = try watcher.readLine(timeout: 30) { if l.hasPrefix("* BYE") { bye = l } }
             #expect(bye?.contains("history moved past revision") == true, "\(bye ?? "no BYE")")
-            #expect(bye?.contains("LS to resync, then WATCH / without FROM") == true, "\(bye ?? "no BYE")")
+            #expect(bye?.contains("reconnect and WATCH / SNAPSHOT") == true, "\(bye ?? "no BYE")")
             #expect(bye?.contains(" FROM ") == false || bye?.contains("without FROM") == true)
         }
     }

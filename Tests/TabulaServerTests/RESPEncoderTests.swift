@@ -58,7 +58,7 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         let e = Event(rev: 7, kind: "order", path: "/orders/1", summary: "x", value: .int(1))
         var out: [UInt8] = []
         RESPEncoder.event(e, channel: "/orders", resp3: false, into: &out)
-        let json = #"{"push":"event","rev":7,"kind":"order","path":"/orders/1","value":1}"#
+        let json = #"{"push":"event","rev":7,"kind":"order","path":"/orders/1","value":1,"prev":null}"#
         #expect(text(out) == "*3\r\n$7\r\nmessage\r\n$7\r\n/orders\r\n$\(json.utf8.count)\r\n\(json)\r\n")
         out = []
         RESPEncoder.event(e, channel: "/orders", resp3: true, into: &out)

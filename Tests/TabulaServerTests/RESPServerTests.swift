@@ -128,6 +128,9 @@ import TabulaServer
                 guard case .array(let m) = try r.read(), case .bulk(let json) = m[2] else { Issue.record("no replayed message"); return }
                 #expect(json.contains(#""rev":\#(rev)"#))
             }
+            // The replay's end: a message of its own kind on the channel.
+            guard case .array(let end) = try r.read(), case .bulk(let synced) = end[2] else { Issue.record("no synced message"); return }
+            #expect(synced == #"{"push":"synced","rev":3}"#)
             _ = try w.call("ORDER", "/menu/pasta/carbonara")
             guard case .array(let live) = try r.read(), case .bulk(let json) = live[2] else { Issue.record("no live message"); return }
             #expect(json.contains(#""rev":4"#))

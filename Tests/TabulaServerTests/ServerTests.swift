@@ -115,11 +115,11 @@ import TabulaStorage
             let r = try w.request("WATCH /items FROM \(last)")
             #expect(r.final.hasSuffix("replaying 5 events"))
             for i in 0..<3 { _ = try writer.request("ADD /items c\(i) 1") }
-            while seen.count < 13, let p = try w.waitPush(timeout: 5, where: { _ in true }) { seen.append(TabulaConnection.revision(of: p) ?? 0) }
+            while seen.count < 13, let p = try w.waitPush(timeout: 5, where: { !$0.hasPrefix("* SYNCED") }) { seen.append(TabulaConnection.revision(of: p) ?? 0) }
             #expect(seen == Array(1...13))
             // Nothing more: every event published before the PING's reply is queued before it.
             _ = try w.request("PING")
-            #expect(w.takePushes().isEmpty)
+            #expect(w.takePushes() == ["* SYNCED 10"], "the replay's end is marked, and nothing else is left")
         }
     }
 

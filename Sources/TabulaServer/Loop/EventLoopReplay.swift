@@ -168,7 +168,7 @@ extension EventLoop {
         log.log(.warn, "connection \(c.id.raw): replay of \(r.plan.prefix) stopped: \(why)", conn: c.id.raw)
         // Past the history's edge the cursor is gone too: resuming from it would be refused.
         let next = gap.failure == nil
-            ? "what came after revision \(r.cursor) is no longer kept, so reconnect, LS to resync, then WATCH \(r.plan.prefix) without FROM"
+            ? "what came after revision \(r.cursor) is no longer kept, so reconnect and WATCH \(r.plan.prefix) SNAPSHOT (or LS to resync, then WATCH without FROM)"
             : "reconnect and WATCH \(r.plan.prefix) FROM \(r.cursor) to go on"
         if let bye = goodbye(c, .replayStopped("\(why); \(next)")) { c.output.append(bye) }
         c.replay = nil
