@@ -20,6 +20,10 @@ extension RequestExecutor {
             guard snapshot else { return Execution(Reply(error: refusal)) }
             from = nil
         }
+        // Rows' revisions are kept in memory: since a restart, every entry not changed reads
+        // as the revision loaded. A copy from before it holds older ones, which IF REV would
+        // refuse, so a replica resuming across a restart is sent the rows as they read now.
+        if snapshot, let f = from, f <= state.model.changes.base { from = nil }
         let taken = snapshot && from == nil
         if taken, let refusal = Snapshot.refusal(of: p, in: state.model, viewer: session.viewer) { return Execution(Reply(error: refusal)) }
         let added: Bool? = state.hub.withLock { hub in

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TabulaClient
+import TabulaProtocol
+import TabulaServer
+import TabulaStorage
+
+/// `WATCH … SNAPSHOT`: the rows as they are, then `* SYNCED`, then live events, with no gap;
+/// and standing in for a resume that cannot be made.
+@Suite struct SnapshotWatchTests {
+    @Test func aSnapshotSendsTheListsRowsThenSyncedThenLiveEvents() throws {
+        try withServer { s in
+            let w = try connect(s), other = try connect(s)
+            _ = try other.request("ORDER margherita")
+            let r = try w.request("WATCH /orders SNAPSHOT")
+            #expect(r.final == "OK watching /orders at rev 1; sending a snapshot")
+            let row = try #require(try w.waitPush(timeout: 5) { _ in true })
+            #expect(row.hasPrefix("* ROW 1  Margherita"), "\(row)")
+            #expect(try w.waitPush(timeout: 5) { _ in true } == "* SYNCED 1")
+            _ = try other.request("ORDER pesto")
+            #expect(try w.waitPush(timeout: 5) { _ in true }?.hasPrefix("* EVENT 2 order /orders/2") == true)
+        }
+    }
+
+    @Test func aSnapshotRowInJSONNamesItsPathAndCarriesItsRevision() throws {
+        try withServer { s in
+            let w = try connect(s)
+            _ = try w.request("FORMAT json")
+            _ = try w.request("WATCH /settings SNAPSHOT")
+            let row = try #require(try w.waitPush(timeout: 5) { _ in true })
+            #expect(row.hasPrefix(#"{"push":"row","path":"/settings/my-string","value":{"name":"my-string""#), "\(row)")
+            #expect(row.contains(#""rev":0"#))
+        }
+    }
+
+    @Test func aSnapshotStandsInForAnExpiredResume() throws {
+        try withServer({ $0.historyInMemory = 3 }) { s in
+            let w = try connect(s)
+            for _ in 0..<6 { _ = try w.request("ORDER pesto") }
+            #expect(try w.request("WATCH /orders FROM 1").reply.error?.code == .expired)
+            #expect(try w.request("WATCH /orders FROM 1 SNAPSHOT").final == "OK watching /orders at rev 6; sending a snapshot")
+            #expect(try w.request("WATCH /orders FROM 99 SNAPSHOT").final == "OK watching /orders at rev 6; sending a snapshot", "a revision of another history")
+            #expect(try w.request("WATCH /orders FROM 5 SNAPSHOT").final == "OK watching /orders at rev 6; replaying 1 event", "a resume the history holds replays")
+        }
+    }
+
+    @Test func aResumeFromBeforeARestartIsSentASnapshotWhoseRevisionsReadAsNow() throws {
+        let file = tempDB()
+        try withServer(store: try SQLiteStore(path: file, syncFull: false)) { s in
+            _ = try connect(s).request("ORDER pesto")
+        }
+        try withServer(store: try SQLiteStore(path: file, syncFull: false)) { s in
+            let w = try connect(s)
+            #expect(try w.request("WATCH /orders FROM 1 SNAPSHOT").final == "OK watching /orders at rev 1; sending a snapshot")
+            #expect(try w.request("WATCH /items FROM 0").final == "OK watching /items at rev 1; replaying 0 events", "without SNAPSHOT it replays")
+        }
+    }
+
+    @Test func aSnapshotOfWhatIsNotAListIsRefusedAndWatchesNothing() throws {
+        try withServer { s in
+            let w = try connect(s)
+            #expect(try w.request("WATCH /items/1 SNAPSHOT").final.hasPrefix("ERR INVALID SNAPSHOT sends the rows of a list, and /items/1 is not one"))
+            #expect(try w.request("UNWATCH /items/1").reply.error?.code == .notFound)
+        }
+    }
+
+    @Test func aWatcherWhoseGrantsHideNothingOfTheListIsToldPositionsAndOneWithADenyUnderItIsNot() throws {
+        try AccessControlTests.withUsers { s in
+            let ops = try AccessControlTests.login(s, "ops"), ci = try AccessControlTests.login(s, "ci"), admin = try AccessControlTests.login(s, "admin")
+            for c in [ops, ci] {
+                _ = try c.request("FORMAT json")
+                #expect(try c.request("WATCH /").isOK)
+            }
+            #expect(try admin.request("ADD /items Lamp 30").isOK)
+            let hidden = try #require(try ci.waitPush(timeout: 5) { $0.contains(#""push":"event""#) })
+            #expect(hidden.contains(#""at":{"section":"cheap-items"}"#), "ci is denied /items/3: no position, \(hidden)")
+            #expect(try admin.request("SET /menu/pizza title=Pies").isOK)
+            // ops may read /orders whole, but any deny hides orders of denied entries: ops has none.
+            #expect(try admin.request("ORDER pesto").isOK)
+            let order = try #require(try ops.waitPush(timeout: 5) { $0.contains(#""kind":"order""#) })
+            #expect(order.contains(#""at":{"position":1}"#), "\(order)")
+        }
+    }
+}
