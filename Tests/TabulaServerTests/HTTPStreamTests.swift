@@ -49,6 +49,21 @@ import TabulaServer
         }
     }
 
+    @Test func aStreamWithSnapshotSendsTheRowsThenSyncedThenLiveEvents() throws {
+        try HTTPTests.withHTTP { s, port in
+            let t = try connect(s)
+            _ = try t.request("ORDER pesto")
+            let h = try HTTPTestClient(port: port)
+            h.send("GET /events?prefix=/orders&snapshot=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let head = try h.waitFor("event: synced\n")
+            #expect(head.contains("sending a snapshot"))
+            #expect(head.contains("event: row\ndata: {\"push\":\"row\",\"path\":\"/orders/1\""), "\(head)")
+            #expect(head.contains("id: 1\nevent: synced\ndata: {\"push\":\"synced\",\"rev\":1}"))
+            _ = try t.request("ORDER margherita")
+            #expect(Self.ids(try h.waitFor("id: 2\n")).last == 2)
+        }
+    }
+
     @Test func aRevisionOlderThanTheHistoryIsAnExpiredReplyOnTheStream() throws {
         try HTTPTests.withHTTP({ $0.historyInMemory = 3 }) { s, port in
             let t = try connect(s)

@@ -110,7 +110,7 @@ public final class LiveList {
         switch push {
         case .hello(_, _, _, let id):
             // Another history (a restarted memory server, another database): nothing resumes.
-            let fresh = historyID != id || replica.rev == 0
+            let fresh = historyID != id
             historyID = id
             c.send("FORMAT json")
             c.send(fresh ? "WATCH \(path) SNAPSHOT" : "WATCH \(path) FROM \(replica.rev) SNAPSHOT")
