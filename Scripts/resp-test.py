@@ -120,6 +120,8 @@ def pubsub_and_resume(port, protocol):
     got = [json.loads(again.read_response(push_request=True)[2]) for _ in range(3)]
     revs = [e["rev"] for e in got]
     check(revs == list(range(last + 1, last + 4)), f"RESP{protocol}: and replays what was missed without a gap ({revs})")
+    synced = json.loads(again.read_response(push_request=True)[2])
+    check(synced == {"push": "synced", "rev": last + 3}, f"RESP{protocol}: the replay's end is marked ({synced})")
     writer.execute_command("ORDER", "/menu/dessert/tiramisu")
     live = json.loads(again.read_response(push_request=True)[2])
     check(live["rev"] == last + 4, f"RESP{protocol}: and goes on live")
