@@ -4,8 +4,10 @@ import TabulaProtocol
 /// encoded after it is released, by the loop of the connection it answers, in the format
 /// the connection had when the request ran.
 enum Answer: Sendable {
-    /// Already bytes: a cached reply, a codec's own answer, a watcher's own event.
+    /// Already bytes: a cached reply, a codec's own answer.
     case bytes([UInt8], close: Bool = false)
+    /// A watcher's own event, as its watch of `channel` sends it (`SharedState.ownEvent`).
+    case event(Event, channel: String, format: WireFormat)
     /// A request's execution, with what encoding it needs (and the cache entry it makes).
     case run(Execution, tag: String?, format: WireFormat, cacheKey: ReplyCache.Key?, revision: UInt64)
 
@@ -26,6 +28,9 @@ enum Answer: Sendable {
             case .bytes(let b, let closes):
                 out.append(contentsOf: b)
                 close = closes
+            case .event(let e, let channel, let format):
+                Codec.event(e, channel: channel, format: format, into: &out)
+                close = false
             case .run(let e, let tag, let format, let key, let revision):
                 replay = e.replay
                 if let key, replay == nil {

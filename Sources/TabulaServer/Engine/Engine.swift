@@ -196,7 +196,7 @@ final class Engine {
                 } else {
                     var e = executor.execute(r, conn: c, session: &s)
                     if let ev = e.outcome.event.take() {
-                        if let own = state.ownEvent(ev, for: c, stats: executor.stats) { answers.append(.bytes(own)) }
+                        if let own = state.ownEvent(ev, for: c, stats: executor.stats) { answers.append(own) }
                         work.add(ev, e.outcome.mutations, origin: c)
                     }
                     rows += e.outcome.reply.rows.count

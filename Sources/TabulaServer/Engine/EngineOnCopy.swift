@@ -46,7 +46,7 @@ extension Engine {
             if event != nil { state.uncommitted = true }
         }
         var answers: [Answer] = []
-        if let own = event.flatMap({ state.ownEvent($0, for: c, stats: executor.stats) }) { answers.append(.bytes(own)) }
+        if let own = event.flatMap({ state.ownEvent($0, for: c, stats: executor.stats) }) { answers.append(own) }
         if let error = outcome.reply.error { executor.stats.failed(error.code) }
         answers.append(.reply(outcome.reply, tag: r.tag, format: s.format))
         let answer = GroupAnswer(conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)

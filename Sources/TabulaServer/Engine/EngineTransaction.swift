@@ -52,7 +52,7 @@ extension Engine {
             state.writesOnEngine = false
             if !events.isEmpty { state.uncommitted = true }
         }
-        var answers: [Answer] = events.compactMap { state.ownEvent($0, for: c, stats: executor.stats) }.map { .bytes($0) }
+        var answers: [Answer] = events.compactMap { state.ownEvent($0, for: c, stats: executor.stats) }
         var header: [UInt8] = []
         RESPWriter(resp3: s.format == .resp3).array(replies.count, into: &header)
         answers.append(.bytes(header))

@@ -154,7 +154,7 @@ struct RequestExecutor: Sendable {
             }
             var e = execute(r, conn: conn, session: &session)
             if let ev = e.outcome.event.take() {
-                if let own = state.ownEvent(ev, for: conn, stats: stats) { answers.append(.bytes(own)) }
+                if let own = state.ownEvent(ev, for: conn, stats: stats) { answers.append(own) }
                 events.append(consume ev)  // moved: an event copied is four retains and releases
             }
             rows += e.outcome.reply.rows.count

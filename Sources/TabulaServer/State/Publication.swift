@@ -13,7 +13,8 @@ import TabulaProtocol
 /// made only once its change's event is queued for every watcher.
 struct Publication {
     enum Step {
-        /// Events for one audience, except `origin` (given them inline: `ownEvent`).
+        /// Events for one audience, except `origin` (given them inline: `ownEvent`, an
+        /// `Answer` encoded after the lock like the reply it precedes).
         case events(Audience, [Event], origin: ConnectionID?)
         /// Messages to loops, by loop.
         case messages([[LoopMessage]])

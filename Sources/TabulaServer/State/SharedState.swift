@@ -119,15 +119,14 @@ final class SharedState: @unchecked Sendable {
         for i in range { history.append(&events[i]) }
     }
 
-    /// Event `e`'s bytes for `c` itself when one of its watches covers it: a connection's
+    /// Event `e` as `c` itself is sent it, when one of its watches covers it: a connection's
     /// own events go in its reply stream just before the reply of the request that made
     /// them, so that they never overtake the replies to its earlier requests (and `publish`
-    /// leaves it out of their audience). Nil when it does not watch the event's path.
-    func ownEvent(_ e: Event, for c: ConnectionID, stats: ServerStats) -> [UInt8]? {
+    /// leaves it out of their audience). Nil when it does not watch the event's path. Only
+    /// looked up here (under the write lock); encoded with the other answers, after it.
+    func ownEvent(_ e: Event, for c: ConnectionID, stats: ServerStats) -> Answer? {
         guard let (f, channel, grants) = hub.withLock({ h in h.format(of: c, for: e).map { ($0.format, $0.channel, h.grants(of: c)) } }) else { return nil }
         stats.add(stats.eventsDelivered, 1)
-        var out: [UInt8] = []
-        Codec.event(grants?.view(e) ?? e, channel: channel, format: f, into: &out)
-        return out
+        return .event(grants?.view(e) ?? e, channel: channel, format: f)
     }
 }
