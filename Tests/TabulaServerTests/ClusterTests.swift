@@ -20,6 +20,25 @@ struct ClusterTests {
         }
     }
 
+    @Test("a watcher on another node is told where the entry stands and stood, from the shared history, live and replayed")
+    func eventsCarryTheirPlacesAcrossNodes() throws {
+        try withCluster { nodes, _ in
+            let watcher = try connect(nodes[1])
+            _ = try watcher.request("FORMAT json")
+            #expect(try watcher.request("WATCH /items").isOK)
+            let rev = try #require(revision(of: try connect(nodes[0]).request("SET /items/1 value=70").final))
+            let live = try #require(try watcher.waitPush(timeout: 5) { $0.contains(#""push":"event""#) })
+            let placed = #""at":{"section":"expensive-items","position":3},"from":{"section":"cheap-items","position":1}"#
+            #expect(live.contains(placed), "\(live)")
+            #expect(live.contains(#""prev":{"type":"item","id":1"#))
+            let late = try connect(nodes[1])
+            _ = try late.request("FORMAT json")
+            #expect(try late.request("WATCH /items FROM \(rev - 1)").isOK)
+            let replayed = try #require(try late.waitPush(timeout: 5) { $0.contains(#""push":"event""#) })
+            #expect(replayed.contains(placed), "\(replayed)")
+        }
+    }
+
     @Test("SYNC lets a write on node A be read on node B at once")
     func syncReadsYourWrites() throws {
         try withCluster { nodes, _ in
