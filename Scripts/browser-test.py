@@ -7,7 +7,7 @@ line protocol must show on the page (how soon is printed); then the proxy cuts t
 it must show every one of them, each once, in order. Every other page must render with no
 script error. --screenshot PATH saves the items page (README's picture).
 """
-import argparse, os, socket, subprocess, sys, threading, time
+import argparse, json, os, socket, subprocess, sys, threading, time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -84,6 +84,23 @@ def request(port, line):
                 return reply
 
 
+def request_all(port, *lines):
+    """Sends requests on one connection; each one's final line (a JSON reply's whole line)."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        f = s.makefile("rwb")
+        f.readline()  # * HELLO
+        out = []
+        for line in lines:
+            f.write(line.encode() + b"\n")
+            f.flush()
+            while True:
+                reply = f.readline().decode().rstrip("\n")
+                if reply.startswith(("OK", "ERR", '{"ok"')):
+                    out.append(reply)
+                    break
+        return out
+
+
 def wait_until(what, condition, seconds):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -148,6 +165,27 @@ def run(driver, port, proxy, screenshot):
     # a page that never updates from hanging the run.
     shown = wait_until("the page shows an item added over TCP", lambda: "Lamp" in text(), 10)
     print(f"ok - an item added over TCP shows on the page in {(shown - sent) * 1000:.0f} ms")
+
+    # The page keeps a copy of the list: changes patch its rows, and nothing is read again.
+    reads = lambda: driver.execute_script("return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/ls')).length")
+    before = reads()
+    item = request(port, "ADD /items Stool 12").split()[1]  # OK /items/N in …
+    for line in (f"SET {item} value=95", f"FAV {item}", f"MV {item} 1", "MV /items/3 1"):
+        assert request(port, line).startswith("OK"), line
+    rows = lambda: driver.execute_script("return [...document.querySelectorAll('#view tr[data-item] td:nth-child(3)')].map(td => td.innerText)")
+    listed = request_all(port, "FORMAT json", "LS /items LIMIT 1000")[-1]
+    order = [r["name"] for r in json.loads(listed)["data"] if r.get("type") == "item"]
+    try:
+        wait_until("the page shows four more changes", lambda: rows() == order and "★" in text(), 10)
+    except SystemExit:
+        raise SystemExit(f"FAIL: the page's rows {rows()} are not LS's {order}")
+    if reads() != before:
+        raise SystemExit(f"FAIL: the page read /api/ls {reads() - before} times for five changes; its copy should patch them")
+    assert request(port, f"RM {item}").startswith("OK")  # the rest of the run finds the seed items as they were
+    wait_until("the page shows the stool gone", lambda: "Stool" not in text(), 10)
+    if "a copy at rev" not in status():
+        raise SystemExit(f"FAIL: the status line does not say the copy's revision: {status()!r}")
+    print(f"ok - five changes patch the page's copy of /items with no read (rows as LS has them; {status()})")
 
     proxy.cut()
     wait_until("the page says it is offline once its stream is cut", lambda: status().startswith("offline"), 10)

@@ -64,5 +64,5 @@ enum WebAssets {
 
     static let style = Array(WebPage.css.utf8)
     /// The core, then the views, then the start (which needs both).
-    static let script = Array((WebScript.js + WebViews.js + "start();\n").utf8)
+    static let script = Array((WebReplica.js + WebScript.js + WebViews.js + "start();\n").utf8)
 }

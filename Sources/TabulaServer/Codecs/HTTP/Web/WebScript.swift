@@ -3,8 +3,10 @@
 /// place), the stream of `/events` for the list (after a cut it reconnects with `from=` the
 /// last revision it had, so it is shown every change made meanwhile, none twice), and the
 /// actions: `POST /api/VERB` with the revision on screen as `IF REV`, a refusal said in the
-/// notice line and the rows read again. Each change reloads the snapshot (coalesced), so the
-/// table is always what the server holds. The views are in `WebViews`.
+/// notice line. The items and settings pages keep a copy of their list from the stream
+/// (`WebReplica`: a snapshot, then each event patches its row) and read nothing per event,
+/// while the list fits one page of 1,000 rows; the other pages, and a longer list, read their
+/// rows again on each change (coalesced). The views are in `WebViews`.
 enum WebScript {
     static let js = #"""
 "use strict";
@@ -38,6 +40,9 @@ const shows = here === "/menu" ? p => p.startsWith("/menu") || p.startsWith("/or
 // What the server put in the page: the role this is (a read-only one is offered no action)
 // and the reply of the page's first read, so that the first paint needs no round trip.
 const first = JSON.parse(document.getElementById("first").textContent);
+// The copy of the page's list, where it keeps one (a list longer than a page is read a page at a time).
+const replica = (here === "/items" || here === "/settings") && !(first.reply && / more: /.test(first.reply.message || "")) ? new Replica(here) : null;
+let wasOffline = null;
 function esc(s) { return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 async function api(verb, path, extra) {
   if (first.reply && verb === "ls" && path === first.path) {
@@ -66,6 +71,8 @@ async function act(verb, args, what) {
   try { body = await post(verb, args); } catch (err) { notice("error", `${what}: ${err.message}`); return false; }
   if (body.ok) notice("done", `${what}: ${body.message}`);
   else notice(body.code === "CONFLICT" ? "conflict" : "error", `${what} refused: ${body.message}`);
+  // A refusal may say the copy is stale: the rows are read now, and a fresh snapshot taken.
+  if (!body.ok && replica) { lastRev = null; replica.begin(); connect(); }
   refresh();
   return body.ok;
 }
@@ -98,6 +105,7 @@ function connect() {
   if (source) source.close();
   const q = new URLSearchParams({ prefix });
   if (lastRev !== null) q.set("from", lastRev);
+  if (replica) q.set("snapshot", "1");
   source = new EventSource("/events?" + q);
   source.addEventListener("reply", e => {
     const reply = JSON.parse(e.data);
@@ -121,8 +129,27 @@ function connect() {
     retryDelay = 500;
     const was = offlineSince;
     offlineSince = null;
+    if (replica) {
+      // Live once the snapshot or the replay is in (`synced`).
+      wasOffline = was;
+      if (/sending a snapshot/.test(reply.message)) { replica.begin(); setStatus("snapshot", "snapshot…"); }
+      else setStatus("resuming", "resuming…");
+      return;
+    }
     setStatus("live", was ? `live (was offline ${Math.round((Date.now() - was) / 1000)} s)` : "live");
     showRev();
+    refresh();
+  });
+  source.addEventListener("row", e => { if (replica) replica.take(JSON.parse(e.data)); });
+  source.addEventListener("synced", e => {
+    const rev = JSON.parse(e.data).rev;
+    lastRev = Math.max(lastRev ?? 0, rev);
+    showRev();
+    if (!replica) return;
+    replica.synced(rev);
+    const was = wasOffline;
+    wasOffline = null;
+    setStatus("live", (was ? `live (was offline ${Math.round((Date.now() - was) / 1000)} s)` : "live") + ` · a copy at rev ${replica.rev}`);
     refresh();
   });
   source.onmessage = e => {
@@ -132,6 +159,13 @@ function connect() {
     if (!shows(ev.path)) return;
     flashed.add(ev.path);
     logLine(`<code>${ev.rev}</code> ${esc(ev.kind)} ${esc(ev.path)}`);
+    if (replica && replica.apply(ev) === "snapshot") {
+      // The copy cannot take this change (a re-sectioning, a row not where it says): start again.
+      lastRev = null;
+      reconnect(0);
+      return;
+    }
+    if (replica && statusBox.classList.contains("live")) setStatus("live", `live · a copy at rev ${replica.rev}`);
     refresh();
   };
   source.addEventListener("bye", e => { logLine(`<i>server: ${esc(JSON.parse(e.data).reason)}</i>`); });

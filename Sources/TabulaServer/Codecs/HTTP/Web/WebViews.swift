@@ -12,8 +12,17 @@ async function overview() {
 }
 
 // Master and detail: the list of settings, and the open one's options, a tap selecting one.
+// The rows to draw: the copy's, once it holds the list, else read.
+async function rowsOf(path) {
+  if (replica && replica.ready && replica.path === path) {
+    const n = replica.count();
+    return { data: replica.rows(), message: path === "/items" ? `${n} ${n === 1 ? "item" : "items"}` : `${n} of ${n}` };
+  }
+  return api("ls", path, { limit: 1000 });
+}
+
 async function settings() {
-  const list = await api("ls", "/settings", { limit: 1000 });
+  const list = await rowsOf("/settings");
   const open = place.split("/")[2];
   let html = `<h1>Settings</h1><table><tr><th>Setting</th><th>Value</th></tr>` + list.data.map(s =>
     `<tr class="${s.name === open ? "picked" : ""}${flash("/settings/" + s.name)}"><td><a class="drill" href="/settings/${esc(s.name)}" data-go="/settings/${esc(s.name)}">${esc(s.title)}</a></td><td>${esc(s.value)}</td></tr>`).join("") + `</table>` + counted(list);
@@ -65,7 +74,7 @@ view.addEventListener("click", e => {
 // favourites-only view is offered while a favourite exists, and moves in it count the
 // whole section's positions (the row lands where its filtered neighbour stands).
 async function items() {
-  const list = await api("ls", "/items", { limit: 1000 });
+  const list = await rowsOf("/items");
   const picked = place.split("/")[2];
   const sections = [];
   for (const r of list.data) {
