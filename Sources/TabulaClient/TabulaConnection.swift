@@ -85,7 +85,7 @@ public final class TabulaConnection {
     /// With `interrupt`, a wait that fd cuts short throws `.interrupted`, and the reply, when it
     /// comes, is dropped (the next reply read is the next request's).
     public func request(_ text: String, timeout: Double = 10, interrupt: Int32? = nil) throws -> ServerReply {
-        if case .success(let r)? = RequestParser.parse(Array(text.utf8)), case .watch(_, let from, _) = r.command { awaitedFrom = from }
+        if case .success(let r)? = RequestParser.parse(Array(text.utf8)), case .watch(_, let from, _, _) = r.command { awaitedFrom = from }
         defer { awaitedFrom = nil }
         try line.send(text)
         do {

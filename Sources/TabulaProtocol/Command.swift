@@ -46,8 +46,8 @@ public enum Command: Sendable, Hashable {
     case bands([String])
     case order(path: String)
     /// `snapshot`: the rows under the prefix first, when there is no `from` or it cannot be
-    /// replayed (see Protocol.md, WATCH).
-    case watch(prefix: String?, from: UInt64?, snapshot: Bool = false)
+    /// replayed; `progress`: a `* SYNCED` marker now and then (see Protocol.md, WATCH).
+    case watch(prefix: String?, from: UInt64?, snapshot: Bool = false, progress: Bool = false)
     case unwatch(prefix: String?)
     case format(LineFormat?)
     case stats

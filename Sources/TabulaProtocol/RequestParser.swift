@@ -236,11 +236,14 @@ public enum RequestParser {
     static func parseWatch(_ a: [String]) throws -> Command {
         var prefix: String?
         var from: UInt64?
-        var snapshot = false
+        var snapshot = false, progress = false
         var i = 0
         while i < a.count {
-            if a[i].uppercased() == "SNAPSHOT" && !snapshot {
+            if a[i].uppercased() == "SNAPSHOT" && !snapshot && !progress {
                 snapshot = true
+                i += 1
+            } else if a[i].uppercased() == "PROGRESS" && !progress {
+                progress = true
                 i += 1
             } else if a[i].uppercased() == "FROM" {
                 guard i + 1 < a.count, let r = UInt64(a[i + 1]) else {
@@ -255,7 +258,7 @@ public enum RequestParser {
                 throw TabulaError(.syntax, "unexpected '\(a[i])'; usage: \(Verb.watch.usage)")
             }
         }
-        return .watch(prefix: prefix, from: from, snapshot: snapshot)
+        return .watch(prefix: prefix, from: from, snapshot: snapshot, progress: progress)
     }
 
     static func parseLs(_ a: [String]) throws -> Command {

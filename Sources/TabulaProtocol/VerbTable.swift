@@ -140,8 +140,8 @@ extension Verb {
                             "show or set the price bands that split /items into sections")
         case .order: return VerbSpec([Argument("menu-entry", .path(.menuEntry))], VerbTraits(.write, permission: .write), "append a menu entry to the live order list")
         case .watch:
-            return VerbSpec([Argument("prefix", .path(.any), optional: true), Argument("rev", .number, keyword: "FROM", optional: true), Argument("SNAPSHOT", .flag, keyword: "SNAPSHOT", optional: true)], VerbTraits(.session, permission: .read, readsPublished: true, readsModel: true, whileSubscribed: true),
-                            "receive every change under a path as a push, replaying from a revision, or first the rows as they are (SNAPSHOT)")
+            return VerbSpec([Argument("prefix", .path(.any), optional: true), Argument("rev", .number, keyword: "FROM", optional: true), Argument("SNAPSHOT", .flag, keyword: "SNAPSHOT", optional: true), Argument("PROGRESS", .flag, keyword: "PROGRESS", optional: true)], VerbTraits(.session, permission: .read, readsPublished: true, readsModel: true, whileSubscribed: true),
+                            "receive every change under a path as a push, replaying from a revision, or first the rows as they are (SNAPSHOT); PROGRESS: a revision marker every so often")
         case .unwatch: return VerbSpec([Argument("prefix", .path(.any), optional: true)], VerbTraits(.session, permission: .read, whileSubscribed: true), "stop watching a prefix, or everything")
         case .format: return VerbSpec([Argument("text|json", .choice(["text", "json"]), optional: true)], VerbTraits(.connection, permission: .read), "reply in text lines or one JSON object per line")
         case .stats: return VerbSpec([], VerbTraits(.read, permission: .admin, readsPublished: true, readsModel: false), "server counters")

@@ -23,7 +23,7 @@ extension Command {
         case .select(let p, _), .add(let p, _), .set(let p, _), .rm(let p), .mv(let p, _), .fav(let p, _): return [(p, .change)]
         case .bands(let args) where !args.isEmpty: return [("/items", .change)]
         case .order(let p): return [(p.contains("/") ? p : "/menu", .read), ("/orders", .change)]
-        case .watch(let p, _, _): return [(p ?? "/", .watch)]
+        case .watch(let p, _, _, _): return [(p ?? "/", .watch)]
         default: return []
         }
     }
@@ -33,7 +33,7 @@ extension Command {
     /// `WATCH … FROM` or `SNAPSHOT`: it replays the history (or sends rows) before its live events, so it starts an engine
     /// turn of its own (later groups' events would otherwise reach the new watch first).
     public var replays: Bool {
-        if case .watch(_, let from, let snapshot) = self { return from != nil || snapshot }
+        if case .watch(_, let from, let snapshot, _) = self { return from != nil || snapshot }
         return false
     }
 }

@@ -113,6 +113,8 @@ public struct ServerConfig: Sendable {
     public var historyInMemory = 100_000
     /// Bytes of events (their paths and summaries) kept in memory for `WATCH … FROM`, at most.
     public var historyBytesInMemory = 64 << 20
+    /// How often a `WATCH … PROGRESS` connection is sent `* SYNCED rev`, at most (seconds).
+    public var progressSeconds = 10
     /// What serves the process's allocations, as the start-up line names it (tabulad links
     /// jemalloc: `Allocator`).
     public var allocator = "the C library's malloc"

@@ -52,9 +52,10 @@ import TabulaProtocol
         #expect(h.rows("COMPLETE LS /items ") == ["LIMIT", "AFTER"])
         #expect(h.rows("COMPLETE LS /items AFTER ") == ["1", "2", "3", "4"])
         #expect(h.rows("COMPLETE LS /items LIMIT 2 ") == ["AFTER"])
-        #expect(h.rows("COMPLETE WATCH /orders ") == ["FROM", "SNAPSHOT"])
-        #expect(h.rows("COMPLETE WATCH /orders FROM 3 ") == ["SNAPSHOT"])
-        #expect(h.rows("COMPLETE WATCH /orders SNAPSHOT ").isEmpty, "SNAPSHOT is last and takes no value")
+        #expect(h.rows("COMPLETE WATCH /orders ") == ["FROM", "SNAPSHOT", "PROGRESS"])
+        #expect(h.rows("COMPLETE WATCH /orders FROM 3 ") == ["SNAPSHOT", "PROGRESS"])
+        #expect(h.rows("COMPLETE WATCH /orders SNAPSHOT ") == ["PROGRESS"], "SNAPSHOT takes no value")
+        #expect(h.rows("COMPLETE WATCH /orders SNAPSHOT PROGRESS ").isEmpty, "PROGRESS is last")
         #expect(h.rows("COMPLETE HELP se") == ["SELECT", "SET"])
         #expect(h.rows("COMPLETE RM /orders extra ").isEmpty, "more words than the verb takes")
     }

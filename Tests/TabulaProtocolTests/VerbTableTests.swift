@@ -7,7 +7,7 @@ import TabulaProtocol
 @Suite struct VerbTableTests {
     @Test func everyVerbsArityFollowsFromItsArguments() {
         #expect(Verb.ls.arity == 0...5 && Verb.select.arity == 2...2 && Verb.set.arity == 2...Int.max)
-        #expect(Verb.sync.arity == 1...3 && Verb.watch.arity == 0...4 && Verb.fav.arity == 1...2)
+        #expect(Verb.sync.arity == 1...3 && Verb.watch.arity == 0...5 && Verb.fav.arity == 1...2)
         #expect(Verb.add.arity == 1...Int.max && Verb.bands.arity == 0...Int.max && Verb.quit.arity == 0...0)
         #expect(Verb.ls.usage == "LS [path] [LIMIT n] [AFTER name]" && Verb.set.usage == "SET path field=value… [IF REV n]")
     }

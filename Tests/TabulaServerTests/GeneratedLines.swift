@@ -22,7 +22,7 @@ enum GeneratedLines {
         case .filter: return ["FILTER favorites", "FILTER all", "FILTER bogus"]
         case .bands: return ["BANDS", "BANDS Low 40 High", "BANDS x"]
         case .order: return ["ORDER pesto", "ORDER margherita", "ORDER nope", "ORDER pesto IF REV 2"]
-        case .watch: return ["WATCH /items", "WATCH /", "WATCH /settings FROM 1", "WATCH /nope", "WATCH / FROM 0", "WATCH /items SNAPSHOT", "WATCH /orders FROM 0 SNAPSHOT", "WATCH /items/1 SNAPSHOT", "WATCH /menu SNAPSHOT SNAPSHOT"]
+        case .watch: return ["WATCH /items", "WATCH /", "WATCH /settings FROM 1", "WATCH /nope", "WATCH / FROM 0", "WATCH /items SNAPSHOT", "WATCH /orders FROM 0 SNAPSHOT", "WATCH /items/1 SNAPSHOT", "WATCH /menu SNAPSHOT SNAPSHOT", "WATCH /orders FROM 0 SNAPSHOT PROGRESS", "WATCH /menu PROGRESS SNAPSHOT"]
         case .unwatch: return ["UNWATCH", "UNWATCH /items"]
         case .format: return ["FORMAT json", "FORMAT text", "FORMAT"]
         case .stats: return ["STATS"]

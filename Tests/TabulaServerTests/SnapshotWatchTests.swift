@@ -81,4 +81,28 @@ import TabulaStorage
             #expect(order.contains(#""at":{"position":1}"#), "\(order)")
         }
     }
+
+    @Test func aQuietWatchWithProgressIsToldTheRevisionOthersMoved() throws {
+        try withServer({ $0.progressSeconds = 1 }) { s in
+            let w = try connect(s), other = try connect(s)
+            #expect(try w.request("WATCH /orders PROGRESS").isOK)
+            for _ in 0..<3 { _ = try other.request("ADD /items Cup 3") }
+            let marker = try w.waitPush(timeout: 10) { $0.hasPrefix("* SYNCED") }
+            #expect(marker == "* SYNCED 3", "the quiet watch of /orders may resume from 3")
+            #expect(w.lastRevision == 3)
+        }
+    }
+
+    @Test func aWatchWithoutProgressIsSentNoMarker() throws {
+        // One loop: the sweep that tells the watch with PROGRESS passes the one without too.
+        try withServer({ $0.progressSeconds = 1; $0.ioThreads = 1 }) { s in
+            let plain = try connect(s), asked = try connect(s), other = try connect(s)
+            #expect(try plain.request("WATCH /orders").isOK)
+            #expect(try asked.request("WATCH /orders PROGRESS").isOK)
+            _ = try other.request("ADD /items Cup 3")
+            #expect(try asked.waitPush(timeout: 10) { $0.hasPrefix("* SYNCED") } == "* SYNCED 1")
+            _ = try plain.request("PING")
+            #expect(plain.takePushes().isEmpty)
+        }
+    }
 }

@@ -113,7 +113,8 @@ public final class LiveList {
             let fresh = historyID != id
             historyID = id
             c.send("FORMAT json")
-            c.send(fresh ? "WATCH \(path) SNAPSHOT" : "WATCH \(path) FROM \(replica.rev) SNAPSHOT")
+            // PROGRESS keeps the one number moving while the list is quiet and others change.
+            c.send(fresh ? "WATCH \(path) SNAPSHOT PROGRESS" : "WATCH \(path) FROM \(replica.rev) SNAPSHOT PROGRESS")
         case .row(let p, let row):
             replica.takeRow(path: p, value: row.json)
         case .synced(let rev):
@@ -128,7 +129,7 @@ public final class LiveList {
             case .needsSnapshot:
                 awaitingSnapshot = true
                 c.send("UNWATCH \(path)")
-                c.send("WATCH \(path) SNAPSHOT")
+                c.send("WATCH \(path) SNAPSHOT PROGRESS")
             case .gone: changeSink.yield(ListChange(rev: e.rev, reset: true))
             case .unchanged: break
             }

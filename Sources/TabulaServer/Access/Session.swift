@@ -16,6 +16,8 @@ struct Session: Sendable, Equatable {
     /// Its codec's subscribe mode: its events arrive in its reply stream, so it may ask only
     /// verbs whose traits say `whileSubscribed` (kept by `Codec.settle`; RESP2's mode).
     var subscribed = false
+    /// `WATCH … PROGRESS`: sent `* SYNCED rev` every so often (`EventLoop.sendProgress`).
+    var progress = false
 
     /// Acts as `u` from now on: its grants limit what listings show.
     mutating func become(_ u: AuthUser?) {

@@ -216,8 +216,10 @@ struct RequestExecutor: Sendable {
             return Execution(ServerReplies.stats(state: state, stats: stats, store: store, historyOldest: retainedOldest()))
         case .clients:
             return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
-        case .watch(let prefix, let from, let snapshot):
-            return watch(c, prefix: prefix, from: from, snapshot: snapshot, tag: r.tag, session: s, subscribeReply: r.subscribeReply || s.format == .resp2)
+        case .watch(let prefix, let from, let snapshot, let progress):
+            let e = watch(c, prefix: prefix, from: from, snapshot: snapshot, tag: r.tag, session: s, subscribeReply: r.subscribeReply || s.format == .resp2)
+            if progress && e.outcome.reply.error == nil { s.progress = true }
+            return e
         case .unwatch(let prefix):
             var p: String?
             if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }

@@ -100,6 +100,9 @@ final class Connection {
     var drained = DrainMeter()
     /// When (the loop's clock, seconds) it connected.
     let connectedAt: Int
+    /// The last `* SYNCED` a `WATCH … PROGRESS` was sent, and when (`sendProgress`).
+    var progressSent: UInt64 = 0
+    var progressAt = 0
 
     /// Bytes of the request it has begun and not finished (a line, or an HTTP request).
     var partialInput: Int { http?.parser.partialCount ?? codec?.partialCount ?? decoder.bufferedCount }

@@ -92,6 +92,8 @@ final class EventLoop {
     @exclusivity(unchecked) var running: Connection?
     /// When connections were last checked for timeouts.
     var lastSweep = 0
+    /// `SharedState.postedRevision` as read before this turn's inbox was drained (`sendProgress`).
+    var postedAtTurn: UInt64 = 0
     /// The second in which this loop last looked for connections to shed and found none
     /// (it looks again in the next: the bound's cost stays one scan a second).
     var shedFoundNone = -1
@@ -153,6 +155,7 @@ final class EventLoop {
         var events = [tabula_epoll_event](repeating: tabula_epoll_event(), count: 256)
         var deadline: ContinuousClock.Instant?
         while true {
+            postedAtTurn = executor.state.postedRevision.load(ordering: .acquiring)
             drainInbox()
             runReady()
             pumpReplays()

@@ -59,6 +59,7 @@ extension EventLoop {
         }
         refreshClients()
         keepStreamsAlive()
+        sendProgress()
         let stall = config.stallTimeout, idle = config.idleTimeout
         guard stall > 0 || idle > 0, !shuttingDown else { return }
         for c in Array(conns.values) { check(c, stall: stall, idle: idle) }

@@ -22,8 +22,12 @@ struct Publication {
 
     var steps: [Step] = []
     var stats: ServerStats?
+    /// The revision of its last event, if it has any (`SharedState.postedRevision`).
+    var lastRevision: UInt64?
 
-    var isEmpty: Bool { steps.isEmpty }
+    /// Nothing to post: no step, and no revision to mark posted (a hold that published
+    /// events nobody watches still posts, in its turn, to move `postedRevision` on).
+    var isEmpty: Bool { steps.isEmpty && lastRevision == nil }
 }
 
 extension SharedState {
@@ -71,6 +75,8 @@ extension SharedState {
         }
         if delivered > 0, let stats = p.stats { stats.add(stats.eventsDelivered, delivered) }
         flush()
+        // Every event through it is in its loops' inboxes now (holds post in ticket order).
+        if let last = p.lastRevision { postedRevision.store(last, ordering: .releasing) }
     }
 
     /// Queues `events` (those with an audience) for this hold's publication. A run of

@@ -42,6 +42,9 @@ final class SharedState: @unchecked Sendable {
     @exclusivity(unchecked) var loops: [LoopHandle] = []
     /// The revision of the last published (committed) change: what clients may know of.
     let publishedRevision = Atomic<UInt64>(0)
+    /// The revision through which every event has been posted to the loops' inboxes: a loop
+    /// that reads it, then drains its inbox, has queued every event through it (`PROGRESS`).
+    let postedRevision = Atomic<UInt64>(0)
     /// The oldest revision in the store's durable history (0: none), kept by the engine so
     /// that STATS can report it without touching the store from an I/O thread.
     let storedHistoryOldest = Atomic<UInt64>(0)
@@ -62,6 +65,7 @@ final class SharedState: @unchecked Sendable {
         modelStorage.initialize(to: model)
         self.history = ChangeHistory(capacity: historyCapacity, byteCapacity: historyBytes, after: model.revision)
         publishedRevision.store(model.revision, ordering: .relaxed)
+        postedRevision.store(model.revision, ordering: .relaxed)
     }
 
     deinit {
@@ -115,6 +119,7 @@ final class SharedState: @unchecked Sendable {
         guard !range.isEmpty, let last = events[range.upperBound - 1]?.rev else { return }
         publishedRevision.store(last, ordering: .releasing)
         publication.stats = stats
+        publication.lastRevision = last
         queueEvents(events[range], origins: origins, into: &publication)
         for i in range { history.append(&events[i]) }
     }

@@ -149,8 +149,8 @@ extension EventLoop {
             if r.method == "POST", let why = postRefusal(c, r, request) { return respond(c, HTTPRoutes.refusal(of: r, .forbidden, why), to: r) }
             c.http?.inFlight = .request(r)
             run(c, [LineUnit.request(request)][...])
-        case .events(let prefix, let from, let snapshot):
-            startStream(c, r, prefix: prefix, from: from, snapshot: snapshot)
+        case .events(let prefix, let from, let snapshot, let progress):
+            startStream(c, r, prefix: prefix, from: from, snapshot: snapshot, progress: progress)
         case .refusal(let status, let message):
             respond(c, HTTPRoutes.refusal(of: r, status, message), to: r)
         }
@@ -183,7 +183,7 @@ extension EventLoop {
     }
 
     /// Turns the connection into an event stream of what is under `prefix`, from `from`.
-    private func startStream(_ c: Connection, _ r: HTTPRequest, prefix: String, from: UInt64?, snapshot: Bool) {
+    private func startStream(_ c: Connection, _ r: HTTPRequest, prefix: String, from: UInt64?, snapshot: Bool, progress: Bool) {
         guard let h = c.http else { return }
         if r.method == "HEAD" {
             return respond(c, HTTPResponse(.ok, contentType: "text/event-stream", body: []), to: r)
@@ -195,7 +195,7 @@ extension EventLoop {
         c.output.append(HTTPResponse.eventStreamHead())
         c.output.append(Array("retry: 2000\n\n".utf8))
         markDirty(c)
-        run(c, [LineUnit.request(Request(command: .watch(prefix: prefix, from: from, snapshot: snapshot)))][...])
+        run(c, [LineUnit.request(Request(command: .watch(prefix: prefix, from: from, snapshot: snapshot, progress: progress)))][...])
     }
 
     /// Why the server should not be sent traffic now, or nil when it is ready.

@@ -26,8 +26,9 @@ enum HTTPRoutes {
         /// `POST /api/VERB`): its reply, as JSON, is the response body.
         case request(Request)
         /// `/events`: a stream of the changes under the prefix, after the revision.
-        /// `snapshot`: `snapshot=1`, the rows first (`WATCH … SNAPSHOT`).
-        case events(prefix: String, from: UInt64?, snapshot: Bool = false)
+        /// `snapshot`: `snapshot=1`, the rows first (`WATCH … SNAPSHOT`); `progress`:
+        /// `progress=1`, a marker now and then (`WATCH … PROGRESS`).
+        case events(prefix: String, from: UInt64?, snapshot: Bool = false, progress: Bool = false)
         case refusal(HTTPStatus, String)
     }
 
@@ -88,13 +89,13 @@ enum HTTPRoutes {
         case "/events":
             let prefix = r.parameter("prefix") ?? "/"
             guard prefix.hasPrefix("/") else { return .refusal(.badRequest, "prefix must be an absolute path such as /items") }
-            let snapshot = r.parameter("snapshot") == "1"
+            let snapshot = r.parameter("snapshot") == "1", progress = r.parameter("progress") == "1"
             // A reconnecting browser says the last event it had: that wins over the page's `from`.
-            guard let text = r.header("last-event-id") ?? r.parameter("from") else { return .events(prefix: prefix, from: nil, snapshot: snapshot) }
+            guard let text = r.header("last-event-id") ?? r.parameter("from") else { return .events(prefix: prefix, from: nil, snapshot: snapshot, progress: progress) }
             guard let rev = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
                 return .refusal(.badRequest, "from (or Last-Event-ID) must be a revision number, not '\(TabulaError.quoting(text))'")
             }
-            return .events(prefix: prefix, from: rev, snapshot: snapshot)
+            return .events(prefix: prefix, from: rev, snapshot: snapshot, progress: progress)
         default:
             return .refusal(.notFound, "no page \(TabulaError.quoting(r.path)); / lists the pages, and /metrics, /livez, /readyz, /clients and /events are served")
         }

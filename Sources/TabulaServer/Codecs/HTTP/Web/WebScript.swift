@@ -105,7 +105,7 @@ function connect() {
   if (source) source.close();
   const q = new URLSearchParams({ prefix });
   if (lastRev !== null) q.set("from", lastRev);
-  if (replica) q.set("snapshot", "1");
+  if (replica) { q.set("snapshot", "1"); q.set("progress", "1"); }
   source = new EventSource("/events?" + q);
   source.addEventListener("reply", e => {
     const reply = JSON.parse(e.data);
