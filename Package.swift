@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "TabulaAccessTests", dependencies: ["TabulaAccess"]),
         .testTarget(name: "TabulaHTTPTests", dependencies: ["TabulaHTTP"]),
         .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient", "TabulaStorage", "TabulaAccess", "TabulaTestSupport"]),
-        .testTarget(name: "TabulaClientTests", dependencies: ["TabulaClient", "TabulaServer", "TabulaStorage", "TabulaCommandLine"]),
+        .testTarget(name: "TabulaClientTests", dependencies: ["TabulaClient", "TabulaServer", "TabulaStorage", "TabulaCommandLine", "TabulaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

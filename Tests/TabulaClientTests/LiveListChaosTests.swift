@@ -5,6 +5,8 @@ import TabulaProtocol
 import TabulaServer
 import TabulaStorage
 
+import TabulaTestSupport
+
 @testable import TabulaClient
 
 /// `LiveList`s over a network that drops them: random writes to every list while a proxy

@@ -4,16 +4,16 @@ import Synchronization
 
 /// A TCP proxy on a loopback port that forwards to `target` and, while `cutting`, closes a
 /// random one of its connections every 50–500 ms: a network that drops clients at random.
-final class CuttingProxy: @unchecked Sendable {
-    let port: Int
+public final class CuttingProxy: @unchecked Sendable {
+    public let port: Int
     private let listener: Int32
     private let target: Mutex<Int>
     private let pairs = Mutex<[(Int32, Int32)]>([])
-    let cutting = Atomic<Bool>(true)
-    let cuts = Atomic<Int>(0)
+    public let cutting = Atomic<Bool>(true)
+    public let cuts = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
 
-    init(target: Int) throws {
+    public init(target: Int) throws {
         self.target = Mutex(target)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
@@ -34,17 +34,17 @@ final class CuttingProxy: @unchecked Sendable {
     }
 
     /// Forwards new connections to another port (a restarted server's).
-    func retarget(_ port: Int) { target.withLock { $0 = port } }
+    public func retarget(_ port: Int) { target.withLock { $0 = port } }
 
     /// Closes every connection now.
-    func cutAll() {
+    public func cutAll() {
         for (a, b) in pairs.withLock({ p in defer { p.removeAll() }; return p }) {
             shutdown(a, Int32(SHUT_RDWR))
             shutdown(b, Int32(SHUT_RDWR))
         }
     }
 
-    func stop() {
+    public func stop() {
         stopped.store(true, ordering: .relaxed)
         shutdown(listener, Int32(SHUT_RDWR))
         cutAll()

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TabulaProtocol
+import TabulaServer
+import TabulaStorage
+import TabulaTestSupport
+
+@testable import TabulaClient
+
+/// `LiveList`s of one node of a 3-node cluster, through a proxy that cuts them, while
+/// writes land on the two other nodes and the lists' node restarts once: every list ends
+/// equal to that node's `LS` once it has applied the last write.
+@Suite(.serialized, .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
+struct LiveListClusterTests {
+    static func node(_ db: String, port: Int = 0) throws -> Server {
+        var config = ServerConfig()
+        config.port = port
+        config.logLevel = .error
+        config.setHistory(40, durable: true)
+        let s = try Server(config: config, store: try PostgresStore(conninfo: db))
+        s.start()
+        return s
+    }
+
+    @Test @MainActor func everyLiveListOfOneNodeEqualsItsListWhileOtherNodesWriteAndItRestarts() async throws {
+        let db = try freshDatabase()
+        let a = try Self.node(db), c = try Self.node(db)
+        var b = try Self.node(db)
+        defer { for n in [a, c] { n.stop() } }
+        let proxy = try CuttingProxy(target: b.port)
+        defer { proxy.stop() }
+        let lists = LiveListChaosTests.lists
+        let live = lists.map { LiveList(path: $0, endpoint: .tcp(host: "127.0.0.1", port: proxy.port)) }
+        let tasks = live.map { l in Task { await l.run() } }
+        defer { for t in tasks { t.cancel() } }
+        let (pa, pc) = (a.port, c.port)
+        var changes = try await Task.detached { try LiveListChaosTests.writes(port: pa, count: 150, seed: 3) }.value
+        let port = b.port
+        b.stop()
+        b = try Self.node(db, port: port)
+        defer { b.stop() }
+        proxy.cutAll()
+        changes += try await Task.detached { try LiveListChaosTests.writes(port: pc, count: 150, seed: 4) }.value
+        proxy.cutting.store(false, ordering: .relaxed)
+
+        let head = try TabulaConnection(host: "127.0.0.1", port: pc, timeout: 30)
+        let rev = try #require(UInt64(try head.request("STATS").data.first { $0.hasPrefix("revision: ") }?.dropFirst(10) ?? ""))
+        let check = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
+        #expect(try check.request("SYNC \(rev) TIMEOUT 30000").isOK)
+        _ = try check.request("FORMAT json")
+        let deadline = Date().addingTimeInterval(60)
+        var mismatched = lists
+        while !mismatched.isEmpty && Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            mismatched = try zip(lists, live).filter { p, l in
+                guard case .live(let at) = l.state, at >= rev else { return true }
+                return l.replica.rows != (try LiveListChaosTests.listed(check, p))
+            }.map(\.0)
+        }
+        let figures = "\(lists.count) lists on one of 3 nodes, \(changes) changes on the other two, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
+            + "\(live.map(\.connections).reduce(0, +)) connections, \(live.map(\.snapshots).reduce(0, +)) snapshots, \(live.map(\.resumes).reduce(0, +)) resumes"
+        print("LiveList cluster chaos:", figures, "mismatched:", mismatched)
+        #expect(mismatched.isEmpty, "\(figures); lists that differ from LS: \(mismatched)")
+    }
+}
