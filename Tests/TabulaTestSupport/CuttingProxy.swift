@@ -7,14 +7,15 @@ import Synchronization
 public final class CuttingProxy: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
-    private let target: Mutex<Int>
-    private let pairs = Mutex<[(Int32, Int32)]>([])
+    private let lock = NSLock()  // a pthread mutex, which the thread sanitizer sees
+    private var targetPort: Int
+    private var open: [(Int32, Int32)] = []
     public let cutting = Atomic<Bool>(true)
     public let cuts = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
 
     public init(target: Int) throws {
-        self.target = Mutex(target)
+        targetPort = target
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var one: Int32 = 1
@@ -34,11 +35,17 @@ public final class CuttingProxy: @unchecked Sendable {
     }
 
     /// Forwards new connections to another port (a restarted server's).
-    public func retarget(_ port: Int) { target.withLock { $0 = port } }
+    public func retarget(_ port: Int) { locked { targetPort = port } }
+
+    private func locked<R>(_ body: () -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
 
     /// Closes every connection now.
     public func cutAll() {
-        for (a, b) in pairs.withLock({ p in defer { p.removeAll() }; return p }) {
+        for (a, b) in locked({ () -> [(Int32, Int32)] in defer { open.removeAll() }; return open }) {
             shutdown(a, Int32(SHUT_RDWR))
             shutdown(b, Int32(SHUT_RDWR))
         }
@@ -58,14 +65,14 @@ public final class CuttingProxy: @unchecked Sendable {
             var a = sockaddr_in()
             a.sin_family = sa_family_t(AF_INET)
             a.sin_addr.s_addr = inet_addr("127.0.0.1")
-            a.sin_port = UInt16(target.withLock { $0 }).bigEndian
+            a.sin_port = UInt16(locked { targetPort }).bigEndian
             let ok = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
             guard ok == 0 else {
                 close(client)
                 close(server)
                 continue
             }
-            pairs.withLock { $0.append((client, server)) }
+            locked { open.append((client, server)) }
             Thread.detachNewThread { [self] in pump(client, server) }
         }
     }
@@ -80,7 +87,7 @@ public final class CuttingProxy: @unchecked Sendable {
                 guard n > 0, write(fds[1 - i].fd, buf, n) == n else { break loop }
             }
         }
-        pairs.withLock { $0.removeAll { $0.0 == a } }
+        locked { open.removeAll { $0.0 == a } }
         close(a)
         close(b)
     }
@@ -89,7 +96,7 @@ public final class CuttingProxy: @unchecked Sendable {
         var g = SystemRandomNumberGenerator()
         while !stopped.load(ordering: .relaxed) {
             usleep(UInt32.random(in: 50_000...500_000, using: &g))
-            guard cutting.load(ordering: .relaxed), let (a, b) = pairs.withLock({ $0.randomElement() }) else { continue }
+            guard cutting.load(ordering: .relaxed), let (a, b) = locked({ open.randomElement() }) else { continue }
             shutdown(a, Int32(SHUT_RDWR))
             shutdown(b, Int32(SHUT_RDWR))
             cuts.add(1, ordering: .relaxed)

@@ -3,43 +3,39 @@ import Synchronization
 
 /// A line-protocol connection for async code: the lines the server sends as an
 /// `AsyncStream` (replies and pushes, in order, without line endings), and `send`. One
-/// thread of its own owns the socket (it reads, and writes what `send` queued), so the
-/// connection is used from any task, TLS included, without two threads in one socket.
+/// thread of its own makes the socket and owns it (it reads, and writes what `send` queued),
+/// so the connection is used from any task, TLS included, without two threads in one socket.
 public final class AsyncTabulaConnection: Sendable {
     /// Every line the server sends, until it closes (or `close`).
     public let lines: AsyncStream<String>
-    private let outbox = Mutex<[String]>([])
+    private let sink: AsyncStream<String>.Continuation
+    /// Lines to send; an `NSLock` (a pthread mutex, which the thread sanitizer sees).
+    private let outbox = Outbox()
     private let closing = Atomic<Bool>(false)
     /// Written to wake the owning thread: something to send, or to close.
     private let wake: (read: Int32, write: Int32)
 
-    /// Connects (off the caller's thread) and starts reading.
+    /// Connects (on the connection's own thread) and starts reading.
     public static func connect(_ endpoint: Endpoint, timeout: Double = 5) async throws -> AsyncTabulaConnection {
-        let box = try await withCheckedThrowingContinuation { (k: CheckedContinuation<LineBox, any Error>) in
-            Thread.detachNewThread {
-                do { k.resume(returning: LineBox(try LineConnection(endpoint, timeout: timeout))) } catch { k.resume(throwing: error) }
-            }
+        let c = AsyncTabulaConnection()
+        try await withCheckedThrowingContinuation { (k: CheckedContinuation<Void, any Error>) in
+            let thread = Thread { c.run(endpoint, timeout: timeout, connected: k) }
+            thread.name = "tabula-connection"
+            thread.start()
         }
-        return AsyncTabulaConnection(box)
+        return c
     }
 
-    private init(_ box: LineBox) {
+    private init() {
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
         wake = (fds[0], fds[1])
-        var cont: AsyncStream<String>.Continuation!
-        lines = AsyncStream(bufferingPolicy: .unbounded) { cont = $0 }
-        let continuation = cont!
-        let thread = Thread { [self] in
-            run(box.line, continuation)
-        }
-        thread.name = "tabula-connection"
-        thread.start()
+        (lines, sink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
     /// Queues `line` to be sent (a newline is added).
     public func send(_ line: String) {
-        outbox.withLock { $0.append(line) }
+        outbox.append(line)
         poke()
     }
 
@@ -59,17 +55,20 @@ public final class AsyncTabulaConnection: Sendable {
         Glibc.close(wake.write)
     }
 
-    private func run(_ c: LineConnection, _ out: AsyncStream<String>.Continuation) {
-        defer { out.finish() }
+    /// The owning thread: connects, says so, then reads and sends until the end.
+    private func run(_ endpoint: Endpoint, timeout: Double, connected: CheckedContinuation<Void, any Error>) {
+        defer { sink.finish() }
+        let c: LineConnection
+        do { c = try LineConnection(endpoint, timeout: timeout) } catch {
+            connected.resume(throwing: error)
+            return
+        }
+        connected.resume()
         var drained = [UInt8](repeating: 0, count: 64)
         while !closing.load(ordering: .relaxed) {
-            let queued = outbox.withLock { q in
-                defer { q.removeAll() }
-                return q
-            }
             do {
-                for l in queued { try c.send(l) }
-                while let l = try c.readLine(timeout: 3600, interrupt: wake.read) { out.yield(l) }
+                for l in outbox.take() { try c.send(l) }
+                while let l = try c.readLine(timeout: 3600, interrupt: wake.read) { sink.yield(l) }
             } catch ClientError.interrupted {
                 _ = Glibc.read(wake.read, &drained, drained.count)
             } catch {
@@ -79,8 +78,22 @@ public final class AsyncTabulaConnection: Sendable {
     }
 }
 
-/// A connection handed from the thread that made it to the one that owns it.
-private final class LineBox: @unchecked Sendable {
-    let line: LineConnection
-    init(_ line: LineConnection) { self.line = line }
+/// Lines waiting to be sent, behind a lock.
+private final class Outbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
+
+    func take() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let out = lines
+        lines.removeAll()
+        return out
+    }
 }
