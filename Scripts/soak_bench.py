@@ -3,7 +3,9 @@ protocol, the pure model, RESP, HTTP GET and POST) over random seeds for SECONDS
 store with a private PostgreSQL, in rounds of 50 seeds. A failing round prints its seeds'
 failures and the command that repeats them; a seed that failed becomes a fixed test. Then
 the history checker's long form: a tenth of SECONDS on memory and on SQLite each
-(Scripts/history-check.py), with a random seed it prints."""
+(Scripts/history-check.py), with a random seed it prints; then the LiveList chaos suites
+(memory, SQLite, a 3-node cluster) with a tenth of SECONDS' worth of writes in each phase
+(about 200 a second) instead of 400."""
 import os, random, re, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -44,6 +46,14 @@ def run(seconds):
             seed = str(random.randrange(1, 1 << 31))
             h = subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "history-check.py"), "--store", store, "--seconds", str(max(10, seconds // 10)), "--clients", "9", "--seed", seed], cwd=ROOT)
             failed = h.returncode != 0
+        if not failed:
+            env["TABULA_CHAOS_WRITES"] = str(max(400, seconds // 10 * 200))
+            c = subprocess.run(["swift", "test", "--skip-build", "--filter", "LiveListChaosTests|LiveListClusterTests"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for line in c.stdout.splitlines():
+                if "chaos" in line or "✘" in line:
+                    print(line[:2000])
+            failed = c.returncode != 0
     finally:
         if pgdir:
             subprocess.run([os.path.join(ROOT, "Scripts", "postgres"), "stop", pgdir, "immediate"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -69,7 +69,13 @@ import TabulaProtocol
         }
     }
 
-    @Test(arguments: [1, 2, 3, 4])
+    /// Fixed seeds, or `TABULA_SEEDS=first-last` (`Scripts/bench --soak`).
+    static let seeds: [Int] = {
+        let given = ProcessInfo.processInfo.environment["TABULA_SEEDS"]?.split(separator: "-").compactMap { Int($0) } ?? []
+        return given.count == 2 && given[0] <= given[1] ? Array(given[0]...given[1]) : [1, 2, 3, 4]
+    }()
+
+    @Test(arguments: seeds)
     func aReplicaKeptFromEventsAloneEqualsTheListAfterEveryWrite(_ seed: Int) {
         var model = SeedData.model(now: 1_700_000_000)
         var replicas = Self.lists.map { Self.replica(of: model, $0) }

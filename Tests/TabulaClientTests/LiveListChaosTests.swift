@@ -41,6 +41,9 @@ import TabulaTestSupport
         return out
     }
 
+    /// Writes in each phase: 400, or `TABULA_CHAOS_WRITES` (`Scripts/bench --soak`'s long form).
+    static let phaseWrites = Int(ProcessInfo.processInfo.environment["TABULA_CHAOS_WRITES"] ?? "") ?? 400
+
     /// `count` random writes to the server at `port`, on a connection of their own, paced.
     static func writes(port: Int, count: Int, seed: UInt64) throws -> Int {
         let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
@@ -96,7 +99,7 @@ import TabulaTestSupport
         let tasks = live.map { l in Task { await l.run() } }
         defer { for t in tasks { t.cancel() } }
         let first = server.port
-        var changes = try await Task.detached { try Self.writes(port: first, count: 400, seed: 1) }.value
+        var changes = try await Task.detached { try Self.writes(port: first, count: Self.phaseWrites, seed: 1) }.value
         // Every list holds the first server's history before it goes.
         let settled = Date().addingTimeInterval(30)
         while !live.allSatisfy({ if case .live = $0.state { true } else { false } }) && Date() < settled { try await Task.sleep(nanoseconds: 10_000_000) }
@@ -108,7 +111,7 @@ import TabulaTestSupport
         server = try Self.startServer(port: port, sqlite: file)
         defer { server.stop() }
         proxy.cutAll()
-        changes += try await Task.detached { try Self.writes(port: port, count: 400, seed: 2) }.value
+        changes += try await Task.detached { try Self.writes(port: port, count: Self.phaseWrites, seed: 2) }.value
         proxy.cutting.store(false, ordering: .relaxed)
 
         let check = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
