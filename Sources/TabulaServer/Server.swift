@@ -61,6 +61,7 @@ public final class Server: Sendable {
         let stats = ServerStats()
         let log = self.log
         let state = SharedState(model: model, historyCapacity: config.historyInMemory, historyBytes: config.historyBytesInMemory, historyID: store.historyID)
+        state.snapshots = SnapshotCount(most: config.maxSnapshots)
         // Known before any thread starts, so the first STATS already reports it.
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)

@@ -115,6 +115,9 @@ public struct ServerConfig: Sendable {
     public var historyBytesInMemory = 64 << 20
     /// How often a `WATCH … PROGRESS` connection is sent `* SYNCED rev`, at most (seconds).
     public var progressSeconds = 10
+    /// Snapshots (`WATCH … SNAPSHOT`) being sent at once, at most: each holds a copy of the
+    /// model, which keeps what later writes replace alive until its client has read it.
+    public var maxSnapshots = 64
     /// What serves the process's allocations, as the start-up line names it (tabulad links
     /// jemalloc: `Allocator`).
     public var allocator = "the C library's malloc"

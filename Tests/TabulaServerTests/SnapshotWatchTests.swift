@@ -105,4 +105,29 @@ import TabulaStorage
             #expect(plain.takePushes().isEmpty)
         }
     }
+
+    @Test func snapshotsBeingSentAreBoundedAndAClosedOneGivesItsPlaceBack() throws {
+        try withServer({ $0.maxSnapshots = 1 }) { s in
+            let filler = try connect(s)
+            try filler.line.sendRaw(Array(String(repeating: "ADD /items\n", count: 20_000).utf8))
+            for _ in 0..<20_000 { _ = try filler.readReply(timeout: 30) }
+            // A client that asks for 20,000 rows and reads none: its snapshot stays in progress.
+            let stalled = try rawConnect(s)
+            try stalled.send("WATCH /items SNAPSHOT")
+            let b = try connect(s)
+            func ask() throws -> ServerReply {
+                let r = try b.request("WATCH /orders SNAPSHOT")
+                if r.isOK { _ = try b.request("UNWATCH /orders") }
+                return r
+            }
+            let deadline = Date().addingTimeInterval(10)
+            var refused = try ask()
+            while refused.isOK && Date() < deadline { refused = try ask() }
+            #expect(refused.final.hasPrefix("ERR LIMIT 1 snapshots are being sent, the most at once"), "\(refused.final)")
+            shutdown(stalled.fd, Int32(SHUT_RDWR))  // the client goes away
+            var again = try ask()
+            while !again.isOK && Date() < deadline.addingTimeInterval(10) { again = try ask() }
+            #expect(again.isOK, "the closed connection's snapshot gave its place back: \(again.final)")
+        }
+    }
 }

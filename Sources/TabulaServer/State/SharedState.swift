@@ -56,6 +56,10 @@ final class SharedState: @unchecked Sendable {
     /// Set when the server starts stopping: waiting SYNCs are answered at once.
     let stopping = Atomic<Bool>(false)
 
+    /// The snapshots being sent (`WATCH … SNAPSHOT`), against their bound. Set before any
+    /// thread starts.
+    @exclusivity(unchecked) var snapshots = SnapshotCount(most: 64)
+
     /// The id of the history this server serves (the store's), in every greeting.
     let historyID: String
 

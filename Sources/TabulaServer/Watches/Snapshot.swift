@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TabulaModel
 import TabulaProtocol
 
@@ -13,6 +14,8 @@ struct Snapshot: Sendable {
     let path: String
     /// The watcher's view (its grants and filter), as its own `LS` would see.
     let viewer: Viewer
+    /// Its place among the snapshots being sent, given back when the snapshot is dropped.
+    let held: SnapshotCount.Held
 
     /// Rows in one step: an `LS` page of at most this many entries.
     static let pageRows = 1_000
@@ -36,5 +39,36 @@ struct Snapshot: Sendable {
             return TabulaError(.invalid, "SNAPSHOT sends the rows of a list, and \(path) is not one; WATCH its list (WATCH \(ModelPath.parent(path)) SNAPSHOT)")
         }
         return nil
+    }
+}
+
+/// How many snapshots are being sent, at most `most`: a snapshot's copy of the model keeps
+/// alive what later writes replace until its client has read it all, so one that never reads
+/// holds memory; this bounds how many can.
+final class SnapshotCount: Sendable {
+    let most: Int
+    private let taken = Atomic<Int>(0)
+
+    init(most: Int) { self.most = max(1, most) }
+
+    /// A place, or nil when `most` are being sent.
+    func take() -> Held? {
+        var now = taken.load(ordering: .relaxed)
+        while now < most {
+            let (done, seen) = taken.compareExchange(expected: now, desired: now + 1, ordering: .acquiringAndReleasing)
+            if done { return Held(self) }
+            now = seen
+        }
+        return nil
+    }
+
+    fileprivate func give() { taken.subtract(1, ordering: .releasing) }
+
+    /// One place, given back when the snapshot holding it goes (finished, failed, or its
+    /// connection closed).
+    final class Held: Sendable {
+        private let count: SnapshotCount
+        fileprivate init(_ c: SnapshotCount) { count = c }
+        deinit { count.give() }
     }
 }

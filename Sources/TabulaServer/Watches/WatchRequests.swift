@@ -26,6 +26,10 @@ extension RequestExecutor {
         if snapshot, let f = from, f <= state.model.changes.base { from = nil }
         let taken = snapshot && from == nil
         if taken, let refusal = Snapshot.refusal(of: p, in: state.model, viewer: session.viewer) { return Execution(Reply(error: refusal)) }
+        let held = taken ? state.snapshots.take() : nil
+        if taken && held == nil {
+            return Execution(Reply(error: TabulaError(.limit, "\(state.snapshots.most) snapshots are being sent, the most at once; try again in a moment (or WATCH \(p) FROM a revision the history holds)")))
+        }
         let added: Bool? = state.hub.withLock { hub in
             guard hub.watchCount(of: c) < RequestExecutor.mostWatches || hub.watches(c, p) else { return nil }
             return hub.add(c, p, format: session.format, grants: session.viewer.grants)
@@ -41,7 +45,7 @@ extension RequestExecutor {
         }
         // A replay (perhaps of nothing) or a snapshot: its reply, what it sends, then `* SYNCED`.
         var e = Execution(Reply(message: ""))
-        let copy = taken ? Snapshot(model: state.model, path: p, viewer: session.viewer) : nil
+        let copy = held.map { Snapshot(model: state.model, path: p, viewer: session.viewer, held: $0) }
         let after = min(from ?? published, published)
         e.replay = ReplayPlan(prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy)
         return e
