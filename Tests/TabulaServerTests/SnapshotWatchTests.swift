@@ -33,6 +33,18 @@ import TabulaStorage
         }
     }
 
+    @Test func aSnapshotIsOfTheWholeListWhateverTheFilterLikeTheEventsAfterIt() throws {
+        try withServer { s in
+            let w = try connect(s)
+            _ = try w.request("FILTER favorites")
+            #expect(try w.request("LS /items").data.count == 4, "LS keeps the filter: 2 headers, No Items and the one favourite")
+            _ = try w.request("WATCH /items SNAPSHOT")
+            var rows: [String] = []
+            while let p = try w.waitPush(timeout: 5, where: { _ in true }), p.hasPrefix("* ROW ") { rows.append(p) }
+            #expect(rows.count == 6, "2 headers and all 4 items: \(rows)")
+        }
+    }
+
     @Test func aSnapshotStandsInForAnExpiredResume() throws {
         try withServer({ $0.historyInMemory = 3 }) { s in
             let w = try connect(s)

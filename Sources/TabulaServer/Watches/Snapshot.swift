@@ -12,7 +12,7 @@ struct Snapshot: Sendable {
     let model: Model
     /// The list listed, absolute.
     let path: String
-    /// The watcher's view (its grants and filter), as its own `LS` would see.
+    /// The watcher's view: its grants, as its own `LS` would see, and no filter.
     let viewer: Viewer
     /// Its place among the snapshots being sent, given back when the snapshot is dropped.
     let held: SnapshotCount.Held

@@ -45,7 +45,11 @@ extension RequestExecutor {
         }
         // A replay (perhaps of nothing) or a snapshot: its reply, what it sends, then `* SYNCED`.
         var e = Execution(Reply(message: ""))
-        let copy = held.map { Snapshot(model: state.model, path: p, viewer: session.viewer, held: $0) }
+        // The whole list, whatever FILTER says: the events after it are of the whole list, and
+        // their positions count in it (a client filters its copy).
+        var unfiltered = session.viewer
+        unfiltered.filter = .all
+        let copy = held.map { Snapshot(model: state.model, path: p, viewer: unfiltered, held: $0) }
         let after = min(from ?? published, published)
         e.replay = ReplayPlan(prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy)
         return e
