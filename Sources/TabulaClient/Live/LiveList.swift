@@ -24,25 +24,23 @@ public final class LiveList {
 
     public let path: String
     public let endpoint: Endpoint
-    public private(set) var replica: ListReplica
+    public var replica: ListReplica { feed.replica }
     public private(set) var state: State = .offline("not started")
     /// Counts, for the curious and for tests.
-    public private(set) var snapshots = 0
-    public private(set) var resumes = 0
+    public var snapshots: Int { feed.snapshots }
+    public var resumes: Int { feed.resumes }
     public private(set) var connections = 0
 
     /// Each applied revision's change, in order (a snapshot is a `reset`).
     @ObservationIgnored public let changes: AsyncStream<ListChange>
     @ObservationIgnored private let changeSink: AsyncStream<ListChange>.Continuation
     @ObservationIgnored private var connection: AsyncTabulaConnection?
-    @ObservationIgnored private var historyID: String?
-    /// A snapshot was asked for; events until its reply belong to the watch before it.
-    @ObservationIgnored private var awaitingSnapshot = false
+    private var feed: ReplicaFeed
 
     public init(path: String, endpoint: Endpoint) {
         self.path = path
         self.endpoint = endpoint
-        replica = ListReplica(path: path)
+        feed = ReplicaFeed(path: path)
         (changes, changeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
 
@@ -63,6 +61,7 @@ public final class LiveList {
                 await follow(c)
                 c.close()
                 connection = nil
+                feed.lost()
                 state = .offline("the server closed the connection")
             } catch {
                 state = .offline("\(error)")
@@ -107,51 +106,28 @@ public final class LiveList {
     }
 
     private func take(_ push: Push, on c: AsyncTabulaConnection) {
-        switch push {
-        case .hello(_, _, _, let id):
-            // Another history (a restarted memory server, another database): nothing resumes.
-            let fresh = historyID != id
-            historyID = id
-            c.send("FORMAT json")
-            // PROGRESS keeps the one number moving while the list is quiet and others change.
-            c.send(fresh ? "WATCH \(path) SNAPSHOT PROGRESS" : "WATCH \(path) FROM \(replica.rev) SNAPSHOT PROGRESS")
-        case .row(let p, let row):
-            replica.takeRow(path: p, value: row.json)
-        case .synced(let rev):
-            let wasSnapshot = replica.receivingSnapshot
-            replica.synced(rev)
-            state = .live(rev: replica.rev)
-            if wasSnapshot { changeSink.yield(ListChange(rev: replica.rev, reset: true)) }
-        case .event(let e):
-            guard !awaitingSnapshot else { return }
-            switch replica.apply(e) {
-            case .changed(let change): changeSink.yield(change)
-            case .needsSnapshot:
-                awaitingSnapshot = true
-                c.send("UNWATCH \(path)")
-                c.send("WATCH \(path) SNAPSHOT PROGRESS")
-            case .gone: changeSink.yield(ListChange(rev: e.rev, reset: true))
-            case .unchanged: break
-            }
-            if case .live = state { state = .live(rev: replica.rev) }
-        case .bye:
-            break  // the connection ends next
+        if case .hello(_, _, _, let id) = push {
+            for request in feed.connected(historyID: id) { c.send(request) }
+            return
         }
+        switch feed.take(push) {
+        case .changed(let change): changeSink.yield(change)
+        case .send(let requests): for request in requests { c.send(request) }
+        case .none: break
+        }
+        showPhase()
     }
 
     private func takeReply(ok: Bool, message: String) {
-        guard let ack = WatchAck(message: message) else {
-            if !ok { state = .offline(message) }
-            return
-        }
-        if ack.snapshot {
-            awaitingSnapshot = false
-            replica.beginSnapshot()
-            snapshots += 1
-            state = .snapshot
-        } else if ack.replaying != nil {
-            resumes += 1
-            state = .resuming
+        if feed.takeReply(ok: ok, message: message) == false { state = .offline(message) } else { showPhase() }
+    }
+
+    private func showPhase() {
+        switch feed.phase {
+        case .idle: break
+        case .snapshot: state = .snapshot
+        case .resuming: state = .resuming
+        case .live: state = .live(rev: feed.replica.rev)
         }
     }
 }

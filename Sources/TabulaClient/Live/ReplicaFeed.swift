@@ -1,0 +1,102 @@
+import TabulaProtocol
+
+/// What keeps a `ListReplica` from a connection's lines: which watch to ask for on a new
+/// connection (a snapshot for a history it has not seen, else a resume from its one number),
+/// what each push and watch reply does to the copy, and when to ask for a snapshot again (an
+/// event that does not fit). Pure: it says what to send and what changed, and the caller's
+/// connection sends it; `LiveList` and the terminal live view both keep their lists with it.
+public struct ReplicaFeed: Sendable {
+    /// Where the copy stands.
+    public enum Phase: Sendable, Equatable {
+        /// No watch yet (or the connection was lost).
+        case idle
+        /// A snapshot was asked for or is being received.
+        case snapshot
+        /// A replay of what was missed is being received.
+        case resuming
+        /// Every change through the replica's `rev` is held.
+        case live
+    }
+
+    /// What taking a line did.
+    public enum Step: Sendable, Equatable {
+        case none
+        /// The copy changed (a snapshot's end is a `reset`).
+        case changed(ListChange)
+        /// Send these requests (the event did not fit: a snapshot instead).
+        case send([String])
+    }
+
+    public private(set) var replica: ListReplica
+    public private(set) var phase: Phase = .idle
+    /// Counts, for the curious and for tests.
+    public private(set) var snapshots = 0
+    public private(set) var resumes = 0
+    private var historyID: String?
+    /// A snapshot was asked for; events until its reply belong to the watch before it.
+    private var awaitingSnapshot = false
+
+    public init(path: String) { replica = ListReplica(path: path) }
+
+    /// The requests that start the watch on a connection whose greeting named history `id`:
+    /// a snapshot when the history is another than the one the copy came from (a restarted
+    /// memory server, another database), else a resume that falls back to a snapshot.
+    /// `PROGRESS` keeps the one number moving while the list is quiet and others change.
+    public mutating func connected(historyID id: String) -> [String] {
+        let fresh = historyID != id
+        historyID = id
+        awaitingSnapshot = fresh
+        phase = .idle
+        let path = Quoting.quote(replica.path)
+        return ["FORMAT json", fresh ? "WATCH \(path) SNAPSHOT PROGRESS" : "WATCH \(path) FROM \(replica.rev) SNAPSHOT PROGRESS"]
+    }
+
+    /// The connection was lost: nothing arrives until the next `connected`.
+    public mutating func lost() { phase = .idle }
+
+    /// A push from the connection.
+    public mutating func take(_ push: Push) -> Step {
+        switch push {
+        case .row(let p, let row):
+            guard phase == .snapshot, !awaitingSnapshot else { return .none }
+            replica.takeRow(path: p, value: row.json)
+        case .synced(let rev):
+            guard phase != .idle, !awaitingSnapshot else { return .none }
+            let wasSnapshot = replica.receivingSnapshot
+            replica.synced(rev)
+            phase = .live
+            if wasSnapshot { return .changed(ListChange(rev: replica.rev, reset: true)) }
+        case .event(let e):
+            guard !awaitingSnapshot, phase != .idle else { return .none }
+            switch replica.apply(e) {
+            case .changed(let change): return .changed(change)
+            case .needsSnapshot:
+                awaitingSnapshot = true
+                phase = .snapshot
+                let path = Quoting.quote(replica.path)
+                return .send(["UNWATCH \(path)", "WATCH \(path) SNAPSHOT PROGRESS"])
+            case .gone: return .changed(ListChange(rev: e.rev, reset: true))
+            case .unchanged: break
+            }
+        case .hello, .bye:
+            break  // the caller connects (`connected`) and notices the end
+        }
+        return .none
+    }
+
+    /// The reply to a request of the watch's (`WatchAck`'s message); nil when it is no watch's
+    /// acknowledgement, else whether it was refused (`ok` false: the message says why).
+    public mutating func takeReply(ok: Bool, message: String) -> Bool? {
+        guard ok, let ack = WatchAck(message: message) else { return ok ? nil : false }
+        if ack.snapshot {
+            awaitingSnapshot = false
+            replica.beginSnapshot()
+            snapshots += 1
+            phase = .snapshot
+        } else if ack.replaying != nil {
+            resumes += 1
+            phase = .resuming
+        }
+        return true
+    }
+}
