@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The live table view under tmux against a real tabulad: /items redrawn in place as another
 # client adds, moves, reprices and favourites items; a resize; q restoring the screen; and
-# \live /settings at the prompt, updated by a SELECT elsewhere, q returning to the prompt.
+# \live /settings at the prompt, updated by a SELECT elsewhere, q returning to the prompt;
+# rows patched from events with no request per change; J twice; a catalog leaf opened as its kind.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 need tmux tmux
@@ -173,3 +174,52 @@ wait_pane "^$P /> \\\\live /settings$" || fail "Ctrl-C did not leave \\live for 
 tm send-keys -t prompt 'PING after' Enter
 wait_pane "^\\(after\\)$" || fail "the prompt did not work after Ctrl-C in \\live"
 pass "Ctrl-C leaves \\live back to the prompt"
+
+# The view keeps a copy of the list: changes made elsewhere are patched in from their events,
+# and the view sends the server nothing for them (its request count is the writer's alone).
+requests() { "$BIN/tabula" -p "$PORT" -q -c STATS | awk -F': ' '/^requests:/ { print $2 }'; }
+gauge="$("$BIN/tabula" -p "$PORT" -q -c 'ADD /items Gauge 2' | grep -oE '^(- )?[0-9]+' | grep -oE '[0-9]+')"
+reprice() { for v in "$@"; do echo "SET /items/$gauge value=$v"; done >"$work/reprice.tab"; "$BIN/tabula" -p "$PORT" -q -f "$work/reprice.tab" >/dev/null; }
+a0="$(requests)"; reprice 2 3 4 5 6 7 8 9 10 11; a1="$(requests)"
+S=R
+tm new-session -d -s R -x 100 -y 40 "env TERM=xterm-256color $BIN/tabula -p $PORT live /items; sleep 30"
+wait_pane "^ +$gauge  Gauge +\\\$11 " || fail "live /items did not start: $(pane)"
+b0="$(requests)"; reprice 12 13 14 15 16 17 18 19 20 21; b1="$(requests)"
+wait_pane "^ +$gauge  Gauge +\\\$21 " || fail "the view did not follow ten changes: $(pane)"
+b2="$(requests)"
+(( b1 - b0 == a1 - a0 && b2 - b1 == 1 )) || fail "the view sent requests for changes: $((b1 - b0)) and $((b2 - b1)) with it, $((a1 - a0)) and 1 without"
+pass "live /items patches rows from events: ten changes elsewhere, no request from the view"
+tm kill-session -t R
+
+# J twice moves the item two places down its section.
+for n in Cup Bowl Plate; do T -c "ADD /items $n 3"; done
+S=J
+tm new-session -d -s J -x 100 -y 40 "env TERM=xterm-256color $BIN/tabula -p $PORT live /items/cheap-items; sleep 30"
+wait_pane "^ +[0-9]+  Plate +\\\$3" || fail "live /items/cheap-items did not start: $(pane)"
+first="$("$BIN/tabula" -p "$PORT" -q -c 'LS /items/cheap-items' | sed -n 2p | grep -oE '^(- )?[0-9]+' | grep -oE '[0-9]+')"
+tm send-keys -t J g Down J
+wait_pane "OK .*rev=" || fail "J did not move: $(pane)"
+tm send-keys -t J J
+wait_pane "^> (★)? +$first  " || fail "the cursor did not stay on item $first: $(pane)"
+for _ in $(seq 1 100); do
+    [[ "$("$BIN/tabula" -p "$PORT" -q -c 'LS /items/cheap-items' | sed -n 4p | grep -oE '^(- )?[0-9]+' | grep -oE '[0-9]+')" == "$first" ]] && break
+    sleep 0.05
+done
+[[ "$("$BIN/tabula" -p "$PORT" -q -c 'LS /items/cheap-items' | sed -n 4p | grep -oE '^(- )?[0-9]+' | grep -oE '[0-9]+')" == "$first" ]] || fail "J twice did not move item $first to #3: $("$BIN/tabula" -p "$PORT" -q -c 'LS /items/cheap-items')"
+pass "live /items: J twice moves the item twice, the cursor on it"
+tm kill-session -t J
+
+# Enter on a catalog leaf opens it as its kind: tabs (Tab switches), an image's caption.
+S=L
+tm new-session -d -s L -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /catalog/item-1; sleep 30"
+wait_pane "item-1.2  Item 1.2  \\[image\\]" || fail "live /catalog/item-1 did not start: $(pane)"
+tm send-keys -t L g Enter
+wait_pane "\\[ View One \\]  View Two" || fail "Enter did not open the tabs leaf: $(pane)"
+tm send-keys -t L Tab
+wait_pane "View One  \\[ View Two \\]" || fail "Tab did not switch to the second tab: $(pane)"
+tm send-keys -t L Left
+wait_pane "item-1.1  Item 1.1  \\[tabs\\]" || fail "← did not go back to the list: $(pane)"
+tm send-keys -t L Down Enter
+wait_pane "▣ Image.jpg" || fail "Enter did not open the image leaf with its caption: $(pane)"
+pass "live /catalog: Enter opens a leaf as its kind (Tab switches tabs, an image shows its caption), ← goes back"
+tm kill-session -t L

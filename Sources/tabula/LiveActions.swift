@@ -4,27 +4,37 @@ import TabulaClient
 import TabulaProtocol
 
 /// What the live view's keys do to the state: each action is the verb a user would type,
-/// sent with `IF REV` of the revision on screen, so an action on a row that changed since it
-/// was drawn is refused; the refusal is said in the status line and the rows are listed again
-/// from the server.
+/// sent with `IF REV` of the entry as shown, so an action on a row that changed since it was
+/// drawn is refused; the refusal is said in the status line, and the copy already shows the
+/// change (the events before the reply are taken first).
 ///
-/// - Enter on a setting's option selects it; on a menu entry orders it.
+/// - Enter on a list's row opens it (a leaf, a setting, an order as its detail); on a
+///   setting's option selects it; on a menu entry orders it.
 /// - On an item: `f` toggles its favourite, `K`/`J` move it up or down in its section, `e`
 ///   edits its name and price, `d` removes it (after y); `a` adds an item (name and price
 ///   asked in the status line).
-/// - `F` shows favourites only, or everything again.
+/// - `F` shows favourites only, or everything again; Tab shows a leaf's next tab.
 /// - `?` names the keys.
 extension LiveView {
-    static let keys = "Enter open/select/order · f favourite · F favourites only · K/J move · a add · e edit · d delete · j/k g/G PgUp/PgDn · ← back · q quit"
+    static let keys = "Enter open/select/order · f favourite · F favourites only · K/J move · a add · e edit · d delete · Tab next tab · j/k g/G PgUp/PgDn · ← back · q quit"
 
-    /// Enter on a row that is not a list.
-    func actOnEnter() {
-        let row = rows[selected]
-        if let option = LiveRow.option(row) {
-            return send("SELECT \(Quoting.quote(path)) #\(option)")
-        }
-        if path.hasPrefix("/menu/"), let name = row.split(separator: " ").first {
-            return send("ORDER \(Quoting.quote(path + "/" + name))")
+    var selectedLine: LiveLine? { selected < lines.count ? lines[selected] : nil }
+
+    /// Enter on the selected line.
+    func enterOrAct() {
+        guard let line = selectedLine else { return }
+        switch line.kind {
+        case .detail:
+            if let entry = place.entry, line.key.hasPrefix("option ") {
+                send("SELECT \(Quoting.quote(entry)) #\(line.key.dropFirst(7))", ifRev: line.rev)
+            }
+        case .entry:
+            switch line.value["type"]?.stringValue {
+            case "menu-entry": send("ORDER \(Quoting.quote(line.key))")  // no IF REV: an order appends, losing nothing
+            case "item": status = "an item: f favourite · K/J move · e edit · d delete"
+            default: go(to: line.key)
+            }
+        case .header, .empty: break
         }
     }
 
@@ -32,23 +42,22 @@ extension LiveView {
     func act(_ k: Int32) -> Bool {
         switch k {
         case Int32(UInt8(ascii: "?")): status = LiveView.keys
-        case Int32(UInt8(ascii: "f")): onItem { send("FAV /items/\($0)") }
+        case Int32(UInt8(ascii: "f")): onItem { line, id in send("FAV /items/\(id)", ifRev: line.rev) }
         case Int32(UInt8(ascii: "K")), Int32(UInt8(ascii: "J")):
-            onItem { id in
-                guard let at = LiveRow.position(of: selected, in: rows) else { return }
-                let to = k == Int32(UInt8(ascii: "K")) ? at - 1 : at + 1
+            onItem { line, id in
+                guard let at = feed.replica.index(of: line.key)?.row else { return }
+                let to = k == Int32(UInt8(ascii: "K")) ? at : at + 2
                 guard to >= 1 else { return }
-                send("MV /items/\(id) \(to)")
+                send("MV /items/\(id) \(to)", ifRev: line.rev)
             }
         case Int32(UInt8(ascii: "d")):
-            onItem { id in
-                confirming = "RM /items/\(id)"
-                let name = selected < rows.count ? LiveRow.item(rows[selected])?.name : nil
-                status = "remove item \(id)\(name.map { " (\($0))" } ?? "")? y/n"
+            onItem { line, id in
+                confirming = "RM /items/\(id) IF REV \(line.rev)"
+                status = "remove item \(id)\(line.value["name"]?.stringValue.map { " (\($0))" } ?? "")? y/n"
             }
         case Int32(UInt8(ascii: "F")): toggleFavoritesOnly()
         case Int32(UInt8(ascii: "a")): addItem()
-        case Int32(UInt8(ascii: "e")): onItem { editItem($0) }
+        case Int32(UInt8(ascii: "e")): onItem { line, id in editItem(line, id) }
         default: break
         }
         return false
@@ -64,7 +73,7 @@ extension LiveView {
 
     /// `a`: asks a name and a price, and adds the item (no IF REV: an add loses nothing).
     private func addItem() {
-        guard path == "/items" || path.hasPrefix("/items/") else {
+        guard place.list == "/items" else {
             status = "a adds an item (tabula live /items)"
             return
         }
@@ -72,52 +81,49 @@ extension LiveView {
             status = "nothing added"
             return
         }
-        send("ADD /items \(Quoting.quote(name)) \(Quoting.quote(price))", conditional: false)
+        send("ADD /items \(Quoting.quote(name)) \(Quoting.quote(price))")
     }
 
     /// `e`: asks the item's name and price (each shown to be changed), and sets them.
-    private func editItem(_ id: Int) {
-        guard let p = LiveRow.item(rows[selected]) else { return }
-        guard let name = ask("name: ", initial: p.name), let price = ask("price: $", initial: String(p.value.dropFirst())) else {
+    private func editItem(_ line: LiveLine, _ id: Int64) {
+        let was = (name: line.value["name"]?.stringValue ?? "", price: line.value["value"]?.intValue.map(String.init) ?? "")
+        guard let name = ask("name: ", initial: was.name), let price = ask("price: $", initial: was.price) else {
             status = "not changed"
             return
         }
-        send("SET /items/\(id) name=\(Quoting.quote(name)) value=\(Quoting.quote(price))")
+        send("SET /items/\(id) name=\(Quoting.quote(name)) value=\(Quoting.quote(price))", ifRev: line.rev)
     }
 
-    private func onItem(_ body: (Int) -> Void) {
-        guard path == "/items" || path.hasPrefix("/items/"), selected < rows.count, let id = LiveRow.itemID(rows[selected]) else {
+    private func onItem(_ body: (LiveLine, Int64) -> Void) {
+        guard let line = selectedLine, line.kind == .entry, let id = line.value["id"]?.intValue, line.value["type"]?.stringValue == "item" else {
             status = "that key acts on an item (tabula live /items)"
             return
         }
-        body(id)
+        body(line, id)
     }
 
     private func toggleFavoritesOnly() {
-        guard let c = conn, path == "/items" || path.hasPrefix("/items/") else { return }
-        let r = try? c.request(favoritesOnly ? "FILTER all" : "FILTER favorites")
-        guard let r, r.isOK else {
-            status = r?.final ?? "connection lost"
+        guard place.list == "/items" else { return }
+        guard favoritesOnly || feed.replica.entries.contains(where: { $0.value["favorite"] == .bool(true) }) else {
+            status = "no item is a favourite yet (f stars the selected one)"
             return
         }
         favoritesOnly.toggle()
-        try? reload(marking: false)
+        stale = true
         status = favoritesOnly ? "Favorites (F: Show All)" : "Show All (F: Favorites)"
     }
 
-    /// Sends `line IF REV <on screen>` (or as it is when not `conditional`); says the answer,
-    /// and lists again.
-    func send(_ line: String, conditional: Bool = true) {
+    /// Sends `line` (with `IF REV ifRev` when given) and says the answer.
+    func send(_ line: String, ifRev: UInt64? = nil) {
         guard let c = conn else { return }
-        guard let r = try? c.request(conditional ? "\(line) IF REV \(rev)" : line) else {
+        guard let r = try? ask(ifRev.map { "\(line) IF REV \($0)" } ?? line, on: c) else {
             status = "connection lost; reconnecting…"
             return
         }
-        try? reload(marking: true)  // before the status: the listing writes its own
-        if r.reply.error?.code == .conflict {
-            status = "changed meanwhile, shown again: \(r.reply.error!.message)"
+        if let e = r.reply.error {
+            status = e.code == .conflict ? "changed meanwhile, shown again: \(e.message)" : "ERR \(e)"
         } else {
-            status = r.final
+            status = "OK \(r.reply.message)\(r.reply.rev.map { " rev=\($0)" } ?? "")"
         }
     }
 }

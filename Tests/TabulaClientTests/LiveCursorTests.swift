@@ -1,31 +1,49 @@
 import Testing
 import TabulaClient
+import TabulaProtocol
 
-/// The live view's cursor stays on its entry when the rows are listed again.
+/// The live view's cursor stays on its entry when the copy changes.
 @Suite struct LiveCursorTests {
-    static let rows = ["== Cheap Items (< $50): 2 items", "1  Rusty Spork  $12  serial=5A3C9E01", "2  Bear  $4  serial=0B77D2C4  ★", "== Expensive Items (≥ $50): 1 item", "4  Lamp  $70  serial=11"]
+    static func line(_ key: String, _ text: String = "") -> LiveLine { LiveLine(key: key, text: text, kind: .entry) }
+    static let lines = [LiveLine(key: "section cheap", text: "== Cheap", kind: .header), line("/items/1"), line("/items/2"), LiveLine(key: "section dear", text: "== Dear", kind: .header), line("/items/4")]
 
     @Test func aRowAddedAboveTheCursorLeavesItOnTheSameItem() {
-        let after = [Self.rows[0], "9  New Thing  $3  serial=99", Self.rows[1], Self.rows[2], Self.rows[3], Self.rows[4]]
-        #expect(LiveCursor.follow(2, from: Self.rows, to: after) == 3, "still on item 2, one row lower")
+        let after = [Self.lines[0], Self.line("/items/9"), Self.lines[1], Self.lines[2], Self.lines[3], Self.lines[4]]
+        #expect(LiveCursor.follow(2, from: Self.lines, to: after) == 3, "still on item 2, one row lower")
     }
 
     @Test func theCursorFollowsItsItemThroughAChangeOfItsRowAndAMove() {
-        let starred = [Self.rows[0], "2  Bear  $4  serial=0B77D2C4", "1  Rusty Spork  $12  serial=5A3C9E01  ★", Self.rows[3], Self.rows[4]]
-        #expect(LiveCursor.follow(1, from: Self.rows, to: starred) == 2, "item 1, moved down and starred")
+        let moved = [Self.lines[0], Self.lines[2], Self.line("/items/1", "★ 1  Rusty Spork"), Self.lines[3], Self.lines[4]]
+        #expect(LiveCursor.follow(1, from: Self.lines, to: moved) == 2, "item 1, moved down and starred")
     }
 
     @Test func aRemovedEntryLeavesTheCursorWhereItWasWithinTheRows() {
-        let gone = [Self.rows[0], Self.rows[1], Self.rows[3], Self.rows[4]]
-        #expect(LiveCursor.follow(2, from: Self.rows, to: gone) == 2)
-        #expect(LiveCursor.follow(4, from: Self.rows, to: Array(gone.prefix(2))) == 1)
-        #expect(LiveCursor.follow(0, from: [], to: Self.rows) == 0)
+        let gone = [Self.lines[0], Self.lines[1], Self.lines[3], Self.lines[4]]
+        #expect(LiveCursor.follow(2, from: Self.lines, to: gone) == 2)
+        #expect(LiveCursor.follow(4, from: Self.lines, to: Array(gone.prefix(2))) == 1)
+        #expect(LiveCursor.follow(0, from: [], to: Self.lines) == 0)
     }
 
-    @Test func optionsAndListRowsAreKnownByWhatNamesThem() {
-        let options = ["[ ] #1  8", "[x] #2  16", "[ ] #3  32"]
-        let reselected = ["[ ] #1  8", "[ ] #2  16", "[x] #3  32"]
-        #expect(LiveCursor.follow(1, from: options, to: reselected) == 1, "option 2, whose mark changed")
-        #expect(LiveCursor.follow(1, from: ["item-1/  Item 1", "item-2/  Item 2"], to: ["item-0/  New", "item-1/  Item 1", "item-2/  Item 2 (renamed)"]) == 2)
+    @Test func anOptionIsKnownByItsNumberWhateverItsMark() {
+        let options = [LiveLine(key: "option 1", text: "[ ] #1  8", kind: .detail), LiveLine(key: "option 2", text: "[x] #2  16", kind: .detail)]
+        let reselected = [LiveLine(key: "option 1", text: "[x] #1  8", kind: .detail), LiveLine(key: "option 2", text: "[ ] #2  16", kind: .detail)]
+        #expect(LiveCursor.follow(1, from: options, to: reselected) == 1)
+    }
+}
+
+/// What the live view keeps for a path.
+@Suite struct LivePlaceTests {
+    @Test func aPriceSectionAndAnItemAreKeptAsPartOfTheItems() {
+        #expect(LivePlace.of("/items/cheap-items") == LivePlace(list: "/items", section: "cheap-items"))
+        #expect(LivePlace.of("/items/12") == LivePlace(list: "/items", entry: "/items/12"))
+    }
+
+    @Test func aSettingIsAnEntryOfTheSettingsAndAnyOtherPathIsTakenForAList() {
+        #expect(LivePlace.of("/settings/my-int") == LivePlace(list: "/settings", entry: "/settings/my-int"))
+        #expect(LivePlace.of("/settings") == LivePlace(list: "/settings"))
+        #expect(LivePlace.of("/settings/my-int/") == LivePlace(list: "/settings", entry: "/settings/my-int"), "a trailing slash names the same")
+        #expect(LivePlace.of("/catalog/item-1") == LivePlace(list: "/catalog/item-1"))
+        #expect(LivePlace.of("/") == LivePlace(list: "/"))
+        #expect(LivePlace.entry(of: "/catalog/item-3") == LivePlace(list: "/catalog", entry: "/catalog/item-3"))
     }
 }
