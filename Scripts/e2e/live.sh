@@ -58,6 +58,11 @@ tm send-keys -t "$S" '\live /settings' Enter
 wait_pane "^  my-int/  My Int: 16" || fail "\\live /settings did not show the master rows"
 T -c 'SELECT /settings/my-int 64'
 wait_pane "^  my-int/  My Int: 64" || fail "the master row did not update on a SELECT elsewhere"
+# Inside the interactive client readline holds SIGWINCH: the view follows the size anyway.
+tm resize-window -t "$S" -x 60 -y 20
+wait_pane "^tabula live /settings   rev [0-9]+   1/2   ↑↓ select  Enter open/$" || fail "\\live did not follow a resize: $(pane)"
+tm resize-window -t "$S" -x 100 -y 24
+wait_pane "q quit$" || fail "\\live did not follow the resize back: $(pane)"
 tm send-keys -t "$S" Down Enter
 wait_pane "\\[x\\] #4  64" || fail "Enter did not drill into the setting's options"
 tm send-keys -t "$S" q
@@ -119,7 +124,7 @@ pass "live /items: a row added above the cursor leaves it on its item, and f sta
 # a asks a name and a price in the status line and adds; e edits the selected item's price.
 tm send-keys -t I a
 wait_pane "new item's name:$" || fail "a did not ask for a name: $(pane)"
-tm send-keys -t I 'Desk Lamp' Enter
+tm send-keys -t I 'Lamp' C-a 'Desk ' Enter  # Ctrl-A edits as readline does
 wait_pane "Desk Lamp's price: \\\$$" || fail "a did not ask for a price"
 tm send-keys -t I 30 Enter
 wait_pane "^ +[0-9]+  Desk Lamp +\\\$30" || fail "the added item did not show: $(pane)"
@@ -131,7 +136,7 @@ wait_pane "price: \\\$20$" || fail "e did not offer the item's price"
 tm send-keys -t I BSpace BSpace 77 Enter
 wait_pane "3  Shiny Mac +\\\$77" || fail "e did not change the price: $(pane)"
 [[ "$(section_of 'Shiny Mac')" == "Expensive" ]] || fail "the repriced item did not move to Expensive Items: $(pane)"
-pass "live /items: a adds an item (name and price asked), e edits the selected item's price (and it moves band)"
+pass "live /items: a adds an item (name and price asked, Ctrl-A editing), e edits the selected item's price (and it moves band)"
 tm send-keys -t I q
 S=C
 tm new-session -d -s C -x 100 -y 20 "env TERM=xterm-256color $BIN/tabula -p $PORT live /items/expensive-items; sleep 30"

@@ -128,29 +128,36 @@ extension LiveView {
     }
 }
 
-/// A line typed in the status line: Enter takes it, Esc or Ctrl-C drops it, Backspace
-/// removes a character; what is typed is UTF-8 and at most 200 bytes.
+/// A line typed in the status line, edited as readline edits (`LineEdit`).
 extension LiveView {
     func ask(_ prompt: String, initial: String = "") -> String? {
-        var typed = Array(initial.utf8)
+        var edit = LineEdit(initial)
         let cols = Int(tabula_curses_cols()), line = Int(tabula_curses_lines()) - 1
         curs_set(1)
         defer { curs_set(0) }
         while true {
-            let text = prompt + String(decoding: typed, as: UTF8.self)
             move(Int32(line), 0)
             clrtoeol()
-            put(line, 0, text, width: cols - 1)
+            put(line, 0, prompt + edit.text, width: cols - 1)
+            move(Int32(line), Int32(min(cols - 1, prompt.count + edit.cursor)))
             refresh()
-            let k = tabula_curses_getch()
-            switch k {
+            let key: LineEdit.Key
+            switch tabula_curses_getch() {
             case -1: continue
-            case 10, 13, KEY_ENTER: return String(decoding: typed, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            case 27, 3: return nil
-            case KEY_BACKSPACE, 127, 8:
-                while let last = typed.popLast(), last & 0xC0 == 0x80 {}  // a whole character
-            case 32...255 where typed.count < 200: typed.append(UInt8(k))
+            case KEY_LEFT: key = .left
+            case KEY_RIGHT: key = .right
+            case KEY_HOME: key = .home
+            case KEY_END: key = .end
+            case KEY_BACKSPACE: key = .backspace
+            case KEY_DC: key = .delete
+            case KEY_ENTER: key = .byte(10)
+            case let k where (0...255).contains(k): key = .byte(UInt8(k))
             default: continue
+            }
+            switch edit.take(key) {
+            case .editing: continue
+            case .done(let text): return text
+            case .dropped: return nil
             }
         }
     }

@@ -64,7 +64,9 @@ extension LiveView {
                 update(which) { step = $0.take(push) }
                 switch step {
                 case .none: break
-                case .changed(let change): mark(change)
+                case .changed(let change):
+                    mark(change)
+                    if case .event(let e) = push { status = "last change: rev \(e.rev) \(e.kind) \(e.path)" }
                 case .send(let requests): asked += requests.map { ($0, which) }
                 }
             }

@@ -78,6 +78,7 @@ final class LiveView {
         defer { endwin() }
         var quit = false
         while !quit {
+            if tabula_curses_follow_size() != 0 { stale = true }  // a leaf's text wraps to the width
             render()
             draw()
             quit = key(tabula_curses_getch())
@@ -150,7 +151,10 @@ final class LiveView {
         case KEY_NPAGE: selected = min(last, selected + pageRows)
         case KEY_HOME, Int32(UInt8(ascii: "g")): selected = 0
         case KEY_END, Int32(UInt8(ascii: "G")): selected = last
-        case 9: tab += 1  // the next tab of a leaf shown as tabs
+        case 9:  // the next tab of a leaf shown as tabs
+            tab += 1
+            stale = true
+        case KEY_RESIZE: stale = true
         case 10, 13, KEY_ENTER, KEY_RIGHT: enterOrAct()
         case KEY_LEFT, KEY_BACKSPACE, 127, 8: go(to: place.entry != nil || place.section != nil ? place.list : LivePlace.parent(path), unlessAt: "/")
         default: return act(k)
