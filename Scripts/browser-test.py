@@ -4,10 +4,12 @@
 The items page is opened through a TCP proxy this script can cut; a change made over the
 line protocol must show on the page (how soon is printed); then the proxy cuts the page's connections
 (and refuses new ones), changes are made meanwhile, and once the proxy lets the page back in
-it must show every one of them, each once, in order. Every other page must render with no
+it must show every one of them, each once, in order. Under chaos (random writes while the
+proxy cuts the page every 50–500 ms, with a history of 20 changes, so resumes also fall back
+to a snapshot) the page's copy must end equal to LS. Every other page must render with no
 script error. --screenshot PATH saves the items page (README's picture).
 """
-import argparse, json, os, socket, subprocess, sys, threading, time
+import argparse, json, os, random, socket, subprocess, sys, threading, time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -118,7 +120,7 @@ def main():
     ap.add_argument("--screenshot", help="save the items page as this PNG")
     ap.add_argument("--shots", help="save a picture of each acting page into this directory")
     args = ap.parse_args()
-    server = subprocess.Popen([os.path.join(BIN, "tabulad"), "--memory", "--port", "0", "--http", "0", "--log-level", "warn"], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen([os.path.join(BIN, "tabulad"), "--memory", "--port", "0", "--http", "0", "--history", "20", "--log-level", "warn"], stdout=subprocess.PIPE, text=True)
     try:
         port, http = int(server.stdout.readline()), int(server.stdout.readline())
         proxy = CuttableProxy(http)
@@ -143,6 +145,7 @@ def main():
 
 
 def run(driver, port, proxy, screenshot):
+    chaos.driver = driver
     base = f"http://127.0.0.1:{proxy.port}"
     text = lambda: driver.find_element(By.ID, "view").text
     status = lambda: driver.find_element(By.ID, "status").text
@@ -205,10 +208,49 @@ def run(driver, port, proxy, screenshot):
     if "★" not in text():
         raise SystemExit("FAIL: the favourite made while cut is not shown")
     print(f"ok - back online, the page shows the {len(revs)} changes made while it was cut, each once ({status()})")
+    chaos(port, proxy, text, status)
     if screenshot:
         driver.save_screenshot(screenshot)
         print(f"ok - screenshot saved to {screenshot}")
     new_user_bugs(driver, port, base, text)
+
+
+def chaos(port, proxy, text, status):
+    """Random writes to /items while the proxy cuts the page's stream every 50–500 ms; after
+    quiescence the page's rows (names in order, stars) equal LS's. The seed is printed, and
+    TABULA_SEED replays it."""
+    driver = chaos.driver
+    seed = int(os.environ.get("TABULA_SEED", time.time_ns() % 2**32))
+    rng, added, cuts = random.Random(seed), [], 0
+    for i in range(60):
+        if added and rng.random() < 0.6:
+            item = rng.choice(added)
+            line = rng.choice([f"SET {item} value={rng.randint(1, 99)}", f"FAV {item}", f"MV {item} {rng.randint(1, 3)}", f"RM {item}"])
+            if line.startswith("RM"):
+                added.remove(item)
+        else:
+            line = f"ADD /items Chaos{i} {rng.randint(1, 99)}"
+        reply = request(port, line)
+        if line.startswith("ADD"):
+            added.append(reply.split()[1])
+        elif not reply.startswith("OK") and "CONFLICT" not in reply and "INVALID" not in reply:
+            raise SystemExit(f"FAIL (seed {seed}): {line} → {reply}")
+        if rng.random() < 0.2:
+            proxy.cut()
+            cuts += 1
+            time.sleep(rng.uniform(0.05, 0.5))  # the fault's length, not a wait for anything
+            proxy.restore()
+    listed = json.loads(request_all(port, "FORMAT json", "LS /items LIMIT 1000")[-1])["data"]
+    want = [(r["name"], r["favorite"]) for r in listed if r.get("type") == "item"]
+    shown = lambda: driver.execute_script("return [...document.querySelectorAll('#view tr[data-item]')].map(tr => [tr.children[2].innerText, tr.querySelector('.star-cell').innerText.includes('★')])")
+    try:
+        wait_until("the page's copy settles", lambda: [tuple(r) for r in shown()] == want and status().startswith("live"), 20)
+    except SystemExit:
+        raise SystemExit(f"FAIL (seed {seed}): after {cuts} cuts the page shows {shown()}, LS has {want}")
+    print(f"ok - under chaos (seed {seed}: 60 writes, {cuts} cuts, history of 20) the page's copy equals LS ({len(want)} items)")
+    for item in added:
+        request(port, f"RM {item}")
+    wait_until("the chaos items are gone from the page", lambda: "Chaos" not in text(), 10)
 
 
 def new_user_bugs(driver, port, base, text):
