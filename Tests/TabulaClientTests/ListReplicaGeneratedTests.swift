@@ -9,7 +9,7 @@ import TabulaProtocol
 /// write each replica's rows are the model's own `LS` of that list (rows, order, sections,
 /// counts, marks, revisions). The replica knows no rule of the lists; the model is the oracle.
 @Suite struct ListReplicaGeneratedTests {
-    static let lists = ["/items", "/orders", "/menu", "/menu/pizza", "/menu/pasta", "/catalog", "/catalog/item-1", "/catalog/item-2", "/settings"]
+    static let lists = ["/items", "/orders", "/menu", "/menu/pizza", "/menu/pasta", "/catalog", "/catalog/item-1", "/catalog/item-2", "/settings", "/settings/my-int"]
 
     /// The rows `LS path` shows (JSON, with revisions), every page, as a snapshot sends them.
     static func snapshot(_ m: Model, _ path: String) -> [(path: String?, value: JSONValue)] {
@@ -64,7 +64,12 @@ import TabulaProtocol
         case 12: return "RM \(menu)/\(name.lowercased())"
         case 13: return "ADD \(node) \(name)"
         case 14: return "RM \(node)/\(name.lowercased())"
-        case 15: return "SELECT /settings/my-int #\(Int.random(in: 1...4, using: &g))"
+        case 15:
+            switch Int.random(in: 0..<4, using: &g) {
+            case 0: return "ADD /settings/my-int \(price)"
+            case 1: return "RM /settings/my-int/\(price)"
+            default: return "SELECT /settings/my-int #\(Int.random(in: 1...4, using: &g))"
+            }
         default: return Int.random(in: 0..<4, using: &g) == 0 ? "BANDS Low \(price) High" : "SET \(menu) title=\(name)"
         }
     }
@@ -81,12 +86,13 @@ import TabulaProtocol
         var replicas = Self.lists.map { Self.replica(of: model, $0) }
         var g = SplitMix64(seed: UInt64(seed)), rng = SplitMix64(seed: 9)
         var admin = Viewer()
-        var applied = 0, snapshots = 0, bands = 0
+        var applied = 0, snapshots = 0, bands = 0, settingChanges = 0
         for step in 0..<800 {
             let line = Self.write(model, &g)
             guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else { continue }
             guard let e = model.apply(r.command, viewer: &admin, now: 1_700_000_000, rng: &rng).event else { continue }
             if e.kind == "bands" { bands += 1 }
+            if e.path == "/settings/my-int" { settingChanges += 1 }
             for i in replicas.indices {
                 switch replicas[i].apply(e) {
                 case .needsSnapshot:
@@ -103,6 +109,6 @@ import TabulaProtocol
             }
         }
         #expect(applied > 300, "events applied: \(applied)")
-        #expect(snapshots == bands, "only a BANDS sends a replica back to a snapshot: \(snapshots) snapshots, \(bands) BANDS")
+        #expect(snapshots == bands + settingChanges, "only a BANDS, and a change of the setting whose options are copied, send a replica back to a snapshot: \(snapshots) snapshots, \(bands) BANDS, \(settingChanges) changes of my-int")
     }
 }

@@ -19,6 +19,21 @@ import TabulaProtocol
         #expect(h.rows("LS /settings").last == "my-int/  My Int: 32")
     }
 
+    @Test func removingAnOptionSaysTheSettingAsItWasAndWhereItStood() {
+        let h = Harness()
+        let o = h.run("RM /settings/my-int/8")
+        #expect(o.event?.path == "/settings/my-int")
+        #expect(o.event?.prev["options"]?.arrayValue?.count == 4, "the setting before: four options")
+        #expect(o.event?.from == Placement(position: 2) && o.event?.at == Placement(position: 2))
+    }
+
+    @Test func anOptionsRowNamesItsPath() {
+        let h = Harness()
+        var v = Viewer()
+        let reply = h.model.read(.ls(path: "/settings/my-int", limit: 10, after: nil), viewer: &v)
+        #expect(reply?.rows.map { $0.path?.string } == ["/settings/my-int/8", "/settings/my-int/16", "/settings/my-int/32", "/settings/my-int/64"])
+    }
+
     @Test func completingTheOptionsOfAHugeSettingAnswersOnePage() {
         let h = Harness()
         #expect(h.ok("ADD /settings Big int " + (1...9_004).map(String.init).joined(separator: " ")))

@@ -124,7 +124,9 @@ public struct ListReplica: Sendable, Equatable {
             case "bands" where e.path == path:
                 return .needsSnapshot("the list's sections changed")
             default:
-                return .unchanged  // the list's own row: not one of its rows
+                // The list's own row, not one of its rows; but a setting's options are drawn
+                // from the setting, so its change is one of theirs (which it does not place).
+                return isOptions ? .needsSnapshot("the setting's options changed") : .unchanged
             }
         }
         guard ListReplica.isUnder(e.path, path) else { return .unchanged }
@@ -170,6 +172,9 @@ public struct ListReplica: Sendable, Equatable {
         if ListReplica.parent(e.path) == child, let p = e.parent { sections[i.section].entries[i.row].value = ListReplica.withoutRev(p) }
         return .changed(ListChange(rev: e.rev, path: child, from: i, to: i))
     }
+
+    /// The rows are a setting's options.
+    private var isOptions: Bool { sections.first?.entries.first?.value["type"]?.stringValue == "option" }
 
     /// Kinds that add, remove or move: a change of every entry above theirs.
     static let membership: Set<String> = ["add", "rm", "mv", "order", "clear", "bands"]

@@ -57,14 +57,21 @@ extension Model {
         return lists.withUnsafeBufferPointer { $0[i].placement(of: ref) }
     }
 
-    /// What `e`, the event of a write whose target stood at `before` (`target`, its path),
-    /// says besides its value: where its entry stands now and stood before, the entry as it
-    /// was, and for an addition or removal under a nested list its parent's row now.
-    func addContext(to e: inout Event, target: String?, before: Placed?) {
-        let same = target == e.path
-        if same, let before {
-            e.from = before.at
-            e.prev = before.row
+    /// The entry a write to `target` changes, and where it stands before: `target` itself,
+    /// or when that is no entry (a setting's option) its parent (the setting).
+    func placementBefore(writing target: String) -> (path: String, placed: Placed)? {
+        if let p = placement(ofPath: target) { return (target, p) }
+        let parent = ModelPath.parent(target)
+        return parent == target ? nil : placement(ofPath: parent).map { (parent, $0) }
+    }
+
+    /// What `e`, the event of a write whose entry stood at `before`, says besides its value:
+    /// where its entry stands now and stood before, the entry as it was, and for an addition
+    /// or removal under a nested list its parent's row now.
+    func addContext(to e: inout Event, before: (path: String, placed: Placed)?) {
+        if let before, before.path == e.path {
+            e.from = before.placed.at
+            e.prev = before.placed.row
         }
         if e.kind != "rm" && e.kind != "clear" { e.at = placement(ofPath: e.path)?.at }
         if e.kind == "add" || e.kind == "rm" { e.parent = placement(ofPath: ModelPath.parent(e.path))?.row }

@@ -91,10 +91,10 @@ extension Model {
                 let m = changes.revision(of: path)
                 if m > n { return .fail(TabulaError(.conflict, "\(path) changed at rev \(m), after rev \(n); SHOW it and try again")) }
             }
-            let before = target.flatMap { placement(ofPath: $0) }
+            let before = target.flatMap { placementBefore(writing: $0) }
             var out = try write(command, viewer: viewer, now: now, rng: &rng)
             if var event = out.event.take() {  // moved out and back: no copy of the event
-                addContext(to: &event, target: target, before: before)
+                addContext(to: &event, before: before)
                 revision += 1
                 event.rev = revision
                 out.reply.rev = revision

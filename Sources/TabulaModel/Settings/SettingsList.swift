@@ -56,7 +56,7 @@ public struct SettingsList: ListStore {
         let s = settings[i]
         return s.options.indices.map { o in
             let mark = o == s.selected ? RowMarks.selected : RowMarks.unselected
-            return Row(text: "\(mark) #\(o + 1)  \(s.options[o])", json: .object([("type", .string("option")), ("index", .int(Int64(o + 1))), ("name", .string(s.optionSlug(o))), ("value", s.type.json(s.options[o])), ("selected", .bool(o == s.selected))]))
+            return Row(text: "\(mark) #\(o + 1)  \(s.options[o])", json: .object([("type", .string("option")), ("index", .int(Int64(o + 1))), ("name", .string(s.optionSlug(o))), ("value", s.type.json(s.options[o])), ("selected", .bool(o == s.selected))]), path: RowPath(s.path, s.optionSlug(o)))
         }
     }
 
