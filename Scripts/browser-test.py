@@ -9,7 +9,7 @@ proxy cuts the page every 50–500 ms, with a history of 20 changes, so resumes 
 to a snapshot) the page's copy must end equal to LS. Every other page must render with no
 script error. --screenshot PATH saves the items page (README's picture).
 """
-import argparse, json, os, random, socket, subprocess, sys, threading, time
+import argparse, json, os, random, shutil, socket, subprocess, sys, tempfile, threading, time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -120,15 +120,21 @@ def main():
     ap.add_argument("--screenshot", help="save the items page as this PNG")
     ap.add_argument("--shots", help="save a picture of each acting page into this directory")
     args = ap.parse_args()
-    server = subprocess.Popen([os.path.join(BIN, "tabulad"), "--memory", "--port", "0", "--http", "0", "--history", "20", "--log-level", "warn"], stdout=subprocess.PIPE, text=True)
+    certs = tempfile.mkdtemp()
+    cert, key = os.path.join(certs, "cert.pem"), os.path.join(certs, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-subj", "/CN=localhost", "-days", "2",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
+    server = subprocess.Popen([os.path.join(BIN, "tabulad"), "--memory", "--port", "0", "--http", "0", "--https-port", "0", "--tls-cert", cert, "--tls-key", key,
+                               "--history", "20", "--log-level", "warn"], stdout=subprocess.PIPE, text=True)
     try:
-        port, http = int(server.stdout.readline()), int(server.stdout.readline())
+        port, http, https = int(server.stdout.readline()), int(server.stdout.readline()), int(server.stdout.readline())
         proxy = CuttableProxy(http)
         options = Options()
         options.binary_location = "/usr/bin/chromium"
         for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,800"):
             options.add_argument(a)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        options.set_capability("acceptInsecureCerts", True)  # the test's own self-signed certificate
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         other = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         try:
@@ -136,12 +142,14 @@ def main():
             two_people(driver, other, port, f"http://127.0.0.1:{http}", args.shots)
             users_view(other)
             navigations(driver, f"http://127.0.0.1:{http}")
+            over_https(driver, port, https)
         finally:
             driver.quit()
             other.quit()
     finally:
         server.terminate()
         server.wait(10)
+        shutil.rmtree(certs, ignore_errors=True)
 
 
 def run(driver, port, proxy, screenshot):
@@ -253,6 +261,19 @@ def chaos(port, proxy, text, status):
     wait_until("the chaos items are gone from the page", lambda: "Chaos" not in text(), 10)
 
 
+def over_https(driver, port, https):
+    """The pages over --https-port: the items live over TLS, a change made over TCP arriving on
+    the event stream."""
+    driver.get(f"https://localhost:{https}/items")
+    text = lambda: driver.find_element(By.ID, "view").text
+    wait_until("the items page over HTTPS is live", lambda: "Rusty Spork" in text() and driver.find_element(By.ID, "status").text.startswith("live"), 10)
+    assert request(port, "ADD /items Tinfoil 9").startswith("OK")
+    wait_until("a change made over TCP shows on the HTTPS page", lambda: "Tinfoil" in text(), 10)
+    if not driver.execute_script("return location.protocol") == "https:":
+        raise SystemExit("FAIL: the page is not served over https")
+    print("ok - over --https-port the items page is live and a change made over TCP arrives on its TLS event stream")
+
+
 def new_user_bugs(driver, port, base, text):
     """The three breaks a new user found, each of which this failed on before its fix."""
     driver.get(base + "/menu")
@@ -338,6 +359,7 @@ def users_view(d):
     finally:
         server.terminate()
         server.wait(10)
+        shutil.rmtree(certs, ignore_errors=True)
 
 
 def section_of(d, item):

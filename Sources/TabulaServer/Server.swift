@@ -28,6 +28,8 @@ public final class Server: Sendable {
     public let httpPort: Int?
     /// The RESP port taken (`--resp-port`), if any.
     public let respPort: Int?
+    /// The HTTPS port taken (`--https-port`), if any.
+    public let httpsPort: Int?
     let unixPath: String?
     let log: Log
 
@@ -51,6 +53,7 @@ public final class Server: Sendable {
         tlsPort = opened.tlsPort
         httpPort = opened.httpPort
         respPort = opened.respPort
+        httpsPort = opened.httpsPort
         unixPath = config.unixPath
         self.port = port
         let config = { (asked: ServerConfig) -> ServerConfig in  // INFO reports the port taken, not the 0 asked for
@@ -90,7 +93,7 @@ public final class Server: Sendable {
         state.storeHead.store(model.revision, ordering: .relaxed)
         self.loops = loops
         var serving: [String] = config.plainPort ? ["\(config.bind):\(port)"] : []
-        for (name, p) in [("TLS", tlsPort), ("HTTP", httpPort), ("RESP", respPort)] { if let p { serving.append("\(name) \(config.bind):\(p)") } }
+        for (name, p) in [("TLS", tlsPort), ("HTTP", httpPort), ("HTTPS", httpsPort), ("RESP", respPort)] { if let p { serving.append("\(name) \(config.bind):\(p)") } }
         if let path = config.unixPath { serving.append(path) }
         log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(config.threadChoice), busy poll \(config.busyPollMicros) µs, \(config.allocator)")
     }
@@ -127,40 +130,37 @@ public final class Server: Sendable {
         log.log(.warn, "users \(odd.joined(separator: ", ")) have hashes of another iteration count than the others' \(common): their names can be told from unknown ones by timing; rehash them with tabulad passwd")
     }
 
-    /// The listening sockets `config` asks for, the ports they got (0: no plain port) and the
-    /// TLS settings.
-    private static func openListeners(_ config: ServerConfig) throws -> (listeners: [Listening], port: Int, tlsPort: Int?, httpPort: Int?, respPort: Int?, tls: TLSContext?) {
-        var fds: [Listening] = []
+    /// The listening sockets `config` asks for, the ports they got, and the TLS settings.
+    private struct Opened {
+        var listeners: [Listening] = []
+        /// The plain port (0: none).
         var port = 0
-        if config.plainPort {
-            let (fd, p) = try Listener.open(host: config.bind, port: config.port)
-            fds.append(Listening(fd: fd, kind: .tcp))
-            port = p
-        }
+        var tlsPort: Int?, httpPort: Int?, httpsPort: Int?, respPort: Int?
         var tls: TLSContext?
-        var tlsPort: Int?
-        var httpPort: Int?
-        if let p = config.tlsPort {
-            guard let cert = config.tlsCert, let key = config.tlsKey else { throw ServerError("--tls-port needs --tls-cert FILE and --tls-key FILE") }
-            tls = try TLSContext(cert: cert, key: key)
-            let (tfd, tport) = try Listener.open(host: config.bind, port: p, flag: "--tls-port")
-            fds.append(Listening(fd: tfd, kind: .tls))
-            tlsPort = tport
+    }
+
+    private static func openListeners(_ config: ServerConfig) throws -> Opened {
+        var o = Opened()
+        func open(_ asked: Int?, _ kind: Listening.Kind, _ flag: String) throws -> Int? {
+            guard let asked else { return nil }
+            let (fd, port) = try Listener.open(host: config.bind, port: asked, flag: flag)
+            o.listeners.append(Listening(fd: fd, kind: kind))
+            return port
         }
-        if let path = config.unixPath { fds.append(Listening(fd: try Listener.openUnix(path: path), kind: .unix)) }
-        if let p = config.httpPort {
-            let (hfd, hport) = try Listener.open(host: config.bind, port: p, flag: "--http")
-            fds.append(Listening(fd: hfd, kind: .http))
-            httpPort = hport
+        if config.plainPort { o.port = try open(config.port, .tcp, "--port") ?? 0 }
+        if config.tlsPort != nil || config.httpsPort != nil {
+            guard let cert = config.tlsCert, let key = config.tlsKey else {
+                throw ServerError("\(config.tlsPort != nil ? "--tls-port" : "--https-port") needs --tls-cert FILE and --tls-key FILE")
+            }
+            o.tls = try TLSContext(cert: cert, key: key)
         }
-        var respPort: Int?
-        if let p = config.respPort {
-            let (rfd, rport) = try Listener.open(host: config.bind, port: p, flag: "--resp-port")
-            fds.append(Listening(fd: rfd, kind: .resp))
-            respPort = rport
-        }
-        guard !fds.isEmpty else { throw ServerError("nothing to serve on: give --tls-port or --unix with --no-plain-port") }
-        return (fds, port, tlsPort, httpPort, respPort, tls)
+        o.tlsPort = try open(config.tlsPort, .tls, "--tls-port")
+        if let path = config.unixPath { o.listeners.append(Listening(fd: try Listener.openUnix(path: path), kind: .unix)) }
+        o.httpPort = try open(config.httpPort, .http, "--http")
+        o.httpsPort = try open(config.httpsPort, .https, "--https-port")
+        o.respPort = try open(config.respPort, .resp, "--resp-port")
+        guard !o.listeners.isEmpty else { throw ServerError("nothing to serve on: give --tls-port or --unix with --no-plain-port") }
+        return o
     }
 
     /// Starts the engine and loop threads.

@@ -47,6 +47,9 @@ public struct ServerConfig: Sendable {
     /// An HTTP port to serve on as well (`--http N`; 0 picks a free one): metrics, health,
     /// the connected clients, the live web pages and their event streams.
     public var httpPort: Int?
+    /// The same over TLS (`--https-port N`; 0 picks a free one), with the TLS certificate
+    /// and key: Basic logins and the pages' data then never cross the network in the clear.
+    public var httpsPort: Int?
     /// What HTTP serves without a login when there are users (`--http-open metrics,health`).
     public var httpOpen: Set<HTTPOpening> = []
     /// Names this server answers to over HTTP besides localhost, IP literals and `bind`

@@ -21,11 +21,12 @@ let commandLine = CommandLineSpec(
         OptionSpec("--users", value: "FILE", help: "turn access control on: connections AUTH as a user of FILE\n(lines from tabulad passwd) and may do what its role and\ngrants allow; SIGHUP reloads FILE"),
         OptionSpec("--allow-anyone-on-the-network", help: "listen on a non-loopback --bind without --users, letting\nanyone who reaches the port read and change everything"),
         OptionSpec("--tls-port", value: "N", help: "also serve TLS 1.2/1.3 on port N (0 picks a free one and prints\nit on stdout after the plain port); needs --tls-cert and\n--tls-key"),
-        OptionSpec("--tls-cert", value: "FILE", help: "the certificate chain for --tls-port, PEM"),
+        OptionSpec("--tls-cert", value: "FILE", help: "the certificate chain for --tls-port and --https-port, PEM"),
         OptionSpec("--tls-key", value: "FILE", help: "its private key, PEM"),
         OptionSpec("--no-plain-port", help: "do not serve plain TCP: only --tls-port and/or --unix"),
         OptionSpec("--unix", value: "PATH", help: "also serve on a Unix socket at PATH (mode 0660: the owner and\nits group), for local tools that should not use TCP"),
         OptionSpec("--http", value: "N", help: "also serve HTTP on port N (0 picks a free one and prints it on\nstdout after the others): the live pages at /, /metrics for\nPrometheus, /livez and /readyz, /clients, /events (SSE)"),
+        OptionSpec("--https-port", value: "N", help: "also serve what --http serves over TLS on port N (0 picks a\nfree one and prints it on stdout after --http's), so that Basic\nlogins never cross the network in the clear; needs --tls-cert\nand --tls-key"),
         OptionSpec("--resp-port", value: "N", help: "also serve RESP on port N from the first byte, with no greeting\n(0 picks a free one and prints it on stdout after the others):\nfor Redis clients that connect before they have a command\n(pools, redis-benchmark, node-redis); inline commands are\ntaken as Redis takes them"),
         OptionSpec("--http-open", value: "metrics,health,writes", help: "with --users, serve /metrics and/or the health checks without\na login (for scrapers and probes); everything else asks for\nHTTP Basic with a user of the --users file. writes: without\n--users, take POST /api/VERB writes from any address (by\ndefault only from this machine's)"),
         OptionSpec("--http-host", value: "NAME", repeatable: true, help: "a name this server is reached by over HTTP (repeatable): a\nrequest whose Host is not localhost, an IP address, the\n--bind address or such a name is refused with 421, so that\nno page of another site reaches it by DNS rebinding"),
@@ -96,6 +97,7 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     s.config.tlsPort = try p.int("--tls-port", in: 0...65535)
     s.config.plainPort = !p.has("--no-plain-port")
     s.config.httpPort = try p.int("--http", in: 0...65535)
+    s.config.httpsPort = try p.int("--https-port", in: 0...65535)
     for word in (p.string("--http-open") ?? "").split(separator: ",") {
         guard let o = HTTPOpening(rawValue: String(word)) else { throw UsageError("--http-open takes metrics, health and writes, comma-separated (metrics,health), not '\(word)'") }
         s.config.httpOpen.insert(o)
@@ -106,8 +108,8 @@ func settings(_ arguments: [String]) throws(UsageError) -> Settings {
     if !s.config.plainPort && s.config.tlsPort == nil && s.config.unixPath == nil { throw UsageError("--no-plain-port leaves nothing to serve on: give --tls-port or --unix too") }
     s.config.tlsCert = p.string("--tls-cert")
     s.config.tlsKey = p.string("--tls-key")
-    if s.config.tlsPort != nil && (s.config.tlsCert == nil || s.config.tlsKey == nil) {
-        throw UsageError("--tls-port needs --tls-cert FILE and --tls-key FILE (make a test pair with: openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -subj /CN=localhost -days 30)")
+    if (s.config.tlsPort != nil || s.config.httpsPort != nil) && (s.config.tlsCert == nil || s.config.tlsKey == nil) {
+        throw UsageError("\(s.config.tlsPort != nil ? "--tls-port" : "--https-port") needs --tls-cert FILE and --tls-key FILE (make a test pair with: openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -subj /CN=localhost -days 30)")
     }
     s.memory = p.has("--memory")
     s.postgres = p.string("--postgres")
@@ -185,6 +187,9 @@ if config.tlsPort == 0, let tls = server.tlsPort {
 }
 if config.httpPort == 0, let http = server.httpPort {
     FileHandle.standardOutput.write(Data("\(http)\n".utf8))
+}
+if config.httpsPort == 0, let https = server.httpsPort {
+    FileHandle.standardOutput.write(Data("\(https)\n".utf8))
 }
 if config.respPort == 0, let resp = server.respPort {
     FileHandle.standardOutput.write(Data("\(resp)\n".utf8))

@@ -42,8 +42,8 @@ extension EventLoop {
             let loops = executor.state.loops
             let target = nextLoop % max(1, loops.count)
             nextLoop += 1
-            if listener.kind == .tls, let handshakes {
-                handshakes.take(.init(fd: fd, peer: peer, loop: target))  // comes back to `target` done
+            if listener.kind.isTLS, let handshakes {
+                handshakes.take(.init(fd: fd, peer: peer, loop: target, kind: listener.kind))  // comes back to `target` done
             } else if target == index || loops.isEmpty {
                 adopt(fd, peer, listener.kind, tls: nil)
             } else {
@@ -72,7 +72,7 @@ extension EventLoop {
         if !peer.isOnThisMachine { remoteClients += 1 }
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN
-        if kind == .http {
+        if kind.isHTTP {
             c.http = HTTPExchange()
             c.session.format = .httpAPI
         } else if kind == .resp {
@@ -88,16 +88,16 @@ extension EventLoop {
     /// port the handshake thread says it once the session is up (or just closes it, past a
     /// few hundred such refusals in handshake at once).
     private func refuse(_ fd: Int32, _ peer: PeerAddress, _ reason: CloseReason, kind: Listening.Kind, log why: String) {
-        let plain = kind != .tls
+        let plain = !kind.isTLS
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
         stats.add(stats.rejectedConnections, 1)
         if !plain, let handshakes {
-            handshakes.take(.init(fd: fd, peer: peer, loop: index, refusal: reason))
+            handshakes.take(.init(fd: fd, peer: peer, loop: index, kind: kind, refusal: reason))
             log.log(.info, "refusing a TLS connection: \(why)")
             return
         }
         if plain {
-            let bye = reason.refusalBytes(http: kind == .http)
+            let bye = reason.refusalBytes(http: kind.isHTTP)
             _ = bye.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
         }
         close(fd)
@@ -108,7 +108,7 @@ extension EventLoop {
     /// handshake): adopted, or during shutdown told so and closed.
     func adoptPosted(_ fd: Int32, _ peer: PeerAddress, _ kind: Listening.Kind, tls: TLSSession?) {
         guard shuttingDown else { return adopt(fd, peer, kind, tls: tls) }
-        let bye = CloseReason.shutdown.refusalBytes(http: kind == .http)
+        let bye = CloseReason.shutdown.refusalBytes(http: kind.isHTTP)
         if let tls {
             _ = bye.withUnsafeBytes { tabula_tls_write(tls.handle, $0.baseAddress, Int32($0.count)) }
             tabula_tls_session_free(tls.handle)

@@ -68,6 +68,7 @@ extension Listening.Kind {
         case .unix: return 2
         case .http: return 3
         case .resp: return 4
+        case .https: return 5
         }
     }
 }

@@ -3,6 +3,7 @@ import CTLSShim
 import Foundation
 import Glibc
 import Synchronization
+import TabulaHTTP
 import TabulaProtocol
 
 /// The thread that runs TLS handshakes, so that their public-key work (about a millisecond
@@ -20,6 +21,8 @@ final class HandshakeWorker {
         let fd: Int32
         let peer: PeerAddress
         let loop: Int
+        /// The listener's kind, which the loop adopts it as (`.tls` or `.https`).
+        var kind: Listening.Kind = .tls
         /// Refused at accept (a connection limit): told this in a `* BYE` once the session is
         /// up, then closed; not counted among the connections.
         var refusal: CloseReason? = nil
@@ -110,6 +113,7 @@ final class HandshakeWorker {
         guard var p = pending[fd] else { return }
         if p.lingering { return linger(fd) }
         if p.ssl == nil {
+            if let said = plainRefusal(fd, p.accepted.kind) { return refuse(fd, &p, saying: said, in: nil) }
             guard let ssl = tabula_tls_server_session(context.handle, fd) else { return drop(fd, why: "no TLS session could be made") }
             p.ssl = ssl
             pending[fd] = p
@@ -118,20 +122,10 @@ final class HandshakeWorker {
         let r = tabula_tls_handshake(ssl)
         switch r {
         case 1:
-            if let reason = p.accepted.refusal {
-                let bye = reason.refusalBytes(http: false)
-                _ = bye.withUnsafeBytes { tabula_tls_write(ssl, $0.baseAddress, Int32($0.count)) }
-                shutdown(fd, Int32(SHUT_WR))
-                if p.interest != tabula_EPOLLIN { _ = tabula_epoll_mod(epfd, fd, tabula_EPOLLIN, UInt64(fd)) }
-                p.interest = tabula_EPOLLIN
-                p.lingering = true
-                p.since = .now
-                pending[fd] = p
-                return linger(fd)
-            }
+            if let reason = p.accepted.refusal { return refuse(fd, &p, saying: reason.refusalBytes(http: p.accepted.kind.isHTTP), in: ssl) }
             pending[fd] = nil
             _ = tabula_epoll_del(epfd, fd)
-            state.loops[p.accepted.loop].post([.adopt(fd, p.accepted.peer, .tls, tls: TLSSession(ssl))])
+            state.loops[p.accepted.loop].post([.adopt(fd, p.accepted.peer, p.accepted.kind, tls: TLSSession(ssl))])
         case Int32(TABULA_TLS_WANT_READ), Int32(TABULA_TLS_WANT_WRITE):
             if r == Int32(TABULA_TLS_WANT_READ) { tabula_tls_release_buffers(ssl) }  // waiting for the client: hold no buffers
             let want = r == Int32(TABULA_TLS_WANT_READ) ? tabula_EPOLLIN : tabula_EPOLLOUT
@@ -145,6 +139,35 @@ final class HandshakeWorker {
             tabula_tls_last_error(&text, Int32(text.count))
             drop(fd, why: "TLS handshake failed: \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
+    }
+
+    /// Says `bytes` (in the session, or in the clear when there is none) and waits for the
+    /// client's end before closing, so that what it sent meanwhile cannot make the close a
+    /// reset that loses them.
+    private func refuse(_ fd: Int32, _ p: inout Pending, saying bytes: [UInt8], in ssl: UnsafeMutableRawPointer?) {
+        if let ssl {
+            _ = bytes.withUnsafeBytes { tabula_tls_write(ssl, $0.baseAddress, Int32($0.count)) }
+        } else {
+            _ = bytes.withUnsafeBytes { tabula_send(fd, $0.baseAddress, $0.count) }
+        }
+        shutdown(fd, Int32(SHUT_WR))
+        if p.interest != tabula_EPOLLIN { _ = tabula_epoll_mod(epfd, fd, tabula_EPOLLIN, UInt64(fd)) }
+        p.interest = tabula_EPOLLIN
+        p.lingering = true
+        p.since = .now
+        pending[fd] = p
+        linger(fd)
+    }
+
+    /// What to say in the clear to a client whose first byte is a letter: a plain request
+    /// (`GET /`, `PING`) to a port that speaks TLS, told so instead of a handshake failure
+    /// (a TLS record starts with a byte below 0x20). Nil for anything else.
+    private func plainRefusal(_ fd: Int32, _ kind: Listening.Kind) -> [UInt8]? {
+        var first: UInt8 = 0
+        guard recv(fd, &first, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 1, (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first) else { return nil }
+        return kind.isHTTP
+            ? HTTPResponse.refusal(.badRequest, "this port speaks HTTPS: ask for https://, not http://").encoded(close: true)
+            : Codec.push(.bye(reason: "this port speaks TLS: connect with tabula --tls, or openssl s_client"), format: .text)
     }
 
     /// Reads and drops what a refused client still sends; closes at its end.

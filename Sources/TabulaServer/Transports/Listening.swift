@@ -5,6 +5,13 @@ struct Listening: Sendable {
         case tcp, tls, unix, http
         /// RESP from the first byte (`--resp-port`): no greeting, no choice of codec.
         case resp
+        /// HTTP over TLS (`--https-port`).
+        case https
+
+        /// Its connections speak HTTP.
+        var isHTTP: Bool { self == .http || self == .https }
+        /// Its connections begin with a TLS handshake (on the handshake thread).
+        var isTLS: Bool { self == .tls || self == .https }
     }
     let fd: Int32
     let kind: Kind
