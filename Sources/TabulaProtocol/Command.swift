@@ -58,6 +58,9 @@ public enum Command: Sendable, Hashable {
     case whoami
     /// Wait until the node has applied `rev`, at most `timeout` milliseconds.
     case sync(rev: UInt64, timeout: Int)
+    /// A transaction: the connection queues its requests from `multi` until `exec` runs them
+    /// as one, all or none, or `discard` drops them (see `TransactionQueue`).
+    case multi, exec, discard
 
     /// Its verb.
     public var verb: Verb {
@@ -87,6 +90,9 @@ public enum Command: Sendable, Hashable {
         case .sync: return .sync
         case .auth: return .auth
         case .whoami: return .whoami
+        case .multi: return .multi
+        case .exec: return .exec
+        case .discard: return .discard
         }
     }
 

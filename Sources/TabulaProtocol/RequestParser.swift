@@ -142,6 +142,9 @@ public enum RequestParser {
         case .stats: return .stats
         case .clients: return .clients
         case .whoami: return .whoami
+        case .multi: return .multi
+        case .exec: return .exec
+        case .discard: return .discard
         case .auth: return .auth(name: a[0], secret: a[1])
         case .sync: return try parseSync(a)
         case .show: return .show(path: a.first)

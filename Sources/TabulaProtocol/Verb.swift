@@ -8,6 +8,7 @@ public enum Verb: String, Sendable, CaseIterable {
     case filter = "FILTER", bands = "BANDS", order = "ORDER"
     case watch = "WATCH", unwatch = "UNWATCH", format = "FORMAT", stats = "STATS", complete = "COMPLETE"
     case auth = "AUTH", whoami = "WHOAMI", sync = "SYNC", clients = "CLIENTS"
+    case multi = "MULTI", exec = "EXEC", discard = "DISCARD"
 
     /// Its place in `allCases` (its declaration order): the one index of a verb, which the
     /// verb table and the per-verb counters use. A switch: a jump table, no hashing.
@@ -38,6 +39,9 @@ public enum Verb: String, Sendable, CaseIterable {
         case .whoami: return 22
         case .sync: return 23
         case .clients: return 24
+        case .multi: return 25
+        case .exec: return 26
+        case .discard: return 27
         }
     }
 

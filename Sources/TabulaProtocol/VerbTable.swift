@@ -149,6 +149,9 @@ extension Verb {
         case .complete: return VerbSpec([Argument("partial-line", .rest, optional: true, repeated: true)], VerbTraits(.read, cacheable: true, permission: .read), "completion candidates for a partial request line")
         case .auth: return VerbSpec([Argument("name", .text), Argument("secret", .text)], VerbTraits(.connection, permission: .none, runner: .authenticator, beforeLogin: true), "log in as a user of the server's users file")
         case .whoami: return VerbSpec([], VerbTraits(.connection, permission: .read, overHTTP: true), "name the user this connection acts as, its role and grants")
+        case .multi: return VerbSpec([], VerbTraits(.connection, permission: .read), "begin a transaction: the requests until EXEC are queued, then run as one")
+        case .exec: return VerbSpec([], VerbTraits(.connection, permission: .read), "run the queued requests as one: all applied, or none and why")
+        case .discard: return VerbSpec([], VerbTraits(.connection, permission: .read), "drop the requests queued since MULTI")
         case .sync:
             return VerbSpec([Argument("rev", .number), Argument("ms", .number, keyword: "TIMEOUT", optional: true)], VerbTraits(.read, permission: .read, runner: .engine),
                             "wait until this node has applied revision rev (read another node's write here)")

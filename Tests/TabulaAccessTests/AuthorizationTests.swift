@@ -24,11 +24,12 @@ import TabulaProtocol
         .select: "SELECT /settings/my-int 8", .add: "ADD /orders x", .set: "SET /items/1 name=x", .rm: "RM /items/1",
         .mv: "MV /items/1 2", .fav: "FAV /items/1", .filter: "FILTER all", .bands: "BANDS A 5 B", .order: "ORDER pesto",
         .watch: "WATCH /items", .unwatch: "UNWATCH", .format: "FORMAT json", .stats: "STATS", .complete: "COMPLETE LS",
-        .auth: "AUTH a b", .whoami: "WHOAMI", .sync: "SYNC 5", .clients: "CLIENTS",
+        .auth: "AUTH a b", .whoami: "WHOAMI", .sync: "SYNC 5", .clients: "CLIENTS", .multi: "MULTI", .exec: "EXEC", .discard: "DISCARD",
     ]
 
     @Test func eachRoleMayUseExactlyItsVerbs() {
-        let readVerbs: Set<Verb> = [.ls, .show, .cd, .pwd, .watch, .unwatch, .complete, .filter, .format, .help, .ping, .quit, .whoami, .auth, .sync]
+        // A transaction's own verbs are a read's: what EXEC runs is checked request by request.
+        let readVerbs: Set<Verb> = [.ls, .show, .cd, .pwd, .watch, .unwatch, .complete, .filter, .format, .help, .ping, .quit, .whoami, .auth, .sync, .multi, .exec, .discard]
         let writeVerbs = readVerbs.union([.select, .add, .set, .rm, .mv, .fav, .order])
         #expect(Set(Self.samples.keys) == Set(Verb.allCases))
         for (verb, line) in Self.samples {

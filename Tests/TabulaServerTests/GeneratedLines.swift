@@ -31,6 +31,11 @@ enum GeneratedLines {
         case .whoami: return ["WHOAMI"]
         case .sync: return ["SYNC 1 TIMEOUT 50", "SYNC", "SYNC 0"]
         case .clients: return ["CLIENTS"]
+        // Refusals only: a MULTI drawn at random would queue the lines after it, which the
+        // generated oracles answer one at a time (transactions: LineTransactionTests).
+        case .multi: return ["MULTI now"]
+        case .exec: return ["EXEC"]
+        case .discard: return ["DISCARD", "DISCARD all"]
         }
     }
 

@@ -181,9 +181,11 @@ final class Engine {
                 let answer = v.encoded(resp3: s.format == .resp3)
                 rows += answer.count / RequestExecutor.bytesPerRow
                 answers.append(.bytes(answer))
-            case .transaction(let queue):  // a turn of its own, unless the store is refusing writes
+            case .reply(let reply, let tag):
+                answers.append(.reply(reply, tag: tag, format: s.format))
+            case .transaction(let queue, let tag):  // a turn of its own, unless the store is refusing writes
                 let e = failing?.error(for: queue.first?.command ?? .ping(nil)) ?? TabulaError(.storage, "the transaction could not run; try again")
-                answers.append(executor.refused(e, tag: nil, format: s.format))
+                answers.append(executor.refused(e, tag: tag, format: s.format))
             case .codecLogin:  // routed to the authenticator: the loop above stops before it
                 answers.append(executor.refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: s.format))
             case .request(let r):

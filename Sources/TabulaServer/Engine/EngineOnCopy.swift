@@ -16,7 +16,7 @@ extension Engine {
     /// rest of the group goes back to its loop. Writes the loops would run themselves come
     /// here meanwhile (and wait), so the model does not change under the copy.
     func processOnCopy(_ c: ConnectionID, _ units: [LineUnit], session: Session) {
-        if case .transaction(let queue) = units[0] { return processTransaction(c, queue, units, session: session) }
+        if case .transaction(let queue, let tag) = units[0] { return processTransaction(c, queue, tag: tag, units, session: session) }
         guard case .request(let r) = units[0] else { return }
         let rest = Array(units.dropFirst())
         let batch = [EngineInput.group(c, [units[0]], session: session)]

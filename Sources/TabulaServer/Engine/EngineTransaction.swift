@@ -9,14 +9,14 @@ import TabulaProtocol
 /// commit with consecutive revisions, their events published together, and EXEC answers an
 /// array of the replies, as Redis does.
 extension Engine {
-    func processTransaction(_ c: ConnectionID, _ queue: [Request], _ units: [LineUnit], session: Session) {
+    func processTransaction(_ c: ConnectionID, _ queue: [Request], tag: String?, _ units: [LineUnit], session: Session) {
         let rest = Array(units.dropFirst())
         let batch = [EngineInput.group(c, [units[0]], session: session)]
         guard let start = beginTurn([.group(c, units, session: session)]) else { return }
         let outside = state.writing { applyStored(start.caught) }
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
         func refuse(_ e: TabulaError) {
-            let answer = executor.refused(e, tag: nil, format: session.format)
+            let answer = executor.refused(e, tag: tag, format: session.format)
             conclude([], answers: [GroupAnswer(conn: c, answers: [answer], session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
         }
         if let failing = start.failing, let first = queue.first(where: { failing.covers($0.command) }) { return refuse(failing.error(for: first.command)) }
@@ -53,12 +53,30 @@ extension Engine {
             if !events.isEmpty { state.uncommitted = true }
         }
         var answers: [Answer] = events.compactMap { state.ownEvent($0, for: c, stats: executor.stats) }
-        var header: [UInt8] = []
-        RESPWriter(resp3: s.format == .resp3).array(replies.count, into: &header)
-        answers.append(.bytes(header))
-        answers += replies.map { .reply($0, tag: nil, format: s.format) }
+        if s.format.namesChannel {  // RESP: an array of the replies, as Redis answers EXEC
+            var header: [UInt8] = []
+            RESPWriter(resp3: s.format == .resp3).array(replies.count, into: &header)
+            answers.append(.bytes(header))
+            answers += replies.map { .reply($0, tag: nil, format: s.format) }
+        } else {
+            answers.append(.reply(Engine.execReply(replies, of: queue), tag: tag, format: s.format))
+        }
         let answer = GroupAnswer(conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
         conclude(batch, answers: [answer], work: work, outside: outside, began: start.began)
+    }
+
+    /// EXEC's reply in the line protocol: a row per command (`2 SELECT: My Int: 64`; in
+    /// JSON its whole reply, with its rows and revision), and how many were applied, with the
+    /// last revision.
+    static func execReply(_ replies: [Reply], of queue: [Request]) -> Reply {
+        let rows = replies.enumerated().map { k, r in
+            var json: [(String, JSONValue)] = [("command", .string(queue[k].command.verb.rawValue)), ("message", .string(r.message)), ("data", .array(r.rows.map(\.json)))]
+            if let rev = r.rev { json.append(("rev", .int(Int64(rev)))) }
+            return Row(text: "\(k + 1) \(queue[k].command.verb.rawValue): \(r.message)", json: .object(json))
+        }
+        var reply = Reply(rows: rows, message: "\(replies.count) applied as one")
+        reply.rev = replies.compactMap(\.rev).max()
+        return reply
     }
 
     /// EXEC's refusal: which command refused and why, and that nothing was applied.

@@ -121,11 +121,14 @@ struct RequestExecutor: Sendable {
         case .value(let v):
             answers.append(.bytes(v.encoded(resp3: session.format == .resp3), close: false))
             return false
+        case .reply(let reply, let tag):
+            answers.append(.reply(reply, tag: tag, format: session.format))
+            return false
         case .codecLogin:  // routed to the authenticator, never run here
             answers.append(refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: session.format))
             return false
-        case .transaction:  // routed to the engine, never run here
-            answers.append(refused(TabulaError(.invalid, "EXEC is run by the engine"), tag: nil, format: session.format))
+        case .transaction(_, let tag):  // routed to the engine, never run here
+            answers.append(refused(TabulaError(.invalid, "EXEC is run by the engine"), tag: tag, format: session.format))
             return false
         case .request(let r):
             var key: ReplyCache.Key?
@@ -207,6 +210,8 @@ struct RequestExecutor: Sendable {
         case .format(let f):
             if let f { switchFormat(c, to: WireFormat(f), session: &s) }
             return Execution(Reply(message: s.format.rawValue))
+        case .multi, .exec, .discard:  // taken by the connection's codec (`TransactionQueue`), never run here
+            return Execution(Reply(error: TabulaError(.invalid, "\(r.command.verb.rawValue) begins, runs or drops a connection's transaction; over HTTP each request stands alone")))
         case .whoami:
             guard let u = s.user else { return Execution(Reply(message: "anonymous admin all paths (the server has no users file)")) }
             return Execution(Reply(message: u.description))

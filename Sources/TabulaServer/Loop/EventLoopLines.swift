@@ -18,13 +18,35 @@ extension EventLoop {
                     units.append(.answer(goodbye(c, .notThisProtocol) ?? [], format: nil, close: true))
                     return count
                 }
-                switch RequestParser.parse(line) {
-                case nil: continue
-                case .failure(let f)?: units.append(.failure(tag: f.tag, f.error))
-                case .success(let r)?: units.append(.request(r))
+                guard let parsed = RequestParser.parse(line) else { continue }
+                let tag: String?
+                switch parsed {
+                case .success(let r): tag = r.tag
+                case .failure(let f): tag = f.tag
+                }
+                if let step = TransactionQueue.step(&c.transaction, parsed.mapError(\.error)) {
+                    units.append(EventLoop.unit(of: step, tag: tag))
+                    continue
+                }
+                switch parsed {
+                case .failure(let f): units.append(.failure(tag: f.tag, f.error))
+                case .success(let r): units.append(.request(r))
                 }
             }
         }
         return count
+    }
+
+    /// How the line protocol answers a step of a transaction.
+    static func unit(of step: TransactionQueue.Step, tag: String?) -> LineUnit {
+        switch step {
+        case .begun: return .reply(Reply(message: "transaction begun: requests are queued until EXEC runs them as one (DISCARD drops them)"), tag: tag)
+        case .queued(let n): return .reply(Reply(message: "queued (\(n))"), tag: tag)
+        case .refused(let e): return .failure(tag: tag, e)
+        case .run(let requests): return requests.isEmpty ? .reply(Reply(message: "0 applied as one"), tag: tag) : .transaction(requests, tag: tag)
+        case .aborted(let why):
+            return .failure(tag: tag, TabulaError(.invalid, "the transaction was discarded, nothing applied: a request was refused while queued (\(why)); MULTI to begin again"))
+        case .dropped: return .reply(Reply(message: "discarded"), tag: tag)
+        }
     }
 }

@@ -11,9 +11,12 @@ enum LineUnit: Sendable {
     /// when it runs in the RESP version the connection has then: a login before it in the
     /// same read (`HELLO 3 AUTH`) may have switched it.
     case value(RESPValue)
-    /// RESP's `EXEC`: the requests queued since `MULTI`, run by the engine as one turn on a
-    /// copy of the model, all or none (`Engine.processTransaction`).
-    case transaction([Request])
+    /// A reply its codec made itself (the line protocol's MULTI, queued requests, DISCARD),
+    /// written in the format the connection has when it runs.
+    case reply(Reply, tag: String?)
+    /// `EXEC`: the requests queued since `MULTI`, run by the engine as one turn on a copy of
+    /// the model, all or none (`Engine.processTransaction`).
+    case transaction([Request], tag: String?)
     /// A login its codec asked for (RESP's `HELLO v AUTH name secret`), run at the
     /// authenticator as AUTH is, whose success is answered `answer` in `format` and its
     /// failure as AUTH's would be.

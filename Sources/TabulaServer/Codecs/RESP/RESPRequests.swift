@@ -15,18 +15,15 @@ struct RESPRequests {
     /// upper-casing, no string compares).
     func units(_ words: [String], _ x: RESPExchange) -> [LineUnit] {
         guard let first = words.first else { return [] }
-        if x.transaction != nil { return [queued(words, x)] }
-        switch Verb.named(first) {
+        let verb = Verb.named(first)
+        if x.transaction != nil || verb == .multi || verb == .exec || verb == .discard { return [transaction(words, x)] }
+        switch verb {
         case .select?, .auth?, .format?, .watch?, .unwatch?, nil: break
         default: return parsed(words)
         }
         let args = Array(words.dropFirst())
         switch first.uppercased() {
         case "HELLO": return [hello(args, x)]
-        case "MULTI" where args.isEmpty:
-            x.transaction = TransactionQueue()
-            return [status("OK", x)]
-        case "EXEC", "DISCARD": return [error(.invalid, "\(first.uppercased()) without MULTI", x)]
         case "AUTH" where args.count == 1:
             x.decoder.unauthenticated = false  // a login is asked: its bounds are the line protocol's
             return [.request(Request(command: .auth(name: "default", secret: args[0])))]
@@ -57,37 +54,17 @@ struct RESPRequests {
         }
     }
 
-    /// A request inside MULTI: queued (`+QUEUED`), or refused, which makes EXEC discard the
-    /// transaction as Redis does; `EXEC` hands the queue on, `DISCARD` drops it.
-    private func queued(_ words: [String], _ x: RESPExchange) -> LineUnit {
-        guard var t = x.transaction else { return error(.invalid, "not in a transaction", x) }
-        switch words[0].uppercased() {
-        case "EXEC" where words.count == 1:
-            x.transaction = nil
-            if let why = t.discarded {
-                return error(.invalid, "EXECABORT Transaction discarded because of previous errors (\(why))", x, code: "EXECABORT")
-            }
-            return t.requests.isEmpty ? answer(.array([]), x) : .transaction(t.requests)
-        case "DISCARD" where words.count == 1:
-            x.transaction = nil
-            return status("OK", x)
-        case "MULTI":
-            return error(.invalid, "MULTI calls can not be nested", x)
-        default:
-            let unit: LineUnit
-            switch RequestParser.parseRequest(tokens: words) {
-            case .success(let r):
-                if let why = t.add(r) {
-                    unit = error(.invalid, why, x)
-                } else {
-                    unit = status("QUEUED", x)
-                }
-            case .failure(let e):
-                t.discard(because: e.message)
-                unit = .failure(tag: nil, e)
-            }
-            x.transaction = t
-            return unit
+    /// A request of a transaction (`TransactionQueue.step`), answered as Redis answers it:
+    /// `+OK` for MULTI and DISCARD, `+QUEUED`, an error (which makes EXEC discard the
+    /// transaction), EXEC's array, or `-EXECABORT`.
+    private func transaction(_ words: [String], _ x: RESPExchange) -> LineUnit {
+        switch TransactionQueue.step(&x.transaction, RequestParser.parseRequest(tokens: words)) {
+        case .begun?, .dropped?: return status("OK", x)
+        case .queued?: return status("QUEUED", x)
+        case .refused(let e)?: return .failure(tag: nil, e)
+        case .run(let requests)?: return requests.isEmpty ? answer(.array([]), x) : .transaction(requests, tag: nil)
+        case .aborted(let why)?: return error(.invalid, "EXECABORT Transaction discarded because of previous errors (\(why))", x, code: "EXECABORT")
+        case nil: return parsed(words).first ?? .failure(tag: nil, TabulaError(.syntax, "an empty request"))
         }
     }
 

@@ -1,0 +1,89 @@
+import TabulaProtocol
+
+/// What a connection queued since `MULTI`: the requests EXEC runs as one (see
+/// `Engine.processTransaction`), or why EXEC will discard them. Only writes and SHOW are
+/// taken (what changes or reads one entry); at most `most` of them. The line protocol and
+/// RESP keep theirs with `step`, and differ only in how they answer each step. Pure.
+struct TransactionQueue: Sendable {
+    private(set) var requests: [Request] = []
+    /// Why EXEC discards the transaction (a request refused while queued), or nil.
+    private(set) var discarded: String?
+
+    /// Most requests one transaction holds.
+    static let most = 128
+
+    /// What a request did to a connection's transaction.
+    enum Step: Sendable, Equatable {
+        /// MULTI: a transaction began.
+        case begun
+        /// Queued, the `n`th.
+        case queued(Int)
+        /// Refused (answered with this error); if a transaction is open, EXEC will discard it.
+        case refused(TabulaError)
+        /// EXEC: run these as one.
+        case run([Request])
+        /// EXEC of a transaction discarded because of this earlier refusal: nothing runs.
+        case aborted(String)
+        /// DISCARD: dropped.
+        case dropped
+    }
+
+    /// The step `parsed` (a request, or why its line was refused) takes with `open` (the
+    /// connection's transaction, nil outside one); nil when it is no transaction's business
+    /// (outside a transaction, anything but MULTI, EXEC and DISCARD: run as usual).
+    static func step(_ open: inout TransactionQueue?, _ parsed: Result<Request, TabulaError>) -> Step? {
+        let verb = try? parsed.get().command.verb
+        guard var t = open else {
+            switch verb {
+            case .multi?:
+                open = TransactionQueue()
+                return .begun
+            case .exec?, .discard?: return .refused(TabulaError(.invalid, "\(verb!.rawValue) without MULTI"))
+            default: return nil
+            }
+        }
+        switch parsed {
+        case .failure(let e):
+            t.discard(because: e.message)
+            open = t
+            return .refused(e)
+        case .success(let r):
+            switch r.command {
+            case .exec:
+                open = nil
+                if let why = t.discarded { return .aborted(why) }
+                return .run(t.requests)
+            case .discard:
+                open = nil
+                return .dropped
+            case .multi: return .refused(TabulaError(.invalid, "MULTI calls can not be nested"))
+            default:
+                let why = t.add(r)
+                open = t
+                return why.map { .refused(TabulaError(.invalid, $0)) } ?? .queued(t.requests.count)
+            }
+        }
+    }
+
+    /// Queues `r`, or says why it is refused (and the transaction with it).
+    mutating func add(_ r: Request) -> String? {
+        let why: String?
+        if requests.count >= TransactionQueue.most {
+            why = "a transaction holds at most \(TransactionQueue.most) commands; EXEC these and begin another"
+        } else if r.traits.access != .write && r.command.verb != .show {
+            why = "\(r.command.verb.rawValue) cannot be queued: a transaction takes writes and SHOW (read lists before MULTI or after EXEC)"
+        } else {
+            why = nil
+        }
+        if let why {
+            discard(because: why)
+            return why
+        }
+        requests.append(r)
+        return nil
+    }
+
+    mutating func discard(because why: String) {
+        if discarded == nil { discarded = why }
+    }
+}
