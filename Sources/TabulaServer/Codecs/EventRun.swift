@@ -12,13 +12,18 @@ struct FormatSet: OptionSet, Sendable {
 
 /// A run of events for one audience, encoded once per format present in it: every watcher
 /// in a format gets the same bytes. A codec whose events name the watcher's channel (RESP's
-/// `message`, which names the watched prefix) shares each event's payload and frames it per
-/// watcher.
+/// `message`, which names the watched prefix) shares each event's payload and frames it once
+/// per channel and version: the members of a prefix's audience share one channel, so N
+/// subscribers of a prefix cost one framing, not N.
 struct EventRun {
     private let formats: FormatSet
     private var pieces: [[UInt8]]
     private var payloads: [[UInt8]] = []
     private let framed: Bool
+    /// Frames made, by version and channel (a union audience has a few channels; past
+    /// `mostFramings` the rest are framed per watcher).
+    private var framings: [(format: WireFormat, channel: String, bytes: [UInt8])] = []
+    static let mostFramings = 16
 
     init(formats: FormatSet) {
         self.formats = formats
@@ -32,7 +37,11 @@ struct EventRun {
     }
 
     /// The run's bytes for a watcher in `format` of `channel`.
-    func bytes(for format: WireFormat, channel: String) -> [UInt8] {
-        format.namesChannel ? Codec.frame(payloads, channel: channel, format: format) : pieces[format.ordinal]
+    mutating func bytes(for format: WireFormat, channel: String) -> [UInt8] {
+        guard format.namesChannel else { return pieces[format.ordinal] }
+        if let made = framings.first(where: { $0.format == format && $0.channel == channel }) { return made.bytes }
+        let bytes = Codec.frame(payloads, channel: channel, format: format)
+        if framings.count < EventRun.mostFramings { framings.append((format, channel, bytes)) }
+        return bytes
     }
 }

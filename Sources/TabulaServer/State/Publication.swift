@@ -58,14 +58,15 @@ extension SharedState {
                 // A restricted audience's run is one event: a member whose grants hide part
                 // of the entry's list gets it without the positions that count what it cannot
                 // see (`Grants.view`).
-                let hidden = audience.restricted ? { () -> EventRun in
+                var hidden = audience.restricted ? { () -> EventRun in
                     var r = EventRun(formats: audience.formats)
                     r.append(first.restricted)
                     return r
                 }() : nil
                 for m in audience.members where m.conn != origin && (m.grants?.receives(first) ?? true) {
-                    let bytes = m.grants.map { $0.seesPositions(of: first) } == false ? (hidden ?? run) : run
-                    outbox[m.conn.loop].append(.send(m.conn, bytes.bytes(for: m.format, channel: m.channel)))
+                    let bytes = m.grants.map { $0.seesPositions(of: first) } == false && hidden != nil
+                        ? hidden!.bytes(for: m.format, channel: m.channel) : run.bytes(for: m.format, channel: m.channel)
+                    outbox[m.conn.loop].append(.send(m.conn, bytes))
                     delivered += events.count
                 }
             case .messages(let byLoop):
