@@ -143,6 +143,8 @@ def main():
             users_view(other)
             navigations(driver, f"http://127.0.0.1:{http}")
             over_https(driver, port, https)
+            server_pages(driver, f"http://127.0.0.1:{http}")
+            phone_width(driver, port, f"http://127.0.0.1:{http}")
         finally:
             driver.quit()
             other.quit()
@@ -359,7 +361,6 @@ def users_view(d):
     finally:
         server.terminate()
         server.wait(10)
-        shutil.rmtree(certs, ignore_errors=True)
 
 
 def section_of(d, item):
@@ -515,6 +516,49 @@ def navigations(d, base):
         d.forward()
         live(f"Forward to {d.current_url}")
     print(f"ok - ten navigations, Back through them and Forward again: every page live within 5 s ({time.monotonic() - started:.1f} s in all), each titled for itself")
+
+
+def server_pages(d, base):
+    """Clients and Metrics are pages with the nav bar, read every 2 s from /clients and
+    /metrics (which stay raw, for tools)."""
+    view = lambda: d.find_element(By.ID, "view").text
+    d.get(base + "/server/clients")
+    wait_until("the Clients page lists the connections", lambda: "Clients" in view() and "connected" in view() and "http" in view(), 10)
+    if d.title != "Clients — Tabula" or "current" not in d.find_element(By.CSS_SELECTOR, 'nav a[href="/server/clients"]').get_attribute("class"):
+        raise SystemExit(f"FAIL: the Clients page is titled {d.title!r}, or its nav link is not marked current")
+    d.get(base + "/server/metrics")
+    wait_until("the Metrics page shows the families", lambda: "Metrics" in view() and "tabulad_connections" in view(), 10)
+    raw = d.execute_script("return fetch('/metrics').then(r => r.headers.get('content-type'))")
+    if not raw.startswith("text/plain"):
+        raise SystemExit(f"FAIL: /metrics is no longer Prometheus text: {raw}")
+    print("ok - Clients and Metrics are pages with the nav bar (titled, marked current); /clients and /metrics stay raw")
+
+
+def phone_width(d, port, base):
+    """At 360 px (a phone) no page scrolls sideways and every item's buttons are on screen;
+    at 1,200 px an order's time stays on one line."""
+    for _ in range(3):
+        assert request(port, "ORDER /menu/pizza/margherita").startswith("OK")
+    d.set_window_size(1200, 800)
+    d.get(base + "/menu")
+    wait_until("the menu page shows orders", lambda: d.find_elements(By.CSS_SELECTOR, "td.time"), 10)
+    tall = d.execute_script("return [...document.querySelectorAll('td.time')].filter(td => { const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length > 1; }).length")
+    if tall:
+        raise SystemExit(f"FAIL: {tall} order times wrap at 1,200 px")
+    d.set_window_size(360, 800)
+    width = d.execute_script("return window.innerWidth")
+    if width > 400:
+        raise SystemExit(f"FAIL: the window could not be made narrow (innerWidth {width})")
+    for page in ("/items", "/menu", "/settings/my-int", "/catalog/item-1", "/server/clients"):
+        d.get(base + page)
+        wait_until(f"{page} at {width} px is drawn", lambda: d.find_element(By.ID, "view").text.strip() != "" and "connecting" not in d.find_element(By.ID, "status").text, 10)
+        over = d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        cut = d.execute_script("return [...document.querySelectorAll('#view button')].filter(b => b.getBoundingClientRect().right > window.innerWidth + 0.5).length")
+        if over > 0 or cut:
+            d.save_screenshot("/tmp/tabula-phone.png")
+            raise SystemExit(f"FAIL: at {width} px {page} is {over} px too wide, {cut} buttons cut off (/tmp/tabula-phone.png)")
+    d.set_window_size(1200, 800)
+    print(f"ok - at {width} px no page scrolls sideways and every button is on screen; at 1,200 px order times stay on one line")
 
 
 if __name__ == "__main__":

@@ -36,10 +36,14 @@ enum HTTPRoutes {
     /// path under it (`/settings/my-int`, `/catalog/item-1/item-1.2`, `/items/5`), so that a
     /// drill-down has an address that a reload, Back and a link keep.
     static let lists: Set<String> = ["settings", "catalog", "items", "menu", "orders"]
+    /// The server's own pages, around `/clients` and `/metrics` (which stay as they are, for
+    /// tools): the page reads them itself, so it carries no first read.
+    static let serverPages: Set<String> = ["/server/clients", "/server/metrics"]
 
     /// Whether `path` is the index or a page of the web view.
     static func isPage(_ path: String) -> Bool {
         guard path != "/" else { return true }
+        if serverPages.contains(path) { return true }
         guard path.hasPrefix("/") else { return false }
         return lists.contains(String(ModelPath.topName(of: path)))
     }
@@ -52,12 +56,14 @@ enum HTTPRoutes {
     }
 
     /// The read a page makes first, as its script makes it: `LS` of the list it shows (the
-    /// catalog's of the node it is at), a page of at most 1,000 rows.
+    /// catalog's of the node it is at), a page of at most 1,000 rows; none (no path) for the
+    /// server's own pages.
     static func firstRead(of path: String) -> Request {
         let first = path.split(separator: "/").first.map(String.init)
         let list: String
         switch first {
         case nil: return Request(command: .ls(path: "/", limit: nil, after: nil))
+        case "server": return Request(command: .ls(path: nil, limit: nil, after: nil))  // nothing to read first
         case "catalog": list = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         case "orders": list = "/menu"
         default: list = "/" + first!

@@ -14,7 +14,7 @@ enum WebPage {
 <header>
   <a class="brand" href="/">Tabula</a>
   <nav>
-    <a href="/settings">Settings</a><a href="/catalog">Catalog</a><a href="/items">Items</a><a href="/menu">Menu</a><a href="/clients">Clients</a><a href="/metrics">Metrics</a>
+    <a href="/settings">Settings</a><a href="/catalog">Catalog</a><a href="/items">Items</a><a href="/menu">Menu</a><a href="/server/clients">Clients</a><a href="/server/metrics">Metrics</a>
   </nav>
   <span id="notice" class="notice" role="status"></span>
   <span id="status" class="status connecting">connecting…</span>
@@ -98,6 +98,25 @@ tr.newest td { font-weight: 600; }
 .tab-body { padding: 10px; border: 1px solid var(--line); margin-top: 0; }
 figure.image { margin: 10px 0; }
 figure.image .frame { font-size: 48px; }
+td.time { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; width: 13em; }
+table.server td { overflow-wrap: anywhere; }
+table.server td.num { width: auto; }
 @media (max-width: 800px) { main { grid-template-columns: 1fr; } .columns { grid-template-columns: 1fr; } }
+/* A phone (360 px and up): the header wraps, the nav scrolls, and the items lose the serial
+   so that the price, the star and every button stay on screen. */
+@media (max-width: 600px) {
+  header { flex-wrap: wrap; gap: 6px 12px; padding: 8px 10px; }
+  nav { order: 3; width: 100%; overflow-x: auto; white-space: nowrap; }
+  .notice { order: 4; max-width: 100%; margin-left: 0; }
+  main { padding: 8px; gap: 8px; }
+  section, aside { padding: 10px 8px; }
+  td, th { padding: 6px 3px; }
+  td.num { width: 52px; }
+  td:has(code) { display: none; }
+  td.tools { width: 98px; }
+  td.tools button { margin-left: 1px; padding: 1px 5px; }
+  td.time { width: 6.5em; }
+  .toolbar form input[name="name"] { width: 9em; }
+}
 """#
 }

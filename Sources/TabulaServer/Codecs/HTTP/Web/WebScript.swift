@@ -24,11 +24,11 @@ const state = { editing: null, draft: {}, adding: {}, favoritesOnly: false };
 
 function locate() {
   const first = location.pathname.split("/")[1] || "";
-  here = lists.includes(first) ? "/" + (first === "orders" ? "menu" : first) : "/";
+  here = lists.includes(first) ? "/" + (first === "orders" ? "menu" : first) : first === "server" ? location.pathname.replace(/\/+$/, "") : "/";
   place = decodeURIComponent(location.pathname).replace(/\/+$/, "") || "/";
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("current", a.getAttribute("href") === here);
-  const name = here === "/" ? "" : here.charAt(1).toUpperCase() + here.slice(2);
-  const leaf = place.split("/").filter(Boolean).slice(1).pop();
+  const name = here === "/" ? "" : here.split("/").pop().charAt(0).toUpperCase() + here.split("/").pop().slice(1);
+  const leaf = here.startsWith("/server/") ? undefined : place.split("/").filter(Boolean).slice(1).pop();
   document.title = (name ? name + (leaf ? " · " + leaf : "") + " — " : "") + "Tabula";
 }
 locate();
@@ -202,6 +202,11 @@ function start() {
   canWrite = first.role === "write" || first.role === "admin";
   document.body.classList.toggle("read-only", !canWrite);
   refresh();
+  if (here.startsWith("/server/")) {  // no list to watch: read again every 2 s
+    setStatus("live", "every 2 s");
+    setInterval(refresh, 2000);
+    return;
+  }
   connect();
   // A page left for another keeps no stream open: the back/forward cache would hold it, and
   // a browser opens at most six connections to a host, so a few navigations would leave the

@@ -3,7 +3,31 @@
 /// drawn from, so an action on a stale row is refused, never applied over another's change.
 enum WebViews {
     static let js = #"""
-const views = { "/": overview, "/settings": settings, "/catalog": catalog, "/items": items, "/menu": menu };
+const views = { "/": overview, "/settings": settings, "/catalog": catalog, "/items": items, "/menu": menu, "/server/clients": clientsPage, "/server/metrics": metricsPage };
+
+// The server's own pages, read every 2 s (their raw forms are /clients, JSON, and /metrics,
+// Prometheus text): who is connected, and the counters by family.
+async function clientsPage() {
+  const r = await fetch("/clients", { cache: "no-store" });
+  if (!r.ok) throw new Error(`${r.status}: ${(await r.text()).trim()}`);
+  const rows = (await r.json()).clients;
+  view.innerHTML = `<h1>Clients</h1><p class="note">${rows.length} connected · <a href="/clients">raw JSON</a></p><table class="server"><tr><th>id</th><th>address</th><th>transport</th><th>user</th><th>age</th><th>idle</th><th>watches</th><th>queued</th></tr>` +
+    rows.map(c => `<tr><td class="num">${c.id}</td><td>${esc(c.address)}</td><td>${esc(c.transport)}</td><td>${esc(c.user ?? "—")}</td><td class="num">${c.age_seconds} s</td><td class="num">${c.idle_seconds} s</td><td class="num">${c.watches}</td><td class="num">${c.output_queued_bytes} B</td></tr>`).join("") + `</table>`;
+}
+async function metricsPage() {
+  const r = await fetch("/metrics", { cache: "no-store" });
+  if (!r.ok) throw new Error(`${r.status}: ${(await r.text()).trim()}`);
+  const families = [];
+  for (const line of (await r.text()).split("\n")) {
+    const help = /^# HELP (\S+) (.*)$/.exec(line);
+    if (help) { families.push({ name: help[1], help: help[2], samples: [] }); continue; }
+    if (!line || line.startsWith("#") || families.length === 0) continue;
+    const cut = line.lastIndexOf(" ");
+    families[families.length - 1].samples.push([line.slice(0, cut), line.slice(cut + 1)]);
+  }
+  view.innerHTML = `<h1>Metrics</h1><p class="note">${families.length} families · <a href="/metrics">raw Prometheus text</a></p>` + families.map(f =>
+    `<h2 title="${esc(f.name)}">${esc(f.help)}</h2><table class="server">` + f.samples.map(([k, v]) => `<tr><td>${esc(k)}</td><td class="num">${esc(v)}</td></tr>`).join("") + `</table>`).join("");
+}
 
 async function overview() {
   const root = await api("ls", "/");
@@ -160,7 +184,7 @@ async function menu() {
   const newest = orders.rows.length ? orders.rows[orders.rows.length - 1].id : null;
   const right = orders.rows.length === 0 ? `<p class="empty">No orders yet</p>` :
     (canWrite ? button("rm", ["/orders"], "Clear orders", "Clear the orders", ` class="clear" data-confirm="Clear every order?"`) : "") + orders.note + `<table>` + orders.rows.map(o =>
-      `<tr class="${o.id === newest ? "newest" : ""}${flash("/orders/" + o.id)}"><td class="num">${o.id}</td><td>${esc(o.title)}</td><td class="note">${esc(o.created)}</td>`
+      `<tr class="${o.id === newest ? "newest" : ""}${flash("/orders/" + o.id)}"><td class="num">${o.id}</td><td>${esc(o.title)}</td><td class="note time" title="${esc(o.created)}">${esc(o.created)}</td>`
       + (canWrite ? `<td class="tools">${button("rm", ["/orders/" + o.id, ...ifRev(o)], "✕", `Remove order ${o.id}`, ` title="remove"`)}</td>` : "") + `</tr>`).join("") + `</table>`;
   view.innerHTML = `<h1>Menu</h1><div class="columns"><div>${left}</div><div><h2>Order</h2>${right}</div></div>`;
 }
