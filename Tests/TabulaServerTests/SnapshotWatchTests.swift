@@ -124,7 +124,11 @@ import TabulaStorage
             try filler.line.sendRaw(Array(String(repeating: "ADD /items\n", count: 20_000).utf8))
             for _ in 0..<20_000 { _ = try filler.readReply(timeout: 30) }
             // A client that asks for 20,000 rows and reads none: its snapshot stays in progress.
+            // Its receive buffer is kept small, or loopback's autotuned one (megabytes) could
+            // take every row and end the snapshot.
             let stalled = try rawConnect(s)
+            var small: Int32 = 4096
+            setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
             try stalled.send("WATCH /items SNAPSHOT")
             let b = try connect(s)
             func ask() throws -> ServerReply {
