@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""The terminal live view under chaos: `tabula live /items` in tmux, connected through a
+proxy that cuts its connection every 50–500 ms, while random writes (ADD, SET, FAV, MV, RM)
+go to the server directly; the server (SQLite, a history of 20 changes, so resumes fall back
+to snapshots) is restarted twice. After quiescence the rows on screen (ids in order, stars)
+must equal LS /items. The seed is printed; TABULA_SEED replays it.
+"""
+import json, os, random, re, socket, subprocess, sys, tempfile, threading, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("TABULA_BIN", os.path.join(ROOT, ".build", "debug"))
+
+
+class CuttableProxy:
+    """Forwards 127.0.0.1:port to the target; cut() drops every connection and refuses new ones."""
+
+    def __init__(self, target):
+        self.target, self.open, self.pairs, self.lock = target, True, [], threading.Lock()
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            client, _ = self.listener.accept()
+            try:
+                if not self.open:
+                    raise OSError("cut")
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.pairs.append((client, upstream))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def pump(a, b):
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        self.open = False
+        with self.lock:
+            for pair in self.pairs:
+                for s in pair:
+                    try:
+                        s.shutdown(socket.SHUT_RDWR)
+                        s.close()
+                    except OSError:
+                        pass
+            self.pairs = []
+
+    def restore(self):
+        self.open = True
+
+
+def request(port, line):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        f = s.makefile("rwb")
+        f.readline()
+        f.write(line.encode() + b"\n")
+        f.flush()
+        out = []
+        while True:
+            l = f.readline().decode().rstrip("\n")
+            out.append(l)
+            if l.startswith(("OK", "ERR")):
+                return out
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def start(port, data):
+    p = subprocess.Popen([os.path.join(BIN, "tabulad"), "--port", str(port), "--data", data, "--history", "20", "--log-level", "warn"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            request(port, "PING")
+            return p
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("FAIL: tabulad did not start")
+
+
+def main():
+    seed = int(os.environ.get("TABULA_SEED", time.time_ns() % 2**32))
+    rng = random.Random(seed)
+    work = tempfile.mkdtemp()
+    data, port, sock = os.path.join(work, "db.sqlite"), free_port(), "tabula-live-chaos-%d" % os.getpid()
+    server = start(port, data)
+    proxy = CuttableProxy(port)
+    tm = lambda *a: subprocess.run(["tmux", "-L", sock, *a], check=True, capture_output=True, text=True).stdout
+    try:
+        tm("new-session", "-d", "-s", "v", "-x", "120", "-y", "50",
+           f"env TERM=xterm-256color TABULA_HISTFILE={work}/h {BIN}/tabula -p {proxy.port} live /items; sleep 60")
+        pane = lambda: tm("capture-pane", "-t", "v", "-p")
+        wait(lambda: "Rusty Spork" in pane(), 10, "the live view did not start", pane)
+        ids, cuts, restarts, writes = [1, 2, 3, 4], 0, 0, 0
+        for i in range(80):
+            if ids and (rng.random() < 0.65 or len(ids) >= 36):  # the whole list stays on one screen
+                item = rng.choice(ids)
+                line = rng.choice([f"SET /items/{item} value={rng.randint(1, 99)}", f"FAV /items/{item}", f"MV /items/{item} {rng.randint(1, 3)}", f"RM /items/{item}"])
+                if line.startswith("RM"):
+                    ids.remove(item)
+            else:
+                line = f"ADD /items Chaos{i} {rng.randint(1, 99)}"
+            final = request(port, line)[-1]
+            writes += 1
+            if line.startswith("ADD") and final.startswith("OK"):
+                ids.append(int(re.search(r"/items/(\d+)", final).group(1)))
+            if rng.random() < 0.25:
+                proxy.cut()
+                cuts += 1
+                time.sleep(rng.uniform(0.05, 0.5))  # the fault's length, not a wait for anything
+                proxy.restore()
+            if i in (30, 60):
+                server.terminate()
+                server.wait(10)
+                server = start(port, data)
+                restarts += 1
+        listed = json.loads(json_ls(port))
+        want = [(r["id"], r["favorite"]) for r in listed if r.get("type") == "item"]
+        shown = lambda: [(int(m.group(2)), m.group(1) == "★") for m in re.finditer(r"^[> ] (★| ) +(\d+)  ", pane(), re.M)]
+        try:
+            wait(lambda: shown() == want, 20, "", pane)
+        except SystemExit:
+            raise SystemExit(f"FAIL (seed {seed}): after {writes} writes, {cuts} cuts and {restarts} restarts the view shows {shown()}, LS has {want}\n{pane()}")
+        print(f"ok - the terminal live view under chaos (seed {seed}: {writes} writes, {cuts} cuts, {restarts} restarts, history of 20) equals LS ({len(want)} items, 0 mismatched)")
+    finally:
+        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+        server.terminate()
+        server.wait(10)
+
+
+def json_ls(port):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        f = s.makefile("rwb")
+        f.readline()
+        f.write(b"FORMAT json\nLS /items LIMIT 1000\n")
+        f.flush()
+        f.readline()
+        return json.dumps(json.loads(f.readline())["data"])
+
+
+def wait(condition, seconds, what, pane):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"FAIL: {what}\n{pane()}")
+
+
+if __name__ == "__main__":
+    main()
