@@ -16,7 +16,7 @@ import TabulaServer
             h.send("GET /events?prefix=/items HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let head = try h.waitFor("watching /items at rev 0")
             #expect(head.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream"))
-            #expect(head.contains("retry: 2000\n"))
+            #expect(head.contains("\r\n\r\nretry: 2000\nevent: reply\ndata: "), "retry is in the reply's block: no block without data")
             let t = try connect(s)
             _ = try t.request("ADD /items Lamp 30")
             _ = try t.request("SELECT /settings/my-int 8")  // not under /items

@@ -29,4 +29,11 @@ import TabulaServer
             #expect(try r.call("CONFIG", "GET", "save") == .map([]))
         }
     }
+
+    @Test func latencyIsAnsweredEmptyAsTheRedisExporterAsksIt() throws {
+        try withServer({ $0.respPort = 0 }) { s in
+            let r = try RESPTestClient(port: try #require(s.respPort))
+            #expect(try r.call("LATENCY", "LATEST") == .array([]), "no latency events recorded: none (the exporter logged an unknown command)")
+        }
+    }
 }

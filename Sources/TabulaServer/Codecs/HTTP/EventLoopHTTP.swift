@@ -193,7 +193,9 @@ extension EventLoop {
         h.lastStreamed = nowSeconds
         c.session.format = .sse
         c.output.append(HTTPResponse.eventStreamHead())
-        c.output.append(Array("retry: 2000\n\n".utf8))
+        // Part of the reply's block, not a block of its own: a block with no data is no event,
+        // but lenient readers (httpx-sse) hand it on as a message with empty data.
+        c.output.append(Array("retry: 2000\n".utf8))
         markDirty(c)
         run(c, [LineUnit.request(Request(command: .watch(prefix: prefix, from: from, snapshot: snapshot, progress: progress)))][...])
     }

@@ -37,6 +37,7 @@ struct RESPRequests {
             guard args.first?.uppercased() == "GET" else { return [error(.unknown, "CONFIG takes only GET here (answered empty); Tabula is configured by tabulad's flags", x)] }
             return [answer(.map([]), x)]
         case "INFO": return [answer(.bulk(info), x)]
+        case "LATENCY": return [answer(.array([]), x)]  // no latency events are recorded: none to tell
         case "ECHO" where args.count == 1: return [answer(.bulk(args[0]), x)]
         case "ECHO": return [error(.syntax, "ECHO takes one message: ECHO hello", x)]
         case "COMMAND": return [command(args, x)]
