@@ -11,6 +11,7 @@ script error. --screenshot PATH saves the items page (README's picture).
 """
 import argparse, json, os, random, shutil, socket, subprocess, sys, tempfile, threading, time
 
+from cutting_proxy import CuttableProxy
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -18,59 +19,6 @@ from selenium.webdriver.common.by import By
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("TABULA_BIN", os.path.join(ROOT, ".build", "debug"))
-
-
-class CuttableProxy:
-    """Forwards 127.0.0.1:port to the target; cut() drops every connection and refuses new ones."""
-
-    def __init__(self, target):
-        self.target, self.open, self.pairs, self.lock = target, True, [], threading.Lock()
-        self.listener = socket.socket()
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while True:
-            client, _ = self.listener.accept()
-            if not self.open:
-                client.close()
-                continue
-            upstream = socket.create_connection(("127.0.0.1", self.target))
-            with self.lock:
-                self.pairs.append((client, upstream))
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def pump(a, b):
-        try:
-            while data := a.recv(65536):
-                b.sendall(data)
-        except OSError:
-            pass
-        for s in (a, b):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def cut(self):
-        self.open = False
-        with self.lock:
-            for a, b in self.pairs:
-                for s in (a, b):
-                    try:
-                        s.shutdown(socket.SHUT_RDWR)
-                        s.close()
-                    except OSError:
-                        pass
-            self.pairs = []
-
-    def restore(self):
-        self.open = True
 
 
 def request(port, line):
