@@ -44,12 +44,21 @@ import TabulaTestSupport
     /// Writes in each phase: 400, or `TABULA_CHAOS_WRITES` (`Scripts/bench --soak`'s long form).
     static let phaseWrites = Int(ProcessInfo.processInfo.environment["TABULA_CHAOS_WRITES"] ?? "") ?? 400
 
-    /// `count` random writes to the server at `port`, on a connection of their own, paced.
-    static func writes(port: Int, count: Int, seed: UInt64) throws -> Int {
+    /// Cuts each phase of writes lasts for at least (a loaded machine may pace the cutting
+    /// thread slower than the writes: the phase then writes on until they have come).
+    static let cutsPerPhase = 4
+
+    /// `count` random writes to the server at `port`, on a connection of their own, paced,
+    /// and more while `proxy` has cut fewer than `cutsPerPhase` connections since the start
+    /// (30 s at most).
+    static func writes(port: Int, count: Int, seed: UInt64, proxy: CuttingProxy? = nil) throws -> Int {
         let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
         var g = SplitMix64(seed: seed)
-        var changed = 0
-        for _ in 0..<count {
+        var changed = 0, made = 0
+        let cutsBefore = proxy?.cuts.load(ordering: .relaxed) ?? 0, deadline = Date().addingTimeInterval(30)
+        func enoughCuts() -> Bool { proxy.map { $0.cuts.load(ordering: .relaxed) >= cutsBefore + cutsPerPhase } ?? true }
+        while made < count || (!enoughCuts() && Date() < deadline) {
+            made += 1
             let line = ListReplicaGeneratedTests.write(revision: c.helloRevision + UInt64(changed), &g)
             if try c.request(line).reply.rev != nil { changed += 1 }
             usleep(4_000)  // a pace of about 200 writes a second, so that the cuts fall among them
@@ -99,7 +108,7 @@ import TabulaTestSupport
         let tasks = live.map { l in Task { await l.run() } }
         defer { for t in tasks { t.cancel() } }
         let first = server.port
-        var changes = try await Task.detached { try Self.writes(port: first, count: Self.phaseWrites, seed: 1) }.value
+        var changes = try await Task.detached { try Self.writes(port: first, count: Self.phaseWrites, seed: 1, proxy: proxy) }.value
         // Every list holds the first server's history before it goes.
         let settled = Date().addingTimeInterval(30)
         while !live.allSatisfy({ if case .live = $0.state { true } else { false } }) && Date() < settled { try await Task.sleep(nanoseconds: 10_000_000) }
@@ -111,7 +120,7 @@ import TabulaTestSupport
         server = try Self.startServer(port: port, sqlite: file)
         defer { server.stop() }
         proxy.cutAll()
-        changes += try await Task.detached { try Self.writes(port: port, count: Self.phaseWrites, seed: 2) }.value
+        changes += try await Task.detached { try Self.writes(port: port, count: Self.phaseWrites, seed: 2, proxy: proxy) }.value
         proxy.cutting.store(false, ordering: .relaxed)
 
         let check = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
@@ -133,6 +142,7 @@ import TabulaTestSupport
         let figures = "\(live.count) lists, \(changes) changes, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
             + "\(live.map(\.connections).reduce(0, +)) connections, \(live.map(\.snapshots).reduce(0, +)) snapshots, \(live.map(\.resumes).reduce(0, +)) resumes"
         print("LiveList chaos (\(store)):", figures, "mismatched:", mismatched)
+        #expect(proxy.cuts.load(ordering: .relaxed) >= 2 * Self.cutsPerPhase, "the writes were cut among: \(figures)")
         let diff = try mismatched.first.map { p -> String in
             let l = live[Self.lists.firstIndex(of: p)!]
             return "\(p) (\(l.state), rev \(l.replica.rev)):\n  replica \(l.replica.rows)\n  LS      \(try Self.listed(check, p))"

@@ -34,13 +34,13 @@ struct LiveListClusterTests {
         let tasks = live.map { l in Task { await l.run() } }
         defer { for t in tasks { t.cancel() } }
         let (pa, pc) = (a.port, c.port)
-        var changes = try await Task.detached { try LiveListChaosTests.writes(port: pa, count: LiveListChaosTests.phaseWrites / 2, seed: 3) }.value
+        var changes = try await Task.detached { try LiveListChaosTests.writes(port: pa, count: LiveListChaosTests.phaseWrites / 2, seed: 3, proxy: proxy) }.value
         let port = b.port
         b.stop()
         b = try Self.node(db, port: port)
         defer { b.stop() }
         proxy.cutAll()
-        changes += try await Task.detached { try LiveListChaosTests.writes(port: pc, count: LiveListChaosTests.phaseWrites / 2, seed: 4) }.value
+        changes += try await Task.detached { try LiveListChaosTests.writes(port: pc, count: LiveListChaosTests.phaseWrites / 2, seed: 4, proxy: proxy) }.value
         proxy.cutting.store(false, ordering: .relaxed)
 
         let head = try TabulaConnection(host: "127.0.0.1", port: pc, timeout: 30)
