@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # --resp-port: RESP from the first byte. Clients that connect and wait before their first
 # command, as pools do, are answered in RESP: redis-cli --pipe fed after 300 ms, and
-# redis-benchmark's default PING tests (inline and multibulk) run to the end.
+# redis-benchmark's default PING tests (inline and multibulk) run to the end; node-redis after
+# 300 ms idle; the Prometheus redis exporter.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 need redis-cli redis-tools
@@ -25,3 +26,34 @@ pass "an inline PING on --resp-port is +PONG, with no greeting before it"
 timeout 120 redis-benchmark -p "$RESP" -t ping -n 2000 -c 5 -q >"$work/bench.txt" 2>&1 || { cat "$work/bench.txt"; fail "redis-benchmark -t ping"; }
 [[ "$(tr '\r' '\n' <"$work/bench.txt" | grep -c 'requests per second')" -ge 2 ]] || { cat "$work/bench.txt"; fail "redis-benchmark -t ping: not both PING tests"; }
 pass "redis-benchmark -t ping (inline and multibulk) runs to the end on --resp-port"
+
+# node-redis connects, waits 300 ms (as a pool's idle connection does), then PINGs and runs
+# a transaction: on the shared port its PING was never answered.
+need node nodejs
+need /usr/share/nodejs/redis/package.json node-redis
+cat >"$work/n.js" <<'JS'
+const redis = require("redis");
+(async () => {
+  const c = redis.createClient({ socket: { port: Number(process.argv[2]) } });
+  await c.connect();
+  await new Promise(r => setTimeout(r, 300));
+  const pong = await c.ping();
+  const res = await c.multi().addCommand(["ORDER", "pesto"]).exec();
+  console.log(pong, res[0]);
+  await c.quit();
+})().catch(e => { console.log("ERR", e.message); process.exit(1); });
+JS
+out="$(NODE_PATH=/usr/share/nodejs timeout 20 node "$work/n.js" "$RESP" 2>&1)" || fail "node-redis: $out"
+[[ "$out" == "PONG order 1: Pesto rev=1" ]] || fail "node-redis: $out"
+pass "node-redis $(sed -n 's/.*"version": "\(.*\)".*/\1/p' /usr/share/nodejs/redis/package.json): connect, wait 300 ms, PING and MULTI/EXEC on --resp-port"
+
+# The Prometheus redis exporter scrapes it, with no command logged unknown (it asks LATENCY).
+need prometheus-redis-exporter prometheus-redis-exporter
+eport="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+prometheus-redis-exporter --redis.addr "redis://127.0.0.1:$RESP" --web.listen-address "127.0.0.1:$eport" >"$work/exporter.log" 2>&1 &
+EPID=$!
+trap '[[ -n "${RPID:-}" ]] && kill "$RPID" 2>/dev/null; [[ -n "${EPID:-}" ]] && kill "$EPID" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 1 200); do curl -s "127.0.0.1:$eport/metrics" 2>/dev/null | grep -q '^redis_up 1' && break; sleep 0.05; done
+curl -s "127.0.0.1:$eport/metrics" | grep -q '^redis_up 1' || { cat "$work/exporter.log"; fail "the redis exporter does not see tabulad up"; }
+! grep -qi "unknown" "$work/exporter.log" || { cat "$work/exporter.log"; fail "the redis exporter logged an unknown command"; }
+pass "the Prometheus redis exporter scrapes --resp-port (redis_up 1) and logs no unknown command"
