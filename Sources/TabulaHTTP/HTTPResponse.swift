@@ -36,9 +36,10 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The head of a Server-Sent Events stream: no length, the events follow until either
-    /// side closes.
-    public static func eventStreamHead(headers: [(String, String)] = []) -> [UInt8] {
+    /// side closes; `chunked` (an HTTP/1.1 request), in chunks.
+    public static func eventStreamHead(chunked: Bool, headers: [(String, String)] = []) -> [UInt8] {
         var out = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nX-Accel-Buffering: no\r\n".utf8)
+        if chunked { out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8) }
         for (k, v) in headers { out.append(contentsOf: "\(k): \(v)\r\n".utf8) }
         out.append(contentsOf: "\r\n".utf8)
         return out

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import TabulaServer
+import TabulaStorage
 
 /// `GET /events`: the same events as WATCH as Server-Sent Events, resumable without gap or
 /// duplicate, a revision too old said as an EXPIRED reply.
 @Suite struct HTTPStreamTests {
     /// The `id:` lines of an event stream's text, in order.
     static func ids(_ text: String) -> [UInt64] {
-        text.components(separatedBy: "\n").compactMap { $0.hasPrefix("id: ") ? UInt64($0.dropFirst(4)) : nil }
+        HTTPTestClient.sseBody(text).components(separatedBy: "\n").compactMap { $0.hasPrefix("id: ") ? UInt64($0.dropFirst(4)) : nil }
     }
 
     @Test func anEventStreamCarriesEachChangeWithItsRevisionAsID() throws {
@@ -16,7 +17,7 @@ import TabulaServer
             h.send("GET /events?prefix=/items HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let head = try h.waitFor("watching /items at rev 0")
             #expect(head.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream"))
-            #expect(head.contains("\r\n\r\nretry: 2000\nevent: reply\ndata: "), "retry is in the reply's block: no block without data")
+            #expect(HTTPTestClient.sseBody(head).hasPrefix("retry: 2000\nevent: reply\ndata: "), "retry is in the reply's block: no block without data")
             let t = try connect(s)
             _ = try t.request("ADD /items Lamp 30")
             _ = try t.request("SELECT /settings/my-int 8")  // not under /items
@@ -24,6 +25,40 @@ import TabulaServer
             let text = try h.waitFor("id: 3\n")
             #expect(Self.ids(text) == [1, 3])
             #expect(text.contains(#"data: {"push":"event","rev":1,"kind":"add","path":"/items/5""#))
+        }
+    }
+
+    @Test func anHTTP11StreamIsSentInChunksAndAGoodbyeEndsItWithTheLastChunk() throws {
+        var config = ServerConfig()
+        config.port = 0
+        config.httpPort = 0
+        config.logLevel = .error
+        let s = try Server(config: config, store: MemoryStore())
+        s.start()  // stopped below, once: the goodbye is what is tested
+        let h = try HTTPTestClient(port: try #require(s.httpPort))
+        h.send("GET /events?prefix=/orders HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let head = try h.waitFor("watching /orders")
+        #expect(head.contains("Transfer-Encoding: chunked\r\n"))
+        // Each piece a chunk: its size in hex, its bytes, CRLF (a block-reading client,
+        // urllib3, then gets each event as it comes).
+        #expect(head.contains("\r\n\r\nc\r\nretry: 2000\n\r\n"), "\(head)")
+        _ = try connect(s).request("ORDER pesto")
+        #expect(Self.ids(try h.waitFor("id: 1\n")) == [1])
+        s.stop()
+        let end = try h.waitFor("\r\n0\r\n\r\n")
+        #expect(HTTPTestClient.sseBody(end).contains("event: bye\n"), "the goodbye is a chunk before the last")
+        #expect(end.hasSuffix("\r\n0\r\n\r\n"))
+    }
+
+    @Test func anHTTP10StreamHasNoChunksItsBodyEndsWithTheConnection() throws {
+        try HTTPTests.withHTTP { s, port in
+            let h = try HTTPTestClient(port: port)
+            h.send("GET /events?prefix=/orders HTTP/1.0\r\nHost: localhost\r\n\r\n")
+            let head = try h.waitFor("watching /orders")
+            #expect(!head.contains("Transfer-Encoding"))
+            #expect(head.contains("\r\n\r\nretry: 2000\nevent: reply\n"))
+            _ = try connect(s).request("ORDER pesto")
+            #expect(Self.ids(try h.waitFor("id: 1\n")) == [1])
         }
     }
 

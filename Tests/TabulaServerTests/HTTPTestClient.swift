@@ -26,6 +26,25 @@ final class HTTPTestClient {
 
     deinit { close(fd) }
 
+    /// The body of an event stream as read so far (`raw`: its head and body), as an SSE reader
+    /// sees it: a chunked body's chunks joined, their framing dropped (an unfinished last chunk
+    /// kept as far as it came).
+    static func sseBody(_ raw: String) -> String {
+        let bytes = Array(raw.utf8)
+        guard let end = (0..<max(0, bytes.count - 3)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }) else { return "" }
+        let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+        var i = end + 4
+        guard head.contains("transfer-encoding: chunked") else { return String(decoding: bytes[i...], as: UTF8.self) }
+        var body: [UInt8] = []
+        while i < bytes.count, let lineEnd = (i..<bytes.count - 1).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
+              let size = Int(String(decoding: bytes[i..<lineEnd], as: UTF8.self), radix: 16), size > 0 {
+            let start = lineEnd + 2
+            body += bytes[start..<min(bytes.count, start + size)]
+            i = start + size + 2
+        }
+        return String(decoding: body, as: UTF8.self)
+    }
+
     func send(_ text: String) { send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) {

@@ -61,9 +61,12 @@ enum CloseReason: Sendable, Equatable {
 
 extension EventLoop {
     /// The goodbye in the connection's codec (nil: nothing to say, an HTTP connection with
-    /// no request in progress).
+    /// no request in progress), as bytes to send as they are (`OutputQueue.appendRaw`): a
+    /// chunked event stream's is its last chunks.
     func goodbye(_ c: Connection, _ reason: CloseReason) -> [UInt8]? {
-        guard let h = c.http, !h.streaming else { return Codec.push(.bye(reason: reason.message), format: c.session.format) }
+        let bye = Codec.push(.bye(reason: reason.message), format: c.session.format)
+        if c.output.chunkedBody { return c.output.framed(bye) + OutputQueue.lastChunk }
+        guard let h = c.http, !h.streaming else { return bye }
         guard c.partialInput > 0 || h.inFlight != nil || !h.waiting.isEmpty else { return nil }
         return HTTPResponse.refusal(reason.status, reason.message).encoded(close: true)
     }

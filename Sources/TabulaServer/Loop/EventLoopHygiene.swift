@@ -124,7 +124,7 @@ extension EventLoop {
     func sayByeAfterOutput(_ c: Connection) {
         guard let reason = c.byeAfterOutput else { return }
         c.byeAfterOutput = nil
-        if let bye = goodbye(c, reason) { c.output.append(bye) }
+        if let bye = goodbye(c, reason) { c.output.appendRaw(bye) }
         c.closeWhenFlushed = true
         updateInterest(c)
         markDirty(c)

@@ -56,7 +56,7 @@ extension EventLoop {
                         c.byeAfterOutput = .shutdown
                         continue
                     }
-                    if let bye = goodbye(c, .shutdown) { c.output.append(bye) }
+                    if let bye = goodbye(c, .shutdown) { c.output.appendRaw(bye) }
                     c.closeWhenFlushed = true
                     markDirty(c)
                 }

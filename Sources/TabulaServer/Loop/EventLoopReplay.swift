@@ -170,7 +170,7 @@ extension EventLoop {
         let next = gap.failure == nil
             ? "what came after revision \(r.cursor) is no longer kept, so reconnect and WATCH \(r.plan.prefix) SNAPSHOT (or LS to resync, then WATCH without FROM)"
             : "reconnect and WATCH \(r.plan.prefix) FROM \(r.cursor) to go on"
-        if let bye = goodbye(c, .replayStopped("\(why); \(next)")) { c.output.append(bye) }
+        if let bye = goodbye(c, .replayStopped("\(why); \(next)")) { c.output.appendRaw(bye) }
         c.replay = nil
         c.closeWhenFlushed = true
     }

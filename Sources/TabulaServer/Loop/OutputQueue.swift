@@ -18,7 +18,36 @@ struct OutputQueue {
     /// Pieces up to this size are copied into the last chunk; bigger ones become a chunk.
     static let joinLimit = 512
 
+    /// An HTTP/1.1 event stream's body is sent chunked (`Transfer-Encoding: chunked`), so a
+    /// reader that reads in blocks gets each event at once: every piece appended from then on
+    /// goes out as one HTTP chunk, whole, so a piece boundary is a chunk boundary
+    /// (`atLineBoundary` holds between chunks).
+    private(set) var chunkedBody = false
+
+    /// Pieces are framed as HTTP chunks from now on.
+    mutating func beginChunkedBody() { chunkedBody = true }
+
+    /// `bytes` as the connection's body takes them: one chunk when chunked, else as they are.
+    func framed(_ bytes: [UInt8]) -> [UInt8] {
+        guard chunkedBody, !bytes.isEmpty else { return bytes }
+        var out = Array(String(bytes.count, radix: 16).utf8)
+        out.reserveCapacity(out.count + bytes.count + 4)
+        out += [13, 10]
+        out += bytes
+        out += [13, 10]
+        return out
+    }
+
+    /// The chunk that ends a chunked body.
+    static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+
     mutating func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        appendRaw(chunkedBody ? framed(bytes) : bytes)
+    }
+
+    /// Appends `bytes` as they are, framed already (a goodbye with the last chunk).
+    mutating func appendRaw(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         count += bytes.count
         // Small pieces join the last chunk (when it has not started going out), so that a

@@ -192,7 +192,10 @@ extension EventLoop {
         h.waiting.removeAll()
         h.lastStreamed = nowSeconds
         c.session.format = .sse
-        c.output.append(HTTPResponse.eventStreamHead())
+        // HTTP/1.1: chunked, so that a reader reading in blocks (urllib3) gets each event at
+        // once; HTTP/1.0 has no chunks: its body ends with the connection.
+        c.output.append(HTTPResponse.eventStreamHead(chunked: !r.http10))
+        if !r.http10 { c.output.beginChunkedBody() }
         // Part of the reply's block, not a block of its own: a block with no data is no event,
         // but lenient readers (httpx-sse) hand it on as a message with empty data.
         c.output.append(Array("retry: 2000\n".utf8))
