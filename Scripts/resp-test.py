@@ -49,7 +49,7 @@ CALLS = {
     "watch": None, "unwatch": ["UNWATCH"], "format": ["FORMAT"], "stats": ["STATS"],
     "complete": ["COMPLETE", "LS /it"], "auth": ["AUTH", "nobody", "x"], "whoami": ["WHOAMI"],
     "sync": ["SYNC", "0"], "clients": ["CLIENTS"], "quit": None,
-    "hello": ["HELLO"], "client": ["CLIENT", "ID"], "config": ["CONFIG", "GET", "save"], "info": ["INFO"], "echo": ["ECHO", "hi"], "multi": None, "exec": None, "discard": None,
+    "hello": ["HELLO"], "client": ["CLIENT", "ID"], "config": ["CONFIG", "GET", "save"], "info": ["INFO"], "echo": ["ECHO", "hi"], "latency": ["LATENCY", "LATEST"], "multi": None, "exec": None, "discard": None,
     "command": lambda r: r.command_count(), "subscribe": None, "unsubscribe": None,
 }
 
