@@ -10,13 +10,13 @@ import TabulaStorage
     @Test func aConnectionMayWatchAtMost1024PrefixesAndIsToldWhatToDo() throws {
         try withServer { s in
             let c = try connect(s)
-            for i in 0..<1024 { try c.line.send("WATCH /items/x\(i)") }
+            for i in 0..<1024 { try c.line.send("WATCH /items/\(1000 + i)") }
             for _ in 0..<1024 { #expect(try c.readReply(timeout: 10).reply.error == nil) }
-            let over = try c.request("WATCH /items/x1024")
+            let over = try c.request("WATCH /items/2024")
             #expect(over.final.hasPrefix("ERR LIMIT this connection watches 1024 prefixes already"), "\(over.final)")
-            #expect(try c.request("WATCH /items/x7").isOK, "a prefix it watches already is not one more")
-            #expect(try c.request("UNWATCH /items/x0").isOK)
-            #expect(try c.request("WATCH /items/x1024").isOK, "after an UNWATCH there is room again")
+            #expect(try c.request("WATCH /items/1007").isOK, "a prefix it watches already is not one more")
+            #expect(try c.request("UNWATCH /items/1000").isOK)
+            #expect(try c.request("WATCH /items/2024").isOK, "after an UNWATCH there is room again")
         }
     }
 

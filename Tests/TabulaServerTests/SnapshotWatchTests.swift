@@ -45,6 +45,20 @@ import TabulaStorage
         }
     }
 
+    @Test func aWatchOfAPriceSectionIsRefusedSayingToWatchTheItems() throws {
+        try withServer { s in
+            let w = try connect(s)
+            for line in ["WATCH /items/cheap-items", "WATCH /items/cheap-items SNAPSHOT"] {
+                let r = try w.request(line)
+                #expect(r.final == "ERR INVALID /items/cheap-items is a price section, and an item's changes are events at /items/ID, not under it: WATCH /items (each event's at names its section)", "\(line)")
+            }
+            #expect(try w.request("WATCH /items/1").isOK, "an item's own path is watched")
+            _ = try w.request("UNWATCH")
+            #expect(try w.request("PING").final == "OK PONG")
+            #expect(w.takePushes().isEmpty, "nothing was watched")
+        }
+    }
+
     @Test func aSnapshotStandsInForAnExpiredResume() throws {
         try withServer({ $0.historyInMemory = 3 }) { s in
             let w = try connect(s)

@@ -11,6 +11,7 @@ extension RequestExecutor {
             let hint = EditDistance.closest(to: top, in: roots).map { "; did you mean /\($0)?" } ?? "; the top-level lists are /\(roots.joined(separator: ", /"))"
             return Execution(Reply(error: TabulaError(.notFound, "nothing can change under \(p)\(hint)")))
         }
+        if let why = RequestExecutor.sectionWatchRefusal(p) { return Execution(Reply(error: why)) }
         let revision = state.model.revision
         // Replayed: what was published when the watch is added; anything later comes live.
         let published = min(revision, state.publishedRevision.load(ordering: .acquiring))
@@ -53,6 +54,14 @@ extension RequestExecutor {
         let after = min(from ?? published, published)
         e.replay = ReplayPlan(prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy)
         return e
+    }
+
+    /// Why a watch of `p` would never be sent anything: a price section's path (`/items/cheap-items`)
+    /// is no prefix of its items' paths (`/items/5`), so no event falls under it; or nil.
+    static func sectionWatchRefusal(_ p: String) -> TabulaError? {
+        let parts = ModelPath.segments(p, cwd: "/")
+        guard parts.count == 2, parts[0] == "items", !parts[1].allSatisfy(\.isNumber) else { return nil }
+        return TabulaError(.invalid, "\(p) is a price section, and an item's changes are events at /items/ID, not under it: WATCH /items (each event's at names its section)")
     }
 
     /// Why `WATCH … FROM from` cannot resume (the history does not hold what follows
