@@ -1,3 +1,5 @@
+import Foundation
+
 /// A line typed in the live view's status line, edited as readline's emacs keys edit: ← →
 /// (Ctrl-B, Ctrl-F) move, Home and End (Ctrl-A, Ctrl-E) go to either end, Backspace and
 /// Delete (Ctrl-D) remove a character, Ctrl-W the word before the cursor, Ctrl-U everything
@@ -48,7 +50,7 @@ public struct LineEdit: Sendable, Equatable {
 
     private mutating func take(byte b: UInt8) -> Outcome {
         switch b {
-        case 10, 13: return .done(text.trimmingSpaces())
+        case 10, 13: return .done(text.trimmingCharacters(in: .whitespaces))
         case 27, 3: return .dropped
         case 1: return take(.home)
         case 5: return take(.end)
@@ -89,13 +91,5 @@ public struct LineEdit: Sendable, Equatable {
             characters.insert(c, at: cursor)
             cursor += 1
         }
-    }
-}
-
-extension String {
-    /// Without spaces at either end.
-    fileprivate func trimmingSpaces() -> String {
-        let s = drop { $0 == " " }
-        return String(s.reversed().drop { $0 == " " }.reversed())
     }
 }

@@ -28,6 +28,10 @@ struct TransactionQueue: Sendable {
         case dropped
     }
 
+    /// Whether a request of `verb` is a transaction's own (MULTI, EXEC, DISCARD): outside a
+    /// transaction only those go through `step`, so other requests pay nothing for it.
+    static func isOwn(_ verb: Verb?) -> Bool { verb == .multi || verb == .exec || verb == .discard }
+
     /// The step `parsed` (a request, or why its line was refused) takes with `open` (the
     /// connection's transaction, nil outside one); nil when it is no transaction's business
     /// (outside a transaction, anything but MULTI, EXEC and DISCARD: run as usual).

@@ -18,27 +18,26 @@ extension EventLoop {
                     units.append(.answer(goodbye(c, .notThisProtocol) ?? [], format: nil, close: true))
                     return count
                 }
-                guard let parsed = RequestParser.parse(line) else { continue }
-                let tag: String?
-                switch parsed {
-                case .success(let r): tag = r.tag
-                case .failure(let f): tag = f.tag
-                }
-                if let step = TransactionQueue.step(&c.transaction, parsed.mapError(\.error)) {
-                    units.append(EventLoop.unit(of: step, tag: tag))
-                    continue
-                }
-                switch parsed {
-                case .failure(let f): units.append(.failure(tag: f.tag, f.error))
-                case .success(let r): units.append(.request(r))
+                switch RequestParser.parse(line) {
+                case nil: continue
+                case .success(let r)? where c.transaction == nil && !TransactionQueue.isOwn(r.command.verb): units.append(.request(r))
+                case .failure(let f)? where c.transaction == nil: units.append(.failure(tag: f.tag, f.error))
+                case .success(let r)?: units.append(transactionUnit(c, .success(r), tag: r.tag))
+                case .failure(let f)?: units.append(transactionUnit(c, .failure(f.error), tag: f.tag))
                 }
             }
         }
         return count
     }
 
-    /// How the line protocol answers a step of a transaction.
-    static func unit(of step: TransactionQueue.Step, tag: String?) -> LineUnit {
+    /// How the line protocol answers a line of a transaction (in one, or MULTI, EXEC, DISCARD).
+    private func transactionUnit(_ c: Connection, _ parsed: Result<Request, TabulaError>, tag: String?) -> LineUnit {
+        guard let step = TransactionQueue.step(&c.transaction, parsed) else {  // not the transaction's: as any line
+            switch parsed {
+            case .success(let r): return .request(r)
+            case .failure(let e): return .failure(tag: tag, e)
+            }
+        }
         switch step {
         case .begun: return .reply(Reply(message: "transaction begun: requests are queued until EXEC runs them as one (DISCARD drops them)"), tag: tag)
         case .queued(let n): return .reply(Reply(message: "queued (\(n))"), tag: tag)

@@ -16,7 +16,7 @@ struct RESPRequests {
     func units(_ words: [String], _ x: RESPExchange) -> [LineUnit] {
         guard let first = words.first else { return [] }
         let verb = Verb.named(first)
-        if x.transaction != nil || verb == .multi || verb == .exec || verb == .discard { return [transaction(words, x)] }
+        if x.transaction != nil || TransactionQueue.isOwn(verb) { return [transaction(words, x)] }
         switch verb {
         case .select?, .auth?, .format?, .watch?, .unwatch?, nil: break
         default: return parsed(words)
