@@ -23,7 +23,7 @@ final class Connection {
     @exclusivity(unchecked) var heldBytes = 0
     /// The line protocol's requests queued since `MULTI` (nil: not in a transaction; a RESP
     /// connection's are its codec's, `RESPExchange.transaction`).
-    var transaction: TransactionQueue?
+    @exclusivity(unchecked) var transaction: TransactionQueue?
     /// A `WATCH … FROM` replay in progress.
     @exclusivity(unchecked) var replay: Replay?
     /// Its next step is at the `ReplayReader` (the store is being read for it).

@@ -13,7 +13,7 @@ enum LineUnit: Sendable {
     case value(RESPValue)
     /// A reply its codec made itself (the line protocol's MULTI, queued requests, DISCARD),
     /// written in the format the connection has when it runs.
-    case reply(Reply, tag: String?)
+    indirect case reply(Reply, tag: String?)
     /// `EXEC`: the requests queued since `MULTI`, run by the engine as one turn on a copy of
     /// the model, all or none (`Engine.processTransaction`).
     case transaction([Request], tag: String?)
