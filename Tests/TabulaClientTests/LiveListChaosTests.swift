@@ -41,6 +41,24 @@ import TabulaTestSupport
         return out
     }
 
+    /// Every row of each of `paths` that `LS` shows on the server at `port`, read on a thread
+    /// of its own: the lists live on the main actor, which a blocking read would stop (and
+    /// other suites' lists with it).
+    static func listed(port: Int, _ paths: [String]) async throws -> [[JSONValue]] {
+        try await offMain {
+            let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
+            _ = try c.request("FORMAT json")
+            return try paths.map { try listed(c, $0) }
+        }
+    }
+
+    /// Runs `work` on a thread of its own, so that the main actor, where the lists live,
+    /// goes on while it blocks. Not a task: the other suites' tests block the threads of the
+    /// tasks' pool (one a core), and a task would wait behind them.
+    static func offMain<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { k in Thread.detachNewThread { k.resume(with: Result { try work() }) } }
+    }
+
     /// Writes in each phase: 400, or `TABULA_CHAOS_WRITES` (`Scripts/bench --soak`'s long form).
     static let phaseWrites = Int(ProcessInfo.processInfo.environment["TABULA_CHAOS_WRITES"] ?? "") ?? 400
 
@@ -67,32 +85,36 @@ import TabulaTestSupport
     }
 
     @Test @MainActor func aListCutOffResumesByReplayingWhatItMissed() async throws {
-        let server = try Self.startServer(sqlite: nil)
+        let server = try await Self.offMain { try Self.startServer(sqlite: nil) }
         defer { server.stop() }
         let proxy = try CuttingProxy(target: server.port)
         defer { proxy.stop() }
         proxy.cutting.store(false, ordering: .relaxed)
-        _ = try TabulaConnection(host: "127.0.0.1", port: server.port, timeout: 30).request("ORDER margherita")
+        let port = server.port
+        _ = try await Self.offMain { try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30).request("ORDER margherita").isOK }
         let list = LiveList(path: "/orders", endpoint: .tcp(host: "127.0.0.1", port: proxy.port))
         let task = Task { await list.run() }
         defer { task.cancel() }
-        try await Self.until { if case .live = list.state { true } else { false } }
+        try await Self.until("the list is live, not \(list.state)") { if case .live = list.state { true } else { false } }
         proxy.cutAll()
-        let port = server.port
-        try await Task.detached {
+        try await Self.offMain {
             let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
             for _ in 0..<3 { _ = try c.request("ORDER pesto") }
-        }.value
-        try await Self.until { list.state == .live(rev: 4) }
+        }
+        try await Self.until("the list is live at rev 4, not \(list.state)") { list.state == .live(rev: 4) }
         #expect(list.snapshots == 1 && list.resumes == 1 && list.connections == 2, "\(list.snapshots) snapshots, \(list.resumes) resumes, \(list.connections) connections")
         #expect(list.replica.entries.map(\.path) == ["/orders/1", "/orders/2", "/orders/3", "/orders/4"])
     }
 
-    /// Waits (up to 30 s, looking every 5 ms) until `condition` holds.
-    static func until(_ condition: @MainActor () -> Bool) async throws {
+    /// Waits (up to 30 s, looking every 5 ms) until `condition` holds; else fails, saying
+    /// what was awaited and what was seen instead.
+    static func until(_ awaited: @autoclosure @MainActor () -> String, _ condition: @MainActor () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(30)
         while await !condition() {
-            guard Date() < deadline else { throw CancellationError() }
+            guard Date() < deadline else {
+                Issue.record("waited 30 s for this: \(await awaited())")
+                throw CancellationError()
+            }
             try await Task.sleep(nanoseconds: 5_000_000)
         }
     }
@@ -101,51 +123,47 @@ import TabulaTestSupport
     func everyLiveListEqualsTheServersListAfterCutsAndARestart(store: String) async throws {
         let file = store == "sqlite" ? NSTemporaryDirectory() + "tabula-livelist-\(UUID().uuidString).sqlite" : nil
         defer { if let file { for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) } } }
-        var server = try Self.startServer(sqlite: file)
+        var server = try await Self.offMain { try Self.startServer(sqlite: file) }
         let proxy = try CuttingProxy(target: server.port)
         defer { proxy.stop() }
         let live = Self.lists.map { LiveList(path: $0, endpoint: .tcp(host: "127.0.0.1", port: proxy.port)) }
         let tasks = live.map { l in Task { await l.run() } }
         defer { for t in tasks { t.cancel() } }
         let first = server.port
-        var changes = try await Task.detached { try Self.writes(port: first, count: Self.phaseWrites, seed: 1, proxy: proxy) }.value
+        var changes = try await Self.offMain { try Self.writes(port: first, count: Self.phaseWrites, seed: 1, proxy: proxy) }
         // Every list holds the first server's history before it goes.
         let settled = Date().addingTimeInterval(30)
         while !live.allSatisfy({ if case .live = $0.state { true } else { false } }) && Date() < settled { try await Task.sleep(nanoseconds: 10_000_000) }
         let before = live.map(\.snapshots)
         #expect(before.allSatisfy { $0 >= 1 }, "every list began with a snapshot: \(before)")
         // A restart: the same port, a new memory store (a new history and the seed data again).
-        let port = server.port
-        server.stop()
-        server = try Self.startServer(port: port, sqlite: file)
+        let port = server.port, old = server
+        server = try await Self.offMain {
+            old.stop()
+            return try Self.startServer(port: port, sqlite: file)
+        }
         defer { server.stop() }
         proxy.cutAll()
-        changes += try await Task.detached { try Self.writes(port: port, count: Self.phaseWrites, seed: 2, proxy: proxy) }.value
+        changes += try await Self.offMain { try Self.writes(port: port, count: Self.phaseWrites, seed: 2, proxy: proxy) }
         proxy.cutting.store(false, ordering: .relaxed)
 
-        let check = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
-        _ = try check.request("FORMAT json")
         let deadline = Date().addingTimeInterval(60)
-        var mismatched = Self.lists
+        var mismatched = Self.lists, listed: [[JSONValue]] = []
         while !mismatched.isEmpty && Date() < deadline {
             try await Task.sleep(nanoseconds: 20_000_000)
-            let rev = try check.request("PING").reply  // a round trip: the revision below is current
-            _ = rev
-            mismatched = []
-            for (i, l) in live.enumerated() {
-                guard case .live = l.state, l.replica.rows == (try Self.listed(check, Self.lists[i])) else {
-                    mismatched.append(Self.lists[i])
-                    continue
-                }
-            }
+            listed = try await Self.listed(port: port, Self.lists)
+            mismatched = zip(live, listed).filter { l, rows in
+                guard case .live = l.state else { return true }
+                return l.replica.rows != rows
+            }.map(\.0.path)
         }
         let figures = "\(live.count) lists, \(changes) changes, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
             + "\(live.map(\.connections).reduce(0, +)) connections, \(live.map(\.snapshots).reduce(0, +)) snapshots, \(live.map(\.resumes).reduce(0, +)) resumes"
         print("LiveList chaos (\(store)):", figures, "mismatched:", mismatched)
         #expect(proxy.cuts.load(ordering: .relaxed) >= 2 * Self.cutsPerPhase, "the writes were cut among: \(figures)")
-        let diff = try mismatched.first.map { p -> String in
-            let l = live[Self.lists.firstIndex(of: p)!]
-            return "\(p) (\(l.state), rev \(l.replica.rev)):\n  replica \(l.replica.rows)\n  LS      \(try Self.listed(check, p))"
+        let diff = mismatched.first.map { p -> String in
+            let i = Self.lists.firstIndex(of: p)!, l = live[i]
+            return "\(p) (\(l.state), rev \(l.replica.rev)):\n  replica \(l.replica.rows)\n  LS      \(listed.count > i ? listed[i] : [])"
         } ?? ""
         #expect(mismatched.isEmpty, "\(figures); lists that differ from LS: \(mismatched)\n\(diff)")
         let byList = live.map { "\($0.path) \($0.snapshots) snapshots, \($0.resumes) resumes, \($0.connections) connections" }

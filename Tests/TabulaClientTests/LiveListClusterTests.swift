@@ -23,9 +23,11 @@ struct LiveListClusterTests {
     }
 
     @Test @MainActor func everyLiveListOfOneNodeEqualsItsListWhileOtherNodesWriteAndItRestarts() async throws {
-        let db = try freshDatabase()
-        let a = try Self.node(db), c = try Self.node(db)
-        var b = try Self.node(db)
+        // Nodes start, stop and are read on threads of their own: the lists live on the main
+        // actor, which a blocking call would stop (and other suites' lists with it).
+        let db = try await LiveListChaosTests.offMain { try freshDatabase() }
+        let (a, c, first) = try await LiveListChaosTests.offMain { (try Self.node(db), try Self.node(db), try Self.node(db)) }
+        var b = first
         defer { for n in [a, c] { n.stop() } }
         let proxy = try CuttingProxy(target: b.port)
         defer { proxy.stop() }
@@ -34,28 +36,33 @@ struct LiveListClusterTests {
         let tasks = live.map { l in Task { await l.run() } }
         defer { for t in tasks { t.cancel() } }
         let (pa, pc) = (a.port, c.port)
-        var changes = try await Task.detached { try LiveListChaosTests.writes(port: pa, count: LiveListChaosTests.phaseWrites / 2, seed: 3, proxy: proxy) }.value
-        let port = b.port
-        b.stop()
-        b = try Self.node(db, port: port)
+        var changes = try await LiveListChaosTests.offMain { try LiveListChaosTests.writes(port: pa, count: LiveListChaosTests.phaseWrites / 2, seed: 3, proxy: proxy) }
+        let port = b.port, old = b
+        b = try await LiveListChaosTests.offMain {
+            old.stop()
+            return try Self.node(db, port: port)
+        }
         defer { b.stop() }
         proxy.cutAll()
-        changes += try await Task.detached { try LiveListChaosTests.writes(port: pc, count: LiveListChaosTests.phaseWrites / 2, seed: 4, proxy: proxy) }.value
+        changes += try await LiveListChaosTests.offMain { try LiveListChaosTests.writes(port: pc, count: LiveListChaosTests.phaseWrites / 2, seed: 4, proxy: proxy) }
         proxy.cutting.store(false, ordering: .relaxed)
 
-        let head = try TabulaConnection(host: "127.0.0.1", port: pc, timeout: 30)
-        let rev = try #require(UInt64(try head.request("STATS").data.first { $0.hasPrefix("revision: ") }?.dropFirst(10) ?? ""))
-        let check = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
-        #expect(try check.request("SYNC \(rev) TIMEOUT 30000").isOK)
-        _ = try check.request("FORMAT json")
+        let rev = try await LiveListChaosTests.offMain { () throws -> UInt64 in
+            let head = try TabulaConnection(host: "127.0.0.1", port: pc, timeout: 30)
+            let rev = try #require(UInt64(try head.request("STATS").data.first { $0.hasPrefix("revision: ") }?.dropFirst(10) ?? ""))
+            let check = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
+            #expect(try check.request("SYNC \(rev) TIMEOUT 30000").isOK)
+            return rev
+        }
         let deadline = Date().addingTimeInterval(60)
         var mismatched = lists
         while !mismatched.isEmpty && Date() < deadline {
             try await Task.sleep(nanoseconds: 20_000_000)
-            mismatched = try zip(lists, live).filter { p, l in
+            let listed = try await LiveListChaosTests.listed(port: port, lists)
+            mismatched = zip(live, listed).filter { l, rows in
                 guard case .live(let at) = l.state, at >= rev else { return true }
-                return l.replica.rows != (try LiveListChaosTests.listed(check, p))
-            }.map(\.0)
+                return l.replica.rows != rows
+            }.map(\.0.path)
         }
         let figures = "\(lists.count) lists on one of 3 nodes, \(changes) changes on the other two, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
             + "\(live.map(\.connections).reduce(0, +)) connections, \(live.map(\.snapshots).reduce(0, +)) snapshots, \(live.map(\.resumes).reduce(0, +)) resumes"
