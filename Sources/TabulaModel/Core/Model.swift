@@ -45,6 +45,9 @@ public struct Model: Sendable {
     /// An empty model.
     public init() { lists = Model.registered.map { $0.init() } }
 
+    /// One empty model, shared: a placeholder that costs no allocation where a model is held.
+    public static let empty = Model()
+
     /// The model rebuilt from stored state.
     public init(snapshot s: ModelSnapshot) {
         self.init()

@@ -29,15 +29,16 @@ enum Dispatcher {
     }
 
     /// Why `r` may not run for this connection, or nil. Every request passes here before it
-    /// runs (a cached reply was made for a request that passed it with the same inputs). The model is read (through `state`,
-    /// never copied) only for a request that names a path, whose verb takes the lock that
-    /// allows it.
-    static func refusal(_ r: Request, session: Session, state: SharedState) -> TabulaError? {
+    /// runs (a cached reply was made for a request that passed it with the same inputs). The
+    /// model is read (through `state`, never copied; as the engine's turn has it `onEngine`,
+    /// else as committed) only for a request that names a path, whose verb takes the lock
+    /// that allows it.
+    static func refusal(_ r: Request, session: Session, state: SharedState, onEngine: Bool) -> TabulaError? {
         if let refusal = Codec.refusal(r.command, session: session) { return refusal }
         if session.authRequired && session.user == nil && !r.command.traits.beforeLogin {
             return Authorization.authenticationRequired
         }
         guard let user = session.user else { return nil }
-        return Authorization.refusal(r.command, user: user) { typed in state.model.canonicalPath(typed, viewer: session.viewer) }
+        return Authorization.refusal(r.command, user: user) { typed in state.readable(onEngine: onEngine).pointee.canonicalPath(typed, viewer: session.viewer) }
     }
 }

@@ -11,7 +11,8 @@ import TabulaStorage
 /// per turn: applies them in order under the write lock, commits the batch's mutations to the
 /// store in one transaction (group commit: one fsync for all of them), and only then hands
 /// back the replies and publishes the events. While a batch is applied but not committed,
-/// the loops send every request here, so no client sees a change a crash could still lose.
+/// the loops read the model as committed before it (`SharedState.committed`), so no client
+/// sees a change a crash could still lose and no read waits for the disk.
 ///
 /// It is made on its own thread and stays there (not Sendable): other threads reach it only
 /// through its `EngineHandle`.
@@ -32,10 +33,6 @@ final class Engine {
     var syncExpired: Set<ConnectionID> = []
     /// What a shared store's node must reload before it may answer from its state again.
     var pendingReload: PendingReload?
-    /// A local store's last failed commit: writes are refused until then (monotonic
-    /// nanoseconds), and why (see `refusingWrites`).
-    var writesRefusedUntil: UInt64 = 0
-    var writesRefusedWhy = ""
     /// Whether the last attempt to follow the shared store failed (logged once per outage).
     var followFailing = false
     /// Whether the engine polls its inbox before it sleeps (`nextBatch`).
@@ -109,7 +106,7 @@ final class Engine {
         if !turn.isEmpty { process(turn) }
     }
 
-    private func process(_ batch: [EngineInput]) {
+    func process(_ batch: [EngineInput]) {
         var answers: [GroupAnswer] = []
         var eventEnds: [Int] = []
         var work = CommitWork()
@@ -119,6 +116,9 @@ final class Engine {
         // Requests that came while the shared store's head was awaited join this turn.
         let batch = start.deferred ? [] : start.began ? batch + lateArrivals(after: batch) : batch
         state.writing {
+            // The model as committed: what the loops read until this turn is, and what a
+            // refused commit puts back.
+            state.keepCommitted()
             // Other nodes' changes first: their revisions follow the model's as it stands.
             outside += applyStored(start.caught)
             for input in batch {
@@ -139,7 +139,8 @@ final class Engine {
                     stopped = true
                 }
             }
-            if !work.events.isEmpty { state.uncommitted = true }
+            // Changes of its own, or other nodes' not yet confirmed durable (`abandonWrite`).
+            if !work.events.isEmpty || (start.began && !outside.isEmpty) { state.uncommitted = true } else { state.dropCommittedNow() }
         }
         conclude(ran, answers: answers, work: work, outside: outside, began: start.began, eventEnds: eventEnds)
     }
@@ -189,7 +190,7 @@ final class Engine {
             case .codecLogin:  // routed to the authenticator: the loop above stops before it
                 answers.append(executor.refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: s.format))
             case .request(let r):
-                if let refusal = Dispatcher.refusal(r, session: s, state: state) {
+                if let refusal = Dispatcher.refusal(r, session: s, state: state, onEngine: true) {
                     answers.append(executor.refused(refusal, tag: r.tag, format: s.format))
                 } else if let failing, failing.covers(r.command) {
                     answers.append(executor.refused(failing.error(for: r.command), tag: r.tag, format: s.format))

@@ -33,17 +33,11 @@ extension Engine {
 
     static let reloadMessage = "this node lost PostgreSQL in the middle of a commit and must reload its state before it answers; it does so as soon as PostgreSQL is back: try again shortly, or ask another node"
 
-    /// What a request is told while the state must be reloaded and cannot be.
-    var reloadMessage: String {
-        store.isShared ? Engine.reloadMessage
-            : "a commit failed and the stored state could not be read back to undo it; nothing is answered from the state until it can be (it is tried again with every request): free space or restore the store's file"
-    }
-
     /// Before a turn. Nil when the turn is given up (the node's history was replaced): the
     /// batch then waits for the next turn.
     func beginTurn(_ batch: [EngineInput]) -> TurnStart? {
-        if pendingReload != nil && !reload() { return TurnStart(failing: Failing(message: reloadMessage, everything: true)) }
-        guard store.isShared else { return TurnStart(failing: refusingWrites(batch)) }
+        if pendingReload != nil && !reload() { return TurnStart(failing: Failing(message: Engine.reloadMessage, everything: true)) }
+        guard store.isShared else { return TurnStart() }
         let writes = batch.contains(where: Engine.writes)
         // A poke for a head this node already has (its own commit's notification, or one a
         // write turn caught up with) costs no round trip; a head behind the node is read.
@@ -147,6 +141,9 @@ extension Engine {
         if let unknown = error as? CommitOutcomeUnknown {
             failing = Failing(message: "\(unknown); the change may or may not be saved: read it back (SHOW or LS it, or SYNC to a later revision) before you try again, never just retry", everything: false, code: .inDoubt)
         }
+        // The reload replaces the model; until it does, reads wait on the engine (refused while
+        // PostgreSQL cannot be read), not on the copy held for the turn.
+        state.writing { state.dropCommittedNow() }
         let reloaded = reload()
         return state.writing {
             state.uncommitted = !reloaded
@@ -203,6 +200,9 @@ extension Engine {
         log.log(.error, "\(d); dropping every client and reloading")
         for loop in state.loops { loop.post([.dropAll(.historyChanged("the history changed: \(d.description); reconnect to go on from the store's history"))]) }
         pendingReload = .replacing
-        state.writing { state.uncommitted = true }
+        state.writing {
+            state.dropCommittedNow()
+            state.uncommitted = true
+        }
     }
 }

@@ -68,8 +68,10 @@ extension Engine {
                     // The reload publishes everything from the turn's start, others' changes too.
                     answers = rollBackShared(batch, error: error, turnStart: (outside.first ?? work.events[0]).rev - 1)
                     published = []
+                } else if batch.count > 1 {
+                    return retryApart(batch)
                 } else {
-                    answers = rollBack(batch, error: error, turnStart: (outside.first ?? work.events[0]).rev - 1)
+                    answers = rollBack(batch, error: error)
                 }
             }
         } else if began && !store.abandonWrite() {
@@ -89,12 +91,15 @@ extension Engine {
             origins += work.origins
         }
         let ends = committed ? eventEnds?.map { $0 + outside.count } : nil
+        var old = Model.empty
         state.writing {
+            if state.holdsCommitted { old = state.dropCommitted() }
             state.uncommitted = pendingReload != nil
             publishInOrder(&published, origins: origins, answers: answers, ends: ends)
             if stopped { state.postAfterRelease(state.loops.map { _ in [LoopMessage.goodbye] }) }
         }
         published.removeAll()  // what fell out of the history, freed outside the lock
+        _ = consume old  // the chunks only the committed copy held, likewise
     }
 
     /// Queues events and answers so that every connection's stream follows the turn's order.
@@ -144,47 +149,36 @@ extension Engine {
         }
     }
 
-    /// A commit failed: nothing of the batch is stored. Restore the last stored model, answer
-    /// the batch's writes with `ERR STORAGE`, and answer everything else again from the
-    /// restored state. The store is read and the model built outside the write lock (reads
-    /// wait on the engine meanwhile, as the state is marked uncommitted); the lock is held
-    /// only to swap it in. Writes are then refused at once for `refusalPause` (see
-    /// `refusingWrites`), so a store that stays full costs at most one reload a second.
-    /// When the stored model cannot be read back, the state still holds the refused change:
-    /// nothing is answered from it (reads too are refused, on the engine) until a reload
-    /// succeeds, tried again before every turn.
-    private func rollBack(_ batch: [EngineInput], error: Error, turnStart: UInt64) -> [GroupAnswer] {
+    /// A local store refused the commit of one group's changes: nothing of it is stored. The
+    /// model goes back to the one committed before the turn (held for it: no read of the
+    /// store), the group's writes are answered `ERR STORAGE`, and the rest of it is answered
+    /// again from the model as committed. The next turn tries the store again.
+    private func rollBack(_ batch: [EngineInput], error: Error) -> [GroupAnswer] {
         let message = "the change could not be saved (\(error)); nothing was changed, try again later"
-        let restored: Model?
-        do {
-            restored = try store.load().map { snap in
-                var m = Model(snapshot: snap)
-                m.recordsMutations = store.isDurable
-                return m
-            }
-        } catch {
-            log.log(.error, "reload after the failed commit failed too: \(error); refusing every read until it succeeds")
-            pendingReload = .continuing(after: turnStart)
-            var failing = Failing(message: message, everything: true)
-            failing.others = TabulaError(.storage, reloadMessage)
-            return state.writing { rerun(batch, failing: failing) }
-        }
-        writesRefusedUntil = Histogram.now() + Engine.refusalPause
-        writesRefusedWhy = "\(error)"
-        return state.writing {
-            if let restored { state.model = restored }
+        var refused = Model.empty
+        let answers = state.writing {
+            refused = state.restoreCommitted()
+            state.uncommitted = false
             return rerun(batch, failing: Failing(message: message, everything: false))
         }
+        _ = consume refused  // freed outside the lock
+        return answers
     }
 
-    /// After a local store refused a commit: the writes of a turn within `refusalPause` of it
-    /// are refused without being applied (as Redis refuses writes after a failed AOF write
-    /// until one succeeds), since each refused commit means reading the whole store back.
-    func refusingWrites(_ batch: [EngineInput]) -> Failing? {
-        guard Histogram.now() < writesRefusedUntil, batch.contains(where: Engine.writes) else { return nil }
-        return Failing(message: "the store refused the last commit (\(writesRefusedWhy)) under a second ago; writes are refused until it takes one, tried once a second, and reads go on: try again shortly", everything: false)
+    /// A local store refused the commit of several groups' changes: the model goes back to the
+    /// one committed before the turn, and each half of the groups runs again as a turn of its
+    /// own, halved again while refused, so that a refusal reaches only the groups whose own
+    /// changes the store cannot take (one writer's oversized adds refuse none of the others'
+    /// writes). Costs at most about 2·log₂(groups) more commits for each group refused.
+    private func retryApart(_ batch: [EngineInput]) {
+        var refused = Model.empty
+        state.writing {
+            refused = state.restoreCommitted()
+            state.uncommitted = false
+        }
+        _ = consume refused
+        let half = batch.count / 2
+        process(Array(batch[..<half]))
+        process(Array(batch[half...]))
     }
-
-    /// How long writes are refused after a failed commit, in nanoseconds.
-    static let refusalPause: UInt64 = 1_000_000_000
 }

@@ -12,7 +12,9 @@ final class EngineHandle: Sendable {
 
     init(state: SharedState, executor: RequestExecutor) {
         self.state = state
-        self.executor = executor
+        var onEngine = executor
+        onEngine.onEngine = true
+        self.executor = onEngine
     }
 
     /// Queues inputs for the engine (any thread); wakes it if it sleeps.

@@ -25,7 +25,7 @@ extension Engine {
         guard let start = beginTurn([.group(c, units, session: session)]) else { return }
         let outside = state.writing { applyStored(start.caught) }
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
-        let refusal = start.failing.map { $0.error(for: r.command) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state) })
+        let refusal = start.failing.map { $0.error(for: r.command) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state, onEngine: true) })
         if let refusal {
             let answer = executor.refused(refusal, tag: r.tag, format: session.format)
             conclude([], answers: [GroupAnswer(conn: c, answers: [answer], session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
@@ -43,7 +43,11 @@ extension Engine {
             swap(&state.model, &copy)  // the old model is freed below, outside the lock
             state.rng = rng
             state.writesOnEngine = false
-            if event != nil { state.uncommitted = true }
+            // Until the commit, the loops read the model as it was, and a refusal puts it back.
+            if event != nil {
+                state.keepCommitted(&copy)
+                state.uncommitted = true
+            }
         }
         var answers: [Answer] = []
         if let own = event.flatMap({ state.ownEvent($0, for: c, stats: executor.stats) }) { answers.append(own) }

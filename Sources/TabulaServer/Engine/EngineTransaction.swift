@@ -21,7 +21,7 @@ extension Engine {
         }
         if let failing = start.failing, let first = queue.first(where: { failing.covers($0.command) }) { return refuse(failing.error(for: first.command)) }
         for (k, r) in queue.enumerated() {
-            if let why = state.reading({ Dispatcher.refusal(r, session: session, state: state) }) { return refuse(Engine.notApplied(k, of: queue, why)) }
+            if let why = state.reading({ Dispatcher.refusal(r, session: session, state: state, onEngine: true) }) { return refuse(Engine.notApplied(k, of: queue, why)) }
         }
         var (copy, rng) = state.writing {
             state.writesOnEngine = true
@@ -50,7 +50,11 @@ extension Engine {
             swap(&state.model, &copy)  // the old model is freed below, outside the lock
             state.rng = rng
             state.writesOnEngine = false
-            if !events.isEmpty { state.uncommitted = true }
+            // Until the commit, the loops read the model as it was, and a refusal puts it back.
+            if !events.isEmpty {
+                state.keepCommitted(&copy)
+                state.uncommitted = true
+            }
         }
         var answers: [Answer] = events.compactMap { state.ownEvent($0, for: c, stats: executor.stats) }
         if s.format.namesChannel {  // RESP: an array of the replies, as Redis answers EXEC

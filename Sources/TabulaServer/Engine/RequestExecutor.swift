@@ -11,10 +11,18 @@ struct RequestExecutor: Sendable {
     let stats: ServerStats
     /// Whether the store keeps anything (writes then go to the engine; see `Dispatcher`).
     let durable: Bool
+    /// Whether this is the engine's executor: it reads the model as the engine's turn has
+    /// it; the loops' reads see the model as committed (`SharedState.committed`).
+    var onEngine = false
+
+    /// The model this executor reads (write through `state.model`, which only a writer
+    /// holding the write lock with nothing uncommitted, or the engine, may do).
+    var model: Model { unsafeAddress { state.readable(onEngine: onEngine) } }
 
     /// On an I/O loop: runs, in order and under one acquisition of the lock they need, the
     /// units `Dispatcher` routes to the loop, up to the first it routes to the engine (or
-    /// none while the engine holds uncommitted state), and publishes their events once.
+    /// none when the engine holds state it must reload, or a write meets uncommitted state),
+    /// and publishes their events once. Reads see the model as committed.
     /// Appends the encoded answers to `out`; returns how many ran, whether the last asked to
     /// close, and whether it published events (which the loop queues before `out`).
     func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into out: inout [UInt8]) -> LoopRun {
@@ -50,8 +58,8 @@ struct RequestExecutor: Sendable {
         var answers: [Answer] = []
         swap(&answers, &run.answers)
         let (close, replay) = Answer.encode(answers, cache: &cache, into: &out)
-        // The engine takes over at the first unit routed there, or at once while it holds
-        // uncommitted state; a run cut only by a cap goes on here after the lock is released.
+        // The engine takes over at the first unit routed there, or at once when the run was
+        // held back; a run cut only by a cap goes on here after the lock is released.
         return LoopRun(answered: run.answered, close: close, replay: replay, toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), published: published)
     }
 
@@ -60,7 +68,8 @@ struct RequestExecutor: Sendable {
         var answers: [Answer] = []
         var events: [Event?] = []
         var origins: [ConnectionID?] = []
-        /// The engine holds uncommitted state, or runs a write on a copy: nothing ran.
+        /// A write met uncommitted state or a write on a copy, or the state must be reloaded
+        /// first: nothing ran.
         var heldBack = false
         /// Units answered: not `answers.count`, since a watcher's own event is an answer too.
         var answered = 0
@@ -69,7 +78,9 @@ struct RequestExecutor: Sendable {
     /// Runs `here` under the lock `access` needs (held by the caller), into `run`. Its state
     /// is passed in, not captured, so that its accesses are checked when compiled.
     private func runAll(_ here: ArraySlice<LineUnit>, access: VerbTraits.Access, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, run: inout LoopRunWork) {
-        if (access != .connection && state.uncommitted) || (access == .write && state.writesOnEngine) {
+        // Reads go on from the committed model while the engine's turn is uncommitted; only a
+        // node that holds no such copy (it must reload first) sends them to the engine.
+        if (access == .write && (state.uncommitted || state.writesOnEngine)) || (access != .connection && state.uncommitted && !state.holdsCommitted) {
             run.heldBack = true
             return
         }
@@ -135,12 +146,12 @@ struct RequestExecutor: Sendable {
             // Subscribed: refused, never cached. A current path that another client removed
             // is moved by the read, with a notice: neither a cached reply nor one to cache (a
             // hit would say "you are now at …" without moving the session).
-            if r.tag == nil && r.traits.cacheable && !session.subscribed && !state.model.mustSettle(session.viewer) {
+            if r.tag == nil && r.traits.cacheable && !session.subscribed && !model.mustSettle(session.viewer) {
                 let k = ReplyCache.key(r, session)
                 // A hit proves that this request passed `Dispatcher.refusal` for this user (and
                 // load of the users file), current path and revision: entries are made only
                 // for requests that passed, and keyed by all of that.
-                if let hit = cache.lookup(k, revision: state.model.revision) {
+                if let hit = cache.lookup(k, revision: model.revision) {
                     stats.ran(r.command.verb)
                     answers.append(.bytes(hit))
                     // A cached reply counts toward the run's bound like the one it copies:
@@ -150,7 +161,7 @@ struct RequestExecutor: Sendable {
                 }
                 key = k
             }
-            if let refusal = Dispatcher.refusal(r, session: session, state: state) {
+            if let refusal = Dispatcher.refusal(r, session: session, state: state, onEngine: onEngine) {
                 stats.ran(r.command.verb)
                 answers.append(refused(refusal, tag: r.tag, format: session.format))
                 return false
@@ -164,7 +175,7 @@ struct RequestExecutor: Sendable {
             // Only a cacheable request (a read, run under the lock) needs the revision: a PING,
             // run under no lock, must not touch the model while another loop writes to it.
             let stops = e.close || e.replay != nil
-            answers.append(.run(consume e, tag: r.tag, format: session.format, cacheKey: key, revision: key == nil ? 0 : state.model.revision))
+            answers.append(.run(consume e, tag: r.tag, format: session.format, cacheKey: key, revision: key == nil ? 0 : model.revision))
             return stops
         }
     }
@@ -218,7 +229,7 @@ struct RequestExecutor: Sendable {
         case .auth:
             return Execution(Reply(error: TabulaError(.invalid, "AUTH is answered by the authenticator")))  // routed there, never run here
         case .stats:
-            return Execution(ServerReplies.stats(state: state, stats: stats, store: store, historyOldest: retainedOldest()))
+            return Execution(ServerReplies.stats(state: state, model: model, stats: stats, store: store, historyOldest: retainedOldest()))
         case .clients:
             return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
         case .watch(let prefix, let from, let snapshot, let progress):
@@ -234,7 +245,7 @@ struct RequestExecutor: Sendable {
             if r.subscribeReply || s.format == .resp2 { reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left) }
             return Execution(reply)
         default:
-            if let reply = state.model.read(r.command, viewer: &s.viewer) { return Execution(reply) }
+            if let reply = model.read(r.command, viewer: &s.viewer) { return Execution(reply) }
             return Execution(state.model.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
         }
     }

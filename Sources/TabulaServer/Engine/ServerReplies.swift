@@ -5,7 +5,7 @@ import TabulaStorage
 
 /// Replies the server makes itself, from its own state: `STATS` and `HELP`.
 enum ServerReplies {
-    static func stats(state: SharedState, stats: ServerStats, store: StateStore, historyOldest: UInt64) -> Reply {
+    static func stats(state: SharedState, model: borrowing Model, stats: ServerStats, store: StateStore, historyOldest: UInt64) -> Reply {
         let up = ContinuousClock.now - stats.started
         let watches = state.hub.withLock { $0.count }
         var fields: [(String, Int)] = [
@@ -13,7 +13,7 @@ enum ServerReplies {
             ("connections_total", stats.totalConnections.load(ordering: .relaxed)),
             ("connections_rejected", stats.rejectedConnections.load(ordering: .relaxed)),
             ("watches", watches),
-            ("revision", Int(state.model.revision)),
+            ("revision", Int(model.revision)),
             ("history_oldest", Int(historyOldest)),
             ("requests", stats.requests),
             ("events_delivered", stats.eventsDelivered.load(ordering: .relaxed)),
@@ -26,7 +26,7 @@ enum ServerReplies {
             ("logins_failed", stats.loginsFailed.load(ordering: .relaxed)),
             ("logins_waiting", stats.loginsWaiting.load(ordering: .relaxed)),
             ("logins_dropped", stats.loginsDropped.load(ordering: .relaxed)),
-            ("items", state.model[ItemsList.self].items.count),
+            ("items", model[ItemsList.self].items.count),
             ("uptime_seconds", Int(up.components.seconds)),
             ("io_threads", state.loops.count),
             ("cpus_available", ServerConfig.budget.cpus),

@@ -32,6 +32,9 @@ final class WakeableInbox<Element: Sendable>: Sendable {
         if wake { _ = tabula_eventfd_signal(fd) }
     }
 
+    /// How many items are queued (any thread; for tests and figures).
+    var count: Int { state.withLock { $0.items.count } }
+
     /// Takes everything queued (consumer thread).
     func take() -> [Element] {
         state.withLock { s in

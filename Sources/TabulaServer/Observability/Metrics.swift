@@ -31,7 +31,7 @@ extension EventLoop {
         p.family("tabulad_sent_bytes_total", .counter, "Bytes written to clients.", Double(s.bytesOut.load(ordering: .relaxed)))
         p.family("tabulad_revision", .gauge, "The newest published revision.", Double(state.publishedRevision.load(ordering: .relaxed)))
         p.family("tabulad_history_oldest_revision", .gauge, "The oldest revision WATCH ... FROM can replay.", Double(state.reading { executor.retainedOldest() }))
-        let lists = state.reading { state.model.rootListing(Viewer()) }
+        let lists = state.reading { state.committed.rootListing(Viewer()) }
         p.family("tabulad_list_entries", .gauge, "Entries at the top of each list (items, settings, catalog nodes, menu sections, orders).", lists.rows.compactMap(Metrics.nameAndCount).map { ([("list", $0.0)], Double($0.1)) })
         p.family("tabulad_logins_hashed_total", .counter, "Logins checked against their slow hash.", Double(s.loginsHashed.load(ordering: .relaxed)))
         p.family("tabulad_authentication_failures_total", .counter, "Logins refused (wrong name or secret).", Double(s.loginsFailed.load(ordering: .relaxed)))

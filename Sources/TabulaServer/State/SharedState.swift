@@ -21,11 +21,29 @@ final class SharedState: @unchecked Sendable {
         unsafeAddress { UnsafePointer(modelStorage) }
         unsafeMutableAddress { modelStorage }
     }
+    /// Guarded by `lock`. The model readers on the loops see: as committed (the engine's
+    /// turn in flight is not in it). The engine, which runs the turn, reads `model`.
+    var committed: Model {
+        unsafeAddress { UnsafePointer(holdsCommitted ? committedStorage : modelStorage) }
+    }
+
+    /// The model a reader sees: on the engine the model as its turn has it, elsewhere as
+    /// committed.
+    func readable(onEngine: Bool) -> UnsafePointer<Model> {
+        UnsafePointer(onEngine || !holdsCommitted ? modelStorage : committedStorage)
+    }
+
     /// Guarded by `lock`. Recent events for `WATCH … FROM`.
     @exclusivity(unchecked) var history: ChangeHistory
     /// Guarded by `lock`. True while the engine has applied changes that are not yet
-    /// committed: nothing may be read from the model then except by the engine.
+    /// committed: the loops then read the model as it was committed (`committed`), or, when
+    /// no such copy is held (a node that must reload first), send their reads to the engine.
     @exclusivity(unchecked) var uncommitted = false
+    /// Guarded by `lock`. The model as last committed, while `holdsCommitted`: kept by the
+    /// engine when a turn begins to change the model, so that readers go on from it while
+    /// the commit is under way, and a refused commit is undone by putting it back.
+    private let committedStorage: UnsafeMutablePointer<Model>
+    @exclusivity(unchecked) private(set) var holdsCommitted = false
     /// Guarded by `lock`. True while the engine runs a write on a copy of the model: the
     /// loops then send writes to the engine (reads go on), so the model stays as copied.
     @exclusivity(unchecked) var writesOnEngine = false
@@ -67,6 +85,8 @@ final class SharedState: @unchecked Sendable {
         self.historyID = historyID
         modelStorage = .allocate(capacity: 1)
         modelStorage.initialize(to: model)
+        committedStorage = .allocate(capacity: 1)
+        committedStorage.initialize(to: Model())
         self.history = ChangeHistory(capacity: historyCapacity, byteCapacity: historyBytes, after: model.revision)
         publishedRevision.store(model.revision, ordering: .relaxed)
         postedRevision.store(model.revision, ordering: .relaxed)
@@ -75,6 +95,44 @@ final class SharedState: @unchecked Sendable {
     deinit {
         modelStorage.deinitialize(count: 1)
         modelStorage.deallocate()
+        committedStorage.deinitialize(count: 1)
+        committedStorage.deallocate()
+    }
+
+    /// Keeps the model as it stands as the committed one, before the engine changes it (call
+    /// holding the write lock). The first change to each part of the model then copies that
+    /// part: a turn costs a copy of the chunks it touches, never of the whole model.
+    func keepCommitted() {
+        committedStorage.pointee = model
+        holdsCommitted = true
+    }
+
+    /// Keeps `old`, the model a copy was swapped in for, as the committed one (write lock held).
+    func keepCommitted(_ old: inout Model) {
+        swap(&committedStorage.pointee, &old)
+        holdsCommitted = true
+    }
+
+    /// The turn is committed, or changed nothing: the model is the committed one again. Returns
+    /// the copy no longer held, for the caller to free once the lock is released (write lock
+    /// held).
+    func dropCommitted() -> Model {
+        holdsCommitted = false
+        var old = Model.empty
+        swap(&committedStorage.pointee, &old)
+        return old
+    }
+
+    /// `dropCommitted`, freeing the copy here (where it shares all it holds with the model,
+    /// or on a rare path).
+    func dropCommittedNow() { _ = dropCommitted() }
+
+    /// The turn's commit was refused: the model goes back to the one committed before it.
+    /// Returns the refused model, to free once the lock is released (write lock held).
+    func restoreCommitted() -> Model {
+        precondition(holdsCommitted, "nothing to restore")
+        swap(&modelStorage.pointee, &committedStorage.pointee)
+        return dropCommitted()
     }
 
     /// Runs `body` holding the read lock.

@@ -12,7 +12,7 @@ extension RequestExecutor {
             return Execution(Reply(error: TabulaError(.notFound, "nothing can change under \(p)\(hint)")))
         }
         if let why = RequestExecutor.sectionWatchRefusal(p) { return Execution(Reply(error: why)) }
-        let revision = state.model.revision
+        let revision = model.revision
         // Replayed: what was published when the watch is added; anything later comes live.
         let published = min(revision, state.publishedRevision.load(ordering: .acquiring))
         var from = from
@@ -24,9 +24,9 @@ extension RequestExecutor {
         // Rows' revisions are kept in memory: since a restart, every entry not changed reads
         // as the revision loaded. A copy from before it holds older ones, which IF REV would
         // refuse, so a replica resuming across a restart is sent the rows as they read now.
-        if snapshot, let f = from, f <= state.model.changes.base { from = nil }
+        if snapshot, let f = from, f <= model.changes.base { from = nil }
         let taken = snapshot && from == nil
-        if taken, let refusal = Snapshot.refusal(of: p, in: state.model, viewer: session.viewer) { return Execution(Reply(error: refusal)) }
+        if taken, let refusal = Snapshot.refusal(of: p, in: model, viewer: session.viewer) { return Execution(Reply(error: refusal)) }
         let held = taken ? state.snapshots.take() : nil
         if taken && held == nil {
             return Execution(Reply(error: TabulaError(.limit, "\(state.snapshots.most) snapshots are being sent, the most at once; try again in a moment (or WATCH \(p) FROM a revision the history holds)")))
@@ -50,7 +50,7 @@ extension RequestExecutor {
         // their positions count in it (a client filters its copy).
         var unfiltered = session.viewer
         unfiltered.filter = .all
-        let copy = held.map { Snapshot(model: state.model, path: p, viewer: unfiltered, held: $0) }
+        let copy = held.map { Snapshot(model: model, path: p, viewer: unfiltered, held: $0) }
         let after = min(from ?? published, published)
         e.replay = ReplayPlan(prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy)
         return e
@@ -96,7 +96,7 @@ extension RequestExecutor {
 
     /// The oldest revision still retained, in the store or in memory.
     func retainedOldest() -> UInt64 {
-        let memory = state.history.oldest ?? state.model.revision + 1
+        let memory = state.history.oldest ?? model.revision + 1
         let stored = state.storedHistoryOldest.load(ordering: .relaxed)
         return stored > 0 ? min(stored, memory) : memory
     }

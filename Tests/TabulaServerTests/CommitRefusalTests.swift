@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TabulaClient
+import TabulaStorage
+
+@testable import TabulaServer
+
+/// What a commit that the store refuses, or that hangs, costs the others: a refusal reaches
+/// only the connection whose changes the store cannot take, is undone without reading the
+/// store back, and puts off no later write; reads go on from the committed state meanwhile.
+@Suite struct CommitRefusalTests {
+    /// Waits (up to 10 s) until `check` holds; each look is a read of the server's own state.
+    static func until(_ check: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !check() && Date() < deadline { usleep(1_000) }
+        return check()
+    }
+
+    @Test func oneWritersRefusedChangeRefusesNoneOfTheWritesCommittedWithIt() throws {
+        let store = BrokenStore(try SQLiteStore(path: tempDB()))
+        try withServer(store: store) { s in
+            let first = try connect(s), big = try connect(s), small = try connect(s)
+            let itemsBefore = try stat(small, "items")
+            store.refuseTextsOver.store(1_000, ordering: .releasing)
+            store.holdCommits.store(true, ordering: .releasing)
+            // A commit under way holds the engine: the next two writes wait for one turn together.
+            try first.line.send("SELECT /settings/my-int #1")
+            #expect(Self.until { store.commitsHeld.load(ordering: .acquiring) == 1 })
+            try big.line.send("ADD /items \(String(repeating: "x", count: 2_000)) 5")
+            try small.line.send("SELECT /settings/my-int #3")
+            #expect(Self.until { s.engine.inbox.count == 2 }, "both writes reached the engine while it was held")
+            store.holdCommits.store(false, ordering: .releasing)
+            #expect(try first.readReply().isOK)
+            let refused = try big.readReply(), taken = try small.readReply()
+            #expect(refused.reply.error?.code == .storage, "\(refused.final)")
+            #expect(taken.isOK, "a small write was refused with another's oversized one: \(taken.final)")
+            let items = try stat(small, "items")
+            #expect(items == itemsBefore, "the oversized item is not kept: \(items) items, \(itemsBefore) before")
+        }
+    }
+
+    @Test func readsAreAnsweredFromTheCommittedStateWhileACommitHangs() throws {
+        let store = BrokenStore(try SQLiteStore(path: tempDB()))
+        try withServer(store: store) { s in
+            let writer = try connect(s)
+            let reader = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 5)
+            let before = try reader.request("SHOW /settings/my-int").data
+            store.holdCommits.store(true, ordering: .releasing)
+            defer { store.holdCommits.store(false, ordering: .releasing) }
+            try writer.line.send("SELECT /settings/my-int #3")
+            #expect(Self.until { store.commitsHeld.load(ordering: .acquiring) == 1 })
+            let during = try reader.request("SHOW /settings/my-int")
+            #expect(store.commitsHeld.load(ordering: .acquiring) == 1, "answered while the commit still hung")
+            #expect(during.isOK && during.data == before, "a read showed a change not yet committed: \(during.data)")
+            store.holdCommits.store(false, ordering: .releasing)
+            #expect(try writer.readReply().isOK)
+            #expect(try reader.request("SHOW /settings/my-int").data != before, "once its OK is sent, the change is read")
+        }
+    }
+
+    @Test func aRefusedChangeIsUndoneWithoutReadingTheStoreBack() throws {
+        let store = BrokenStore(try SQLiteStore(path: tempDB()))
+        try withServer(store: store) { s in
+            let c = try connect(s), r = try connect(s)
+            #expect(try c.request("ADD /items Kept 5").isOK)
+            let loads = store.loads.load(ordering: .relaxed)
+            store.failCommits.store(true, ordering: .releasing)
+            store.failLoads.store(true, ordering: .releasing)
+            #expect(try c.request("ADD /items Refused 6").reply.error?.code == .storage)
+            let read = try r.request("LS /items")
+            #expect(read.isOK, "reads go on from the state as committed: \(read.final)")
+            #expect(read.data.contains { $0.contains("Kept") } && !read.data.contains { $0.contains("Refused") }, "\(read.data)")
+            #expect(store.loads.load(ordering: .relaxed) == loads, "the store was read back")
+        }
+    }
+
+    @Test func theFirstWriteAfterARefusedCommitIsTriedAtOnce() throws {
+        let store = BrokenStore(try SQLiteStore(path: tempDB()))
+        try withServer(store: store) { s in
+            let c = try connect(s)
+            store.failCommits.store(true, ordering: .releasing)
+            #expect(try c.request("ADD /items Refused 6").reply.error?.code == .storage)
+            store.failCommits.store(false, ordering: .releasing)
+            let next = try c.request("ADD /items Taken 7")
+            #expect(next.isOK, "a write after a refused commit was refused without being tried: \(next.final)")
+        }
+    }
+}
