@@ -169,6 +169,10 @@ public final class Server: Sendable {
         let t = Thread { make().run() }
         t.name = "tabulad-engine"
         t.start()
+        let engine = self.engine
+        let st = Thread { engine.syncWaits.keepDeadlines(published: { engine.state.publishedRevision.load(ordering: .acquiring) }, { engine.answerWaiting($0) }) }
+        st.name = "tabulad-sync"
+        st.start()
         authenticator.startThreads()
         let rr = replayReader
         let rt = Thread { rr.run() }

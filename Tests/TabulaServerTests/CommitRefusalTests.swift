@@ -58,6 +58,23 @@ import TabulaStorage
         }
     }
 
+    @Test func aSyncIsAnsweredAtItsTimeoutWhileACommitHangs() throws {
+        let store = BrokenStore(try SQLiteStore(path: tempDB()))
+        try withServer(store: store) { s in
+            let writer = try connect(s), waiter = try connect(s)
+            store.holdCommits.store(true, ordering: .releasing)
+            defer { store.holdCommits.store(false, ordering: .releasing) }
+            try writer.line.send("SELECT /settings/my-int #3")
+            #expect(Self.until { store.commitsHeld.load(ordering: .acquiring) == 1 })
+            let start = Date()
+            let r = try waiter.request("SYNC 1000000 TIMEOUT 200")
+            let ms = Date().timeIntervalSince(start) * 1000
+            #expect(store.commitsHeld.load(ordering: .acquiring) == 1, "answered while the commit still hung")
+            #expect(r.reply.error?.code == .timeout && ms < 300, "\(r.final) after \(Int(ms)) ms")
+            #expect(try waiter.request("SHOW /settings/my-int").isOK, "the requests after it run")
+        }
+    }
+
     @Test func aRefusedChangeIsUndoneWithoutReadingTheStoreBack() throws {
         let store = BrokenStore(try SQLiteStore(path: tempDB()))
         try withServer(store: store) { s in

@@ -28,7 +28,7 @@ final class Engine {
     /// they run at the start of the next turn (see `run`).
     var carried: [EngineInput] = []
     /// Groups that start with a `SYNC` to a revision not yet applied (see EngineSync).
-    var parked: [ParkedSync] = []
+    var parked: SyncWaits { handle.syncWaits }
     /// Connections whose parked `SYNC` reached its deadline: answered `ERR TIMEOUT`.
     var syncExpired: Set<ConnectionID> = []
     /// What a shared store's node must reload before it may answer from its state again.
@@ -57,6 +57,7 @@ final class Engine {
             let batch = carried.isEmpty ? nextBatch() : carried + inbox.take()
             carried.removeAll()
             if !batch.isEmpty { processInTurns(batch) }
+            if !parked.isEmpty { parked.poke() }  // SYNCs the turn's revisions may answer
         }
         answerParkedAtShutdown()
         store.close()
@@ -125,7 +126,7 @@ final class Engine {
                 switch input {
                 case .group(let c, let units, let session):
                     if let p = parkIfWaiting(input) {
-                        parked.append(p)
+                        parked.park(p)
                     } else if let a = run(c, units, session: session, failing: start.failing, work: &work) {
                         answers.append(a)
                         eventEnds.append(work.events.count)

@@ -9,6 +9,8 @@ final class EngineHandle: Sendable {
     let finished = Atomic<Bool>(false)
     let state: SharedState
     let executor: RequestExecutor
+    /// The groups waiting in a SYNC (the engine's, and its deadline thread's).
+    let syncWaits = SyncWaits()
 
     init(state: SharedState, executor: RequestExecutor) {
         self.state = state
@@ -17,6 +19,4 @@ final class EngineHandle: Sendable {
         self.executor = onEngine
     }
 
-    /// Queues inputs for the engine (any thread); wakes it if it sleeps.
-    func submit(_ inputs: [EngineInput]) { inbox.post(inputs) }
 }

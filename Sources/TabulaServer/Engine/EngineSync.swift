@@ -41,42 +41,42 @@ extension Engine {
     func syncReply(_ c: ConnectionID, rev: UInt64) -> Reply {
         syncExpired.remove(c)
         let now = state.publishedRevision.load(ordering: .acquiring)
-        guard now >= rev else {
-            return Reply(error: TabulaError(.timeout, "this node has applied revision \(now), not yet \(rev); it may be cut off from the store (STATS shows its lag): try again, or read from the node that made the change"))
-        }
+        guard now >= rev else { return Reply(error: Engine.syncTimeout(applied: now, asked: rev)) }
         var r = Reply(message: "synced")
         r.rev = now
         return r
     }
 
-    /// Moves parked groups whose revision has come, or whose time is up, to the next turn.
+    static func syncTimeout(applied now: UInt64, asked rev: UInt64) -> TabulaError {
+        TabulaError(.timeout, "this node has applied revision \(now), not yet \(rev); it may be cut off from the store (STATS shows its lag): try again, or read from the node that made the change")
+    }
+
+    /// Moves parked groups whose revision has come, or whose time is up, to the next turn
+    /// (the deadline thread answers those whose time is up while the engine is busy).
     func releaseParked() {
         guard !parked.isEmpty else { return }
         let now = SyncClock.seconds()
         let applied = state.publishedRevision.load(ordering: .acquiring)
         let stopping = state.stopping.load(ordering: .acquiring)
-        parked.removeAll { p in
-            let due = p.rev <= applied
-            let expired = now >= p.deadline || stopping
-            guard due || expired else { return false }
-            if !due { syncExpired.insert(p.conn) }
+        for p in parked.take(where: { $0.rev <= applied || now >= $0.deadline || stopping }) {
+            if p.rev > applied { syncExpired.insert(p.conn) }
             carried.append(p.input)
-            return true
         }
     }
 
     /// How long the engine may sleep: forever, or briefly while a SYNC waits.
     func parkedWait() -> Int32 {
-        guard let next = parked.map(\.deadline).min() else { return -1 }
+        guard let next = parked.nextDeadline else { return -1 }
         return max(1, min(Engine.parkedPoll, Int32((next - SyncClock.seconds()) * 1000) + 1))
     }
 
     /// At shutdown every waiting SYNC is answered as timed out.
     func answerParkedAtShutdown() {
-        guard !parked.isEmpty else { return }
-        for p in parked { syncExpired.insert(p.conn) }
-        let batch = parked.map(\.input)
-        parked.removeAll()
+        parked.stop()
+        let waiting = parked.takeAll()
+        guard !waiting.isEmpty else { return }
+        for p in waiting { syncExpired.insert(p.conn) }
+        let batch = waiting.map(\.input)
         let answers = state.writing { rerun(batch, failing: nil) }
         state.writing { deliver(answers) }
     }
