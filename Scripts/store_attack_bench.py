@@ -15,7 +15,7 @@ def full_store_writer(rel, start_tabulad, work, seconds=15):
     SHOW's p99."""
     users = users_file(rel, work, [("admin", "admin", []), ("ci", "write", ["--allow", "/items", "--allow", "/orders"])])
     db = "%s/full-store.sqlite" % work
-    p, port = start_tabulad("--data", db, "--max-size", str(4 << 20), "--users", users, "--max-line", "65536")
+    p, port = start_tabulad("--data", db, "--max-size", str(4 << 20), "--history", "1000", "--users", users, "--max-line", "65536")
     stop = threading.Event()
     counts = {"ok": 0, "refused": 0, "adds": 0, "adds_refused": 0}
     shows = []
@@ -61,7 +61,7 @@ def full_store_writer(rel, start_tabulad, work, seconds=15):
             t.join(10)
         shows.sort()
         total = counts["ok"] + counts["refused"]
-        print("Restricted writer on a full store (--max-size 4 MB, 15 x 60 KB adds behind a SYNC every 1.5 s, %d s):"
+        print("Restricted writer on a full store (--max-size 4 MB, --history 1000, 15 x 60 KB adds behind a SYNC every 1.5 s, %d s):"
               " admin's small SELECTs %d, refused %.1f%%; the writer's adds %d, refused %d; another client's SHOW p50 %.2f ms, p99 %.2f ms, max %.2f ms"
               % (seconds, total, 100.0 * counts["refused"] / max(1, total), counts["adds"], counts["adds_refused"],
                  shows[len(shows) // 2], shows[int(len(shows) * 0.99)], shows[-1]))
