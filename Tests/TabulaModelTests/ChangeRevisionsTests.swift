@@ -57,4 +57,31 @@ import TabulaProtocol
         #expect(r.revision(of: "/item/1") == 5)
         #expect(r.revision(of: "/items/1") == 1)
     }
+
+    /// Entries named by a number are kept by that number: checked against a dictionary by
+    /// path over random changes (numbers, names, a leading zero, removals, clears).
+    @Test func entriesNamedByANumberReadAsTheSameEntriesKeptByPath() {
+        var r = ChangeRevisions(base: 3)
+        var oracle: [String: UInt64] = [:]
+        var g = SplitMix64(seed: 46)
+        let names = ["/items/0", "/items/007", "/items/12", "/items/x", "/orders/5", "/orders/4321", "/orders/1234567890", "/catalog/12"]
+        for rev in UInt64(4)..<600 {
+            let path = g.next() % 5 == 0 ? "/items/\(g.next() % 3_000)" : names[Int(g.next() % UInt64(names.count))]
+            switch g.next() % 10 {
+            case 0:
+                r.note(Event(rev: rev, kind: "rm", path: path, summary: "", value: .null))
+                oracle[path] = nil
+            case 1:
+                let list = "/" + (path.split(separator: "/").first.map(String.init) ?? "items")
+                r.note(Event(rev: rev, kind: "clear", path: list, summary: "", value: .null))
+                oracle = oracle.filter { !$0.key.hasPrefix(list + "/") }
+            default:
+                r.note(Event(rev: rev, kind: "set", path: path, summary: "", value: .null))
+                oracle[path] = rev
+            }
+            for p in names + ["/items/\(g.next() % 3_000)"] {
+                #expect(r.revision(of: p) == oracle[p] ?? 3, "\(p) after rev \(rev)")
+            }
+        }
+    }
 }

@@ -18,7 +18,7 @@ public struct ChangeRevisions: Sendable {
     public private(set) var base: UInt64 = 0
     /// Each top-level list's revisions (`Model.roots`' order), so that a change finds its
     /// list by comparing a few bytes, not by hashing the list's name.
-    private var byRoot: [ListRevisions] = Array(repeating: ListRevisions(), count: Model.roots.count)
+    private var byRoot: [ListRevisions] = Model.roots.map { ListRevisions(numbered: ChangeRevisions.numbered.contains($0)) }
     /// Lists under no top-level name (not made by today's lists; kept exact anyway).
     private var elsewhere: [String: ListRevisions] = [:]
 
@@ -44,33 +44,54 @@ public struct ChangeRevisions: Sendable {
     /// One top-level list's revisions: its own, kept apart (every addition stamps it, and
     /// a dictionary update and a parent path made for it would cost more than the rest),
     /// and its entries' by canonical path.
+    /// In the lists whose entries are named by a number the server gives (`/items/17`,
+    /// `/orders/3`: `numbered`), those entries are kept in an array by that number (0: none),
+    /// the rest by path: a copy of the model that the engine keeps while a commit is under way
+    /// then costs the chunks a turn touches, not the whole table. The array is as long as the
+    /// highest number given, as the list's own slots are.
     private struct ListRevisions: Sendable {
+        var numbered = false
         var list: UInt64?
         var entries: [String: UInt64] = [:]
+        var byNumber = ChunkedArray<UInt64>()
 
         func revision(of path: String, root: String) -> UInt64? {
-            path.utf8.count == root.utf8.count + 1 ? list : entries[path]
+            if path.utf8.count == root.utf8.count + 1 { return list }
+            if numbered, let n = ChangeRevisions.number(path, root: root) { return n < byNumber.count && byNumber[n] != 0 ? byNumber[n] : nil }
+            return entries[path]
+        }
+
+        mutating func stamp(_ path: String, root: String, _ rev: UInt64?) {
+            guard numbered, let n = ChangeRevisions.number(path, root: root) else { return entries[path] = rev }
+            if n >= byNumber.count {
+                guard rev != nil else { return }
+                while byNumber.count <= n { byNumber.append(0) }
+            }
+            byNumber[n] = rev ?? 0
         }
 
         mutating func note(_ e: Event, root: String) {
             let kind = Kind(e.kind)
             if e.path.utf8.count == root.utf8.count + 1 {  // the list itself
-                if kind == .remove || kind == .clear { entries.removeAll(keepingCapacity: true) }
+                if kind == .remove || kind == .clear {
+                    entries.removeAll(keepingCapacity: true)
+                    byNumber = ChunkedArray()
+                }
                 list = kind == .remove ? nil : e.rev
                 return
             }
             switch kind {
             case .remove, .clear:
-                entries[e.path] = nil
+                stamp(e.path, root: root, nil)
                 // Only these lists nest (a catalog branch, a setting's options, a menu
                 // section): an item or an order has nothing under it to look for.
                 let under = e.path + "/"
                 if ChangeRevisions.nested.contains(root), entries.keys.contains(where: { $0.hasPrefix(under) }) {
                     entries = entries.filter { !$0.key.hasPrefix(under) }
                 }
-                if kind == .clear { entries[e.path] = e.rev }
+                if kind == .clear { stamp(e.path, root: root, e.rev) }
             case .membership, .other:
-                entries[e.path] = e.rev
+                stamp(e.path, root: root, e.rev)
             }
             guard kind != .other else { return }
             list = e.rev
@@ -79,13 +100,15 @@ public struct ChangeRevisions: Sendable {
             guard e.path.utf8.dropFirst(root.utf8.count + 2).contains(UInt8(ascii: "/")) else { return }
             var p = ModelPath.parent(e.path)
             while p.utf8.count > root.utf8.count + 1 {
-                entries[p] = e.rev
+                stamp(p, root: root, e.rev)
                 p = ModelPath.parent(p)
             }
         }
     }
 
     static let nested: Set<String> = ["catalog", "settings", "menu"]
+    /// The lists whose entries are named by numbers the server gives, one after another.
+    static let numbered: Set<String> = ["items", "orders"]
 
     /// What a change's kind means for the revisions: `add`, `mv`, `order` and `bands` change
     /// membership (every list above is stamped too), `rm` and `clear` also forget what they
@@ -113,6 +136,20 @@ public struct ChangeRevisions: Sendable {
     }
 
     private static let rootBytes: [[UInt8]] = Model.roots.map { Array($0.utf8) }
+
+    /// The number `path` names under `root` (`/items/17` → 17), when its last segment is
+    /// one of at most 9 digits, without a leading zero, directly under the list.
+    static func number(_ path: String, root: String) -> Int? {
+        let u = path.utf8
+        let start = root.utf8.count + 2
+        guard u.count > start, u.count - start <= 9 else { return nil }
+        var n = 0
+        for (k, b) in u.dropFirst(start).enumerated() {
+            guard b >= 48 && b <= 57, k > 0 || b != 48 else { return nil }
+            n = n * 10 + Int(b - 48)
+        }
+        return n
+    }
 
     /// `settings` for `/settings/my-int`.
     static func root(of path: String) -> String { String(ModelPath.topName(of: path)) }

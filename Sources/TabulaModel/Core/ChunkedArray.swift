@@ -1,7 +1,9 @@
 /// An array in fixed-size chunks: appending never moves what is already stored, so a store
-/// of a million entries grows without the pause of copying itself into a bigger buffer.
+/// of a million entries grows without the pause of copying itself into a bigger buffer; and
+/// a copy that is then changed copies only the chunks changed (256 elements each) and the
+/// list of chunks (one reference per 256 elements), not the whole array.
 public struct ChunkedArray<Element: Sendable>: Sendable {
-    private static var shift: Int { 12 }
+    private static var shift: Int { 8 }
     private static var chunkSize: Int { 1 << shift }
     private static var mask: Int { chunkSize - 1 }
     private var chunks: [[Element]] = []
