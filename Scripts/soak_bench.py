@@ -3,7 +3,8 @@ protocol, the pure model, RESP, HTTP GET and POST) over random seeds for SECONDS
 store with a private PostgreSQL, in rounds of 50 seeds. A failing round prints its seeds'
 failures and the command that repeats them; a seed that failed becomes a fixed test. Then
 the history checker's long form: a tenth of SECONDS on memory and on SQLite each
-(Scripts/history-check.py), with a random seed it prints; then the LiveList chaos suites
+(Scripts/history-check.py), and under faults on SQLite killed and on a 3-node cluster
+(Scripts/history_faults.py), with a random seed it prints; then the LiveList chaos suites
 (memory, SQLite, a 3-node cluster) with a tenth of SECONDS' worth of writes in each phase
 (about 200 a second) instead of 400."""
 import os, random, re, subprocess, sys, tempfile, time
@@ -45,6 +46,12 @@ def run(seconds):
                 break
             seed = str(random.randrange(1, 1 << 31))
             h = subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "history-check.py"), "--store", store, "--seconds", str(max(10, seconds // 10)), "--clients", "9", "--seed", seed], cwd=ROOT)
+            failed = h.returncode != 0
+        for store in ("sqlite-kill", "cluster"):  # under faults (history_faults.py)
+            if failed:
+                break
+            seed = str(random.randrange(1, 1 << 31))
+            h = subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "history_faults.py"), "--store", store, "--seconds", str(max(20, seconds // 10)), "--seed", seed], cwd=ROOT, env=env)
             failed = h.returncode != 0
         if not failed:
             env["TABULA_CHAOS_WRITES"] = str(max(400, seconds // 10 * 200))
