@@ -53,6 +53,9 @@ public enum RequestParser {
             ifRev = rev
             args.removeLast(3)
         }
+        if verb.traits(hasArguments: n > 0).access == .write, args.contains(where: { $0.utf8.contains(0) }) {
+            return .failure(TabulaError(.invalid, "\(verb.rawValue) was given a NUL character (U+0000), which no store keeps: leave it out"))
+        }
         switch parse(verb, args: consume args) {
         case .failure(let e): return .failure(e)
         case .success(let c):
