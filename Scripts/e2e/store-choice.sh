@@ -19,3 +19,10 @@ stop_server
 start_server --data "$work/kept.sqlite"
 printf 'LS /orders\n' | nc -q 2 127.0.0.1 "$PORT" | grep -q "Pesto" || fail "the order was not kept"
 pass "the command line's --data replaces a config file's memory, and what it kept is there after a restart"
+
+stop_server
+: >"$work/empty.conf"
+SERVER_LOG="$work/empty.err" start_server --config "$work/empty.conf" --memory
+printf 'PING\n' | nc -q 2 127.0.0.1 "$PORT" | grep -q "^OK PONG" || fail "PING with an empty config file"
+grep -q -- "--config $work/empty.conf sets no option" "$work/empty.err" || fail "an empty config file was taken without a word: $(cat "$work/empty.err")"
+pass "an empty config file is said to set nothing, and the server starts on the defaults"

@@ -83,7 +83,11 @@ func withConfigFile(_ arguments: [String]) throws(UsageError) -> [String] {
     // the file's, whichever option each names it with.
     let stores: Set<String> = ["--memory", "--data", "--postgres"]
     let except = given.keys.isDisjoint(with: stores) ? given.keys : given.keys.union(stores)
-    return try ConfigFile.arguments(text, spec: commandLine, file: path, except: except) + arguments
+    let words = try ConfigFile.arguments(text, spec: commandLine, file: path, except: except)
+    if words.isEmpty && !text.split(whereSeparator: \.isNewline).contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }) {
+        FileHandle.standardError.write(Data("tabulad: warning: --config \(path) sets no option (it is empty, or only comments); starting on the defaults and the command line\n".utf8))
+    }
+    return words + arguments
 }
 
 func settings(_ arguments: [String]) throws(UsageError) -> Settings {
