@@ -1,0 +1,123 @@
+/// The item store as Protocol.md describes it, written as plainly as it can be: an array per
+/// price section, linear scans, no code shared with TabulaModel or the encoders. The oracle
+/// of `ReferenceModelTests`.
+struct ReferenceItems {
+    struct Item: Equatable, CustomStringConvertible {
+        var id: Int
+        var name: String
+        var value: Int
+        var favorite: Bool
+        var description: String { "\(id) \(name) $\(value)\(favorite ? " ★" : "")" }
+    }
+
+    /// What a request comes to: taken, or refused with this code.
+    enum Outcome: Equatable {
+        case taken
+        case refused(String)
+    }
+
+    /// The default bands: "Cheap Items" from $0, "Expensive Items" from $50.
+    var bands: [(slug: String, lower: Int)] = [("cheap-items", 0), ("expensive-items", 50)]
+    var sections: [[Item]] = [[], []]
+    var nextID = 1
+    var onlyFavorites = false
+
+    /// The items the server starts with (as its first LS shows them), in order.
+    init(seed: [(id: Int, name: String, value: Int, favorite: Bool)]) {
+        for s in seed {
+            sections[section(for: s.value)].append(Item(id: s.id, name: s.name, value: s.value, favorite: s.favorite))
+            nextID = max(nextID, s.id + 1)
+        }
+    }
+
+    /// The band a value falls in: the last whose lower bound it reaches.
+    func section(for value: Int) -> Int {
+        var found = 0
+        for (i, b) in bands.enumerated() where value >= b.lower { found = i }
+        return found
+    }
+
+    /// Where item `id` is: its section and index, if it exists.
+    func find(_ id: Int) -> (Int, Int)? {
+        for (s, items) in sections.enumerated() {
+            for (i, item) in items.enumerated() where item.id == id { return (s, i) }
+        }
+        return nil
+    }
+
+    var hasFavorites: Bool { sections.contains { $0.contains { $0.favorite } } }
+
+    mutating func add(name: String, value: Int) -> Outcome {
+        sections[section(for: value)].append(Item(id: nextID, name: name, value: value, favorite: false))
+        nextID += 1
+        return .taken
+    }
+
+    /// A new value in another band moves the item to the end of that section.
+    mutating func setValue(_ id: Int, _ value: Int) -> Outcome {
+        guard let (s, i) = find(id) else { return .refused("NOTFOUND") }
+        var item = sections[s][i]
+        item.value = value
+        let to = section(for: value)
+        if to == s {
+            sections[s][i] = item
+        } else {
+            sections[s].remove(at: i)
+            sections[to].append(item)
+        }
+        return .taken
+    }
+
+    mutating func setName(_ id: Int, _ name: String) -> Outcome {
+        guard let (s, i) = find(id) else { return .refused("NOTFOUND") }
+        sections[s][i].name = name
+        return .taken
+    }
+
+    /// `on`, `off`, or nil to toggle.
+    mutating func fav(_ id: Int, _ on: Bool?) -> Outcome {
+        guard let (s, i) = find(id) else { return .refused("NOTFOUND") }
+        sections[s][i].favorite = on ?? !sections[s][i].favorite
+        return .taken
+    }
+
+    mutating func remove(_ id: Int) -> Outcome {
+        guard let (s, i) = find(id) else { return .refused("NOTFOUND") }
+        sections[s].remove(at: i)
+        return .taken
+    }
+
+    /// To 1-based `position` among the section as this connection sees it; the item lands
+    /// where the item at that position stands (after it when moving down, before it when up).
+    mutating func move(_ id: Int, to position: Int) -> Outcome {
+        guard let (s, i) = find(id) else { return .refused("NOTFOUND") }
+        let item = sections[s][i]
+        if onlyFavorites && !item.favorite { return .refused("CONFLICT") }
+        let seen = sections[s].filter { !onlyFavorites || $0.favorite }
+        guard position >= 1, position <= seen.count else { return .refused("INVALID") }
+        let target = seen[position - 1]
+        guard target.id != id else { return .taken }
+        let down = sections[s].firstIndex { $0.id == target.id }! > i
+        sections[s].remove(at: i)
+        let t = sections[s].firstIndex { $0.id == target.id }!
+        sections[s].insert(item, at: down ? t + 1 : t)
+        return .taken
+    }
+
+    mutating func filter(favorites: Bool) -> Outcome {
+        if favorites && !hasFavorites { return .refused("CONFLICT") }
+        onlyFavorites = favorites
+        return .taken
+    }
+
+    /// What `LS /items` shows: per section its name and count, then its items.
+    var listed: [String] {
+        var out: [String] = []
+        for (s, items) in sections.enumerated() {
+            let shown = items.filter { !onlyFavorites || $0.favorite }
+            out.append("== \(bands[s].slug) \(shown.count)")
+            out += shown.map(\.description)
+        }
+        return out
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import TabulaClient
+import TabulaProtocol
+import TabulaServer
+import TabulaTestSupport
+
+/// Random item requests (ADD, SET value and name, FAV, MV, RM, FILTER) against a server and
+/// against `ReferenceItems`, a model of Protocol.md's rules that shares no code with the
+/// server: each request is taken or refused with the same code, and after each one
+/// `LS /items` shows the same sections, counts and items in the same order. Values cluster
+/// at the band edge ($49, $50, $51), so a section rule off by one shows. A failure names
+/// its seed and the requests so far.
+@Suite struct ReferenceModelTests {
+    static let values = [0, 1, 12, 49, 50, 51, 99, 150]
+
+    /// One random request and what the reference makes of it.
+    static func step(_ ref: inout ReferenceItems, _ g: inout SplitMix64) -> (String, ReferenceItems.Outcome) {
+        let ids = ref.sections.flatMap { $0.map(\.id) } + [ref.nextID + 7]
+        let id = ids[Int(g.next() % UInt64(ids.count))]
+        let v = values[Int(g.next() % UInt64(values.count))]
+        switch g.next() % 11 {
+        case 0, 1:
+            let name = "n\(g.next() % 100)"
+            return ("ADD /items \"\(name)\" \(v)", ref.add(name: name, value: v))
+        case 2, 3: return ("SET /items/\(id) value=\(v)", ref.setValue(id, v))
+        case 4: return ("SET /items/\(id) name=m\(v)", ref.setName(id, "m\(v)"))
+        case 5, 6:
+            let how = g.next() % 3
+            return ("FAV /items/\(id)" + ["", " on", " off"][Int(how)], ref.fav(id, how == 0 ? nil : how == 1))
+        case 7, 8:
+            let k = 1 + Int(g.next() % 5)
+            return ("MV /items/\(id) \(k)", ref.move(id, to: k))
+        case 9: return ("RM /items/\(id)", ref.remove(id))
+        default:
+            let favorites = g.next() % 2 == 0
+            return ("FILTER " + (favorites ? "favorites" : "all"), ref.filter(favorites: favorites))
+        }
+    }
+
+    /// `LS /items` as the reference writes it: `== section count`, then `id name $value ★`.
+    static func listed(_ c: TabulaConnection) throws -> [String] {
+        try c.request("LS /items LIMIT 10000").reply.rows.map { $0.json.resolved }.compactMap { row -> String? in
+            switch row["type"]?.stringValue {
+            case "section": return "== \(row["name"]?.stringValue ?? "?") \(row["count"].map { "\($0.intValue ?? -1)" } ?? "?")"
+            case "item":
+                let fav = row["favorite"] == .bool(true) ? " ★" : ""
+                return "\(row["id"]?.intValue ?? -1) \(row["name"]?.stringValue ?? "?") $\(row["value"]?.intValue ?? -1)\(fav)"
+            default: return nil
+            }
+        }
+    }
+
+    @Test(arguments: ["memory", "sqlite"])
+    func itemRequestsAreAnsweredAndListedAsTheReferenceModelSays(store kind: String) throws {
+        var outcomes: [String: Int] = [:]  // "MV taken", "FILTER CONFLICT", …: what the seeds drew
+        for seed in UInt64(1)...6 {
+            try withServer(store: try makeStore(kind)) { s in
+                let c = try connect(s)
+                _ = try c.request("FORMAT json")
+                let first = try c.request("LS /items LIMIT 10000").reply.rows.map { $0.json.resolved }.filter { $0["type"]?.stringValue == "item" }
+                var ref = ReferenceItems(seed: first.map { (Int($0["id"]?.intValue ?? 0), $0["name"]?.stringValue ?? "", Int($0["value"]?.intValue ?? 0), $0["favorite"] == .bool(true)) })
+                var g = SplitMix64(seed: seed)
+                var sent: [String] = []
+                // First no favourites, so that FILTER favorites is refused once.
+                var opening = ref.sections.flatMap { $0 }.filter(\.favorite).map { ("FAV /items/\($0.id) off", ref.fav($0.id, false)) }
+                opening.append(("FILTER favorites", ref.filter(favorites: true)))
+                for k in 0..<(150 + opening.count) {
+                    let (line, want) = k < opening.count ? opening[k] : Self.step(&ref, &g)
+                    sent.append(line)
+                    let r = try c.request(line)
+                    let got: ReferenceItems.Outcome = r.isOK ? .taken : .refused(r.reply.error?.code.rawValue ?? "?")
+                    outcomes[String(line.prefix { $0 != " " }) + (r.isOK ? " taken" : " refused"), default: 0] += 1
+                    try #require(got == want, "seed \(seed) on \(kind): \(line) was \(r.final), the reference says \(want); after \(sent.suffix(8))")
+                    let shown = try Self.listed(c)
+                    try #require(shown == ref.listed, "seed \(seed) on \(kind) after \(line): LS shows \(shown), the reference \(ref.listed); after \(sent.suffix(8))")
+                }
+            }
+        }
+        let drawn = ["ADD taken", "SET taken", "SET refused", "FAV taken", "FAV refused", "MV taken", "MV refused", "RM taken", "RM refused", "FILTER taken", "FILTER refused"]
+        #expect(drawn.allSatisfy { outcomes[$0, default: 0] > 0 }, "the seeds drew too few of some: \(outcomes.sorted { $0.key < $1.key })")
+    }
+}
