@@ -207,6 +207,10 @@ import TabulaServer
             #expect(last == "* BYE user ops was removed from the users file")
             #expect(rows == 0, "a reply was cut by the goodbye after \(rows) rows")
             #expect(replies > 0)
+            // To the end of the stream: nothing follows the goodbye (the server closes).
+            var after: [String] = []
+            while let l = try? ops.line.readLine(timeout: 10) { after.append(l) }
+            #expect(after.isEmpty, "\(after.count) lines after the goodbye: \(after.prefix(3))")
         }
     }
 

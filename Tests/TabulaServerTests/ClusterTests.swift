@@ -88,14 +88,12 @@ struct ClusterTests {
             let group = DispatchGroup()
             let failures = Mutex(0)
             for node in nodes {
-                DispatchQueue.global().async(group: group) {
-                    defer { group.leave() }
+                DispatchQueue.global().async(group: group) {  // enters the group, and leaves it when done
                     guard let c = try? connect(node) else { return failures.withLock { $0 += 1 } }
                     for _ in 0..<50 where (try? c.request("ORDER gelato").isOK) != true { failures.withLock { $0 += 1 } }
                 }
-                group.enter()
             }
-            group.wait()
+            #expect(group.wait(timeout: .now() + 60) == .success, "the writers did not finish within 60 s")
             #expect(failures.withLock { $0 } == 0)
             let lists = try nodes.map { n -> [String] in
                 let c = try connect(n)
