@@ -288,3 +288,17 @@ def bands(start_tabulad):
         print("BANDS over 1,000,000 items took %.2f s on a copy; %d reads meanwhile, median %.2f ms, max %.1f ms" % (took, len(lat), lat[len(lat) // 2] * 1000, lat[-1] * 1000))
     finally:
         p.terminate(); p.wait()
+
+
+def run_all(rel, start_tabulad, work, quick=False):
+    """Every attack of `Scripts/bench --attacks`, one figure each."""
+    import hostile_bench, resp_attack_bench, store_attack_bench
+    slots_and_bands(start_tabulad)
+    login_flood(rel, start_tabulad, work)
+    handshake_flood(rel, start_tabulad, work)
+    cached_reply_burst(rel, start_tabulad)
+    path_amplification(rel, start_tabulad)
+    cold_replay(rel, start_tabulad, work)
+    hostile_bench.run(rel, start_tabulad, work, quick)
+    store_attack_bench.full_store_writer(rel, start_tabulad, work)
+    resp_attack_bench.million_elements(start_tabulad)

@@ -6,6 +6,17 @@ import time
 from attacks_bench import conn, ping_ms, rss_mb
 
 
+def unread(port, data):
+    """A connection that sends what the socket takes of `data` at once and never reads."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.setblocking(False)
+    try:
+        s.send(data)
+    except BlockingIOError:
+        pass
+    return s
+
+
 def million_elements(start_tabulad, subscribers=16, unfinished=300):
     """`subscribers` connections each send `*1048576`, `$9 SUBSCRIBE` and 1,048,575 empty
     prefixes (6 MB) and never read; `unfinished` connections each send `*1048576` and
@@ -15,25 +26,9 @@ def million_elements(start_tabulad, subscribers=16, unfinished=300):
     try:
         a, af = conn(port)
         base = rss_mb(p.pid)
-        held = []
         sub = b"*1048576\r\n$9\r\nSUBSCRIBE\r\n" + b"$0\r\n\r\n" * 1_048_575
-        for _ in range(subscribers):
-            s = socket.create_connection(("127.0.0.1", port))
-            s.setblocking(False)
-            try:
-                s.send(sub)
-            except BlockingIOError:
-                pass
-            held.append(s)
         part = b"*1048576\r\n" + b"$0\r\n\r\n" * 100_000
-        for _ in range(unfinished):
-            s = socket.create_connection(("127.0.0.1", port))
-            s.setblocking(False)
-            try:
-                s.send(part)
-            except BlockingIOError:
-                pass
-            held.append(s)
+        held = [unread(port, sub) for _ in range(subscribers)] + [unread(port, part) for _ in range(unfinished)]
         time.sleep(2)
         peak = rss_mb(p.pid)
         p50, worst = ping_ms(a, af, 50)
