@@ -80,4 +80,62 @@ import TabulaTestSupport
         let drawn = ["ADD taken", "SET taken", "SET refused", "FAV taken", "FAV refused", "MV taken", "MV refused", "RM taken", "RM refused", "FILTER taken", "FILTER refused"]
         #expect(drawn.allSatisfy { outcomes[$0, default: 0] > 0 }, "the seeds drew too few of some: \(outcomes.sorted { $0.key < $1.key })")
     }
+
+    /// `LS /settings` and `LS /orders` as `ReferenceSettingsAndOrders` writes them.
+    static func listedSettingsAndOrders(_ c: TabulaConnection) throws -> [String] {
+        let settings = try c.request("LS /settings").reply.rows.map { $0.json.resolved }.map { row -> String in
+            let value = row["value"].map { $0.stringValue ?? $0.intValue.map { "\($0)" } ?? "?" } ?? "?"
+            return "\(row["name"]?.stringValue ?? "?"): \(value)"
+        }
+        let orders = try c.request("LS /orders LIMIT 10000").reply.rows.map { $0.json.resolved }.map { row in
+            "order \(row["id"]?.intValue ?? -1) \(row["entry"]?.stringValue ?? "?")"
+        }
+        return settings + orders
+    }
+
+    @Test(arguments: ["memory", "sqlite"])
+    func settingsAndOrdersAreAnsweredAndListedAsTheReferenceModelSays(store kind: String) throws {
+        for seed in UInt64(1)...4 {
+            try withServer(store: try makeStore(kind)) { s in
+                let c = try connect(s)
+                _ = try c.request("FORMAT json")
+                let settings = try c.request("LS /settings").reply.rows.map { $0.json.resolved }.map { row in
+                    ReferenceSettingsAndOrders.Setting(
+                        name: row["name"]?.stringValue ?? "", options: (row["options"]?.arrayValue ?? []).map { $0.stringValue ?? $0.intValue.map { "\($0)" } ?? "?" },
+                        selected: Int(row["selected"]?.intValue ?? 0))
+                }
+                var dishes: [String: String] = [:]
+                for section in try c.request("LS /menu").reply.rows.compactMap({ $0.json.resolved["name"]?.stringValue }) {
+                    for e in try c.request("LS /menu/\(section)").reply.rows.map({ $0.json.resolved }) {
+                        if let n = e["name"]?.stringValue, let p = e["path"]?.stringValue { dishes[n] = p }
+                    }
+                }
+                var ref = ReferenceSettingsAndOrders(settings: settings, dishes: dishes)
+                var g = SplitMix64(seed: seed)
+                let names = settings.map(\.name) + ["nothing"], menu = dishes.keys.sorted() + ["nothing"]
+                var sent: [String] = []
+                for _ in 0..<120 {
+                    let line: String, want: ReferenceItems.Outcome
+                    switch g.next() % 8 {
+                    case 0, 1, 2:
+                        let n = names[Int(g.next() % UInt64(names.count))], k = Int(g.next() % 6)
+                        (line, want) = ("SELECT /settings/\(n) #\(k)", ref.select(n, k))
+                    case 3, 4, 5:
+                        let d = menu[Int(g.next() % UInt64(menu.count))]
+                        (line, want) = ("ORDER \(d)", ref.order(d))
+                    case 6:
+                        let id = Int(g.next() % UInt64(ref.nextOrder + 1))
+                        (line, want) = ("RM /orders/\(id)", ref.removeOrder(id))
+                    default: (line, want) = ("RM /orders", ref.clearOrders())
+                    }
+                    sent.append(line)
+                    let r = try c.request(line)
+                    let got: ReferenceItems.Outcome = r.isOK ? .taken : .refused(r.reply.error?.code.rawValue ?? "?")
+                    try #require(got == want, "seed \(seed) on \(kind): \(line) was \(r.final), the reference says \(want); after \(sent.suffix(8))")
+                    let shown = try Self.listedSettingsAndOrders(c)
+                    try #require(shown == ref.listed, "seed \(seed) on \(kind) after \(line): the server lists \(shown), the reference \(ref.listed)")
+                }
+            }
+        }
+    }
 }
