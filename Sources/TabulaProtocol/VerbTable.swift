@@ -136,24 +136,24 @@ extension Verb {
         case .fav: return VerbSpec([Argument("item", .path(.item)), Argument("on|off", .choice(["on", "off"]), optional: true)], VerbTraits(.write, permission: .write), "toggle an item's favourite flag, or set it on or off")
         case .filter: return VerbSpec([Argument("favorites|all", .choice(["favorites", "all"]), optional: true)], VerbTraits(.session, permission: .read), "show all items or favourites only (this connection only)")
         case .bands:
-            return VerbSpec([Argument("title bound title …", .text, optional: true, repeated: true)], VerbTraits(.read, cacheable: true, permission: .read), withArguments: VerbTraits(.write, permission: .admin, onCopy: true),
+            return VerbSpec([Argument("title bound title …", .text, optional: true, repeated: true)], VerbTraits(.read, cacheable: true, permission: .read), withArguments: VerbTraits(.write, permission: .admin),
                             "show or set the price bands that split /items into sections")
         case .order: return VerbSpec([Argument("menu-entry", .path(.menuEntry))], VerbTraits(.write, permission: .write), "append a menu entry to the live order list")
         case .watch:
-            return VerbSpec([Argument("prefix", .path(.any), optional: true), Argument("rev", .number, keyword: "FROM", optional: true), Argument("SNAPSHOT", .flag, keyword: "SNAPSHOT", optional: true), Argument("PROGRESS", .flag, keyword: "PROGRESS", optional: true)], VerbTraits(.session, permission: .read, readsPublished: true, readsModel: true, whileSubscribed: true),
+            return VerbSpec([Argument("prefix", .path(.any), optional: true), Argument("rev", .number, keyword: "FROM", optional: true), Argument("SNAPSHOT", .flag, keyword: "SNAPSHOT", optional: true), Argument("PROGRESS", .flag, keyword: "PROGRESS", optional: true)], VerbTraits(.session, permission: .read, readsModel: true, whileSubscribed: true),
                             "receive every change under a path as a push, replaying from a revision, or first the rows as they are (SNAPSHOT); PROGRESS: a revision marker every so often")
         case .unwatch: return VerbSpec([Argument("prefix", .path(.any), optional: true)], VerbTraits(.session, permission: .read, whileSubscribed: true), "stop watching a prefix, or everything")
         case .format: return VerbSpec([Argument("text|json", .choice(["text", "json"]), optional: true)], VerbTraits(.connection, permission: .read), "reply in text lines or one JSON object per line")
-        case .stats: return VerbSpec([], VerbTraits(.read, permission: .admin, readsPublished: true, readsModel: false), "server counters")
+        case .stats: return VerbSpec([], VerbTraits(.read, permission: .admin, readsModel: false), "server counters")
         case .clients: return VerbSpec([], VerbTraits(.read, permission: .admin, readsModel: false), "the connected clients: id, address, transport, user, age, idle, watches, output queued")
         case .complete: return VerbSpec([Argument("partial-line", .rest, optional: true, repeated: true)], VerbTraits(.read, cacheable: true, permission: .read), "completion candidates for a partial request line")
-        case .auth: return VerbSpec([Argument("name", .text), Argument("secret", .text)], VerbTraits(.connection, permission: .none, runner: .authenticator, beforeLogin: true), "log in as a user of the server's users file")
+        case .auth: return VerbSpec([Argument("name", .text), Argument("secret", .text)], VerbTraits(.connection, permission: .none, beforeLogin: true), "log in as a user of the server's users file")
         case .whoami: return VerbSpec([], VerbTraits(.connection, permission: .read, overHTTP: true), "name the user this connection acts as, its role and grants")
         case .multi: return VerbSpec([], VerbTraits(.connection, permission: .read), "begin a transaction: the requests until EXEC are queued, then run as one")
         case .exec: return VerbSpec([], VerbTraits(.connection, permission: .read), "run the queued requests as one: all applied, or none and why")
         case .discard: return VerbSpec([], VerbTraits(.connection, permission: .read), "drop the requests queued since MULTI")
         case .sync:
-            return VerbSpec([Argument("rev", .number), Argument("ms", .number, keyword: "TIMEOUT", optional: true)], VerbTraits(.read, permission: .read, runner: .engine),
+            return VerbSpec([Argument("rev", .number), Argument("ms", .number, keyword: "TIMEOUT", optional: true)], VerbTraits(.read, permission: .read),
                             "wait until this node has applied revision rev (read another node's write here)")
         }
     }

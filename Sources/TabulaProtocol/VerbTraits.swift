@@ -12,17 +12,6 @@ public struct VerbTraits: Sendable, Equatable {
         case write
     }
 
-    /// Where a request runs, beyond what its access decides.
-    public enum Runner: Sendable, Equatable {
-        /// On the I/O loop that read it, holding the lock its access needs; a write to a
-        /// durable store, or one run on a copy, goes to the engine.
-        case byAccess
-        /// Always on the engine thread (SYNC, which may wait for the engine's next turns).
-        case engine
-        /// On the authenticator thread (AUTH, whose slow hash must not hold up a loop).
-        case authenticator
-    }
-
     /// What it touches.
     public var access: Access
     /// Whether its reply depends on nothing but the state, the session and who asks, so that
@@ -30,14 +19,6 @@ public struct VerbTraits: Sendable, Equatable {
     public var cacheable: Bool
     /// The permission it needs.
     public var permission: Permission
-    /// A write whose cost grows with a whole list (BANDS re-sections every item): the server
-    /// runs it on a copy of the state, outside the lock, and swaps the result in.
-    public var onCopy: Bool
-    /// Where it runs.
-    public var runner: Runner
-    /// It reads what is published (the history, the watches, the counters): after a change
-    /// of the same run or turn, which is published when it ends, it waits for the next one.
-    public var readsPublished: Bool
     /// It reads the model, so a node whose model cannot be trusted (it must reload) refuses it.
     public var readsModel: Bool
     /// It is taken before a login on a server with users.
@@ -49,14 +30,11 @@ public struct VerbTraits: Sendable, Equatable {
     public var overHTTP: Bool
 
     /// Makes traits; what is not said follows from `access`.
-    public init(_ access: Access, cacheable: Bool = false, permission: Permission, onCopy: Bool = false, runner: Runner = .byAccess,
-                readsPublished: Bool = false, readsModel: Bool? = nil, beforeLogin: Bool = false, whileSubscribed: Bool = false, overHTTP: Bool? = nil) {
+    public init(_ access: Access, cacheable: Bool = false, permission: Permission, readsModel: Bool? = nil, beforeLogin: Bool = false,
+                whileSubscribed: Bool = false, overHTTP: Bool? = nil) {
         self.access = access
         self.cacheable = cacheable
         self.permission = permission
-        self.onCopy = onCopy
-        self.runner = runner
-        self.readsPublished = readsPublished
         self.readsModel = readsModel ?? (access == .read || access == .write)
         self.beforeLogin = beforeLogin
         self.whileSubscribed = whileSubscribed

@@ -23,7 +23,7 @@ import TabulaProtocol
         #expect(Set(Verb.allCases.map(\.summary)).count == Verb.allCases.count)
         #expect(Verb.ping.summary.contains("PONG") && Verb.clients.summary.contains("connected clients") && Verb.sync.summary.contains("revision"))
         #expect(Verb.help.summary.contains("verbs") && Verb.auth.summary.contains("log in") && Verb.whoami.summary.contains("user"))
-        #expect(Verb.bands.traits(hasArguments: true).onCopy && !Verb.bands.traits().onCopy && Verb.select.traits().access == .write)
+        #expect(Verb.bands.traits(hasArguments: true).access == .write && Verb.bands.traits().access == .read && Verb.select.traits().access == .write)
     }
 
     @Test func everyVerbsOrdinalIsItsPlaceInTheDeclarationOrder() {
@@ -32,9 +32,6 @@ import TabulaProtocol
 
     @Test func theTableSaysWhereEachVerbRunsAndWhatItMayDoBeforeALoginWhileSubscribedAndOverHTTP() {
         func verbs(_ has: (VerbTraits) -> Bool) -> Set<Verb> { Set(Verb.allCases.filter { has($0.traits()) }) }
-        #expect(verbs { $0.runner == .authenticator } == [.auth])
-        #expect(verbs { $0.runner == .engine } == [.sync])
-        #expect(verbs(\.readsPublished) == [.watch, .stats])
         #expect(verbs(\.readsModel) == [.ls, .show, .select, .add, .set, .rm, .mv, .fav, .bands, .order, .complete, .sync, .watch])
         #expect(verbs(\.beforeLogin) == [.auth, .ping, .help, .quit])
         #expect(verbs(\.whileSubscribed) == [.watch, .unwatch, .ping, .quit])

@@ -39,7 +39,12 @@ import TabulaStorage
             if t.permission == .none { #expect([Verb.ping, .help, .quit, .auth].contains(v), "\(v)") }
         }
         #expect(Verb.bands.traits(hasArguments: false).access == .read)
-        #expect(Verb.bands.traits(hasArguments: true) == VerbTraits(.write, permission: .admin, onCopy: true))
+        #expect(Verb.bands.traits(hasArguments: true) == VerbTraits(.write, permission: .admin))
+        #expect(ServerTraits.of(.bands, hasArguments: true).onCopy && !ServerTraits.of(.bands).onCopy)
+        func verbs(_ has: (ServerTraits) -> Bool) -> Set<Verb> { Set(Verb.allCases.filter { has(ServerTraits.of($0)) }) }
+        #expect(verbs { $0.runner == .authenticator } == [.auth])
+        #expect(verbs { $0.runner == .engine } == [.sync])
+        #expect(verbs(\.readsPublished) == [.watch, .stats])
         #expect(Command.bands([]).isWrite == false && Command.bands(["A"]).isWrite)
     }
 

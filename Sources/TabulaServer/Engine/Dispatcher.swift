@@ -10,7 +10,7 @@ enum Dispatcher {
         /// On the I/O loop that read it, holding the lock its access needs.
         case loop(VerbTraits.Access)
         /// On the engine thread: it must reach the store (a durable write), or it runs on a
-        /// copy of the state (see `VerbTraits.onCopy`), which only the engine swaps in.
+        /// copy of the state (see `ServerTraits.onCopy`), which only the engine swaps in.
         case engine
         /// On the authenticator thread: `AUTH`, whose slow hash must not hold up a loop.
         case authenticator
@@ -20,11 +20,11 @@ enum Dispatcher {
         if case .codecLogin = unit { return .authenticator }
         if case .transaction = unit { return .engine }
         guard case .request(let r) = unit else { return .loop(.connection) }
-        let traits = r.traits
-        switch traits.runner {
+        let traits = r.traits, server = ServerTraits.of(r.command)
+        switch server.runner {
         case .authenticator: return .authenticator
         case .engine: return .engine
-        case .byAccess: return (durable && traits.access == .write) || traits.onCopy ? .engine : .loop(traits.access)
+        case .byAccess: return (durable && traits.access == .write) || server.onCopy ? .engine : .loop(traits.access)
         }
     }
 

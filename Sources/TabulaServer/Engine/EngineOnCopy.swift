@@ -2,14 +2,14 @@ import Foundation
 import TabulaModel
 import TabulaProtocol
 
-/// Writes whose cost grows with a whole list (`VerbTraits.onCopy`: BANDS re-sections every
+/// Writes whose cost grows with a whole list (`ServerTraits.onCopy`: BANDS re-sections every
 /// item) run on a copy of the model, outside the lock: readers go on meanwhile, and the lock
 /// is held only to take the copy and to swap the result in.
 extension Engine {
     static func runsOnCopy(_ unit: LineUnit) -> Bool {
         if case .transaction = unit { return true }
         guard case .request(let r) = unit else { return false }
-        return r.traits.onCopy
+        return ServerTraits.of(r.command).onCopy
     }
 
     /// Runs the group's first request on a copy of the model and swaps the copy in; the

@@ -180,10 +180,10 @@ struct RequestExecutor: Sendable {
         }
     }
 
-    /// Whether `u` reads what is published (`VerbTraits.readsPublished`).
+    /// Whether `u` reads what is published (`ServerTraits.readsPublished`).
     static func readsPublished(_ u: LineUnit) -> Bool {
         guard case .request(let r) = u else { return false }
-        return r.traits.readsPublished
+        return ServerTraits.of(r.command).readsPublished
     }
 
     static func wider(_ a: VerbTraits.Access, _ b: VerbTraits.Access) -> VerbTraits.Access {
