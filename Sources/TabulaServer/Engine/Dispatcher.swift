@@ -20,7 +20,7 @@ enum Dispatcher {
         if case .codecLogin = unit { return .authenticator }
         if case .transaction = unit { return .engine }
         guard case .request(let r) = unit else { return .loop(.connection) }
-        let traits = r.traits, server = ServerTraits.of(r.command)
+        let traits = r.traits, server = ServerTraits.of(r)
         switch server.runner {
         case .authenticator: return .authenticator
         case .engine: return .engine

@@ -9,7 +9,7 @@ extension Engine {
     static func runsOnCopy(_ unit: LineUnit) -> Bool {
         if case .transaction = unit { return true }
         guard case .request(let r) = unit else { return false }
-        return ServerTraits.of(r.command).onCopy
+        return ServerTraits.of(r).onCopy
     }
 
     /// Runs the group's first request on a copy of the model and swaps the copy in; the

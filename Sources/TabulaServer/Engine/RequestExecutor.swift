@@ -183,7 +183,7 @@ struct RequestExecutor: Sendable {
     /// Whether `u` reads what is published (`ServerTraits.readsPublished`).
     static func readsPublished(_ u: LineUnit) -> Bool {
         guard case .request(let r) = u else { return false }
-        return ServerTraits.of(r.command).readsPublished
+        return ServerTraits.of(r).readsPublished
     }
 
     static func wider(_ a: VerbTraits.Access, _ b: VerbTraits.Access) -> VerbTraits.Access {

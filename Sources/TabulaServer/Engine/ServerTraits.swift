@@ -32,9 +32,8 @@ struct ServerTraits: Equatable {
         }
     }
 
-    /// A request's.
-    static func of(_ c: Command) -> ServerTraits {
-        if case .bands(let args) = c { return of(.bands, hasArguments: !args.isEmpty) }
-        return of(c.verb)
+    /// A request's, from what it read once at parse time (BANDS with arguments is the write).
+    static func of(_ r: Request) -> ServerTraits {
+        of(r.command.verb, hasArguments: r.traits.access == .write)
     }
 }
