@@ -33,6 +33,17 @@ import TabulaServer
         }
     }
 
+    @Test func aRESPWriteCarryingANULIsRefusedAndChangesNothing() throws {
+        try withServer { s in
+            let r = try RESPTestClient(port: s.port)
+            let before = try r.call("SHOW", "/settings/my-string")
+            let refused = try r.call("SET", "/settings/my-string", "title=a\u{0}b")
+            guard case .error(let e) = refused else { return #expect(Bool(false), "taken: \(refused)") }
+            #expect(e.hasPrefix("INVALID") && e.contains("NUL"), "\(e)")
+            #expect(try r.call("SHOW", "/settings/my-string") == before)
+        }
+    }
+
     @Test func helloThreeAnswersRedissMapAndSwitchesRepliesToRESP3() throws {
         try withServer { s in
             let r = try RESPTestClient(port: s.port)
