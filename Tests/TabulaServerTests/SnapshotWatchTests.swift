@@ -135,15 +135,20 @@ import TabulaStorage
     @Test func snapshotsBeingSentAreBoundedAndAClosedOneGivesItsPlaceBack() throws {
         try withServer({ $0.maxSnapshots = 1 }) { s in
             let filler = try connect(s)
-            try filler.line.sendRaw(Array(String(repeating: "ADD /items\n", count: 20_000).utf8))
-            for _ in 0..<20_000 { _ = try filler.readReply(timeout: 30) }
-            // A client that asks for 20,000 rows and reads none: its snapshot stays in progress.
-            // Its receive buffer is kept small, or loopback's autotuned one (megabytes) could
-            // take every row and end the snapshot.
+            let name = String(repeating: "x", count: 400)
+            for _ in 0..<10 {  // in steps the server reads at once (it holds 4,096 requests of a client)
+                try filler.line.sendRaw(Array(String(repeating: "ADD /items \(name) 5\n", count: 2_000).utf8))
+                for _ in 0..<2_000 { _ = try filler.readReply(timeout: 30) }
+            }
+            // A client that asks for about 9 MB of rows, a page of 430 KB at a time, reads its
+            // reply and then nothing: its snapshot stays in progress. Its receive buffer is kept
+            // small, and the rows are more than the server's send buffer on loopback takes (up
+            // to 4 MB): 20,000 short rows could be taken whole by the buffers, and end.
             let stalled = try rawConnect(s)
             var small: Int32 = 4096
             setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
             try stalled.send("WATCH /items SNAPSHOT")
+            #expect(try stalled.readLine(timeout: 30)?.hasPrefix("OK watching /items") == true, "the snapshot began")
             let b = try connect(s)
             func ask() throws -> ServerReply {
                 let r = try b.request("WATCH /orders SNAPSHOT")
