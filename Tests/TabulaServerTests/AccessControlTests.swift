@@ -42,6 +42,14 @@ import TabulaServer
         return c
     }
 
+    @Test func aSyncThatMustWaitIsRefusedBeforeALoginNotAnsweredWithTheRevision() throws {
+        try Self.withUsers { s in
+            let c = try connect(s)
+            let r = try c.request("SYNC 1000000 TIMEOUT 100")
+            #expect(r.final == "ERR NOAUTH authentication required; AUTH name secret", "\(r.final)")
+        }
+    }
+
     @Test func beforeAuthOnlyAuthPingHelpAndQuitAreAnswered() throws {
         try Self.withUsers { s in
             let c = try connect(s)

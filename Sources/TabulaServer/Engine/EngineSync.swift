@@ -32,23 +32,35 @@ extension Engine {
 
     /// The group parked, when it starts with a SYNC that must wait (and has time to).
     func parkIfWaiting(_ input: EngineInput) -> ParkedSync? {
-        guard case .group(let c, let units, _) = input, let first = units.first, let t = Engine.syncTarget(first), mustWait(first) else { return nil }
-        if syncExpired.contains(c) || t.timeout == 0 { return nil }  // answered ERR TIMEOUT now
-        return ParkedSync(input: input, conn: c, rev: t.rev, deadline: SyncClock.seconds() + Double(t.timeout) / 1000)
+        guard let p = Engine.waitingSync(input, state: state, onEngine: true), !syncExpired.contains(p.conn) else { return nil }  // expired: ERR TIMEOUT now
+        return p
+    }
+
+    /// The group as it would wait, when it starts with a SYNC to a revision not yet published,
+    /// with time to wait, that the connection may send: one it may not (no login, no read
+    /// role, RESP subscribe mode) is refused when it runs, never answered with the revision.
+    static func waitingSync(_ input: EngineInput, state: SharedState, onEngine: Bool) -> ParkedSync? {
+        guard case .group(let c, let units, let session) = input, case .request(let r)? = units.first, case .sync(let rev, let timeout) = r.command,
+            timeout > 0, rev > state.publishedRevision.load(ordering: .acquiring),
+            Dispatcher.refusal(r, session: session, state: state, onEngine: onEngine) == nil
+        else { return nil }
+        return ParkedSync(input: input, conn: c, rev: rev, deadline: SyncClock.seconds() + Double(timeout) / 1000)
     }
 
     /// The reply of a SYNC that is due: OK once the node has the revision, else the timeout.
     func syncReply(_ c: ConnectionID, rev: UInt64) -> Reply {
         syncExpired.remove(c)
-        let now = state.publishedRevision.load(ordering: .acquiring)
-        guard now >= rev else { return Reply(error: Engine.syncTimeout(applied: now, asked: rev)) }
+        return Engine.syncReply(applied: state.publishedRevision.load(ordering: .acquiring), asked: rev)
+    }
+
+    /// OK once the node has applied `rev`, else the timeout: what every SYNC is answered.
+    static func syncReply(applied now: UInt64, asked rev: UInt64) -> Reply {
+        guard now >= rev else {
+            return Reply(error: TabulaError(.timeout, "this node has applied revision \(now), not yet \(rev); it may be cut off from the store (STATS shows its lag): try again, or read from the node that made the change"))
+        }
         var r = Reply(message: "synced")
         r.rev = now
         return r
-    }
-
-    static func syncTimeout(applied now: UInt64, asked rev: UInt64) -> TabulaError {
-        TabulaError(.timeout, "this node has applied revision \(now), not yet \(rev); it may be cut off from the store (STATS shows its lag): try again, or read from the node that made the change")
     }
 
     /// Moves parked groups whose revision has come, or whose time is up, to the next turn

@@ -88,17 +88,12 @@ extension EngineHandle {
         var rest: [EngineInput] = []
         rest.reserveCapacity(inputs.count)
         for input in inputs {
-            if let p = waiting(input) { syncWaits.park(p) } else { rest.append(input) }
+            // No lock: a SYNC names no path, so its refusal reads the session, not the model.
+            if let p = Engine.waitingSync(input, state: state, onEngine: false) { syncWaits.park(p) } else { rest.append(input) }
         }
         inbox.post(rest)
     }
 
-    private func waiting(_ input: EngineInput) -> ParkedSync? {
-        guard case .group(let c, let units, _) = input, case .request(let r)? = units.first, case .sync(let rev, let timeout) = r.command,
-            timeout > 0, rev > state.publishedRevision.load(ordering: .acquiring)
-        else { return nil }
-        return ParkedSync(input: input, conn: c, rev: rev, deadline: SyncClock.seconds() + Double(timeout) / 1000)
-    }
 
     /// What a waiting SYNC is answered without the engine: `OK synced` once its revision is
     /// published, else `ERR TIMEOUT`; its group's
@@ -108,15 +103,7 @@ extension EngineHandle {
         var outbox = Array(repeating: [LoopMessage](), count: state.loops.count)
         for p in due {
             guard case .group(let c, let units, let session) = p.input, case .request(let r) = units[0] else { continue }
-            let reply: Reply
-            if now >= p.rev {
-                var ok = Reply(message: "synced")
-                ok.rev = now
-                reply = ok
-            } else {
-                reply = Reply(error: Engine.syncTimeout(applied: now, asked: p.rev))
-                executor.stats.failed(.timeout)
-            }
+            let reply = Engine.syncReply(applied: now, asked: p.rev)
             let answer = GroupAnswer(conn: c, answers: [.reply(reply, tag: r.tag, format: session.format)], session: nil, close: false, replay: nil, rest: Array(units.dropFirst()))
             outbox[c.loop].append(.answer(answer))
         }
