@@ -102,6 +102,25 @@ def unread_sse(http, k, stop):
     stop.wait()
 
 
+def resp_subscribers(port, k, stop):
+    """5 RESP2 connections subscribed to /orders, each pipelining PINGs and never reading."""
+    socks = []
+    for _ in range(5):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.sendall(b"*2\r\n$9\r\nSUBSCRIBE\r\n$7\r\n/orders\r\n")
+        s.setblocking(False)
+        socks.append(s)
+    ping = b"*1\r\n$4\r\nPING\r\n" * 256
+    while not stop.is_set():
+        for s in socks:
+            try:
+                s.send(ping)
+            except OSError:
+                pass
+        time.sleep(0.001)
+
+
 def writer(port, k, stop):
     """Changes an item as fast as answered (the events the streams must carry)."""
     s, f = conn(port)
@@ -111,6 +130,15 @@ def writer(port, k, stop):
         for _ in range(16):
             reply(f)
         n += 1
+
+
+def order_writer(port, k, stop):
+    """Orders a dish as fast as answered (events for the subscribers)."""
+    s, f = conn(port)
+    while not stop.is_set():
+        s.sendall(b"ORDER margherita\n" * 16)
+        for _ in range(16):
+            reply(f)
 
 
 def churn_watch(port, k, counted, stop):
@@ -162,6 +190,13 @@ def run(start_tabulad, only=None):
         try:
             measure("5,000 event streams of / never read, a writer changing items meanwhile", p, port,
                     [(unread_sse, (http, k)) for k in range(10)] + [(writer, (port, 0))])
+        finally:
+            p.terminate(); p.wait()
+    if only in (None, "resp-subscribers"):
+        p, port = start_tabulad("--memory", "--max-connections-per-ip", "0")
+        try:
+            measure("50 RESP2 subscribers of /orders pipelining PINGs, never reading, ORDERs meanwhile", p, port,
+                    [(resp_subscribers, (port, k)) for k in range(10)] + [(order_writer, (port, 0))])
         finally:
             p.terminate(); p.wait()
     if only in (None, "churn"):

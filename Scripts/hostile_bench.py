@@ -55,7 +55,7 @@ def restricted_reads(rel, start_tabulad, work, items=1000000):
         p.terminate(); p.wait()
 
 
-def unread_pages(rel, start_tabulad, work, conns=400):
+def unread_pages(rel, start_tabulad, work, conns=800):
     """`conns` connections each ask for a 10 MB page (10,000 items of 1,000-byte names) and
     never read; the server's RSS and another client's PING meanwhile."""
     p, port = start_tabulad("--memory", "--max-connections-per-ip", "0")
@@ -77,8 +77,16 @@ def unread_pages(rel, start_tabulad, work, conns=400):
             time.sleep(0.2)
             peak = max(peak, rss_mb(p.pid))
             worst = max(worst, ping_ms(a, af, 5)[1])
+        a.sendall(b"STATS\n")
+        held = 0
+        while True:
+            l = af.readline()
+            if l.startswith(b"- unread_output_peak_bytes: "):
+                held = int(l.split(b": ")[1])
+            if not l or l.startswith(b"OK") or l.startswith(b"ERR"):
+                break
         print("Unread pages (%d connections each ask for a different 10 MB page and never read): RSS %d MB before, peak %d MB;"
-              " another client's PING max %.2f ms" % (conns, before, peak, worst))
+              " unread output at most %d MB (bound 512 MiB); another client's PING max %.2f ms" % (conns, before, peak, held >> 20, worst))
         for s in attackers:
             s.close()
     finally:
@@ -175,6 +183,6 @@ def clients_scrape(rel, start_tabulad, work, conns=5000, seconds=10, binary=None
 
 def run(rel, start_tabulad, work, quick=False):
     restricted_reads(rel, start_tabulad, work, 100000 if quick else 1000000)
-    unread_pages(rel, start_tabulad, work, 100 if quick else 400)
+    unread_pages(rel, start_tabulad, work, 100 if quick else 800)
     stalled_replays(rel, start_tabulad, work, 200 if quick else 600)
     clients_scrape(rel, start_tabulad, work, 1000 if quick else 5000)

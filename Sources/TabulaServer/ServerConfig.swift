@@ -82,9 +82,9 @@ public struct ServerConfig: Sendable {
     /// Most bytes queued for one client before it is dropped as a slow consumer.
     public var outputLimit = 8 * 1024 * 1024
     /// Most bytes queued for all clients together (replies and events not yet read). Past
-    /// it, the connections that have stopped being answered for not reading (over
-    /// `outputPause`) are dropped as slow consumers, the most unread first, until the total is
-    /// back under seven eighths of it; a client that reads is never dropped for this.
+    /// it, the connections holding unread output are dropped as slow consumers, the slowest
+    /// to read what they hold first (`ShedOrder`), until the total is back under seven
+    /// eighths of it; a client that reads is never dropped for this.
     public var maxUnreadOutput = 512 * 1024 * 1024
     /// A connection's requests run, and its replay is sent, only while its unread output is
     /// under this: past it the server waits for the client to read (see `outputLimit` for

@@ -50,6 +50,50 @@ import TabulaServer
         }
     }
 
+    @Test func theServerHoldsAtMostTheBoundAndOnePageWhileConnectionsThatNeverReadAskForLargePages() throws {
+        try withServer({
+            $0.maxUnreadOutput = Self.bound
+            $0.ioThreads = 1
+        }) { s in
+            let reader = try connect(s)
+            try Self.addLongItems(reader)
+            let attackers = try (0..<12).map { _ in try rawConnect(s) }
+            // All twelve at once: the loop reads them in one turn, and each page is ~10 MB.
+            for (k, a) in attackers.enumerated() { try a.sendRaw(Array("LS /items LIMIT 10000 AFTER \(k + 1)\n".utf8)) }
+            #expect(try eventually(timeout: 120) { try Self.counter(reader, "slow_consumers_dropped") >= 4 })
+            let peak = try Self.counter(reader, "unread_output_peak_bytes")
+            #expect(peak > Self.bound, "the attack passed the bound: \(peak) bytes at most")
+            #expect(peak <= Self.bound + 11 * 1024 * 1024, "\(peak) bytes unread at most")
+        }
+    }
+
+    @Test func watchersThatNeverReadAreDroppedOnceTogetherTheyPassTheBoundThoughEachHoldsLessThanThePause() throws {
+        let bound = 1024 * 1024, watchers = 16
+        try withServer({
+            $0.maxUnreadOutput = bound
+            $0.ioThreads = 1
+        }) { s in
+            let writer = try connect(s)
+            let stalled = try (0..<watchers).map { _ in try rawConnect(s) }
+            for w in stalled {
+                try w.sendRaw(Array("WATCH /items\n".utf8))
+                #expect(try w.readLine(timeout: 10)?.hasPrefix("OK") == true)
+            }
+            // Each event is ~30 KB to each watcher: together they pass 1 MiB long before any
+            // one of them holds the 256 KiB pause.
+            let name = String(repeating: "w", count: 30_000)
+            var dropped = 0
+            for k in 0..<400 where dropped < watchers {
+                #expect(try writer.request("ADD /items \(name)\(k) 5", timeout: 60).isOK)
+                dropped = try Self.counter(writer, "slow_consumers_dropped")
+            }
+            #expect(dropped == watchers, "\(dropped) of \(watchers) watchers dropped")
+            let peak = try Self.counter(writer, "unread_output_peak_bytes")
+            #expect(peak <= 2 * bound, "\(peak) bytes unread at most")
+            #expect(try writer.request("PING").final == "OK PONG")
+        }
+    }
+
     @Test func aClientThatReadsItsLargePagesIsNeverDroppedForTheBound() throws {
         // The bound is what the server holds beyond one reply: here larger than one ~10 MB
         // page (the kernel takes only 128 KiB ahead of a reader, so a page waits here while

@@ -160,7 +160,7 @@ final class EventLoop {
             runReady()
             pumpReplays()
             flushDirty()
-            if stats.unreadOutput.load(ordering: .relaxed) > config.maxUnreadOutput { shedUnreadOutput() }
+            shedIfOverBound()
             if shuttingDown {
                 handle.nothingForEngine.store(!conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
                 if conns.isEmpty && saidGoodbye { break }
@@ -190,8 +190,14 @@ final class EventLoop {
             // replies: that is what makes events causal (an event published before a writer's
             // OK is queued ahead of any reply to a request sent after that OK).
             drainInbox()
+            shedIfOverBound()
             runReady()
-            if n > 0 { for i in 0..<Int(n) { handle(events[i]) } }
+            if n > 0 {
+                for i in 0..<Int(n) {
+                    handle(events[i])
+                    shedIfOverBound()  // a reply may be a 10 MB page: the bound holds one at a time
+                }
+            }
             greetDue()  // after the reads: first bytes that came choose the codec themselves
             if n <= 0 { continue }
             engine.submit(toEngine)

@@ -25,15 +25,31 @@ extension EventLoop {
         return true
     }
 
+    /// Checks the server's unread output against its bound, recording the most it was seen
+    /// at: called after each unit of work that can queue output (a request's replies, a
+    /// drain of events), so the bound is passed by at most one such unit per loop.
+    func shedIfOverBound() {
+        let total = stats.unreadOutput.load(ordering: .relaxed)
+        var peak = stats.unreadOutputPeak.load(ordering: .relaxed)
+        while total > peak {
+            let (exchanged, now) = stats.unreadOutputPeak.compareExchange(expected: peak, desired: total, ordering: .relaxed)
+            if exchanged { break }
+            peak = now
+        }
+        if total > config.maxUnreadOutput { shedUnreadOutput() }
+    }
+
     /// The server holds more unread output than `maxUnreadOutput`: this loop's connections
-    /// that stopped being answered for not reading are dropped (those that would take longest
-    /// to read what they hold at the rate they read first: `ShedOrder`), until the total is under seven eighths
-    /// of the bound (or none such is left here; the other loop sheds its own at its next turn).
+    /// that hold unread output are dropped, those that would take longest to read what they
+    /// hold at the rate they read first (`ShedOrder`), until the total is under seven eighths
+    /// of the bound (or none is left here; the other loop sheds its own at its next check).
+    /// Every holder is a candidate, however little it holds: 5,000 watchers that never read
+    /// and each hold less than the output pause pass the bound together.
     func shedUnreadOutput() {
         guard shedFoundNone != nowSeconds else { return }
         let target = config.maxUnreadOutput / 8 * 7
         // The longest to read what they hold at the rate they read go first (`ShedOrder`).
-        let waiting = conns.values.filter { $0.unreadBytes >= config.outputPause }
+        let waiting = conns.values.filter { $0.unreadBytes > 0 }
         let order = ShedOrder.order(waiting.map { ShedOrder.Candidate(unread: $0.unreadBytes, took: $0.drained.recent(at: nowSeconds)) })
         let stalled = order.map { waiting[$0] }
         if stalled.isEmpty { shedFoundNone = nowSeconds }

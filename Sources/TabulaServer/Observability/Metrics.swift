@@ -25,6 +25,7 @@ extension EventLoop {
         p.family("tabulad_events_delivered_total", .counter, "Events queued to watchers.", Double(s.eventsDelivered.load(ordering: .relaxed)))
         p.family("tabulad_watchers", .gauge, "Watches (connection and prefix pairs) registered.", Double(state.hub.withLock { $0.count }))
         p.family("tabulad_unread_output_bytes", .gauge, "Bytes queued for clients and not yet written, all connections together.", Double(s.unreadOutput.load(ordering: .relaxed)))
+        p.family("tabulad_unread_output_peak_bytes", .gauge, "The most bytes queued for clients and not yet written at any one time since the server started.", Double(s.unreadOutputPeak.load(ordering: .relaxed)))
         p.family("tabulad_slow_consumers_dropped_total", .counter, "Connections dropped for not reading their output.", Double(s.slowConsumersDropped.load(ordering: .relaxed)))
         p.family("tabulad_output_queue_max_bytes", .gauge, "The largest output queued for one connection (as of each loop's last second).", Double(state.loops.map { $0.largestQueued.load(ordering: .relaxed) }.max() ?? 0))
         p.family("tabulad_received_bytes_total", .counter, "Bytes read from clients.", Double(s.bytesIn.load(ordering: .relaxed)))

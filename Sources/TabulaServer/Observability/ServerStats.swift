@@ -18,6 +18,9 @@ final class ServerStats: Sendable {
     /// Bytes queued for clients and not yet written (replies, events, a replay's deferred
     /// events), all connections together: held under `ServerConfig.maxUnreadOutput`.
     let unreadOutput = Atomic<Int>(0)
+    /// The most `unreadOutput` was seen at when a loop checked it against the bound (after
+    /// each request's replies and each drain of events): what the bound held at its worst.
+    let unreadOutputPeak = Atomic<Int>(0)
     /// Connections closed for making no progress, or for being idle.
     let timedOut = Atomic<Int>(0)
     /// Logins checked against their slow hash, and those that failed.
