@@ -292,7 +292,7 @@ def bands(start_tabulad):
 
 def run_all(rel, start_tabulad, work, quick=False):
     """Every attack of `Scripts/bench --attacks`, one figure each."""
-    import hostile_bench, resp_attack_bench, shed_reader_bench, store_attack_bench
+    import floods_bench, hostile_bench, resp_attack_bench, shed_reader_bench, store_attack_bench
     slots_and_bands(start_tabulad)
     login_flood(rel, start_tabulad, work)
     handshake_flood(rel, start_tabulad, work)
@@ -303,3 +303,4 @@ def run_all(rel, start_tabulad, work, quick=False):
     shed_reader_bench.reader_among_tricklers(start_tabulad)
     store_attack_bench.full_store_writer(rel, start_tabulad, work)
     resp_attack_bench.million_elements(start_tabulad)
+    floods_bench.run(start_tabulad)  # the floods of Scripts/bench --floods, each with its PING
