@@ -22,8 +22,13 @@ func main() async {
         if change.reset {
             print("rev \(change.rev): \(list.replica.entries.count) rows (snapshot)")
         } else {
-            let parts = [("+", change.insertedIDs), ("-", change.deletedIDs), ("~", change.movedIDs), ("*", change.updatedIDs)]
-            print("rev \(change.rev): " + parts.filter { !$0.1.isEmpty }.map { "\($0.0)\($0.1.joined(separator: ","))" }.joined(separator: " "))
+            let parts = [
+                ("+", change.insertedIDs), ("-", change.deletedIDs), ("~", change.movedIDs), ("*", change.updatedIDs),
+            ]
+            print(
+                "rev \(change.rev): "
+                    + parts.filter { !$0.1.isEmpty }.map { "\($0.0)\($0.1.joined(separator: ","))" }.joined(
+                        separator: " "))
         }
         seen += 1
         if seen >= most { break }

@@ -12,7 +12,10 @@ public enum Authorization {
     public static func refusal(_ command: Command, user: AuthUser, canonical: (String?) -> String) -> TabulaError? {
         let needed = command.traits.permission
         if !user.role.allows(needed) {
-            return TabulaError(.noPerm, "\(user.name) (\(user.role.rawValue)) may not use \(command.verb.rawValue): it needs the \(needed == .admin ? "admin" : "write") role")
+            return TabulaError(
+                .noPerm,
+                "\(user.name) (\(user.role.rawValue)) may not use \(command.verb.rawValue): it needs the \(needed == .admin ? "admin" : "write") role"
+            )
         }
         guard !user.grants.isUnrestricted else { return nil }
         for (typed, how) in command.touches {

@@ -137,7 +137,10 @@ public struct LoginScheduler<Address: Hashable & Sendable, Job: Sendable>: Senda
 
     private mutating func forgetFaintest(at t: Double) {
         if addresses.count > Self.maxRemembered {
-            let keep = addresses.sorted { max($0.value.failures.now(t), $0.value.attempts.now(t)) > max($1.value.failures.now(t), $1.value.attempts.now(t)) }.prefix(Self.maxRemembered / 2)
+            let keep = addresses.sorted {
+                max($0.value.failures.now(t), $0.value.attempts.now(t))
+                    > max($1.value.failures.now(t), $1.value.attempts.now(t))
+            }.prefix(Self.maxRemembered / 2)
             addresses = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
         }
         if names.count > Self.maxRemembered {

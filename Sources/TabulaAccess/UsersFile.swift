@@ -16,7 +16,8 @@ public struct UserEntry: Sendable, Hashable {
 
     /// The line for the users file: `NAME ROLE HASH [allow=PREFIX]… [deny=PREFIX]…`.
     public var line: String {
-        ([name, role.rawValue, hash.encoded] + grants.allow.map { "allow=\($0)" } + grants.deny.map { "deny=\($0)" }).joined(separator: " ")
+        ([name, role.rawValue, hash.encoded] + grants.allow.map { "allow=\($0)" } + grants.deny.map { "deny=\($0)" })
+            .joined(separator: " ")
     }
 }
 
@@ -40,12 +41,16 @@ public enum UsersFile {
         // Split on scalars: as Characters, "\r\n" is one grapheme, never equal to "\n".
         for (i, raw) in body.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let content = raw.prefix { $0 != "#" }
-            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map { String(String.UnicodeScalarView($0)) }
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map {
+                String(String.UnicodeScalarView($0))
+            }
             if words.isEmpty { continue }
             switch entry(words) {
             case .failure(let message): return .failure(Problem(line: i + 1, message: message))
             case .success(let u):
-                if users[u.name] != nil { return .failure(Problem(line: i + 1, message: "user \(u.name) is named twice")) }
+                if users[u.name] != nil {
+                    return .failure(Problem(line: i + 1, message: "user \(u.name) is named twice"))
+                }
                 users[u.name] = u
             }
         }
@@ -54,16 +59,28 @@ public enum UsersFile {
 
     /// Whether `name` may be a user name: 1 to 64 letters, digits, `.`, `_` or `-`.
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 64 && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+        !name.isEmpty && name.utf8.count <= 64
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+            }
     }
 
     private enum Parsed { case success(UserEntry), failure(String) }
 
     private static func entry(_ w: [String]) -> Parsed {
-        guard w.count >= 3 else { return .failure("expected NAME ROLE HASH [allow=PREFIX]… [deny=PREFIX]…; make a line with tabulad passwd") }
-        guard isValidName(w[0]) else { return .failure("\(w[0].prefix(70)) is not a user name (letters, digits, . _ -, at most 64)") }
-        guard let role = Role(rawValue: w[1]) else { return .failure("role \(w[1].prefix(40)) is not read, write or admin") }
-        guard let hash = PasswordHash(encoded: w[2]) else { return .failure("the third word is not a pbkdf2-sha256 hash; make one with tabulad passwd") }
+        guard w.count >= 3 else {
+            return .failure("expected NAME ROLE HASH [allow=PREFIX]… [deny=PREFIX]…; make a line with tabulad passwd")
+        }
+        guard isValidName(w[0]) else {
+            return .failure("\(w[0].prefix(70)) is not a user name (letters, digits, . _ -, at most 64)")
+        }
+        guard let role = Role(rawValue: w[1]) else {
+            return .failure("role \(w[1].prefix(40)) is not read, write or admin")
+        }
+        guard let hash = PasswordHash(encoded: w[2]) else {
+            return .failure("the third word is not a pbkdf2-sha256 hash; make one with tabulad passwd")
+        }
         var allow: [String] = [], deny: [String] = []
         for g in w.dropFirst(3) {
             let kv = g.split(separator: "=", maxSplits: 1).map(String.init)

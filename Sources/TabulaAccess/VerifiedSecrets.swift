@@ -16,7 +16,9 @@ public struct VerifiedSecrets: Sendable {
     public func knows(_ name: String, _ secret: String, generation: Int) -> Bool {
         guard let entry = digests[name], entry.generation == generation else { return false }
         let d = digest(name, secret)
-        return d.withUnsafeBytes { a in entry.digest.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 } }
+        return d.withUnsafeBytes { a in
+            entry.digest.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
+        }
     }
 
     /// Remembers that `secret` was verified for `name` in `generation`.

@@ -17,7 +17,8 @@ public enum CatalogImport {
             first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
         {
             guard let o = try? JSONSerialization.jsonObject(with: d) else {
-                return .failure(TabulaError(.invalid, "the file looks like JSON but does not parse; check brackets and commas"))
+                return .failure(
+                    TabulaError(.invalid, "the file looks like JSON but does not parse; check brackets and commas"))
             }
             object = o
         } else {
@@ -29,7 +30,9 @@ public enum CatalogImport {
         let rows: [Any]
         if let a = object as? [Any] {
             rows = a
-        } else if let dict = object as? [String: Any], let a = (dict["Rows"] ?? dict["rows"] ?? dict["Children"] ?? dict["children"]) as? [Any] {
+        } else if let dict = object as? [String: Any],
+            let a = (dict["Rows"] ?? dict["rows"] ?? dict["Children"] ?? dict["children"]) as? [Any]
+        {
             rows = a
         } else {
             return .failure(TabulaError(.invalid, "expected an array of nodes or a dictionary with a Rows array"))
@@ -51,7 +54,9 @@ public enum CatalogImport {
         }
         let kids = (value("Children") as? [Any]) ?? []
         if !kids.isEmpty {
-            let children = try kids.enumerated().map { try node($0.element, where: "\(place) › \(title) › child \($0.offset + 1)") }
+            let children = try kids.enumerated().map {
+                try node($0.element, where: "\(place) › \(title) › child \($0.offset + 1)")
+            }
             return CatalogDraft(title: title, view: .branch, children: children)
         }
         let view = value("View")
@@ -66,7 +71,9 @@ public enum CatalogImport {
         case (3, _), (_, "text"), (nil, nil):
             return CatalogDraft(title: title, view: .text((value("Text") as? String) ?? title))
         default:
-            throw TabulaError(.invalid, "\(place) (\(title)) has View \(view.map { "\($0)" } ?? "?"); use 1 (tabs), 2 (image) or 3 (text)")
+            throw TabulaError(
+                .invalid,
+                "\(place) (\(title)) has View \(view.map { "\($0)" } ?? "?"); use 1 (tabs), 2 (image) or 3 (text)")
         }
     }
 }

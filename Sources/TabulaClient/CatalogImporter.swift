@@ -25,13 +25,17 @@ public enum CatalogImporter {
     }
 
     /// Adds every draft (and its subtree) under `parent`.
-    public static func run(_ drafts: [CatalogDraft], into parent: String, connection: TabulaConnection) throws -> Result<Report, TabulaError> {
+    public static func run(_ drafts: [CatalogDraft], into parent: String, connection: TabulaConnection) throws
+        -> Result<Report, TabulaError>
+    {
         var report = Report()
         if let e = try add(drafts, into: parent, connection: connection, report: &report) { return .failure(e) }
         return .success(report)
     }
 
-    private static func add(_ drafts: [CatalogDraft], into parent: String, connection: TabulaConnection, report: inout Report) throws -> TabulaError? {
+    private static func add(
+        _ drafts: [CatalogDraft], into parent: String, connection: TabulaConnection, report: inout Report
+    ) throws -> TabulaError? {
         for d in drafts {
             let line = "ADD " + ([parent] + d.addArguments).map(Quoting.quote).joined(separator: " ")
             let reply = try connection.request(line)
@@ -39,7 +43,9 @@ public enum CatalogImporter {
             if reply.isOK {
                 report.added += 1
                 path = reply.reply.message
-            } else if let e = reply.reply.error, e.code == .exists, let there = e.message.split(separator: " ").first, there.hasPrefix("/") {
+            } else if let e = reply.reply.error, e.code == .exists, let there = e.message.split(separator: " ").first,
+                there.hasPrefix("/")
+            {
                 report.existing.append(String(there))  // "PATH exists already, titled …"
                 path = String(there)
             } else {

@@ -12,7 +12,9 @@ public struct HostList: Sendable, Equatable {
         for value in values {
             for raw in value.split(separator: ",", omittingEmptySubsequences: false) {
                 let entry = raw.trimmingCharacters(in: .whitespaces)
-                guard !entry.isEmpty else { throw HostListError("empty host in '\(value)'; write --host a:8228,b:8228") }
+                guard !entry.isEmpty else {
+                    throw HostListError("empty host in '\(value)'; write --host a:8228,b:8228")
+                }
                 let (host, p) = try HostList.split(entry, defaultPort: port)
                 out.append(tls ? .tls(host: host, port: p, caFile: caFile) : .tcp(host: host, port: p))
             }
@@ -30,13 +32,19 @@ public struct HostList: Sendable, Equatable {
             guard let close = entry.firstIndex(of: "]") else { throw HostListError("'\(entry)' opens [ without ]") }
             host = String(entry[entry.index(after: entry.startIndex)..<close])
             let rest = entry[entry.index(after: close)...]
-            if rest.hasPrefix(":") { portText = rest.dropFirst() } else if !rest.isEmpty { throw HostListError("'\(entry)': expected :PORT after ]") }
+            if rest.hasPrefix(":") {
+                portText = rest.dropFirst()
+            } else if !rest.isEmpty {
+                throw HostListError("'\(entry)': expected :PORT after ]")
+            }
         } else if entry.filter({ $0 == ":" }).count == 1, let colon = entry.firstIndex(of: ":") {
             host = String(entry[..<colon])
             portText = entry[entry.index(after: colon)...]
         }
         guard let portText else { return (host, defaultPort) }
-        guard let p = Int(portText), (1...65535).contains(p) else { throw HostListError("bad port in '\(entry)'; ports are 1 to 65535") }
+        guard let p = Int(portText), (1...65535).contains(p) else {
+            throw HostListError("bad port in '\(entry)'; ports are 1 to 65535")
+        }
         return (host, p)
     }
 

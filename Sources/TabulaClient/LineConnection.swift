@@ -69,18 +69,26 @@ public final class LineConnection {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw ClientError.connectFailed("the socket path \(path) is too long (at most 107 bytes)") }
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+            throw ClientError.connectFailed("the socket path \(path) is too long (at most 107 bytes)")
+        }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
         let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard s >= 0 else { throw ClientError.connectFailed("socket: \(String(cString: strerror(errno)))") }
-        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let r = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
         guard r == 0 else {
             let e = errno
             close(s)
-            throw ClientError.connectFailed("cannot connect to \(path): \(String(cString: strerror(e)))\(e == EACCES ? "; the socket is for its owner and group" : "; is tabulad running with --unix \(path)?")")
+            throw ClientError.connectFailed(
+                "cannot connect to \(path): \(String(cString: strerror(e)))\(e == EACCES ? "; the socket is for its owner and group" : "; is tabulad running with --unix \(path)?")"
+            )
         }
         _ = fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK)
         fd = s
@@ -101,7 +109,8 @@ public final class LineConnection {
         var lastError = "no address"
         var ai: UnsafeMutablePointer<addrinfo>? = first
         while let a = ai {
-            let s = socket(a.pointee.ai_family, a.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), a.pointee.ai_protocol)
+            let s = socket(
+                a.pointee.ai_family, a.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), a.pointee.ai_protocol)
             if s >= 0 {
                 if let source, !LineConnection.bind(s, ipv4: source) {
                     close(s)
@@ -132,7 +141,8 @@ public final class LineConnection {
             }
             ai = a.pointee.ai_next
         }
-        throw ClientError.connectFailed("cannot connect to \(host):\(port): \(lastError); is tabulad running there? (Scripts/run starts it)")
+        throw ClientError.connectFailed(
+            "cannot connect to \(host):\(port): \(lastError); is tabulad running there? (Scripts/run starts it)")
     }
 
     /// Binds socket `s` to the IPv4 address `ipv4` (any port).
@@ -140,7 +150,11 @@ public final class LineConnection {
         var a = sockaddr_in()
         a.sin_family = sa_family_t(AF_INET)
         guard inet_pton(AF_INET, ipv4, &a.sin_addr) == 1 else { return false }
-        return withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 } }
+        return withUnsafePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 
     /// The TLS session and its context, on a TLS connection.
@@ -157,19 +171,27 @@ public final class LineConnection {
     private func startTLS(host: String, caFile: String?, timeout: Double) throws {
         var err = [CChar](repeating: 0, count: 512)
         guard let ctx = tabula_tls_client_context(caFile, &err, Int32(err.count)) else {
-            throw ClientError.connectFailed("TLS: \(String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))\(caFile.map { " (--cacert \($0))" } ?? "")")
+            throw ClientError.connectFailed(
+                "TLS: \(String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))\(caFile.map { " (--cacert \($0))" } ?? "")"
+            )
         }
         tlsContext = ctx
-        guard let session = tabula_tls_client_session(ctx, fd, host) else { throw ClientError.connectFailed("TLS: cannot make a session") }
+        guard let session = tabula_tls_client_session(ctx, fd, host) else {
+            throw ClientError.connectFailed("TLS: cannot make a session")
+        }
         tls = session
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let r = tabula_tls_handshake(session)
             if r == 1 { return }
-            guard r == Int32(TABULA_TLS_WANT_READ) || r == Int32(TABULA_TLS_WANT_WRITE), deadline.timeIntervalSinceNow > 0 else {
+            guard r == Int32(TABULA_TLS_WANT_READ) || r == Int32(TABULA_TLS_WANT_WRITE),
+                deadline.timeIntervalSinceNow > 0
+            else {
                 var text = [CChar](repeating: 0, count: 256)
                 tabula_tls_last_error(&text, Int32(text.count))
-                throw ClientError.connectFailed("TLS handshake with \(host) failed: \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)); is that the TLS port, and does --cacert hold its certificate's issuer?")
+                throw ClientError.connectFailed(
+                    "TLS handshake with \(host) failed: \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)); is that the TLS port, and does --cacert hold its certificate's issuer?"
+                )
             }
             var p = pollfd(fd: fd, events: Int16(r == Int32(TABULA_TLS_WANT_READ) ? POLLIN : POLLOUT), revents: 0)
             _ = poll(&p, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
@@ -274,7 +296,10 @@ public final class LineConnection {
             if eof { throw ClientError.closed("the server closed the connection") }
             let left = deadline.timeIntervalSinceNow
             if left <= 0 { return nil }
-            var p = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: interrupt ?? -1, events: Int16(POLLIN), revents: 0)]
+            var p = [
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: interrupt ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
             let r = poll(&p, interrupt == nil ? 1 : 2, Int32(min(left, 3600) * 1000) + 1)
             if r > 0 && p[1].revents != 0 && interrupt != nil { throw ClientError.interrupted }
             if r > 0 { readAvailable() }

@@ -22,7 +22,8 @@ public struct LivePlace: Sendable, Equatable {
         let path = normalized(path)
         let parent = LivePlace.parent(path)
         if parent == "/items", let name = path.split(separator: "/").last {
-            return name.allSatisfy(\.isNumber) ? LivePlace(list: parent, entry: path) : LivePlace(list: parent, section: String(name))
+            return name.allSatisfy(\.isNumber)
+                ? LivePlace(list: parent, entry: path) : LivePlace(list: parent, section: String(name))
         }
         if parent == "/settings" { return LivePlace(list: parent, entry: path) }
         return LivePlace(list: path)

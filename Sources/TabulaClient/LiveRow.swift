@@ -36,15 +36,22 @@ public struct LiveLine: Sendable, Equatable {
 public enum LiveRow {
     /// The lines of `replica`: every section (or only `section`), with only the favourites
     /// when `favoritesOnly` (a section's header then counts those).
-    public static func lines(of replica: ListReplica, section: String? = nil, favoritesOnly: Bool = false) -> [LiveLine] {
+    public static func lines(of replica: ListReplica, section: String? = nil, favoritesOnly: Bool = false) -> [LiveLine]
+    {
         var out: [LiveLine] = []
         for s in replica.sections where section == nil || s.name == section {
             let shown = favoritesOnly ? s.entries.filter { $0.value["favorite"] == .bool(true) } : s.entries
             if let header = s.header {
-                out.append(LiveLine(key: "section \(s.name ?? "")", text: headerText(header, count: shown.count, favorites: favoritesOnly), kind: .header, value: header))
+                out.append(
+                    LiveLine(
+                        key: "section \(s.name ?? "")",
+                        text: headerText(header, count: shown.count, favorites: favoritesOnly), kind: .header,
+                        value: header))
                 if shown.isEmpty { out.append(LiveLine(key: "empty \(s.name ?? "")", text: "No Items", kind: .empty)) }
             }
-            for e in shown { out.append(LiveLine(key: e.path, text: text(of: e), kind: .entry, value: e.value, rev: e.rev)) }
+            for e in shown {
+                out.append(LiveLine(key: e.path, text: text(of: e), kind: .entry, value: e.value, rev: e.rev))
+            }
         }
         return aligned(out)
     }
@@ -67,11 +74,14 @@ public enum LiveRow {
         let title = v["title"].map(plain) ?? name
         switch v["type"]?.stringValue {
         case "item": return ""
-        case "node" where v["view"]?.stringValue == "branch": return "\(name)/  \(title)  (\(v["children"].map(plain) ?? "0") children)"
+        case "node" where v["view"]?.stringValue == "branch":
+            return "\(name)/  \(title)  (\(v["children"].map(plain) ?? "0") children)"
         case "node": return "\(name)  \(title)  [\(v["view"].map(plain) ?? "")]"
         case "menu-section": return "\(name)/  \(title)  (\(v["entries"].map(plain) ?? "0") entries)"
         case "menu-entry": return "\(name)  \(title)"
-        case "order": return "\(v["id"].map(plain) ?? "")  \(title)  \(v["entry"].map(plain) ?? "")  \(v["created"].map(plain) ?? "")"
+        case "order":
+            return
+                "\(v["id"].map(plain) ?? "")  \(title)  \(v["entry"].map(plain) ?? "")  \(v["created"].map(plain) ?? "")"
         default:
             if let row = v["row"]?.stringValue { return "\(name)/  \(row)" }  // a setting
             if let count = v["count"] { return "\(name)/  \(plain(count))" }  // a list at /
@@ -94,7 +104,9 @@ public enum LiveRow {
             let name = names[i].count > nameWidth ? String(names[i].prefix(nameWidth - 1)) + "…" : names[i]
             let star = item["favorite"] == .bool(true) ? "★ " : "  "
             let serial = item["serial"].map { "  serial=" + plain($0) } ?? ""
-            line.text = star + pad(ids[i], idWidth, left: true) + "  " + pad(name, nameWidth) + "  " + pad(values[i], valueWidth, left: true) + serial
+            line.text =
+                star + pad(ids[i], idWidth, left: true) + "  " + pad(name, nameWidth) + "  "
+                + pad(values[i], valueWidth, left: true) + serial
             return line
         }
     }
@@ -108,7 +120,9 @@ public enum LiveRow {
         if let options = v["options"]?.arrayValue {
             let selected = v["selected"]?.intValue ?? 0
             return options.enumerated().map { i, o in
-                LiveLine(key: "option \(i + 1)", text: "[\(Int64(i + 1) == selected ? "x" : " ")] #\(i + 1)  \(plain(o))", kind: .detail, value: v, rev: e.rev)
+                LiveLine(
+                    key: "option \(i + 1)", text: "[\(Int64(i + 1) == selected ? "x" : " ")] #\(i + 1)  \(plain(o))",
+                    kind: .detail, value: v, rev: e.rev)
             }
         }
         var texts: [String]
@@ -116,7 +130,11 @@ public enum LiveRow {
         case "tabs":
             let tabs = v["tabs"]?.arrayValue?.map(plain) ?? []
             let chosen = tabs.isEmpty ? 0 : tab % tabs.count
-            texts = [tabs.enumerated().map { $0.offset == chosen ? "[ \($0.element) ]" : $0.element }.joined(separator: "  "), ""] + (tabs.isEmpty ? [] : [tabs[chosen]])
+            texts =
+                [
+                    tabs.enumerated().map { $0.offset == chosen ? "[ \($0.element) ]" : $0.element }.joined(
+                        separator: "  "), "",
+                ] + (tabs.isEmpty ? [] : [tabs[chosen]])
         case "image": texts = ["▣ " + (v["image"].map(plain) ?? "")]
         case "text": texts = wrap(v["text"].map(plain) ?? "", width: width)
         default:
@@ -124,7 +142,9 @@ public enum LiveRow {
             texts = pairs.map { "\($0.0): \(plain($0.1))" }
         }
         if v["view"] != nil { texts = [v["title"].map(plain) ?? "", ""] + texts }
-        return texts.enumerated().map { LiveLine(key: "field \($0.offset)", text: $0.element, kind: .detail, value: v, rev: e.rev) }
+        return texts.enumerated().map {
+            LiveLine(key: "field \($0.offset)", text: $0.element, kind: .detail, value: v, rev: e.rev)
+        }
     }
 
     /// `text` in lines of at most `width` characters, broken at spaces where there are any.

@@ -6,12 +6,20 @@ import Glibc
 public enum ReadableFile {
     public static func text(_ path: String) -> Result<String, FileProblem> {
         var st = stat()
-        if stat(path, &st) != 0 { return .failure(FileProblem(path: path, reason: String(cString: strerror(errno)).lowercased())) }
+        if stat(path, &st) != 0 {
+            return .failure(FileProblem(path: path, reason: String(cString: strerror(errno)).lowercased()))
+        }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(FileProblem(path: path, reason: "it is a directory")) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(FileProblem(path: path, reason: access(path, R_OK) != 0 ? String(cString: strerror(errno)).lowercased() : "it could not be read"))
+            return .failure(
+                FileProblem(
+                    path: path,
+                    reason: access(path, R_OK) != 0
+                        ? String(cString: strerror(errno)).lowercased() : "it could not be read"))
         }
-        guard let text = String(data: data, encoding: .utf8) else { return .failure(FileProblem(path: path, reason: "it is not UTF-8 text")) }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(FileProblem(path: path, reason: "it is not UTF-8 text"))
+        }
         return .success(text)
     }
 }

@@ -36,12 +36,20 @@ public struct Reconnector: Sendable {
     /// `revision` of history `historyID` (from the previous connection's greeting), logging
     /// in first with `credentials` when given. A server
     /// with another history id is not resumed but restarted: see `Resumed.wasReset`.
-    public static func resume(host: String, port: Int, credentials: Credentials? = nil, session: SessionTracker, after revision: UInt64, historyID: String, timeout: Double = 2) throws -> Resumed {
-        try resume(.tcp(host: host, port: port), credentials: credentials, session: session, after: revision, historyID: historyID, timeout: timeout)
+    public static func resume(
+        host: String, port: Int, credentials: Credentials? = nil, session: SessionTracker, after revision: UInt64,
+        historyID: String, timeout: Double = 2
+    ) throws -> Resumed {
+        try resume(
+            .tcp(host: host, port: port), credentials: credentials, session: session, after: revision,
+            historyID: historyID, timeout: timeout)
     }
 
     /// The same at any endpoint.
-    public static func resume(_ endpoint: Endpoint, credentials: Credentials? = nil, session: SessionTracker, after revision: UInt64, historyID: String, timeout: Double = 2) throws -> Resumed {
+    public static func resume(
+        _ endpoint: Endpoint, credentials: Credentials? = nil, session: SessionTracker, after revision: UInt64,
+        historyID: String, timeout: Double = 2
+    ) throws -> Resumed {
         let c = try TabulaConnection(endpoint, timeout: timeout)
         if let credentials { try c.authenticate(credentials) }  // before anything is restored
         let reset = !historyID.isEmpty && c.historyID != historyID
@@ -49,7 +57,10 @@ public struct Reconnector: Sendable {
             // Another node of a cluster may not have applied all we saw yet: wait for it
             // (SYNC), so the watches resume after `revision` with nothing repeated.
             let synced = try c.request("SYNC \(revision) TIMEOUT 5000", timeout: timeout + 5)
-            guard synced.isOK else { throw ClientError.connectFailed("\(endpoint) has not caught up with revision \(revision): \(synced.final)") }
+            guard synced.isOK else {
+                throw ClientError.connectFailed(
+                    "\(endpoint) has not caught up with revision \(revision): \(synced.final)")
+            }
         }
         if !reset { c.resume(from: revision) }
         var refused: [String] = []

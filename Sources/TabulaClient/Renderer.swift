@@ -62,12 +62,16 @@ public struct Renderer: Sendable {
 
     /// One text row.
     public func renderData(_ d: String) -> String {
-        if d.hasPrefix(RowMarks.sectionHeader) { return paint(String(d.dropFirst(RowMarks.sectionHeader.count)), "1;4") }
+        if d.hasPrefix(RowMarks.sectionHeader) {
+            return paint(String(d.dropFirst(RowMarks.sectionHeader.count)), "1;4")
+        }
         if d == RowMarks.emptySection { return paint("  " + RowMarks.emptySection, "2;3") }
         var line = "  " + d
         if color {
             line = line.replacingOccurrences(of: RowMarks.favorite, with: paint(RowMarks.favorite, "33"))
-            if d.hasPrefix(RowMarks.selected) { line = "  " + paint(RowMarks.selected, "32") + d.dropFirst(RowMarks.selected.count) }
+            if d.hasPrefix(RowMarks.selected) {
+                line = "  " + paint(RowMarks.selected, "32") + d.dropFirst(RowMarks.selected.count)
+            }
         }
         return line
     }

@@ -43,8 +43,11 @@ public final class ScriptRunner {
     private var quitRequested = false
 
     /// Makes a runner printing with `out` (results) and `err` (errors).
-    public init(connection: TabulaConnection, onError: OnError, json: Bool = false, timeout: Double? = nil, table: TableOutput? = nil, quiet: Bool = false,
-                out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
+    public init(
+        connection: TabulaConnection, onError: OnError, json: Bool = false, timeout: Double? = nil,
+        table: TableOutput? = nil, quiet: Bool = false,
+        out: @escaping (String) -> Void, err: @escaping (String) -> Void
+    ) {
         self.connection = connection
         self.onError = onError
         self.json = json
@@ -58,7 +61,8 @@ public final class ScriptRunner {
     /// Runs a whole script; returns the exit status.
     public func run(_ text: String, source: String) -> ExitStatus {
         do {
-            let stopped = try runLines(text, source: source, directory: URL(fileURLWithPath: source).deletingLastPathComponent())
+            let stopped = try runLines(
+                text, source: source, directory: URL(fileURLWithPath: source).deletingLastPathComponent())
             if stopped { return .script }
             return failures > 0 ? .script : .ok
         } catch let e as ClientError {
@@ -79,7 +83,9 @@ public final class ScriptRunner {
             if read == .nothing { continue }
             // A held failure counts now, unless this line expects it.
             if case .meta(name: "\\expect-error", arguments: let code) = read {
-                do { try expectError(code) } catch let f as ScriptFailure { if fail("\(source):\(i + 1): \(f.message)") { return true } }
+                do { try expectError(code) } catch let f as ScriptFailure {
+                    if fail("\(source):\(i + 1): \(f.message)") { return true }
+                }
                 continue
             }
             if let held = settle(source: source) { if held { return true } }
@@ -110,11 +116,15 @@ public final class ScriptRunner {
 
     /// `\expect-error [CODE]`: the request before failed (with CODE): that is a success.
     private func expectError(_ code: String) throws {
-        guard let held = pendingFailure else { throw ScriptFailure(message: "\\expect-error\(code.isEmpty ? "" : " " + code): the request before it succeeded") }
+        guard let held = pendingFailure else {
+            throw ScriptFailure(
+                message: "\\expect-error\(code.isEmpty ? "" : " " + code): the request before it succeeded")
+        }
         pendingFailure = nil
         let wanted = code.uppercased()
         guard wanted.isEmpty || held.code?.rawValue == wanted else {
-            throw ScriptFailure(message: "\\expect-error \(wanted): the request before it failed otherwise: \(held.message)")
+            throw ScriptFailure(
+                message: "\\expect-error \(wanted): the request before it failed otherwise: \(held.message)")
         }
     }
 
@@ -145,7 +155,9 @@ public final class ScriptRunner {
     /// server's lines (JSON objects with `--json`).
     private func shownLines(_ reply: ServerReply) -> [String] {
         if let table { return table.lines(reply.reply.rows.map(\.json)) + [reply.final] }
-        if quiet { return reply.reply.rows.map { TerminalText.safe(json ? $0.json.jsonText : $0.text) } + [reply.final] }
+        if quiet {
+            return reply.reply.rows.map { TerminalText.safe(json ? $0.json.jsonText : $0.text) } + [reply.final]
+        }
         return reply.lines
     }
 
@@ -171,7 +183,10 @@ public final class ScriptRunner {
     public static func requestTimeout(_ text: String, limit timeout: Double?) -> Double {
         let words = text.split(separator: " ")
         var asked: Double = 0
-        if let v = words.first, Verb.named(v) == .sync, let i = words.firstIndex(where: { $0.uppercased() == "TIMEOUT" }), i + 1 < words.count, let ms = Double(words[i + 1]) {
+        if let v = words.first, Verb.named(v) == .sync,
+            let i = words.firstIndex(where: { $0.uppercased() == "TIMEOUT" }), i + 1 < words.count,
+            let ms = Double(words[i + 1])
+        {
             asked = ms / 1000 + 5
         } else if let v = words.first, Verb.named(v) == .sync {
             asked = 10
@@ -186,9 +201,15 @@ public final class ScriptRunner {
             unclaimedPushes.append(p)
         }
         // `\wait` looks among the newest: as many as the connection itself queues.
-        if unclaimedPushes.count > TabulaConnection.mostQueuedPushes { unclaimedPushes.removeFirst(unclaimedPushes.count - TabulaConnection.mostQueuedPushes) }
+        if unclaimedPushes.count > TabulaConnection.mostQueuedPushes {
+            unclaimedPushes.removeFirst(unclaimedPushes.count - TabulaConnection.mostQueuedPushes)
+        }
         let dropped = connection.takeDropped()
-        if dropped > 0 { err("tabula: \(dropped) pushes dropped: more than \(TabulaConnection.mostQueuedPushes) arrived during one request") }
+        if dropped > 0 {
+            err(
+                "tabula: \(dropped) pushes dropped: more than \(TabulaConnection.mostQueuedPushes) arrived during one request"
+            )
+        }
     }
 
     private func meta(_ name: String, _ rest: String, directory: URL) throws {
@@ -201,14 +222,20 @@ public final class ScriptRunner {
             let regex = try pattern(rest, for: "\\expect")
             guard let shown = lastShown else { throw ScriptFailure(message: "\\expect with no reply before it") }
             guard shown.contains(where: { matches(regex, $0) }) else {
-                throw ScriptFailure(message: "\\expect /\(rest)/ did not match the last reply as \(formatName) prints it (\(shown.prefix(3).joined(separator: " | "))\(shown.count > 3 ? " | …" : "")); a check matches what the script prints, so a script run with --json, --csv or --tsv matches that form")
+                throw ScriptFailure(
+                    message:
+                        "\\expect /\(rest)/ did not match the last reply as \(formatName) prints it (\(shown.prefix(3).joined(separator: " | "))\(shown.count > 3 ? " | …" : "")); a check matches what the script prints, so a script run with --json, --csv or --tsv matches that form"
+                )
             }
         case "\\wait":
-            guard case .success(let words) = Tokenizer.tokenize(Array(rest.utf8)), let p = words.first, words.count <= 2 else {
+            guard case .success(let words) = Tokenizer.tokenize(Array(rest.utf8)), let p = words.first, words.count <= 2
+            else {
                 throw ScriptFailure(message: "usage: \\wait PATTERN [SECONDS]")
             }
             let seconds = words.count == 2 ? Double(words[1]) : 5
-            guard let asked = seconds, asked >= 0 else { throw ScriptFailure(message: "\\wait: '\(words[1])' is not a number of seconds") }
+            guard let asked = seconds, asked >= 0 else {
+                throw ScriptFailure(message: "\\wait: '\(words[1])' is not a number of seconds")
+            }
             let timeout = min(asked, self.timeout ?? asked)
             let regex = try pattern(p, for: "\\wait")
             if let i = unclaimedPushes.firstIndex(where: { matches(regex, $0) }) {
@@ -218,8 +245,14 @@ public final class ScriptRunner {
             showPushes()
             let deadline = Date().addingTimeInterval(timeout)
             while true {
-                guard let push = try connection.waitPush(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt, where: { _ in true }) else {
-                    throw ScriptFailure(message: "\\wait: no push matching /\(p)/ within \(timeout < asked ? "the --timeout of \(Int(timeout))" : words.count == 2 ? words[1] : "5") seconds")
+                guard
+                    let push = try connection.waitPush(
+                        timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt, where: { _ in true })
+                else {
+                    throw ScriptFailure(
+                        message:
+                            "\\wait: no push matching /\(p)/ within \(timeout < asked ? "the --timeout of \(Int(timeout))" : words.count == 2 ? words[1] : "5") seconds"
+                    )
                 }
                 out(push)
                 if matches(regex, push) {
@@ -231,7 +264,9 @@ public final class ScriptRunner {
         case "\\i", "\\include":
             guard !rest.isEmpty else { throw ScriptFailure(message: "usage: \\i FILE") }
             let url = rest.hasPrefix("/") ? URL(fileURLWithPath: rest) : directory.appendingPathComponent(rest)
-            guard depth < 16 else { throw ScriptFailure(message: "\\i nested more than 16 deep; does \(rest) include itself?") }
+            guard depth < 16 else {
+                throw ScriptFailure(message: "\\i nested more than 16 deep; does \(rest) include itself?")
+            }
             let text: String
             switch ReadableFile.text(url.path) {
             case .success(let t): text = t
@@ -243,7 +278,8 @@ public final class ScriptRunner {
                 throw ScriptFailure(message: "included script \(rest) stopped")
             }
         default:
-            throw ScriptFailure(message: "unknown meta-command \(name); known: \\echo \\expect \\expect-error \\wait \\i \\q")
+            throw ScriptFailure(
+                message: "unknown meta-command \(name); known: \\echo \\expect \\expect-error \\wait \\i \\q")
         }
     }
 
@@ -260,7 +296,9 @@ public final class ScriptRunner {
     /// means the event, not its encoding), the JSON line too.
     private func matches(_ r: NSRegularExpression, _ s: String) -> Bool {
         if r.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil { return true }
-        guard s.hasPrefix("{"), let v = JSONParser.parse(s), case .event(let e)? = WireDecoder.jsonPush(v) else { return false }
+        guard s.hasPrefix("{"), let v = JSONParser.parse(s), case .event(let e)? = WireDecoder.jsonPush(v) else {
+            return false
+        }
         let text = "* EVENT \(e.rev) \(e.kind) \(e.path) " + ScriptRunner.words(of: e.value).joined(separator: "  ")
         return r.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }

@@ -50,7 +50,9 @@ public final class TabulaConnection {
 
     /// Connects to `host:port` from the local IPv4 address `source` and reads the greeting.
     public convenience init(host: String, port: Int, timeout: Double = 5, source: String) throws {
-        try self.init(LineConnection(host: host, port: port, timeout: timeout, source: source), "\(host):\(port)", timeout: timeout)
+        try self.init(
+            LineConnection(host: host, port: port, timeout: timeout, source: source), "\(host):\(port)",
+            timeout: timeout)
     }
 
     /// Connects and reads the greeting.
@@ -65,7 +67,9 @@ public final class TabulaConnection {
         // line client, so it greets now rather than after waiting to see if RESP comes. Its
         // space makes an HTTP server answer 400 at once, which is then said (not 5 s of silence).
         try line.sendRaw([32, 10])
-        guard let h = try line.readLine(timeout: timeout) else { throw ClientError.timeout("no greeting from \(endpoint) within \(timeout)s") }
+        guard let h = try line.readLine(timeout: timeout) else {
+            throw ClientError.timeout("no greeting from \(endpoint) within \(timeout)s")
+        }
         switch WireDecoder.textPush(h) {
         case .hello(_, _, let rev, let id)?:
             hello = h
@@ -75,7 +79,9 @@ public final class TabulaConnection {
             throw ClientError.connectFailed("the server refused the connection: \(reason)")
         default:
             if h.hasPrefix("HTTP/") {
-                throw ClientError.connectFailed("\(endpoint) is an HTTP port (tabulad's --http?), not the line protocol's; connect to tabulad's --port (8228 by default)")
+                throw ClientError.connectFailed(
+                    "\(endpoint) is an HTTP port (tabulad's --http?), not the line protocol's; connect to tabulad's --port (8228 by default)"
+                )
             }
             throw ClientError.connectFailed("\(endpoint) does not speak the Tabula protocol (it said: \(h.prefix(60)))")
         }
@@ -85,7 +91,9 @@ public final class TabulaConnection {
     /// With `interrupt`, a wait that fd cuts short throws `.interrupted`, and the reply, when it
     /// comes, is dropped (the next reply read is the next request's).
     public func request(_ text: String, timeout: Double = 10, interrupt: Int32? = nil) throws -> ServerReply {
-        if case .success(let r)? = RequestParser.parse(Array(text.utf8)), case .watch(_, let from, _, _) = r.command { awaitedFrom = from }
+        if case .success(let r)? = RequestParser.parse(Array(text.utf8)), case .watch(_, let from, _, _) = r.command {
+            awaitedFrom = from
+        }
         defer { awaitedFrom = nil }
         try line.send(text)
         do {
@@ -104,7 +112,8 @@ public final class TabulaConnection {
         var lines: [String] = []
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            guard let raw = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt) else {
+            guard let raw = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt)
+            else {
                 throw ClientError.timeout("no reply within \(timeout)s")
             }
             let l = TerminalText.safe(raw)
@@ -138,7 +147,8 @@ public final class TabulaConnection {
                 let p = pushes.remove(at: i)
                 return p
             }
-            guard let raw = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt) else { return nil }
+            guard let raw = try line.readLine(timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt)
+            else { return nil }
             let l = TerminalText.safe(raw)
             if let p = TabulaConnection.push(l) {
                 note(p)

@@ -68,8 +68,15 @@ public struct CommandLineSpec: Sendable {
         self.summary = summary
         self.usage = usage
         // `-h` too, unless the tool's own options take it (tabula's host, as redis-cli's).
-        let help = options.contains { $0.names.contains("-h") } ? OptionSpec("--help", help: "print this help and exit") : OptionSpec("-h", "--help", help: "print this help and exit")
-        self.options = options + [help, OptionSpec("--version", help: "print the version and exit"), OptionSpec("--man", help: "print this help as a man page (troff) and exit")]
+        let help =
+            options.contains { $0.names.contains("-h") }
+            ? OptionSpec("--help", help: "print this help and exit")
+            : OptionSpec("-h", "--help", help: "print this help and exit")
+        self.options =
+            options + [
+                help, OptionSpec("--version", help: "print the version and exit"),
+                OptionSpec("--man", help: "print this help as a man page (troff) and exit"),
+            ]
         self.epilogue = epilogue
     }
 
@@ -86,7 +93,9 @@ public struct CommandLineSpec: Sendable {
                 out += head + "\n"
                 for l in lines { out += String(repeating: " ", count: width) + l + "\n" }
             } else {
-                out += head + String(repeating: " ", count: width - head.count) + (lines.first.map(String.init) ?? "") + "\n"
+                out +=
+                    head + String(repeating: " ", count: width - head.count) + (lines.first.map(String.init) ?? "")
+                    + "\n"
                 for l in lines.dropFirst() { out += String(repeating: " ", count: width) + l + "\n" }
             }
         }
@@ -137,14 +146,17 @@ public struct CommandLineSpec: Sendable {
             }
             guard let o = byName[name] else {
                 let near = EditDistance.closest(to: name, in: byName.keys.filter { $0.hasPrefix("--") }.sorted())
-                throw UsageError("unknown option '\(name)'\(near.map { "; did you mean \($0)?" } ?? ""); see \(tool) --help")
+                throw UsageError(
+                    "unknown option '\(name)'\(near.map { "; did you mean \($0)?" } ?? ""); see \(tool) --help")
             }
             if o.value == nil {
                 guard inline == nil else { throw UsageError("\(name) takes no value; see \(tool) --help") }
                 parsed.values[o.key, default: []].append("")
                 continue
             }
-            guard let v = inline ?? args.popFirst() else { throw UsageError("\(name) needs a value (\(o.value ?? "")); see \(tool) --help") }
+            guard let v = inline ?? args.popFirst() else {
+                throw UsageError("\(name) needs a value (\(o.value ?? "")); see \(tool) --help")
+            }
             if !o.repeatable && parsed.values[o.key] != nil { throw UsageError("\(name) is given twice; give it once") }
             parsed.values[o.key, default: []].append(v)
         }
@@ -178,7 +190,9 @@ public struct ParsedArguments: Sendable {
     public func int(_ key: String, in range: ClosedRange<Int> = 0...Int.max) throws(UsageError) -> Int? {
         guard let v = string(key) else { return nil }
         guard let n = Int(v), range.contains(n) else {
-            let bound = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+            let bound =
+                range.upperBound == Int.max
+                ? "at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
             throw UsageError("\(key) takes a whole number \(bound), not '\(v)'")
         }
         return n
@@ -187,7 +201,9 @@ public struct ParsedArguments: Sendable {
     /// The option's value, one of `choices`, or nil when it was not given.
     public func choice(_ key: String, _ choices: [String]) throws(UsageError) -> String? {
         guard let v = string(key) else { return nil }
-        guard choices.contains(v) else { throw UsageError("\(key) takes \(choices.joined(separator: " or ")), not '\(v)'") }
+        guard choices.contains(v) else {
+            throw UsageError("\(key) takes \(choices.joined(separator: " or ")), not '\(v)'")
+        }
         return v
     }
 }

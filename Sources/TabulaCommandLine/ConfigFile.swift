@@ -8,7 +8,9 @@ public enum ConfigFile {
     static let excluded: Set<String> = ["--help", "--version", "--man", "--config"]
 
     /// The command-line words `text` stands for, checked against `spec`.
-    public static func arguments(_ text: String, spec: CommandLineSpec, file: String, except given: Set<String> = []) throws(UsageError) -> [String] {
+    public static func arguments(_ text: String, spec: CommandLineSpec, file: String, except given: Set<String> = [])
+        throws(UsageError) -> [String]
+    {
         var byKey: [String: OptionSpec] = [:]
         for o in spec.options where !excluded.contains(o.key) { byKey[o.key] = o }
         var words: [String] = []
@@ -18,7 +20,9 @@ public enum ConfigFile {
             let parts = line.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" })
             let key = "--" + parts[0]
             guard let o = byKey[key] else {
-                throw UsageError("\(file) line \(n + 1): no option '\(parts[0])'; write one option of tabulad --help per line without its dashes, such as: http 8080")
+                throw UsageError(
+                    "\(file) line \(n + 1): no option '\(parts[0])'; write one option of tabulad --help per line without its dashes, such as: http 8080"
+                )
             }
             if given.contains(key) { continue }
             let value = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: [" ", "\t"]) : ""
@@ -26,7 +30,9 @@ public enum ConfigFile {
                 guard value.isEmpty else { throw UsageError("\(file) line \(n + 1): \(parts[0]) takes no value") }
                 words.append(key)
             } else {
-                guard !value.isEmpty else { throw UsageError("\(file) line \(n + 1): \(parts[0]) needs a value (\(o.value ?? "VALUE"))") }
+                guard !value.isEmpty else {
+                    throw UsageError("\(file) line \(n + 1): \(parts[0]) needs a value (\(o.value ?? "VALUE"))")
+                }
                 words += [key, value]
             }
         }

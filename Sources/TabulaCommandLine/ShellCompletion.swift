@@ -9,8 +9,11 @@ extension CommandLineSpec {
     public func completionScript(shell: String, words: [String] = []) -> String? {
         let fn = "_" + String(tool.map { $0 == " " || $0 == "-" ? "_" : $0 })
         let names = options.flatMap(\.names)
-        let files = options.filter { ($0.value ?? "").contains("FILE") || ($0.value ?? "").contains("PATH") }.flatMap(\.names)
-        func firstLine(_ o: OptionSpec) -> String { String((o.help.split(separator: "\n").first ?? "").filter { $0 != "'" && $0 != "[" && $0 != "]" }) }
+        let files = options.filter { ($0.value ?? "").contains("FILE") || ($0.value ?? "").contains("PATH") }.flatMap(
+            \.names)
+        func firstLine(_ o: OptionSpec) -> String {
+            String((o.help.split(separator: "\n").first ?? "").filter { $0 != "'" && $0 != "[" && $0 != "]" })
+        }
         switch shell {
         case "bash":
             return """
@@ -28,18 +31,26 @@ extension CommandLineSpec {
         case "zsh":
             let specs = options.map { o -> String in
                 let long = o.names.last ?? ""
-                let value = o.value.map { v in ":\(String(v.filter { $0 != ":" && $0 != "[" && $0 != "]" })):" + ((v.contains("FILE") || v.contains("PATH")) ? "_files" : "") } ?? ""
+                let value =
+                    o.value.map { v in
+                        ":\(String(v.filter { $0 != ":" && $0 != "[" && $0 != "]" })):"
+                            + ((v.contains("FILE") || v.contains("PATH")) ? "_files" : "")
+                    } ?? ""
                 return "    '\(long)[\(firstLine(o))]\(value)'"
             }
-            return "#compdef \(tool)\n_arguments \\\n" + specs.joined(separator: " \\\n") + (words.isEmpty ? "" : " \\\n    '1:command:(\(words.joined(separator: " ")))'") + "\n"
+            return "#compdef \(tool)\n_arguments \\\n" + specs.joined(separator: " \\\n")
+                + (words.isEmpty ? "" : " \\\n    '1:command:(\(words.joined(separator: " ")))'") + "\n"
         case "fish":
             let lines = options.map { o -> String in
                 var l = "complete -c \(tool)"
                 for n in o.names { l += n.hasPrefix("--") ? " -l \(n.dropFirst(2))" : " -s \(n.dropFirst())" }
-                if o.value != nil { l += ((o.value ?? "").contains("FILE") || (o.value ?? "").contains("PATH")) ? " -r -F" : " -r" }
+                if o.value != nil {
+                    l += ((o.value ?? "").contains("FILE") || (o.value ?? "").contains("PATH")) ? " -r -F" : " -r"
+                }
                 return l + " -d '\(firstLine(o))'"
             }
-            return (lines + words.map { "complete -c \(tool) -n '__fish_use_subcommand' -a \($0)" }).joined(separator: "\n") + "\n"
+            return (lines + words.map { "complete -c \(tool) -n '__fish_use_subcommand' -a \($0)" }).joined(
+                separator: "\n") + "\n"
         default:
             return nil
         }
@@ -59,11 +70,16 @@ extension CommandLineSpec {
         for u in usage { out += esc(u) + "\n" }
         out += ".fi\n.SH OPTIONS\n"
         for o in options {
-            out += ".TP\n" + o.names.map { "\\fB\(esc($0))\\fR" }.joined(separator: ", ") + (o.value.map { " \\fI\(esc($0))\\fR" } ?? "") + "\n"
+            out +=
+                ".TP\n" + o.names.map { "\\fB\(esc($0))\\fR" }.joined(separator: ", ")
+                + (o.value.map { " \\fI\(esc($0))\\fR" } ?? "") + "\n"
             out += o.help.split(separator: "\n").map { esc(String($0)) }.joined(separator: "\n") + "\n"
         }
         if !epilogue.isEmpty {
-            out += ".SH NOTES\n.nf\n" + epilogue.split(separator: "\n", omittingEmptySubsequences: false).map { esc(String($0)) }.joined(separator: "\n") + "\n.fi\n"
+            out +=
+                ".SH NOTES\n.nf\n"
+                + epilogue.split(separator: "\n", omittingEmptySubsequences: false).map { esc(String($0)) }.joined(
+                    separator: "\n") + "\n.fi\n"
         }
         return out
     }

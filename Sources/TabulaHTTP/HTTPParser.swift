@@ -63,8 +63,10 @@ public final class HTTPParser {
         if errno != 0 {
             // A bad header byte is refused in the same words whichever check meets it first
             // (http_parser's, or the name check below), so where reads cut does not matter.
-            let malformed = errno == HPE_INVALID_HEADER_TOKEN.rawValue
-                ? HTTPParser.badHeader : "malformed request (\(String(cString: http_errno_description(http_errno(errno))))); send HTTP/1.1 requests such as GET /metrics HTTP/1.1"
+            let malformed =
+                errno == HPE_INVALID_HEADER_TOKEN.rawValue
+                ? HTTPParser.badHeader
+                : "malformed request (\(String(cString: http_errno_description(http_errno(errno))))); send HTTP/1.1 requests such as GET /metrics HTTP/1.1"
             fail(refusal ?? (.badRequest, malformed))
         } else if parser.pointee.upgrade != 0 || (used < bytes.count && !failed) {
             // An upgrade (WebSocket, h2c) is not offered: the request is answered as a plain
@@ -116,7 +118,10 @@ public final class HTTPParser {
     }
 
     private func onTarget(_ at: UnsafePointer<CChar>?, _ n: Int) -> Int32 {
-        guard target.count + n <= HTTPParser.maxTarget else { return refuse(.uriTooLong, "the request target is longer than \(HTTPParser.maxTarget) bytes; ask for less in one URL") }
+        guard target.count + n <= HTTPParser.maxTarget else {
+            return refuse(
+                .uriTooLong, "the request target is longer than \(HTTPParser.maxTarget) bytes; ask for less in one URL")
+        }
         target.append(contentsOf: UnsafeRawBufferPointer(start: at, count: n))
         return 0
     }
@@ -128,20 +133,31 @@ public final class HTTPParser {
         // smuggling shape); a name is a token. Each byte is checked as it arrives, the size
         // and then the byte, so the first broken rule is the same wherever reads cut.
         let room = HTTPParser.maxHeaderBytes - headerBytes
-        if let bad = bytes.firstIndex(where: { !HTTPParser.isTokenByte($0) }), bad < room { return refuse(.badRequest, HTTPParser.badHeader) }
+        if let bad = bytes.firstIndex(where: { !HTTPParser.isTokenByte($0) }), bad < room {
+            return refuse(.badRequest, HTTPParser.badHeader)
+        }
         headerBytes += n
-        guard headerBytes <= HTTPParser.maxHeaderBytes else { return refuse(.headersTooLarge, "the headers are larger than \(HTTPParser.maxHeaderBytes) bytes; send fewer or shorter ones") }
+        guard headerBytes <= HTTPParser.maxHeaderBytes else {
+            return refuse(
+                .headersTooLarge,
+                "the headers are larger than \(HTTPParser.maxHeaderBytes) bytes; send fewer or shorter ones")
+        }
         field.append(contentsOf: bytes)
         return 0
     }
 
     /// The refusal of a header holding a byte it may not.
-    static let badHeader = "a header holds a byte it may not: a name is a token (letters, digits and !#$%&'*+-.^_`|~) with no space before its colon, and a value holds no control character; send Name: value lines"
+    static let badHeader =
+        "a header holds a byte it may not: a name is a token (letters, digits and !#$%&'*+-.^_`|~) with no space before its colon, and a value holds no control character; send Name: value lines"
 
     private func onValue(_ at: UnsafePointer<CChar>?, _ n: Int) -> Int32 {
         lastWasValue = true
         headerBytes += n
-        guard headerBytes <= HTTPParser.maxHeaderBytes else { return refuse(.headersTooLarge, "the headers are larger than \(HTTPParser.maxHeaderBytes) bytes; send fewer or shorter ones") }
+        guard headerBytes <= HTTPParser.maxHeaderBytes else {
+            return refuse(
+                .headersTooLarge,
+                "the headers are larger than \(HTTPParser.maxHeaderBytes) bytes; send fewer or shorter ones")
+        }
         value.append(contentsOf: UnsafeRawBufferPointer(start: at, count: n))
         return 0
     }
@@ -150,9 +166,13 @@ public final class HTTPParser {
     /// every header name, so without building anything).
     static func isTokenByte(_ b: UInt8) -> Bool {
         switch b {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"),
-            UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"),
+            UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default: return false
         }
@@ -161,7 +181,9 @@ public final class HTTPParser {
     /// Files the header just read; a refusal past `maxHeaders`, or for an empty name.
     private func endHeader() -> Int32? {
         lastWasValue = false
-        guard headers.count < HTTPParser.maxHeaders else { return refuse(.headersTooLarge, "more than \(HTTPParser.maxHeaders) headers; send fewer") }
+        guard headers.count < HTTPParser.maxHeaders else {
+            return refuse(.headersTooLarge, "more than \(HTTPParser.maxHeaders) headers; send fewer")
+        }
         guard !field.isEmpty else { return refuse(.badRequest, HTTPParser.badHeader) }
         headers.append((String(decoding: field, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self)))
         field.removeAll(keepingCapacity: true)
@@ -173,19 +195,30 @@ public final class HTTPParser {
         if lastWasValue { if let r = endHeader() { return r } }
         let method = String(cString: http_method_str(http_method(UInt32(parser.pointee.method))))
         guard method == "GET" || method == "HEAD" || method == "POST" else {
-            return refuse(.methodNotAllowed, "\(method) is not served: pages, streams and metrics are read with GET (or HEAD), and writes are POST /api/VERB")
+            return refuse(
+                .methodNotAllowed,
+                "\(method) is not served: pages, streams and metrics are read with GET (or HEAD), and writes are POST /api/VERB"
+            )
         }
         keepsBody = method == "POST"
         let length = parser.pointee.content_length
         if length != UInt64.max && length > UInt64(HTTPParser.maxBody) {
-            return refuse(.payloadTooLarge, "a body of \(length) bytes; a request body is at most \(HTTPParser.maxBody) bytes (a POST's arguments; other bodies are skipped)")
+            return refuse(
+                .payloadTooLarge,
+                "a body of \(length) bytes; a request body is at most \(HTTPParser.maxBody) bytes (a POST's arguments; other bodies are skipped)"
+            )
         }
         return 0
     }
 
     private func onBody(_ at: UnsafePointer<CChar>?, _ n: Int) -> Int32 {
         bodyBytes += n
-        guard bodyBytes <= HTTPParser.maxBody else { return refuse(.payloadTooLarge, "a body over \(HTTPParser.maxBody) bytes; a request body is at most that (a POST's arguments; other bodies are skipped)") }
+        guard bodyBytes <= HTTPParser.maxBody else {
+            return refuse(
+                .payloadTooLarge,
+                "a body over \(HTTPParser.maxBody) bytes; a request body is at most that (a POST's arguments; other bodies are skipped)"
+            )
+        }
         if keepsBody { body.append(contentsOf: UnsafeRawBufferPointer(start: at, count: n)) }
         return 0
     }
@@ -195,7 +228,8 @@ public final class HTTPParser {
         let method = String(cString: http_method_str(http_method(UInt32(parser.pointee.method))))
         let (path, query) = HTTPParser.split(target)
         let keepAlive = http_should_keep_alive(parser) != 0
-        var r = HTTPRequest(method: method, path: path, query: query, headers: headers, keepAlive: keepAlive, body: body)
+        var r = HTTPRequest(
+            method: method, path: path, query: query, headers: headers, keepAlive: keepAlive, body: body)
         r.http10 = parser.pointee.http_major == 1 && parser.pointee.http_minor == 0
         parsed.append(.request(r))
         return 0

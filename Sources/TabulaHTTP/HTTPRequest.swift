@@ -16,7 +16,10 @@ public struct HTTPRequest: Sendable, Equatable {
     /// (`Connection: keep-alive`), or the client waits for a close (ab -k).
     public var http10 = false
 
-    public init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)] = [], keepAlive: Bool = true, body: [UInt8] = []) {
+    public init(
+        method: String, path: String, query: [(String, String)] = [], headers: [(String, String)] = [],
+        keepAlive: Bool = true, body: [UInt8] = []
+    ) {
         self.body = body
         self.method = method
         self.path = path
@@ -32,7 +35,8 @@ public struct HTTPRequest: Sendable, Equatable {
     public func parameter(_ name: String) -> String? { query.first { $0.0 == name }?.1 }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
-        a.method == b.method && a.path == b.path && a.keepAlive == b.keepAlive && a.http10 == b.http10 && a.body == b.body
+        a.method == b.method && a.path == b.path && a.keepAlive == b.keepAlive && a.http10 == b.http10
+            && a.body == b.body
             && a.query.elementsEqual(b.query, by: ==) && a.headers.elementsEqual(b.headers, by: ==)
     }
 }

@@ -16,7 +16,9 @@ public struct DecodedReply: Sendable, Equatable {
     public var isOK: Bool { error == nil }
 
     /// Makes one.
-    public init(tag: String? = nil, rows: [Row] = [], message: String = "", error: TabulaError? = nil, rev: UInt64? = nil) {
+    public init(
+        tag: String? = nil, rows: [Row] = [], message: String = "", error: TabulaError? = nil, rev: UInt64? = nil
+    ) {
         self.rev = rev
         self.tag = tag
         self.rows = rows

@@ -12,7 +12,9 @@ public enum ForeignProtocol {
         // Every word it looks for starts with one of these letters: most lines stop here.
         guard i < line.endIndex else { return false }
         switch line[i] & 0xDF {
-        case UInt8(ascii: "G"), UInt8(ascii: "H"), UInt8(ascii: "P"), UInt8(ascii: "D"), UInt8(ascii: "O"), UInt8(ascii: "C"), UInt8(ascii: "T"): break
+        case UInt8(ascii: "G"), UInt8(ascii: "H"), UInt8(ascii: "P"), UInt8(ascii: "D"), UInt8(ascii: "O"),
+            UInt8(ascii: "C"), UInt8(ascii: "T"):
+            break
         default: return false
         }
         var end = i
@@ -31,7 +33,9 @@ public enum ForeignProtocol {
     private static let post = Array("POST".utf8)
     private static let host = Array("HOST:".utf8)
     private static let version = Array("HTTP/".utf8)
-    private static let methods = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE"].map { Array($0.utf8) }
+    private static let methods = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE"].map {
+        Array($0.utf8)
+    }
 
     /// ASCII letters compared without case (`word` against an upper-case `upper`).
     private static func equalsFolded(_ word: ArraySlice<UInt8>, _ upper: [UInt8]) -> Bool {

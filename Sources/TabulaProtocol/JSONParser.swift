@@ -125,7 +125,9 @@ public enum JSONParser {
         mutating func unicodeEscape() -> Unicode.Scalar? {
             guard let v = hex4() else { return nil }
             guard v >= 0xD800 && v < 0xDC00 else { return Unicode.Scalar(v) }
-            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { return nil }
+            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                return nil
+            }
             i += 2
             guard let lo = hex4(), lo >= 0xDC00 && lo < 0xE000 else { return nil }
             return Unicode.Scalar(0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00))

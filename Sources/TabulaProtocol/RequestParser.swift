@@ -12,9 +12,13 @@ public enum RequestParser {
         // The common case: a line of plain words whose first is a verb. The verb is looked up
         // in the line's bytes, so no string is made for it; anything else (quotes, escapes,
         // an unknown verb and its suggestion) takes the general way below.
-        if let (word, after) = Tokenizer.plainFirstWord(rest), let verb = Verb.named(bytes: word), let args = Tokenizer.plainWords(after) {
+        if let (word, after) = Tokenizer.plainFirstWord(rest), let verb = Verb.named(bytes: word),
+            let args = Tokenizer.plainWords(after)
+        {
             let hash = tag == nil ? LineHash.fold(LineHash.basis, rest) : 0
-            return parseRequest(verb: verb, args: args, tag: tag, lineHash: hash).mapError { ParseFailure(tag: tag, error: $0) }
+            return parseRequest(verb: verb, args: args, tag: tag, lineHash: hash).mapError {
+                ParseFailure(tag: tag, error: $0)
+            }
         }
         var tokens: [String]
         switch Tokenizer.tokenize(rest) {
@@ -22,7 +26,11 @@ public enum RequestParser {
         case .success(let t): tokens = t
         }
         if tokens.isEmpty {
-            if tag != nil { return .failure(ParseFailure(tag: tag, error: TabulaError(.syntax, "a tag must be followed by a verb, e.g. #t1 PING"))) }
+            if tag != nil {
+                return .failure(
+                    ParseFailure(
+                        tag: tag, error: TabulaError(.syntax, "a tag must be followed by a verb, e.g. #t1 PING")))
+            }
             return nil
         }
         // Handed on (not copied): the words are cut in place, never copied to a new array.
@@ -34,7 +42,9 @@ public enum RequestParser {
     }
 
     /// Parses already-split words, the first the verb, a last `IF REV n` the condition.
-    public static func parseRequest(tokens: consuming [String], tag: String? = nil, lineHash: UInt64 = 0) -> Result<Request, TabulaError> {
+    public static func parseRequest(tokens: consuming [String], tag: String? = nil, lineHash: UInt64 = 0) -> Result<
+        Request, TabulaError
+    > {
         var args = tokens
         guard !args.isEmpty else { return .failure(TabulaError(.syntax, "empty request")) }
         let word = args.count == 1 ? args.removeLast() : args.removeFirst()  // a lone verb: nothing to shift
@@ -50,17 +60,26 @@ public enum RequestParser {
             var s = s
             return s.withUTF8 { $0.contains(0) }
         }
-        guard args.contains(where: holdsNUL), verb.traits(hasArguments: !args.isEmpty).access == .write else { return nil }
-        return TabulaError(.invalid, "\(verb.rawValue) was given a NUL character (U+0000), which no store keeps: leave it out")
+        guard args.contains(where: holdsNUL), verb.traits(hasArguments: !args.isEmpty).access == .write else {
+            return nil
+        }
+        return TabulaError(
+            .invalid, "\(verb.rawValue) was given a NUL character (U+0000), which no store keeps: leave it out")
     }
 
     /// Parses a verb's arguments, a last `IF REV n` the condition.
-    static func parseRequest(verb: Verb, args: consuming [String], tag: String?, lineHash: UInt64) -> Result<Request, TabulaError> {
+    static func parseRequest(verb: Verb, args: consuming [String], tag: String?, lineHash: UInt64) -> Result<
+        Request, TabulaError
+    > {
         var ifRev: UInt64?
         let n = args.count
         if n >= 3, args[n - 3].uppercased() == "IF", args[n - 2].uppercased() == "REV" {
             guard let rev = UInt64(args[n - 1]) else {
-                return .failure(TabulaError(.syntax, "IF REV takes a revision number, not '\(TabulaError.quoting(args[n - 1]))'; SHOW gives an entry's rev"))
+                return .failure(
+                    TabulaError(
+                        .syntax,
+                        "IF REV takes a revision number, not '\(TabulaError.quoting(args[n - 1]))'; SHOW gives an entry's rev"
+                    ))
             }
             ifRev = rev
             args.removeLast(3)
@@ -68,7 +87,11 @@ public enum RequestParser {
         switch parse(verb, args: consume args) {
         case .failure(let e): return .failure(e)
         case .success(let c):
-            if ifRev != nil && !c.isWrite { return .failure(TabulaError(.syntax, "\(c.verb.rawValue) changes nothing, so it takes no IF REV; only a write does")) }
+            if ifRev != nil && !c.isWrite {
+                return .failure(
+                    TabulaError(.syntax, "\(c.verb.rawValue) changes nothing, so it takes no IF REV; only a write does")
+                )
+            }
             return .success(Request(tag: tag, command: c, lineHash: lineHash, ifRev: ifRev))
         }
     }
@@ -90,12 +113,15 @@ public enum RequestParser {
         guard i < line.endIndex, line[i] == UInt8(ascii: "#") else { return (nil, line[i...]) }
         var j = i + 1
         while j < line.endIndex && isTagByte(line[j]) { j += 1 }
-        guard j > i + 1, j - i <= 65, j == line.endIndex || line[j] == 32 || line[j] == 9 else { return (nil, line[i...]) }
+        guard j > i + 1, j - i <= 65, j == line.endIndex || line[j] == 32 || line[j] == 9 else {
+            return (nil, line[i...])
+        }
         return (String(decoding: line[(i + 1)..<j], as: UTF8.self), line[j...])
     }
 
     static func isTagByte(_ b: UInt8) -> Bool {
-        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95 || b == 46 || b == 58
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95 || b == 46
+            || b == 58
     }
 
     private static let completeWord = Array("COMPLETE".utf8)
@@ -120,8 +146,13 @@ public enum RequestParser {
     static func unknownVerb(_ word: String, _ args: [String]) -> TabulaError {
         let quoted = TabulaError.quoting(word)
         // An HTTP request line (a browser or curl pointed at this port).
-        if ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(word), args.last?.hasPrefix("HTTP/") == true {
-            return TabulaError(.unknown, "this port speaks Tabula's line protocol, not HTTP; the web view and /api are on the port tabulad's --http gives")
+        if ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(word),
+            args.last?.hasPrefix("HTTP/") == true
+        {
+            return TabulaError(
+                .unknown,
+                "this port speaks Tabula's line protocol, not HTTP; the web view and /api are on the port tabulad's --http gives"
+            )
         }
         if let s = Verb.suggestion(for: word) {
             return TabulaError(.unknown, "unknown verb '\(quoted)'; did you mean \(s.rawValue)? (HELP lists all verbs)")
@@ -240,7 +271,9 @@ public enum RequestParser {
     public static let defaultSyncTimeout = 5_000
 
     static func parseSync(_ a: [String]) throws -> Command {
-        guard let rev = UInt64(a[0]) else { throw TabulaError(.syntax, "SYNC takes a revision number, e.g. SYNC 120 (the rev= of a write's reply)") }
+        guard let rev = UInt64(a[0]) else {
+            throw TabulaError(.syntax, "SYNC takes a revision number, e.g. SYNC 120 (the rev= of a write's reply)")
+        }
         guard a.count > 1 else { return .sync(rev: rev, timeout: defaultSyncTimeout) }
         guard a.count == 3, a[1].uppercased() == "TIMEOUT", let ms = Int(a[2]), (0...maxSyncTimeout).contains(ms) else {
             throw TabulaError(.syntax, "usage: \(Verb.sync.usage), with ms from 0 to \(maxSyncTimeout)")
@@ -290,11 +323,15 @@ public enum RequestParser {
                 limit = n
                 i += 2
             case "AFTER":
-                guard i + 1 < a.count else { throw TabulaError(.syntax, "AFTER takes the name of the last row of the previous page") }
+                guard i + 1 < a.count else {
+                    throw TabulaError(.syntax, "AFTER takes the name of the last row of the previous page")
+                }
                 after = a[i + 1]
                 i += 2
             default:
-                guard path == nil, i == 0 else { throw TabulaError(.syntax, "unexpected '\(a[i])'; usage: \(Verb.ls.usage)") }
+                guard path == nil, i == 0 else {
+                    throw TabulaError(.syntax, "unexpected '\(a[i])'; usage: \(Verb.ls.usage)")
+                }
                 path = a[i]
                 i += 1
             }

@@ -24,7 +24,8 @@ extension Event {
             self.init(rev: rev, kind: kind, path: path, summary: summary, value: .deferred(StoredJSON(text)))
             return
         }
-        self.init(rev: rev, kind: kind, path: path, summary: summary, value: .deferred(StoredJSON(String(text[..<cut]))))
+        self.init(
+            rev: rev, kind: kind, path: path, summary: summary, value: .deferred(StoredJSON(String(text[..<cut]))))
         let context = JSONParser.parse(String(text[text.utf8.index(after: cut)...]))
         at = Placement(json: context?["at"])
         from = Placement(json: context?["from"])

@@ -16,9 +16,16 @@ public enum Tokenizer {
         let end = line.endIndex
         while i < end {
             let b = line[i]
-            if b == 0 { return .failure(TabulaError(.encoding, "NUL byte at column \(i - line.startIndex + 1); lines are UTF-8 text")) }
+            if b == 0 {
+                return .failure(
+                    TabulaError(.encoding, "NUL byte at column \(i - line.startIndex + 1); lines are UTF-8 text"))
+            }
             if b < 32 && b != 9 || b == 127 {
-                return .failure(TabulaError(.encoding, "control character 0x\(String(b, radix: 16)) at column \(i - line.startIndex + 1); quote text with \"…\" and write a line break as backslash n, a tab as backslash t"))
+                return .failure(
+                    TabulaError(
+                        .encoding,
+                        "control character 0x\(String(b, radix: 16)) at column \(i - line.startIndex + 1); quote text with \"…\" and write a line break as backslash n, a tab as backslash t"
+                    ))
             }
             switch b {
             case 32, 9:
@@ -59,11 +66,16 @@ public enum Tokenizer {
         i += 1
         let open = i
         while i < line.endIndex && line[i] != UInt8(ascii: "'") {
-            if line[i] < 32 || line[i] == 127 { return TabulaError(.encoding, "control character inside '…' at column \(i - line.startIndex + 1)") }
+            if line[i] < 32 || line[i] == 127 {
+                return TabulaError(.encoding, "control character inside '…' at column \(i - line.startIndex + 1)")
+            }
             current.append(line[i])
             i += 1
         }
-        if i >= line.endIndex { return TabulaError(.syntax, "unterminated '…' quote starting at column \(open - line.startIndex); close it with '") }
+        if i >= line.endIndex {
+            return TabulaError(
+                .syntax, "unterminated '…' quote starting at column \(open - line.startIndex); close it with '")
+        }
         i += 1
         return nil
     }
@@ -78,7 +90,9 @@ public enum Tokenizer {
                 i += 1
                 return nil
             }
-            if c < 32 && c != 9 || c == 127 { return TabulaError(.encoding, "control character inside \"…\" at column \(i - line.startIndex + 1)") }
+            if c < 32 && c != 9 || c == 127 {
+                return TabulaError(.encoding, "control character inside \"…\" at column \(i - line.startIndex + 1)")
+            }
             if c == UInt8(ascii: "\\") {
                 i += 1
                 guard i < line.endIndex else { break }
@@ -101,14 +115,23 @@ public enum Tokenizer {
         case UInt8(ascii: "\""): current.append(34)
         case UInt8(ascii: "'"): current.append(39)
         case UInt8(ascii: "u"):
-            guard i + 4 < line.endIndex, let v = UInt32(String(decoding: line[(i + 1)...(i + 4)], as: UTF8.self), radix: 16),
+            guard i + 4 < line.endIndex,
+                let v = UInt32(String(decoding: line[(i + 1)...(i + 4)], as: UTF8.self), radix: 16),
                 v != 0, let scalar = Unicode.Scalar(v)
-            else { return TabulaError(.syntax, "bad \\u escape at column \(i - line.startIndex); write \\u followed by four hex digits, e.g. \\u00e9") }
+            else {
+                return TabulaError(
+                    .syntax,
+                    "bad \\u escape at column \(i - line.startIndex); write \\u followed by four hex digits, e.g. \\u00e9"
+                )
+            }
             current.append(contentsOf: Array(String(Character(scalar)).utf8))
             i += 4
         default:
             let shown = String(decoding: [line[i]], as: UTF8.self)
-            return TabulaError(.syntax, "unknown escape \\\(shown) at column \(i - line.startIndex); known escapes are \\n \\t \\r \\\\ \\\" \\' \\uXXXX")
+            return TabulaError(
+                .syntax,
+                "unknown escape \\\(shown) at column \(i - line.startIndex); known escapes are \\n \\t \\r \\\\ \\\" \\' \\uXXXX"
+            )
         }
         i += 1
         return nil

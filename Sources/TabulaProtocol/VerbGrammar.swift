@@ -31,7 +31,8 @@ public enum VerbGrammar {
                 return p
             }
             let a = args[p.next]
-            if let at = args[p.next...].firstIndex(where: { $0.keyword.map { starts(words, at: i, with: $0) } ?? false }) {
+            if let at = args[p.next...].firstIndex(where: { $0.keyword.map { starts(words, at: i, with: $0) } ?? false }
+            ) {
                 // A keyword (of one word, LIMIT, or two, IF REV): skips the optional arguments before it.
                 let width = args[at].width - 1
                 if args[at].kind == .flag {

@@ -115,46 +115,130 @@ extension Verb {
     /// The declarations in `allCases` order.
     private static let table: [VerbSpec] = Verb.allCases.map(\.declaration)
 
-
     private var declaration: VerbSpec {
         switch self {
-        case .help: return VerbSpec([Argument("verb", .verb, optional: true)], VerbTraits(.connection, permission: .none, beforeLogin: true, overHTTP: true), "list the verbs, or explain one")
-        case .ping: return VerbSpec([Argument("text", .text, optional: true)], VerbTraits(.connection, permission: .none, beforeLogin: true, whileSubscribed: true, overHTTP: true), "check the connection; replies OK PONG or the text given")
-        case .quit: return VerbSpec([], VerbTraits(.connection, permission: .none, beforeLogin: true, whileSubscribed: true), "say goodbye and close the connection")
+        case .help:
+            return VerbSpec(
+                [Argument("verb", .verb, optional: true)],
+                VerbTraits(.connection, permission: .none, beforeLogin: true, overHTTP: true),
+                "list the verbs, or explain one")
+        case .ping:
+            return VerbSpec(
+                [Argument("text", .text, optional: true)],
+                VerbTraits(.connection, permission: .none, beforeLogin: true, whileSubscribed: true, overHTTP: true),
+                "check the connection; replies OK PONG or the text given")
+        case .quit:
+            return VerbSpec(
+                [], VerbTraits(.connection, permission: .none, beforeLogin: true, whileSubscribed: true),
+                "say goodbye and close the connection")
         case .ls:
-            return VerbSpec([Argument("path", .path(.any), optional: true), Argument("n", .number, keyword: "LIMIT", optional: true), Argument("name", .childName, keyword: "AFTER", optional: true)],
-                            VerbTraits(.read, cacheable: true, permission: .read), "list what is under a path, a page at a time")
-        case .show: return VerbSpec([Argument("path", .path(.any), optional: true)], VerbTraits(.read, cacheable: true, permission: .read), "show one thing in full")
-        case .cd: return VerbSpec([Argument("path", .path(.list), optional: true)], VerbTraits(.session, permission: .read), "change this connection's current path (no path: back to /)")
+            return VerbSpec(
+                [
+                    Argument("path", .path(.any), optional: true),
+                    Argument("n", .number, keyword: "LIMIT", optional: true),
+                    Argument("name", .childName, keyword: "AFTER", optional: true),
+                ],
+                VerbTraits(.read, cacheable: true, permission: .read), "list what is under a path, a page at a time")
+        case .show:
+            return VerbSpec(
+                [Argument("path", .path(.any), optional: true)], VerbTraits(.read, cacheable: true, permission: .read),
+                "show one thing in full")
+        case .cd:
+            return VerbSpec(
+                [Argument("path", .path(.list), optional: true)], VerbTraits(.session, permission: .read),
+                "change this connection's current path (no path: back to /)")
         case .pwd: return VerbSpec([], VerbTraits(.session, permission: .read), "print this connection's current path")
         case .select:
-            return VerbSpec([Argument("setting", .path(.setting)), Argument("option|#index", .option)], VerbTraits(.write, permission: .write), "select a setting's option by value or by #index (1-based)")
-        case .add: return VerbSpec([Argument("path", .path(.list)), Argument("args", .text, optional: true, repeated: true)], VerbTraits(.write, permission: .write), "add a setting, option, catalog node, item, menu section or entry")
-        case .set: return VerbSpec([Argument("path", .path(.settable)), Argument("field=value", .field, repeated: true)], VerbTraits(.write, permission: .write), "change fields of a setting, catalog node, item or menu entry")
-        case .rm: return VerbSpec([Argument("path", .path(.changeable))], VerbTraits(.write, permission: .write), "remove a thing (RM /orders clears the order list)")
-        case .mv: return VerbSpec([Argument("item", .path(.item)), Argument("position", .number)], VerbTraits(.write, permission: .write), "move an item to a 1-based position within its price section")
-        case .fav: return VerbSpec([Argument("item", .path(.item)), Argument("on|off", .choice(["on", "off"]), optional: true)], VerbTraits(.write, permission: .write), "toggle an item's favourite flag, or set it on or off")
-        case .filter: return VerbSpec([Argument("favorites|all", .choice(["favorites", "all"]), optional: true)], VerbTraits(.session, permission: .read), "show all items or favourites only (this connection only)")
+            return VerbSpec(
+                [Argument("setting", .path(.setting)), Argument("option|#index", .option)],
+                VerbTraits(.write, permission: .write), "select a setting's option by value or by #index (1-based)")
+        case .add:
+            return VerbSpec(
+                [Argument("path", .path(.list)), Argument("args", .text, optional: true, repeated: true)],
+                VerbTraits(.write, permission: .write),
+                "add a setting, option, catalog node, item, menu section or entry")
+        case .set:
+            return VerbSpec(
+                [Argument("path", .path(.settable)), Argument("field=value", .field, repeated: true)],
+                VerbTraits(.write, permission: .write), "change fields of a setting, catalog node, item or menu entry")
+        case .rm:
+            return VerbSpec(
+                [Argument("path", .path(.changeable))], VerbTraits(.write, permission: .write),
+                "remove a thing (RM /orders clears the order list)")
+        case .mv:
+            return VerbSpec(
+                [Argument("item", .path(.item)), Argument("position", .number)], VerbTraits(.write, permission: .write),
+                "move an item to a 1-based position within its price section")
+        case .fav:
+            return VerbSpec(
+                [Argument("item", .path(.item)), Argument("on|off", .choice(["on", "off"]), optional: true)],
+                VerbTraits(.write, permission: .write), "toggle an item's favourite flag, or set it on or off")
+        case .filter:
+            return VerbSpec(
+                [Argument("favorites|all", .choice(["favorites", "all"]), optional: true)],
+                VerbTraits(.session, permission: .read), "show all items or favourites only (this connection only)")
         case .bands:
-            return VerbSpec([Argument("title bound title …", .text, optional: true, repeated: true)], VerbTraits(.read, cacheable: true, permission: .read), withArguments: VerbTraits(.write, permission: .admin),
-                            "show or set the price bands that split /items into sections")
-        case .order: return VerbSpec([Argument("menu-entry", .path(.menuEntry))], VerbTraits(.write, permission: .write), "append a menu entry to the live order list")
+            return VerbSpec(
+                [Argument("title bound title …", .text, optional: true, repeated: true)],
+                VerbTraits(.read, cacheable: true, permission: .read),
+                withArguments: VerbTraits(.write, permission: .admin),
+                "show or set the price bands that split /items into sections")
+        case .order:
+            return VerbSpec(
+                [Argument("menu-entry", .path(.menuEntry))], VerbTraits(.write, permission: .write),
+                "append a menu entry to the live order list")
         case .watch:
-            return VerbSpec([Argument("prefix", .path(.any), optional: true), Argument("rev", .number, keyword: "FROM", optional: true), Argument("SNAPSHOT", .flag, keyword: "SNAPSHOT", optional: true), Argument("PROGRESS", .flag, keyword: "PROGRESS", optional: true)], VerbTraits(.session, permission: .read, readsModel: true, whileSubscribed: true),
-                            "receive every change under a path as a push, replaying from a revision, or first the rows as they are (SNAPSHOT); PROGRESS: a revision marker every so often")
-        case .unwatch: return VerbSpec([Argument("prefix", .path(.any), optional: true)], VerbTraits(.session, permission: .read, whileSubscribed: true), "stop watching a prefix, or everything")
-        case .format: return VerbSpec([Argument("text|json", .choice(["text", "json"]), optional: true)], VerbTraits(.connection, permission: .read), "reply in text lines or one JSON object per line")
+            return VerbSpec(
+                [
+                    Argument("prefix", .path(.any), optional: true),
+                    Argument("rev", .number, keyword: "FROM", optional: true),
+                    Argument("SNAPSHOT", .flag, keyword: "SNAPSHOT", optional: true),
+                    Argument("PROGRESS", .flag, keyword: "PROGRESS", optional: true),
+                ], VerbTraits(.session, permission: .read, readsModel: true, whileSubscribed: true),
+                "receive every change under a path as a push, replaying from a revision, or first the rows as they are (SNAPSHOT); PROGRESS: a revision marker every so often"
+            )
+        case .unwatch:
+            return VerbSpec(
+                [Argument("prefix", .path(.any), optional: true)],
+                VerbTraits(.session, permission: .read, whileSubscribed: true), "stop watching a prefix, or everything")
+        case .format:
+            return VerbSpec(
+                [Argument("text|json", .choice(["text", "json"]), optional: true)],
+                VerbTraits(.connection, permission: .read), "reply in text lines or one JSON object per line")
         case .stats: return VerbSpec([], VerbTraits(.read, permission: .admin, readsModel: false), "server counters")
-        case .clients: return VerbSpec([], VerbTraits(.read, permission: .admin, readsModel: false), "the connected clients: id, address, transport, user, age, idle, watches, output queued")
-        case .complete: return VerbSpec([Argument("partial-line", .rest, optional: true, repeated: true)], VerbTraits(.read, cacheable: true, permission: .read), "completion candidates for a partial request line")
-        case .auth: return VerbSpec([Argument("name", .text), Argument("secret", .text)], VerbTraits(.connection, permission: .none, beforeLogin: true), "log in as a user of the server's users file")
-        case .whoami: return VerbSpec([], VerbTraits(.connection, permission: .read, overHTTP: true), "name the user this connection acts as, its role and grants")
-        case .multi: return VerbSpec([], VerbTraits(.connection, permission: .read), "begin a transaction: the requests until EXEC are queued, then run as one")
-        case .exec: return VerbSpec([], VerbTraits(.connection, permission: .read), "run the queued requests as one: all applied, or none and why")
-        case .discard: return VerbSpec([], VerbTraits(.connection, permission: .read), "drop the requests queued since MULTI")
+        case .clients:
+            return VerbSpec(
+                [], VerbTraits(.read, permission: .admin, readsModel: false),
+                "the connected clients: id, address, transport, user, age, idle, watches, output queued")
+        case .complete:
+            return VerbSpec(
+                [Argument("partial-line", .rest, optional: true, repeated: true)],
+                VerbTraits(.read, cacheable: true, permission: .read),
+                "completion candidates for a partial request line")
+        case .auth:
+            return VerbSpec(
+                [Argument("name", .text), Argument("secret", .text)],
+                VerbTraits(.connection, permission: .none, beforeLogin: true),
+                "log in as a user of the server's users file")
+        case .whoami:
+            return VerbSpec(
+                [], VerbTraits(.connection, permission: .read, overHTTP: true),
+                "name the user this connection acts as, its role and grants")
+        case .multi:
+            return VerbSpec(
+                [], VerbTraits(.connection, permission: .read),
+                "begin a transaction: the requests until EXEC are queued, then run as one")
+        case .exec:
+            return VerbSpec(
+                [], VerbTraits(.connection, permission: .read),
+                "run the queued requests as one: all applied, or none and why")
+        case .discard:
+            return VerbSpec([], VerbTraits(.connection, permission: .read), "drop the requests queued since MULTI")
         case .sync:
-            return VerbSpec([Argument("rev", .number), Argument("ms", .number, keyword: "TIMEOUT", optional: true)], VerbTraits(.read, permission: .read),
-                            "wait until this node has applied revision rev (read another node's write here)")
+            return VerbSpec(
+                [Argument("rev", .number), Argument("ms", .number, keyword: "TIMEOUT", optional: true)],
+                VerbTraits(.read, permission: .read),
+                "wait until this node has applied revision rev (read another node's write here)")
         }
     }
 

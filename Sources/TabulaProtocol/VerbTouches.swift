@@ -20,7 +20,8 @@ extension Command {
     public var touches: [(path: String?, how: Touch)] {
         switch self {
         case .ls(let p, _, _), .show(let p), .cd(let p): return [(p, .enter)]
-        case .select(let p, _), .add(let p, _), .set(let p, _), .rm(let p), .mv(let p, _), .fav(let p, _): return [(p, .change)]
+        case .select(let p, _), .add(let p, _), .set(let p, _), .rm(let p), .mv(let p, _), .fav(let p, _):
+            return [(p, .change)]
         case .bands(let args) where !args.isEmpty: return [("/items", .change)]
         case .order(let p): return [(p.contains("/") ? p : "/menu", .read), ("/orders", .change)]
         case .watch(let p, _, _, _): return [(p ?? "/", .watch)]

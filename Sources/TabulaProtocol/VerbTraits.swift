@@ -30,8 +30,11 @@ public struct VerbTraits: Sendable, Equatable {
     public var overHTTP: Bool
 
     /// Makes traits; what is not said follows from `access`.
-    public init(_ access: Access, cacheable: Bool = false, permission: Permission, readsModel: Bool? = nil, beforeLogin: Bool = false,
-                whileSubscribed: Bool = false, overHTTP: Bool? = nil) {
+    public init(
+        _ access: Access, cacheable: Bool = false, permission: Permission, readsModel: Bool? = nil,
+        beforeLogin: Bool = false,
+        whileSubscribed: Bool = false, overHTTP: Bool? = nil
+    ) {
         self.access = access
         self.cacheable = cacheable
         self.permission = permission

@@ -71,7 +71,9 @@ public struct WireDecoder: Sendable {
         let message = v["message"]?.stringValue ?? ""
         if ok {
             let rev = v["rev"]?.intValue.map { UInt64(clamping: $0) }
-            return DecodedReply(tag: tag, rows: (v["data"]?.arrayValue ?? []).map { Row(text: "", json: $0) }, message: message, rev: rev)
+            return DecodedReply(
+                tag: tag, rows: (v["data"]?.arrayValue ?? []).map { Row(text: "", json: $0) }, message: message,
+                rev: rev)
         }
         guard let c = v["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)) else { return nil }
         return DecodedReply(tag: tag, error: TabulaError(c, message))
@@ -88,16 +90,27 @@ public struct WireDecoder: Sendable {
                 fields[w[..<eq]] = w[w.index(after: eq)...]
             }
             guard let rev = fields["rev"].flatMap({ UInt64($0) }) else { return nil }
-            return .hello(protocolVersion: v, server: fields["server"].map(String.init) ?? "", rev: rev, id: fields["id"].map(String.init) ?? "")
+            return .hello(
+                protocolVersion: v, server: fields["server"].map(String.init) ?? "", rev: rev,
+                id: fields["id"].map(String.init) ?? "")
         }
         if line.startsScalars(with: "* EVENT ") {
-            let parts = line.droppingScalars(8).unicodeScalars.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(Substring.init)
+            let parts = line.droppingScalars(8).unicodeScalars.split(
+                separator: " ", maxSplits: 3, omittingEmptySubsequences: false
+            ).map(Substring.init)
             guard parts.count >= 3, let rev = UInt64(parts[0]) else { return nil }
-            return .event(Event(rev: rev, kind: String(parts[1]), path: unescape(parts[2]), summary: parts.count > 3 ? unescape(parts[3]) : "", value: .null))
+            return .event(
+                Event(
+                    rev: rev, kind: String(parts[1]), path: unescape(parts[2]),
+                    summary: parts.count > 3 ? unescape(parts[3]) : "", value: .null))
         }
-        if line == "* BYE" || line.startsScalars(with: "* BYE ") { return .bye(reason: unescape(line.droppingScalars(6))) }
+        if line == "* BYE" || line.startsScalars(with: "* BYE ") {
+            return .bye(reason: unescape(line.droppingScalars(6)))
+        }
         if line.startsScalars(with: "* SYNCED "), let rev = UInt64(line.droppingScalars(9)) { return .synced(rev: rev) }
-        if line.startsScalars(with: "* ROW ") { return .row(path: nil, Row(text: unescape(line.droppingScalars(6)), json: .null)) }
+        if line.startsScalars(with: "* ROW ") {
+            return .row(path: nil, Row(text: unescape(line.droppingScalars(6)), json: .null))
+        }
         return nil
     }
 
@@ -106,9 +119,12 @@ public struct WireDecoder: Sendable {
         switch v["push"]?.stringValue {
         case "hello":
             guard let rev = v["rev"]?.intValue, let p = v["protocol"]?.intValue else { return nil }
-            return .hello(protocolVersion: Int(p), server: v["server"]?.stringValue ?? "", rev: UInt64(rev), id: v["id"]?.stringValue ?? "")
+            return .hello(
+                protocolVersion: Int(p), server: v["server"]?.stringValue ?? "", rev: UInt64(rev),
+                id: v["id"]?.stringValue ?? "")
         case "event":
-            guard let rev = v["rev"]?.intValue, let kind = v["kind"]?.stringValue, let path = v["path"]?.stringValue else { return nil }
+            guard let rev = v["rev"]?.intValue, let kind = v["kind"]?.stringValue, let path = v["path"]?.stringValue
+            else { return nil }
             var e = Event(rev: UInt64(rev), kind: kind, path: path, summary: "", value: v["value"] ?? .null)
             e.at = Placement(json: v["at"])
             e.from = Placement(json: v["from"])

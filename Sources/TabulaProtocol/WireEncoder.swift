@@ -78,7 +78,10 @@ public enum WireEncoder {
         case (.hello(let v, let server, let rev, let id), .text):
             out.append(contentsOf: "* HELLO tabula \(v) rev=\(rev) id=\(id) server=\(server)".utf8)
         case (.hello(let v, let server, let rev, let id), .json):
-            JSONValue.object([("push", .string("hello")), ("protocol", .int(Int64(v))), ("rev", .int(Int64(rev))), ("id", .string(id)), ("server", .string(server))]).write(to: &out)
+            JSONValue.object([
+                ("push", .string("hello")), ("protocol", .int(Int64(v))), ("rev", .int(Int64(rev))),
+                ("id", .string(id)), ("server", .string(server)),
+            ]).write(to: &out)
         case (.event(let e), .text):
             encodeText(e, into: &out)
         case (.event(let e), .json):
@@ -159,7 +162,11 @@ public enum WireEncoder {
 
     /// Appends `v` in decimal, without making a String.
     public static func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = 0
         var x = v
         withUnsafeMutableBytes(of: &digits) { d in
@@ -241,7 +248,9 @@ public enum WireEncoder {
         switch b {
         case 0..<32, 127, 92: return 1
         case 0xC2 where (0x80...0x9F).contains(next): return 2
-        case 0xE2 where (next == 0x80 && (0xA8...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)): return 3
+        case 0xE2
+        where (next == 0x80 && (0xA8...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)):
+            return 3
         default: return 0
         }
     }

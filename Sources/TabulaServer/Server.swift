@@ -63,18 +63,25 @@ public final class Server: Sendable {
         }(config)
         let stats = ServerStats()
         let log = self.log
-        let state = SharedState(model: model, historyCapacity: config.historyInMemory, historyBytes: config.historyBytesInMemory, historyID: store.historyID)
+        let state = SharedState(
+            model: model, historyCapacity: config.historyInMemory, historyBytes: config.historyBytesInMemory,
+            historyID: store.historyID)
         state.snapshots = SnapshotCount(most: config.maxSnapshots)
         // Known before any thread starts, so the first STATS already reports it.
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
         let engine = EngineHandle(state: state, executor: executor)
         makeEngine = { Engine(handle: engine, store: store, log: log, busyPollMicros: config.busyPollMicros) }
-        let authenticator = Authenticator(users: config.users.map(UsersDirectory.init), state: state, stats: stats, log: log)
+        let authenticator = Authenticator(
+            users: config.users.map(UsersDirectory.init), state: state, stats: stats, log: log)
         let handshakes = tls.map { _ in HandshakeHandle() }
         self.handshakes = handshakes
         if let tls, let handle = handshakes {
-            makeHandshakes = { HandshakeWorker(handle: handle, context: tls, state: state, stats: stats, log: log, timeout: config.handshakeTimeout) }
+            makeHandshakes = {
+                HandshakeWorker(
+                    handle: handle, context: tls, state: state, stats: stats, log: log, timeout: config.handshakeTimeout
+                )
+            }
         } else {
             makeHandshakes = nil
         }
@@ -83,7 +90,9 @@ public final class Server: Sendable {
         let loops = (0..<max(1, config.ioThreads)).map { LoopHandle(index: $0, stats: stats) }
         // Each loop is made on its own thread when it starts (`start`), from these.
         makeLoop = { handle in
-            EventLoop(handle: handle, listeners: fds, handshakes: handshakes, replayReader: replayReader, engine: engine, authenticator: authenticator, executor: executor, config: config, log: log)
+            EventLoop(
+                handle: handle, listeners: fds, handshakes: handshakes, replayReader: replayReader, engine: engine,
+                authenticator: authenticator, executor: executor, config: config, log: log)
         }
         state.loops = loops
         if let users = config.users { Server.noteUnusualIterations(users, log: log) }
@@ -93,9 +102,14 @@ public final class Server: Sendable {
         state.storeHead.store(model.revision, ordering: .relaxed)
         self.loops = loops
         var serving: [String] = config.plainPort ? ["\(config.bind):\(port)"] : []
-        for (name, p) in [("TLS", tlsPort), ("HTTP", httpPort), ("HTTPS", httpsPort), ("RESP", respPort)] { if let p { serving.append("\(name) \(config.bind):\(p)") } }
+        for (name, p) in [("TLS", tlsPort), ("HTTP", httpPort), ("HTTPS", httpsPort), ("RESP", respPort)] {
+            if let p { serving.append("\(name) \(config.bind):\(p)") }
+        }
         if let path = config.unixPath { serving.append(path) }
-        log.log(.info, "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(config.threadChoice), busy poll \(config.busyPollMicros) µs, \(config.allocator)")
+        log.log(
+            .info,
+            "tabulad \(ServerConfig.version) listening on \(serving.joined(separator: ", ")), store \(store.describe), revision \(model.revision), history id \(store.historyID), \(config.threadChoice), busy poll \(config.busyPollMicros) µs, \(config.allocator)"
+        )
     }
 
     /// Replaces the users (SIGHUP reloads the users file): connections of removed users are
@@ -106,7 +120,10 @@ public final class Server: Sendable {
         guard !users.isEmpty else {
             // A file with no users is most likely one cut short while it was rewritten:
             // taking it would close every session and let nobody log in again.
-            log.log(.error, "SIGHUP: the users file holds no users (cut short while being rewritten?); the users loaded before are kept")
+            log.log(
+                .error,
+                "SIGHUP: the users file holds no users (cut short while being rewritten?); the users loaded before are kept"
+            )
             return false
         }
         let generation = directory.replace(users)
@@ -127,7 +144,10 @@ public final class Server: Sendable {
         let odd = UsersDirectory.unusualIterations(users)
         guard !odd.isEmpty else { return }
         let common = UsersDirectory.commonIterations(users)
-        log.log(.warn, "users \(odd.joined(separator: ", ")) have hashes of another iteration count than the others' \(common): their names can be told from unknown ones by timing; rehash them with tabulad passwd")
+        log.log(
+            .warn,
+            "users \(odd.joined(separator: ", ")) have hashes of another iteration count than the others' \(common): their names can be told from unknown ones by timing; rehash them with tabulad passwd"
+        )
     }
 
     /// The listening sockets `config` asks for, the ports they got, and the TLS settings.
@@ -150,16 +170,21 @@ public final class Server: Sendable {
         if config.plainPort { o.port = try open(config.port, .tcp, "--port") ?? 0 }
         if config.tlsPort != nil || config.httpsPort != nil {
             guard let cert = config.tlsCert, let key = config.tlsKey else {
-                throw ServerError("\(config.tlsPort != nil ? "--tls-port" : "--https-port") needs --tls-cert FILE and --tls-key FILE")
+                throw ServerError(
+                    "\(config.tlsPort != nil ? "--tls-port" : "--https-port") needs --tls-cert FILE and --tls-key FILE")
             }
             o.tls = try TLSContext(cert: cert, key: key)
         }
         o.tlsPort = try open(config.tlsPort, .tls, "--tls-port")
-        if let path = config.unixPath { o.listeners.append(Listening(fd: try Listener.openUnix(path: path), kind: .unix)) }
+        if let path = config.unixPath {
+            o.listeners.append(Listening(fd: try Listener.openUnix(path: path), kind: .unix))
+        }
         o.httpPort = try open(config.httpPort, .http, "--http")
         o.httpsPort = try open(config.httpsPort, .https, "--https-port")
         o.respPort = try open(config.respPort, .resp, "--resp-port")
-        guard !o.listeners.isEmpty else { throw ServerError("nothing to serve on: give --tls-port or --unix with --no-plain-port") }
+        guard !o.listeners.isEmpty else {
+            throw ServerError("nothing to serve on: give --tls-port or --unix with --no-plain-port")
+        }
         return o
     }
 
@@ -170,7 +195,10 @@ public final class Server: Sendable {
         t.name = "tabulad-engine"
         t.start()
         let engine = self.engine
-        let st = Thread { engine.syncWaits.keepDeadlines(published: { engine.state.publishedRevision.load(ordering: .acquiring) }, { engine.answerWaiting($0) }) }
+        let st = Thread {
+            engine.syncWaits.keepDeadlines(
+                published: { engine.state.publishedRevision.load(ordering: .acquiring) }, { engine.answerWaiting($0) })
+        }
         st.name = "tabulad-sync"
         st.start()
         authenticator.startThreads()
@@ -205,7 +233,9 @@ public final class Server: Sendable {
         let deadline = ContinuousClock.now + .seconds(5)
         // The engine stops only once no loop has anything left for it (requests read before
         // the stop, and those held behind a group at the engine, are all answered).
-        while loops.contains(where: { !$0.readingStopped.load(ordering: .acquiring) || !$0.nothingForEngine.load(ordering: .acquiring) }) && ContinuousClock.now < deadline {
+        while loops.contains(where: {
+            !$0.readingStopped.load(ordering: .acquiring) || !$0.nothingForEngine.load(ordering: .acquiring)
+        }) && ContinuousClock.now < deadline {
             usleep(1000)
         }
         follower?.stopped.store(true, ordering: .releasing)
@@ -213,7 +243,11 @@ public final class Server: Sendable {
         authenticator.stop()
         handshakes?.stop()
         replayReader.stop()
-        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) }) || !engine.finished.load(ordering: .acquiring) || !authenticator.finished || handshakes.map { !$0.finished.load(ordering: .acquiring) } ?? false || !replayReader.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline {
+        while (loops.contains(where: { !$0.finished.load(ordering: .acquiring) })
+            || !engine.finished.load(ordering: .acquiring) || !authenticator.finished
+            || handshakes.map { !$0.finished.load(ordering: .acquiring) } ?? false
+            || !replayReader.finished.load(ordering: .acquiring)) && ContinuousClock.now < deadline
+        {
             usleep(5000)
         }
         for l in listeners { close(l.fd) }

@@ -101,8 +101,12 @@ public struct ServerConfig: Sendable {
     /// Why there are `ioThreads` loops, for the log, STATS and `/metrics`.
     public var threadChoice: String {
         let n = "\(ioThreads) I/O thread\(ioThreads == 1 ? "" : "s")"
-        if ioThreadsGiven { return "\(n) (--io-threads; \(ServerConfig.budget.cpus) CPU\(ServerConfig.budget.cpus == 1 ? "" : "s") available: \(ServerConfig.budget.source))" }
-        return "\(n) for \(ServerConfig.budget.cpus) CPU\(ServerConfig.budget.cpus == 1 ? "" : "s") (\(ServerConfig.budget.source))"
+        if ioThreadsGiven {
+            return
+                "\(n) (--io-threads; \(ServerConfig.budget.cpus) CPU\(ServerConfig.budget.cpus == 1 ? "" : "s") available: \(ServerConfig.budget.source))"
+        }
+        return
+            "\(n) for \(ServerConfig.budget.cpus) CPU\(ServerConfig.budget.cpus == 1 ? "" : "s") (\(ServerConfig.budget.source))"
     }
     /// Microseconds a loop or the engine, out of work, polls for more (giving its CPU away
     /// between looks) before it sleeps, while its idle periods are shorter than this

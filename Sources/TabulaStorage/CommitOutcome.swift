@@ -40,5 +40,7 @@ public struct CommitOutcomeUnknown: Error, CustomStringConvertible, Sendable {
     public let txid: UInt64
     /// Why the commit failed.
     public let cause: String
-    public var description: String { "PostgreSQL was lost during the commit (\(cause)) and did not come back within \(Int(CommitOutcome.wait)) s to say whether transaction \(txid) committed" }
+    public var description: String {
+        "PostgreSQL was lost during the commit (\(cause)) and did not come back within \(Int(CommitOutcome.wait)) s to say whether transaction \(txid) committed"
+    }
 }

@@ -17,5 +17,6 @@ public protocol HistoryReader: AnyObject {
     func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (count: Int, through: UInt64)
     /// Up to `limit` stored events with a revision in `(after, through]` under `prefix`,
     /// oldest first; stops early after an event for which `more` is false.
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event]
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws
+        -> [Event]
 }

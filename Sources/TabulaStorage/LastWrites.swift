@@ -28,7 +28,10 @@ enum LastWrites {
             case .counter: continue
             case .replaceAll: moot = !clearedLater.insert(m.table).inserted
             case .put, .delete:
-                moot = clearedLater.contains(m.table) || (singleKey.contains(m.table) && !later.insert(Key(table: m.table, value: m.change.rowKey)).inserted)
+                moot =
+                    clearedLater.contains(m.table)
+                    || (singleKey.contains(m.table)
+                        && !later.insert(Key(table: m.table, value: m.change.rowKey)).inserted)
             }
             if moot {
                 keep[i] = false

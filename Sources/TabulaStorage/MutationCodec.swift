@@ -70,18 +70,27 @@ public struct MutationCodec: Sendable {
 
     /// The mutations of `text`; throws when it is not what `encode` writes for these tables.
     public func decode(_ text: String) throws -> [Mutation] {
-        guard case .array(let items)? = JSONParser.parse(text) else { throw StorageError("a stored change is not a JSON array; the change table is damaged") }
+        guard case .array(let items)? = JSONParser.parse(text) else {
+            throw StorageError("a stored change is not a JSON array; the change table is damaged")
+        }
         return try items.map { item in
-            guard case .array(let parts) = item, parts.count == 3, case .string(let table) = parts[0], case .string(let kind) = parts[1] else {
+            guard case .array(let parts) = item, parts.count == 3, case .string(let table) = parts[0],
+                case .string(let kind) = parts[1]
+            else {
                 throw StorageError("a stored change has a malformed mutation; the change table is damaged")
             }
             if kind == "counter" { return Mutation(table, .counter(parts[2].intValue ?? 0)) }
-            guard let types = columnTypes[table] else { throw StorageError("a stored change names table \(table), which this tabulad does not know; run a newer tabulad") }
+            guard let types = columnTypes[table] else {
+                throw StorageError(
+                    "a stored change names table \(table), which this tabulad does not know; run a newer tabulad")
+            }
             switch kind {
             case "put": return Mutation(table, .put(try row(parts[2], types)))
             case "delete": return Mutation(table, .delete(value(parts[2], types[0])))
             case "all":
-                guard case .array(let rows) = parts[2] else { throw StorageError("a stored change has a malformed table of \(table)") }
+                guard case .array(let rows) = parts[2] else {
+                    throw StorageError("a stored change has a malformed table of \(table)")
+                }
                 return Mutation(table, .replaceAll(try rows.map { try row($0, types) }))
             default: throw StorageError("a stored change has an unknown mutation kind \(kind); run a newer tabulad")
             }
@@ -89,7 +98,9 @@ public struct MutationCodec: Sendable {
     }
 
     private func row(_ v: JSONValue, _ types: [String]) throws -> [StoredValue] {
-        guard case .array(let values) = v, values.count == types.count else { throw StorageError("a stored change has a row of the wrong width; the change table is damaged") }
+        guard case .array(let values) = v, values.count == types.count else {
+            throw StorageError("a stored change has a row of the wrong width; the change table is damaged")
+        }
         return zip(values, types).map { value($0, $1) }
     }
 

@@ -21,7 +21,9 @@ final class PGConnection {
         let values = defaults.map { strdup($0.1) } + [nil]
         defer { (keys + values).forEach { free($0) } }
         let c = keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { k in
-            values.map { UnsafePointer($0) }.withUnsafeBufferPointer { v in PQconnectdbParams(k.baseAddress, v.baseAddress, 1) }
+            values.map { UnsafePointer($0) }.withUnsafeBufferPointer { v in
+                PQconnectdbParams(k.baseAddress, v.baseAddress, 1)
+            }
         }
         guard let c, PQstatus(c) == CONNECTION_OK else {
             let msg = c.map { PGConnection.clean(String(cString: PQerrorMessage($0))) } ?? "out of memory"
@@ -74,9 +76,12 @@ final class PGConnection {
     func exec(_ sql: String, _ params: [String?], timeout: Double = PGConnection.statementTimeout) throws -> PGResult {
         let copies = params.map { $0.map { strdup($0) } ?? nil }
         defer { copies.forEach { free($0) } }
-        return try last(run(timeout) { c in
-            copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { PQsendQueryParams(c, sql, Int32(params.count), nil, $0.baseAddress, nil, nil, 0) }
-        })
+        return try last(
+            run(timeout) { c in
+                copies.map { UnsafePointer($0) }.withUnsafeBufferPointer {
+                    PQsendQueryParams(c, sql, Int32(params.count), nil, $0.baseAddress, nil, nil, 0)
+                }
+            })
     }
 
     private func last(_ results: [PGResult]) throws -> PGResult {
@@ -121,7 +126,8 @@ final class PGConnection {
             if n > 0 { return }
             if n < 0 && errno == EINTR { continue }
             close()
-            throw StorageError("PostgreSQL did not answer within \(Int(timeout)) s; the connection was dropped and will be made again")
+            throw StorageError(
+                "PostgreSQL did not answer within \(Int(timeout)) s; the connection was dropped and will be made again")
         }
     }
 
@@ -130,13 +136,17 @@ final class PGConnection {
     }
 
     private func check(_ r: OpaquePointer?) throws -> PGResult {
-        guard let r else { throw StorageError("PostgreSQL: \(PGConnection.clean(String(cString: PQerrorMessage(conn))))") }
+        guard let r else {
+            throw StorageError("PostgreSQL: \(PGConnection.clean(String(cString: PQerrorMessage(conn))))")
+        }
         let status = PQresultStatus(r)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let msg = PGConnection.clean(String(cString: PQresultErrorMessage(r)))
             let state = PQresultErrorField(r, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             PQclear(r)
-            throw PGError(sqlState: state, message: "PostgreSQL: \(msg.isEmpty ? PGConnection.clean(String(cString: PQerrorMessage(conn))) : msg)")
+            throw PGError(
+                sqlState: state,
+                message: "PostgreSQL: \(msg.isEmpty ? PGConnection.clean(String(cString: PQerrorMessage(conn))) : msg)")
         }
         return PGResult(r)
     }

@@ -14,15 +14,25 @@ final class PostgresHistoryReader: HistoryReader {
         UInt64(try connection().exec("SELECT coalesce(min(rev), 0) FROM tabula_changes").int(0, 0))
     }
 
-    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (count: Int, through: UInt64) {
-        let sql = "SELECT count(*), coalesce(max(rev), 0) FROM (\(PostgresHistoryReader.eventsSQL(prefix, columns: "rev"))) AS counted"
-        let r = try connection().exec(sql, PostgresHistoryReader.params(after, through, prefix) + [String(limit)] + PostgresHistoryReader.listParam(prefix))
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (count: Int, through: UInt64)
+    {
+        let sql =
+            "SELECT count(*), coalesce(max(rev), 0) FROM (\(PostgresHistoryReader.eventsSQL(prefix, columns: "rev"))) AS counted"
+        let r = try connection().exec(
+            sql,
+            PostgresHistoryReader.params(after, through, prefix) + [String(limit)]
+                + PostgresHistoryReader.listParam(prefix))
         let n = Int(r.int(0, 0))
         return (n, n == limit ? UInt64(r.int(0, 1)) : through)
     }
 
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event] {
-        let r = try connection().exec(PostgresHistoryReader.eventsSQL(prefix), PostgresHistoryReader.params(after, through, prefix) + [String(limit)] + PostgresHistoryReader.listParam(prefix))
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws
+        -> [Event]
+    {
+        let r = try connection().exec(
+            PostgresHistoryReader.eventsSQL(prefix),
+            PostgresHistoryReader.params(after, through, prefix) + [String(limit)]
+                + PostgresHistoryReader.listParam(prefix))
         var out: [Event] = []
         for i in 0..<r.count {
             let e = r.event(i)
@@ -41,7 +51,9 @@ final class PostgresHistoryReader: HistoryReader {
     static func eventsSQL(_ prefix: String, columns: String = columns) -> String {
         let range = "rev > $1 AND rev <= $2 AND \(under) ORDER BY rev LIMIT $5"
         guard prefix != "/" else { return "SELECT \(columns) FROM tabula_changes WHERE \(range)" }
-        let part = { (list: String) in "(SELECT \(columns) FROM tabula_changes WHERE \(PostgresSchema.listOfPath) = \(list) AND \(range))" }
+        let part = { (list: String) in
+            "(SELECT \(columns) FROM tabula_changes WHERE \(PostgresSchema.listOfPath) = \(list) AND \(range))"
+        }
         return "SELECT \(columns) FROM (\(part("$6")) UNION ALL \(part("''"))) AS parts ORDER BY rev LIMIT $5"
     }
 
@@ -53,7 +65,8 @@ final class PostgresHistoryReader: HistoryReader {
     /// A path under $3: every path when it is "/", else the path itself or one starting with
     /// it and a slash (`starts_with` compares bytes, whatever the database's collation).
     /// Under the prefix, or a removal of something the prefix lies under (`Event.concerns`).
-    private static let under = "($3 = '/' OR path = $3 OR starts_with(path, $4) OR (kind IN ('rm', 'clear') AND (path = '/' OR starts_with($4, path || '/'))))"
+    private static let under =
+        "($3 = '/' OR path = $3 OR starts_with(path, $4) OR (kind IN ('rm', 'clear') AND (path = '/' OR starts_with($4, path || '/'))))"
 
     private static func params(_ after: UInt64, _ through: UInt64, _ prefix: String) -> [String?] {
         [String(min(after, UInt64(Int64.max))), String(min(through, UInt64(Int64.max))), prefix, prefix + "/"]
@@ -64,6 +77,8 @@ extension PGResult {
     /// The event of row `i` of a change-table query whose first columns are rev, kind, path,
     /// summary, payload.
     func event(_ i: Int) -> Event {
-        Event(rev: UInt64(int(i, 0)), kind: text(i, 1) ?? "", path: text(i, 2) ?? "", summary: text(i, 3) ?? "", storedPayload: text(i, 4) ?? "null")
+        Event(
+            rev: UInt64(int(i, 0)), kind: text(i, 1) ?? "", path: text(i, 2) ?? "", summary: text(i, 3) ?? "",
+            storedPayload: text(i, 4) ?? "null")
     }
 }

@@ -7,7 +7,9 @@ final class PostgresListener: ChangeListener {
     private let connection: PGLazyConnection
 
     init(conninfo: String) {
-        connection = PGLazyConnection(conninfo, name: "tabulad-follow") { try $0.exec("LISTEN \(PostgresStore.channel)") }
+        connection = PGLazyConnection(conninfo, name: "tabulad-follow") {
+            try $0.exec("LISTEN \(PostgresStore.channel)")
+        }
     }
 
     func next(timeoutMs: Int32) throws -> UInt64 {

@@ -49,16 +49,22 @@ enum PostgresSchema {
                 let v = try db.exec("SELECT value FROM tabula_meta WHERE key = 'schema_version'")
                 let version = v.count > 0 ? v.int(0, 0) : 0
                 if version > PostgresStore.schemaVersion {
-                    throw StorageError("the database has Tabula schema version \(version), newer than this tabulad understands (\(PostgresStore.schemaVersion)); run a newer tabulad")
+                    throw StorageError(
+                        "the database has Tabula schema version \(version), newer than this tabulad understands (\(PostgresStore.schemaVersion)); run a newer tabulad"
+                    )
                 }
                 if version == 1 { for sql in upgradeFrom1 { try db.exec(sql) } }
             } else {
                 let others = try db.exec("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").int(0, 0)
                 if others > 0 {
-                    throw StorageError("the database given to --postgres holds \(others) tables but is not a Tabula database; give tabulad an empty database of its own (createdb tabula)")
+                    throw StorageError(
+                        "the database given to --postgres holds \(others) tables but is not a Tabula database; give tabulad an empty database of its own (createdb tabula)"
+                    )
                 }
                 for sql in base { try db.exec(sql) }
-                try db.exec("INSERT INTO tabula_meta(key, value) VALUES ('schema_version', \(PostgresStore.schemaVersion)), ('history_id', \(Int64.random(in: 1...Int64.max)))")
+                try db.exec(
+                    "INSERT INTO tabula_meta(key, value) VALUES ('schema_version', \(PostgresStore.schemaVersion)), ('history_id', \(Int64.random(in: 1...Int64.max)))"
+                )
             }
             try db.exec(listIndex)
             for sql in tables.creates { try db.exec(sql) }

@@ -74,7 +74,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     static func configure(_ db: PGConnection) throws {
         // Every commit waits for PostgreSQL's WAL flush (and its synchronous standbys, if
         // any); a head held by a hung node fails a write after 5 s instead of waiting on.
-        try db.exec("SET synchronous_commit = on; SET lock_timeout = '5s'; SET statement_timeout = '30s'; SET standard_conforming_strings = on")
+        try db.exec(
+            "SET synchronous_commit = on; SET lock_timeout = '5s'; SET statement_timeout = '30s'; SET standard_conforming_strings = on"
+        )
     }
 
     /// The connection, reconnecting when it broke and the back-off allows.
@@ -130,8 +132,10 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     /// `conninfo` with any password replaced by `***`.
     public static func redacted(_ conninfo: String) -> String {
-        conninfo.replacingOccurrences(of: #"(password\s*=\s*)('[^']*'|\S+)"#, with: "$1***", options: .regularExpression)
-            .replacingOccurrences(of: #"(://[^:/@]*:)[^@]*@"#, with: "$1***@", options: .regularExpression)
+        conninfo.replacingOccurrences(
+            of: #"(password\s*=\s*)('[^']*'|\S+)"#, with: "$1***", options: .regularExpression
+        )
+        .replacingOccurrences(of: #"(://[^:/@]*:)[^@]*@"#, with: "$1***@", options: .regularExpression)
     }
 
     public func close() {
@@ -170,7 +174,10 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             try db.exec("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE")
             do {
                 if try db.exec("SELECT 1 FROM tabula_meta WHERE key = 'seeded'").count == 0 {
-                    try db.exec(try tables.sql(s.mutations) + "INSERT INTO tabula_meta(key, value) VALUES ('seeded', 1); UPDATE tabula_head SET rev = \(s.revision) WHERE id = 1; UPDATE tabula_durable SET rev = \(s.revision) WHERE id = 1")
+                    try db.exec(
+                        try tables.sql(s.mutations)
+                            + "INSERT INTO tabula_meta(key, value) VALUES ('seeded', 1); UPDATE tabula_head SET rev = \(s.revision) WHERE id = 1; UPDATE tabula_durable SET rev = \(s.revision) WHERE id = 1"
+                    )
                 }
                 try db.exec("COMMIT")
             } catch {
@@ -187,7 +194,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public func beginWrite(after applied: UInt64) throws -> [StoredChange] {
         try using { db in
             do {
-                let r = try db.execEach("BEGIN; SET LOCAL synchronous_commit = off; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE; SELECT txid_current(); \(PostgresStore.changesAfter(applied))")
+                let r = try db.execEach(
+                    "BEGIN; SET LOCAL synchronous_commit = off; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE; SELECT txid_current(); \(PostgresStore.changesAfter(applied))"
+                )
                 turnTxid = UInt64(r[3].int(0, 0))
                 let caught = try changes(r[4], after: applied, head: UInt64(r[2].int(0, 0)), limit: Int.max)
                 turnCaughtThrough = caught.last?.event.rev
@@ -202,7 +211,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// The changes after `applied` through `upper`, an SQL expression (by default the head,
     /// as locked): a bounded range, so the planner keeps to the primary key however large
     /// the table.
-    static func changesAfter(_ applied: UInt64, through upper: String = "(SELECT rev FROM tabula_head WHERE id = 1)") -> String {
+    static func changesAfter(_ applied: UInt64, through upper: String = "(SELECT rev FROM tabula_head WHERE id = 1)")
+        -> String
+    {
         "SELECT rev, kind, path, summary, payload, mutations FROM tabula_changes WHERE rev > \(applied) AND rev <= \(upper) ORDER BY rev"
     }
 
@@ -229,7 +240,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                 var sql = SQLText()
                 try tables.sql(batch.mutations, into: &sql)
                 let now = Date().timeIntervalSince1970
-                if !batch.events.isEmpty { sql.raw("INSERT INTO tabula_changes(rev, time, path, kind, summary, payload, mutations) VALUES ") }
+                if !batch.events.isEmpty {
+                    sql.raw("INSERT INTO tabula_changes(rev, time, path, kind, summary, payload, mutations) VALUES ")
+                }
                 for (i, e) in batch.events.enumerated() {
                     let payload = e.storedPayload
                     sql.raw(i == 0 ? "(\(e.rev), \(now), " : ", (\(e.rev), \(now), ")
@@ -243,11 +256,15 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                     sql.raw(")")
                 }
                 sql.raw(";UPDATE tabula_head SET rev = \(batch.revision) WHERE id = 1;")
-                if batch.revision > UInt64(historyLimit) { sql.raw("DELETE FROM tabula_changes WHERE rev <= \(batch.revision - UInt64(historyLimit));") }
+                if batch.revision > UInt64(historyLimit) {
+                    sql.raw("DELETE FROM tabula_changes WHERE rev <= \(batch.revision - UInt64(historyLimit));")
+                }
                 // The turn's COMMIT releases the head; the durable step waits for the flush
                 // (alone, the turn itself waits for it). An error stops the text there.
-                sql.raw(alone ? "\(PostgresStore.raiseDurable(to: batch.revision)) SET LOCAL synchronous_commit = on; COMMIT"
-                    : "COMMIT; " + PostgresStore.durable(through: batch.revision))
+                sql.raw(
+                    alone
+                        ? "\(PostgresStore.raiseDurable(to: batch.revision)) SET LOCAL synchronous_commit = on; COMMIT"
+                        : "COMMIT; " + PostgresStore.durable(through: batch.revision))
                 try db.exec(sql)
                 noteHead(batch.revision)
                 turnTxid = nil
@@ -282,7 +299,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// After a failed commit: true when the turn `txid` committed and is now durable (the
     /// durable step done again), false when it did not commit; throws
     /// `CommitOutcomeUnknown` when that cannot be learned in time.
-    private func settled(_ txid: UInt64, on db: PGConnection, through revision: UInt64, after error: Error) throws -> Bool {
+    private func settled(_ txid: UInt64, on db: PGConnection, through revision: UInt64, after error: Error) throws
+        -> Bool
+    {
         let durable = PostgresStore.durable(through: revision)
         if db.isUp {
             // The connection is fine, so PostgreSQL answered the failure: ask it directly.
@@ -290,7 +309,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             guard (try? db.exec("SELECT txid_status(\(txid))"))?.text(0, 0) == "committed" else { return false }
             if (try? db.exec(durable)) != nil { return true }
             _ = try? db.exec("ROLLBACK")
-            throw CommitOutcomeUnknown(txid: txid, cause: "the change committed but its flush could not be confirmed (\(error))")
+            throw CommitOutcomeUnknown(
+                txid: txid, cause: "the change committed but its flush could not be confirmed (\(error))")
         }
         // The commit's outcome is unknown from here: ask PostgreSQL, on a new connection.
         switch CommitOutcome.of(txid, conninfo: conninfo, confirming: durable) {
@@ -311,7 +331,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             // One round trip: the durable head, then the changes up to it (read again inside
             // the statement; `changes` keeps to the first read, should it have moved since).
             let page = applied + min(UInt64(max(0, limit)), UInt64(Int64.max) - min(applied, UInt64(Int64.max)))
-            let r = try db.execEach("\(PostgresStore.durableHead); \(PostgresStore.changesAfter(applied, through: "least(\(page), (\(PostgresStore.durableHead)))"))")
+            let r = try db.execEach(
+                "\(PostgresStore.durableHead); \(PostgresStore.changesAfter(applied, through: "least(\(page), (\(PostgresStore.durableHead)))"))"
+            )
             return try changes(r[1], after: applied, head: UInt64(r[0].int(0, 0)), limit: limit)
         }
     }
@@ -320,7 +342,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// `HistoryDiverged` when the head is behind `applied` or the first of them is gone.
     private func changes(_ r: PGResult?, after applied: UInt64, head: UInt64, limit: Int) throws -> [StoredChange] {
         if head < applied {
-            throw HistoryDiverged("the store's history is at revision \(head), behind this node's \(applied) (restored from a backup, or failed over to a standby that was behind)")
+            throw HistoryDiverged(
+                "the store's history is at revision \(head), behind this node's \(applied) (restored from a backup, or failed over to a standby that was behind)"
+            )
         }
         // Every node trims the history as it commits: what it holds starts here at most.
         noteHead(head)
@@ -335,7 +359,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             out.append(StoredChange(event: r.event(i), mutations: try codec.decode(r.text(i, 5) ?? "[]")))
         }
         if out.count < Int(n) {
-            throw HistoryDiverged("the changes after revision \(applied + UInt64(out.count)) are no longer in the store's history (trimmed to --history)")
+            throw HistoryDiverged(
+                "the changes after revision \(applied + UInt64(out.count)) are no longer in the store's history (trimmed to --history)"
+            )
         }
         return out
     }

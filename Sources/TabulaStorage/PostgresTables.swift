@@ -25,7 +25,8 @@ struct PostgresTables {
         let defs = s.columns.map { "\($0.name) \(sqlType($0.type)) NOT NULL" }.joined(separator: ", ")
         return Table(
             schema: s,
-            create: "CREATE TABLE IF NOT EXISTS \(s.name)(\(defs), PRIMARY KEY(\(names.prefix(s.keyColumns).joined(separator: ", "))))",
+            create:
+                "CREATE TABLE IF NOT EXISTS \(s.name)(\(defs), PRIMARY KEY(\(names.prefix(s.keyColumns).joined(separator: ", "))))",
             columns: names.joined(separator: ", "),
             select: "SELECT \(names.joined(separator: ", ")) FROM \(s.name) ORDER BY \(s.loadOrder)")
     }
@@ -58,7 +59,9 @@ struct PostgresTables {
                 let values = row.values
                 let key = Array(values.prefix(try table(m.table).schema.keyColumns))
                 var p = pending.removeValue(forKey: m.table) ?? ([:], [])
-                if let i = p.keys[key] { p.rows[i] = values } else {
+                if let i = p.keys[key] {
+                    p.rows[i] = values
+                } else {
                     p.keys[key] = p.rows.count
                     p.rows.append(values)
                 }
@@ -91,7 +94,9 @@ struct PostgresTables {
     }
 
     private func table(_ name: String) throws -> Table {
-        guard let t = tables[name] else { throw StorageError("no table \(name) in this store; this tabulad does not know that list") }
+        guard let t = tables[name] else {
+            throw StorageError("no table \(name) in this store; this tabulad does not know that list")
+        }
         return t
     }
 
@@ -111,7 +116,10 @@ struct PostgresTables {
             out.raw(")")
         }
         out.raw(" ON CONFLICT(\(keys.joined(separator: ", "))) ")
-        out.raw(rest.isEmpty ? "DO NOTHING;" : "DO UPDATE SET " + rest.map { "\($0) = excluded.\($0)" }.joined(separator: ", ") + ";")
+        out.raw(
+            rest.isEmpty
+                ? "DO NOTHING;" : "DO UPDATE SET " + rest.map { "\($0) = excluded.\($0)" }.joined(separator: ", ") + ";"
+        )
     }
 
     /// Every stored row and counter, as mutations that rebuild the lists from empty (`db` is
@@ -132,7 +140,11 @@ struct PostgresTables {
                         }
                     }
                 }
-                if t.schema.whole { out.append(Mutation(t.schema.name, .replaceAll(rows))) } else { out += rows.map { Mutation(t.schema.name, .put($0)) } }
+                if t.schema.whole {
+                    out.append(Mutation(t.schema.name, .replaceAll(rows)))
+                } else {
+                    out += rows.map { Mutation(t.schema.name, .put($0)) }
+                }
             }
             for c in list.counters {
                 let r = try db.exec("SELECT value FROM tabula_meta WHERE key = $1", [c])

@@ -40,7 +40,11 @@ struct SQLText {
     mutating func value(_ v: StoredValue) {
         switch v {
         case .int(let n): raw(String(n))
-        case .double(let d): raw(d.isFinite ? "\(d)::double precision" : "'\(d > 0 ? "Infinity" : d < 0 ? "-Infinity" : "NaN")'::double precision")
+        case .double(let d):
+            raw(
+                d.isFinite
+                    ? "\(d)::double precision"
+                    : "'\(d > 0 ? "Infinity" : d < 0 ? "-Infinity" : "NaN")'::double precision")
         case .text(let s): literal(s)
         }
     }
@@ -50,6 +54,8 @@ struct SQLText {
 
     /// The text as a C string, for libpq.
     func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        try (bytes + [0]).withUnsafeBufferPointer { try $0.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) } }
+        try (bytes + [0]).withUnsafeBufferPointer {
+            try $0.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
     }
 }

@@ -22,7 +22,8 @@ final class SQLiteDatabase {
         guard rc == SQLITE_OK, let db else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             if let db { sqlite3_close(db) }
-            throw StorageError("cannot open \(path): \(msg); check the directory exists and is writable, or pick another --data path")
+            throw StorageError(
+                "cannot open \(path): \(msg); check the directory exists and is writable, or pick another --data path")
         }
         handle = db
         self.path = path
@@ -49,10 +50,14 @@ final class SQLiteDatabase {
         let base = rc & 0xFF
         if base == SQLITE_FULL { return StorageError("disk full while \(what) (\(path)); free some space") }
         if base == SQLITE_READONLY || base == SQLITE_CANTOPEN || base == SQLITE_PERM {
-            return StorageError("\(path) is not writable (\(errorMessage)); check its permissions or pick another --data path")
+            return StorageError(
+                "\(path) is not writable (\(errorMessage)); check its permissions or pick another --data path")
         }
-        if base == SQLITE_NOTADB { return StorageError("\(path) is not a Tabula database (not SQLite at all); pick another --data path") }
-        return StorageError("\(what) failed on \(path): \(errorMessage) (SQLite code \(rc): \(String(cString: sqlite3_errstr(rc))))")
+        if base == SQLITE_NOTADB {
+            return StorageError("\(path) is not a Tabula database (not SQLite at all); pick another --data path")
+        }
+        return StorageError(
+            "\(what) failed on \(path): \(errorMessage) (SQLite code \(rc): \(String(cString: sqlite3_errstr(rc))))")
     }
 
     func exec(_ sql: String) throws {
@@ -166,7 +171,9 @@ final class SQLiteStatement {
     /// Binds text by pointer and length (SQLite copies it): no C string is made, no `strlen`.
     private func bindText(_ b: UnsafeBufferPointer<UInt8>, at idx: Int32) -> Int32 {
         guard let base = b.baseAddress, b.count > 0 else { return sqlite3_bind_text(stmt, idx, "", 0, sqliteTransient) }
-        return base.withMemoryRebound(to: CChar.self, capacity: b.count) { sqlite3_bind_text(stmt, idx, $0, Int32(b.count), sqliteTransient) }
+        return base.withMemoryRebound(to: CChar.self, capacity: b.count) {
+            sqlite3_bind_text(stmt, idx, $0, Int32(b.count), sqliteTransient)
+        }
     }
 
     /// Steps once: true when a row is ready.

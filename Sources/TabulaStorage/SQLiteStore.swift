@@ -40,11 +40,14 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let e = errno
-            throw StorageError("cannot open \(path): \(String(cString: strerror(e)))\(e == EACCES || e == EROFS ? "; the path is not writable, pick another --data path" : e == ENOENT ? "; its directory does not exist" : "")")
+            throw StorageError(
+                "cannot open \(path): \(String(cString: strerror(e)))\(e == EACCES || e == EROFS ? "; the path is not writable, pick another --data path" : e == ENOENT ? "; its directory does not exist" : "")"
+            )
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             Glibc.close(fd)
-            throw StorageError("\(path) is in use by another tabulad; stop that one, or give this one another --data path")
+            throw StorageError(
+                "\(path) is in use by another tabulad; stop that one, or give this one another --data path")
         }
         lockFD = fd
         do {
@@ -94,7 +97,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         let head = (try? h.read(upToCount: 16)) ?? Data()
         if head.isEmpty { return }
         guard head == Data("SQLite format 3\0".utf8) else {
-            throw StorageError("\(path) is not a Tabula database (it is not an SQLite file); move it away or pick another --data path")
+            throw StorageError(
+                "\(path) is not a Tabula database (it is not an SQLite file); move it away or pick another --data path")
         }
     }
 
@@ -106,7 +110,9 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
             throw StorageError("\(path) is an SQLite database but not a Tabula one; pick another --data path")
         }
         if version > SQLiteStore.schemaVersion {
-            throw StorageError("\(path) has schema version \(version), newer than this tabulad understands (\(SQLiteStore.schemaVersion)); run a newer tabulad")
+            throw StorageError(
+                "\(path) has schema version \(version), newer than this tabulad understands (\(SQLiteStore.schemaVersion)); run a newer tabulad"
+            )
         }
         if version == SQLiteStore.schemaVersion { return }
         try db.exec("BEGIN IMMEDIATE")
@@ -203,7 +209,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     }
 
     /// The history's rows, a batch's in few statements.
-    static let historyInsert = SQLiteRowsInsert("INSERT INTO history(rev, time, path, kind, summary, payload) VALUES ", columns: 6)
+    static let historyInsert = SQLiteRowsInsert(
+        "INSERT INTO history(rev, time, path, kind, summary, payload) VALUES ", columns: 6)
 
     /// How many revisions pass between two trims of the history: 256, or a 64th of a small
     /// bound (every commit for a bound under 128).
@@ -217,7 +224,9 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
             try SQLiteStore.historyInsert.run(batch.events.count, in: db) { i, values in
                 let e = batch.events[i]
                 let payload = e.storedPayload
-                values += [.int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .utf8(payload)]
+                values += [
+                    .int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .utf8(payload),
+                ]
             }
             // Trimmed by the commit that passes a multiple of `trimEvery`, so the history holds
             // fewer than its bound plus that many (the rows to go are the oldest, found by the
@@ -240,7 +249,9 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         let exists = lstat(realPath, &named) == 0
         let replaced = exists && (named.st_ino != held.st_ino || named.st_dev != held.st_dev)
         guard replaced || !exists || held.st_nlink == 0 else { return }
-        throw StorageError("\(path) was \(replaced ? "replaced by another file" : "removed") while tabulad was running, so nothing more can be saved there; restart tabulad to go on (it starts from what the file at that path holds then)")
+        throw StorageError(
+            "\(path) was \(replaced ? "replaced by another file" : "removed") while tabulad was running, so nothing more can be saved there; restart tabulad to go on (it starts from what the file at that path holds then)"
+        )
     }
 
     private func transaction(_ body: () throws -> Void) throws {
@@ -255,7 +266,9 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     }
 
     private func setMeta(_ key: String, _ value: Int64) throws {
-        try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(key), .int(value)])
+        try db.run(
+            "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [.text(key), .int(value)])
     }
 
     // MARK: - History

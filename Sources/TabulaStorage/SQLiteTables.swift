@@ -35,8 +35,10 @@ struct SQLiteTables {
         let rowid = s.keyColumns == 1 && s.columns[0].type == "INTEGER"
         return Table(
             schema: s,
-            create: "CREATE TABLE IF NOT EXISTS \(s.name)(\(defs), PRIMARY KEY(\(key)))\(rowid ? "" : " WITHOUT ROWID")",
-            put: SQLiteRowsInsert("INSERT OR REPLACE INTO \(s.name)(\(names.joined(separator: ", "))) VALUES ", columns: names.count),
+            create:
+                "CREATE TABLE IF NOT EXISTS \(s.name)(\(defs), PRIMARY KEY(\(key)))\(rowid ? "" : " WITHOUT ROWID")",
+            put: SQLiteRowsInsert(
+                "INSERT OR REPLACE INTO \(s.name)(\(names.joined(separator: ", "))) VALUES ", columns: names.count),
             delete: "DELETE FROM \(s.name) WHERE \(names[0]) = ?",
             clear: "DELETE FROM \(s.name)",
             select: "SELECT \(names.joined(separator: ", ")) FROM \(s.name) ORDER BY \(s.loadOrder)")
@@ -59,7 +61,11 @@ struct SQLiteTables {
                 rows.append(m)
                 continue
             }
-            if let k = counters.firstIndex(where: { $0.name == m.table }) { counters[k].value = max(counters[k].value, v) } else { counters.append((m.table, v)) }
+            if let k = counters.firstIndex(where: { $0.name == m.table }) {
+                counters[k].value = max(counters[k].value, v)
+            } else {
+                counters.append((m.table, v))
+            }
         }
         var i = 0
         while i < rows.count {
@@ -81,14 +87,18 @@ struct SQLiteTables {
     }
 
     private func table(_ name: String) throws -> Table {
-        guard let t = tables[name] else { throw StorageError("no table \(name) in this store; this tabulad does not know that list") }
+        guard let t = tables[name] else {
+            throw StorageError("no table \(name) in this store; this tabulad does not know that list")
+        }
         return t
     }
 
     /// Writes one mutation.
     private func write(_ m: Mutation, to db: SQLiteDatabase) throws {
         if case .counter(let v) = m.change {
-            try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)", [.text(m.table), .int(v)])
+            try db.run(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)",
+                [.text(m.table), .int(v)])
             return
         }
         let t = try table(m.table)
@@ -109,18 +119,25 @@ struct SQLiteTables {
             for t in list.tables {
                 var rows: [[StoredValue]] = []
                 try db.query(t.select) { r in
-                    rows.append(t.schema.columns.indices.map { i in
-                        switch t.schema.columns[i].type {
-                        case "INTEGER": return .int(r.int(Int32(i)))
-                        case "REAL": return .double(r.double(Int32(i)))
-                        default: return .text(r.text(Int32(i)))
-                        }
-                    })
+                    rows.append(
+                        t.schema.columns.indices.map { i in
+                            switch t.schema.columns[i].type {
+                            case "INTEGER": return .int(r.int(Int32(i)))
+                            case "REAL": return .double(r.double(Int32(i)))
+                            default: return .text(r.text(Int32(i)))
+                            }
+                        })
                 }
-                if t.schema.whole { out.append(Mutation(t.schema.name, .replaceAll(rows))) } else { out += rows.map { Mutation(t.schema.name, .put($0)) } }
+                if t.schema.whole {
+                    out.append(Mutation(t.schema.name, .replaceAll(rows)))
+                } else {
+                    out += rows.map { Mutation(t.schema.name, .put($0)) }
+                }
             }
             for c in list.counters {
-                try db.query("SELECT value FROM meta WHERE key = ?", [.text(c)]) { out.append(Mutation(c, .counter($0.int(0)))) }
+                try db.query("SELECT value FROM meta WHERE key = ?", [.text(c)]) {
+                    out.append(Mutation(c, .counter($0.int(0))))
+                }
             }
         }
         return out

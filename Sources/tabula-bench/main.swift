@@ -14,11 +14,23 @@ let commandLine = CommandLineSpec(
         OptionSpec("-c", value: "CLIENTS", help: "connections sending requests (default 50)"),
         OptionSpec("-n", value: "REQUESTS", help: "requests per test, over all connections (default 100000)"),
         OptionSpec("-P", value: "PIPELINE", help: "requests in flight per connection (default 1)"),
-        OptionSpec("-t", value: "TESTS", help: "comma-separated: ping,show,ls,select,add,fav,order,fanout\n(default ping,show,ls,select,add,fav,order)"),
-        OptionSpec("--watchers", value: "N", help: "fanout: N connections WATCH /items while the clients ADD items\nstamped with the wall clock; reports deliveries per second and\nchange-to-delivery latency (default 100)"),
+        OptionSpec(
+            "-t", value: "TESTS",
+            help:
+                "comma-separated: ping,show,ls,select,add,fav,order,fanout\n(default ping,show,ls,select,add,fav,order)"
+        ),
+        OptionSpec(
+            "--watchers", value: "N",
+            help:
+                "fanout: N connections WATCH /items while the clients ADD items\nstamped with the wall clock; reports deliveries per second and\nchange-to-delivery latency (default 100)"
+        ),
         OptionSpec("--threads", value: "N", help: "client threads (default 1)"),
         OptionSpec("-T", value: "SECONDS", help: "hard time limit per test (default 60): a run never goes unbounded"),
-        OptionSpec("--csv", help: "print CSV: test,requests_per_sec,p50_ms,p90_ms,p99_ms,max_ms,errors,\ndeliveries_per_sec,delivery_p50_ms,delivery_p99_ms"),
+        OptionSpec(
+            "--csv",
+            help:
+                "print CSV: test,requests_per_sec,p50_ms,p90_ms,p99_ms,max_ms,errors,\ndeliveries_per_sec,delivery_p50_ms,delivery_p99_ms"
+        ),
         OptionSpec("-q", help: "quiet: only the result lines"),
     ],
     epilogue: """
@@ -62,7 +74,9 @@ func parse() throws(UsageError) -> Options {
     o.csv = p.has("--csv")
     o.quiet = p.has("-q")
     let known = Set(["ping", "show", "ls", "select", "add", "fav", "order", "fanout"])
-    for t in o.tests where !known.contains(t) { throw UsageError("unknown test '\(t)'; known: \(known.sorted().joined(separator: ","))") }
+    for t in o.tests where !known.contains(t) {
+        throw UsageError("unknown test '\(t)'; known: \(known.sorted().joined(separator: ","))")
+    }
     return o
 }
 
@@ -84,8 +98,14 @@ func connectTo(_ host: String, _ port: Int) -> Int32 {
     addr.sin_port = in_port_t(UInt16(port).bigEndian)
     guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else { die("-h takes an IPv4 address, not '\(host)'") }
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    guard r == 0 else { die("cannot connect to \(host):\(port): \(String(cString: strerror(errno))); start tabulad first", .unavailable) }
+    let r = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard r == 0 else {
+        die("cannot connect to \(host):\(port): \(String(cString: strerror(errno))); start tabulad first", .unavailable)
+    }
     _ = tabula_set_nodelay(fd)
     return fd
 }
@@ -140,7 +160,9 @@ struct ThreadResult: Sendable {
 }
 
 /// Runs one thread's connections until every request is answered (or the deadline passes).
-func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDeliveries: Int, shared: Shared) -> ThreadResult {
+func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDeliveries: Int, shared: Shared)
+    -> ThreadResult
+{
     var result = ThreadResult()
     let ep = tabula_epoll_create()
     for (i, c) in conns.enumerated() {
@@ -161,7 +183,9 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
         guard !c.outbuf.isEmpty else { return }
         let n = c.outbuf.withUnsafeBytes { tabula_send(c.fd, $0.baseAddress, $0.count) }
         if n > 0 { c.outbuf.removeFirst(n) }
-        if !c.outbuf.isEmpty { _ = tabula_epoll_mod(ep, c.fd, tabula_EPOLLIN | tabula_EPOLLOUT, UInt64(conns.firstIndex { $0 === c } ?? 0)) }
+        if !c.outbuf.isEmpty {
+            _ = tabula_epoll_mod(ep, c.fd, tabula_EPOLLIN | tabula_EPOLLOUT, UInt64(conns.firstIndex { $0 === c } ?? 0))
+        }
     }
     for c in conns where !c.watcher { send(c, count: pipeline) }
     var events = [tabula_epoll_event](repeating: tabula_epoll_event(), count: 256)
@@ -179,7 +203,9 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
             guard events[i].events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 else { continue }
             let r = buf.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
             if r <= 0 {
-                if r == 0 || (errno != EAGAIN && errno != EINTR) { die("the server closed a connection mid-run", .unavailable) }
+                if r == 0 || (errno != EAGAIN && errno != EINTR) {
+                    die("the server closed a connection mid-run", .unavailable)
+                }
                 continue
             }
             let now = nowNanos()
@@ -263,7 +289,9 @@ do {
 } catch {
     die(error.message)
 }
-if o.csv { print("test,requests_per_sec,p50_ms,p90_ms,p99_ms,max_ms,errors,deliveries_per_sec,delivery_p50_ms,delivery_p99_ms") }
+if o.csv {
+    print("test,requests_per_sec,p50_ms,p90_ms,p99_ms,max_ms,errors,deliveries_per_sec,delivery_p50_ms,delivery_p99_ms")
+}
 
 for test in o.tests {
     let requestFor: @Sendable (Int) -> [UInt8]
@@ -278,7 +306,8 @@ for test in o.tests {
     default:
         requestFor = { _ in
             let stamp = String(wallMicros())
-            return Array("ADD /items bench-s\(String(repeating: "0", count: max(0, 16 - stamp.count)) + stamp) 1\n".utf8)
+            return Array(
+                "ADD /items bench-s\(String(repeating: "0", count: max(0, 16 - stamp.count)) + stamp) 1\n".utf8)
         }
     }
     let watcherCount = test == "fanout" ? o.watchers : 0
@@ -297,7 +326,9 @@ for test in o.tests {
     }
     let start = nowNanos()
     let constant = ["ping", "show", "ls", "fav", "order"].contains(test)
-    let shared = Shared(total: o.requests, deadline: start + UInt64(o.seconds * 1e9), fixed: constant ? requestFor(0) : nil, requestFor: requestFor)
+    let shared = Shared(
+        total: o.requests, deadline: start + UInt64(o.seconds * 1e9), fixed: constant ? requestFor(0) : nil,
+        requestFor: requestFor)
     // Deal connections out to threads round-robin.
     var groups = Array(repeating: [BenchConnection](), count: o.threads)
     for (i, c) in conns.enumerated() { groups[i % o.threads].append(c) }
@@ -310,7 +341,8 @@ for test in o.tests {
         let (pipeline, total) = (o.pipeline, o.requests)
         nonisolated(unsafe) let unsafeConns = conns
         Thread {
-            let r = runThread(unsafeConns, pipeline: pipeline, total: total, expectedDeliveries: expected, shared: shared)
+            let r = runThread(
+                unsafeConns, pipeline: pipeline, total: total, expectedDeliveries: expected, shared: shared)
             results.withLock { $0.append(r) }
             group.leave()
         }.start()
@@ -327,14 +359,25 @@ for test in o.tests {
     let dEnd = all.map(\.lastDelivery).max() ?? end
     let dps = deliveries > 0 ? Double(deliveries) / (Double(max(1, dEnd - start)) / 1e9) : 0
     let errors = all.map(\.errors).reduce(0, +)
-    if lat.count < o.requests { FileHandle.standardError.write(Data("tabula-bench: \(test): only \(lat.count) of \(o.requests) replies within \(o.seconds)s\n".utf8)) }
+    if lat.count < o.requests {
+        FileHandle.standardError.write(
+            Data("tabula-bench: \(test): only \(lat.count) of \(o.requests) replies within \(o.seconds)s\n".utf8))
+    }
     if o.csv {
-        print(String(format: "%@,%.0f,%.3f,%.3f,%.3f,%.3f,%d,%.0f,%.3f,%.3f", test, rps, percentile(lat, 0.5), percentile(lat, 0.9), percentile(lat, 0.99), percentile(lat, 1), errors, dps, percentile(dl, 0.5), percentile(dl, 0.99)))
+        print(
+            String(
+                format: "%@,%.0f,%.3f,%.3f,%.3f,%.3f,%d,%.0f,%.3f,%.3f", test, rps, percentile(lat, 0.5),
+                percentile(lat, 0.9), percentile(lat, 0.99), percentile(lat, 1), errors, dps, percentile(dl, 0.5),
+                percentile(dl, 0.99)))
     } else {
-        var line = String(format: "%-7@ %10.0f req/s   p50 %.3f  p90 %.3f  p99 %.3f  max %.3f ms", test, rps, percentile(lat, 0.5), percentile(lat, 0.9), percentile(lat, 0.99), percentile(lat, 1))
+        var line = String(
+            format: "%-7@ %10.0f req/s   p50 %.3f  p90 %.3f  p99 %.3f  max %.3f ms", test, rps, percentile(lat, 0.5),
+            percentile(lat, 0.9), percentile(lat, 0.99), percentile(lat, 1))
         if errors > 0 { line += "   \(errors) errors" }
         if watcherCount > 0 {
-            line += String(format: "\n        %10.0f deliveries/s to %d watchers   p50 %.3f  p99 %.3f ms", dps, watcherCount, percentile(dl, 0.5), percentile(dl, 0.99))
+            line += String(
+                format: "\n        %10.0f deliveries/s to %d watchers   p50 %.3f  p99 %.3f ms", dps, watcherCount,
+                percentile(dl, 0.5), percentile(dl, 0.99))
         }
         if !o.quiet { print("== \(test): \(o.requests) requests, \(o.clients) clients, pipeline \(o.pipeline)") }
         print(line)

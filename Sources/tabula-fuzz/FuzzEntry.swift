@@ -42,7 +42,9 @@ func fuzzHTTP(_ bytes: UnsafeRawBufferPointer) {
     let a = bytes.count / 3, b = 2 * bytes.count / 3
     for r in [0..<a, a..<b, b..<bytes.count] {
         pieces += cut.feed(UnsafeRawBufferPointer(rebasing: bytes[r]))
-        precondition(cut.partialCount <= HTTPParser.maxTarget + HTTPParser.maxHeaderBytes + HTTPParser.maxBody + 1, "a request in progress holds \(cut.partialCount) bytes")
+        precondition(
+            cut.partialCount <= HTTPParser.maxTarget + HTTPParser.maxHeaderBytes + HTTPParser.maxBody + 1,
+            "a request in progress holds \(cut.partialCount) bytes")
     }
     pieces += cut.finish()
     precondition(all == pieces, "cut in three, the bytes parse otherwise: \(all) vs \(pieces)")
@@ -65,7 +67,8 @@ let jsonOnly = getenv("TABULA_FUZZ_TARGET").map { String(cString: $0) == "json" 
 let maxLine = 64 * 1024
 let maxLinesPerInput = 128
 /// A user whose grants the fuzzer checks every request against.
-let restricted = AuthUser(name: "fuzz", role: .write, grants: Grants(allow: ["/items", "/orders"], deny: ["/items/3"]), generation: 1)
+let restricted = AuthUser(
+    name: "fuzz", role: .write, grants: Grants(allow: ["/items", "/orders"], deny: ["/items/3"]), generation: 1)
 
 func drain(_ decoder: inout LineDecoder) {
     var model = SeedData.model(now: 1_700_000_000)
@@ -88,16 +91,27 @@ func drain(_ decoder: inout LineDecoder) {
         switch RequestParser.parse(line) {
         case .success(let request)?:
             let gv = grantedViewer
-            let refusal = Authorization.refusal(request.command, user: restricted) { granted.canonicalPath($0, viewer: gv) }
+            let refusal = Authorization.refusal(request.command, user: restricted) {
+                granted.canonicalPath($0, viewer: gv)
+            }
             precondition(refusal == nil || refusal?.code == .noPerm, "a refusal is NOPERM")
-            if refusal == nil { checkGranted(granted.apply(request.command, viewer: &grantedViewer, now: 1_700_000_000, rng: &rng).reply, viewer: grantedViewer) }
-            let reply = Reply(rows: [Row(text: "\(request.command)", json: .string("\(request.command)"))], message: "ok")
+            if refusal == nil {
+                checkGranted(
+                    granted.apply(request.command, viewer: &grantedViewer, now: 1_700_000_000, rng: &rng).reply,
+                    viewer: grantedViewer)
+            }
+            let reply = Reply(
+                rows: [Row(text: "\(request.command)", json: .string("\(request.command)"))], message: "ok")
             let text = WireEncoder.encode(reply, tag: request.tag, format: .text)
-            precondition(text.last == 10 && text.dropLast().filter { $0 == 10 }.count == 1, "a one-row reply must be exactly two lines")
+            precondition(
+                text.last == 10 && text.dropLast().filter { $0 == 10 }.count == 1,
+                "a one-row reply must be exactly two lines")
             _ = WireEncoder.encode(reply, tag: request.tag, format: .json)
             let before = model.revision
             let outcome = model.apply(request.command, viewer: &viewer, now: 1_700_000_000, rng: &rng)
-            precondition(model.revision == before + (outcome.event == nil ? 0 : 1), "a change must move the revision by exactly one")
+            precondition(
+                model.revision == before + (outcome.event == nil ? 0 : 1),
+                "a change must move the revision by exactly one")
             for format in [LineFormat.text, .json] {
                 let encoded = WireEncoder.encode(outcome.reply, tag: request.tag, format: format)
                 roundTrip(encoded, outcome.reply, tag: request.tag)
@@ -115,8 +129,12 @@ func drain(_ decoder: inout LineDecoder) {
 /// A reply to the restricted user names no row it may not see and pages to no item hidden
 /// from it (its grants deny /items/3).
 func checkGranted(_ reply: Reply, viewer: Viewer) {
-    for r in reply.rows { precondition(r.path.map { viewer.sees($0.string) } ?? true, "a row the user may not see: \(r.text)") }
-    precondition(!(reply.message.contains("; more: ") && reply.message.hasSuffix(" AFTER 3")), "a page hint names the hidden item: \(reply.message)")
+    for r in reply.rows {
+        precondition(r.path.map { viewer.sees($0.string) } ?? true, "a row the user may not see: \(r.text)")
+    }
+    precondition(
+        !(reply.message.contains("; more: ") && reply.message.hasSuffix(" AFTER 3")),
+        "a page hint names the hidden item: \(reply.message)")
 }
 
 /// The client's decoder reads back what the server wrote: one reply, with its tag, its
@@ -124,7 +142,9 @@ func checkGranted(_ reply: Reply, viewer: Viewer) {
 func roundTrip(_ encoded: [UInt8], _ reply: Reply, tag: String?) {
     var d = WireDecoder()
     var decoded: [ServerMessage] = []
-    for line in String(decoding: encoded, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+    for line in String(decoding: encoded, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        .dropLast()
+    {
         if let m = d.feed(String(line)) { decoded.append(m) }
     }
     guard decoded.count == 1, case .reply(let r) = decoded[0] else { preconditionFailure("not one reply: \(decoded)") }

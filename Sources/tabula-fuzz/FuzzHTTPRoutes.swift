@@ -12,13 +12,16 @@ func fuzzRoute(_ r: HTTPRequest) {
         switch route {
         case .request(let request):
             let named = String(r.path.dropFirst("/api/".count)).uppercased()
-            precondition(request.command.verb.rawValue == named, "POST \(r.path) made a \(request.command.verb) request")
+            precondition(
+                request.command.verb.rawValue == named, "POST \(r.path) made a \(request.command.verb) request")
         case .refusal: break
         default: preconditionFailure("POST \(r.path) was routed to \(route)")
         }
     }
     if case .request(let request) = route {
-        precondition(HTTPRoutes.refusalOverHTTP(request.command.verb) == nil, "a connection-only verb was routed: \(request.command.verb)")
+        precondition(
+            HTTPRoutes.refusalOverHTTP(request.command.verb) == nil,
+            "a connection-only verb was routed: \(request.command.verb)")
     }
     _ = HTTPRoutes.crossSiteRefusal(r)
     if let authorization = r.header("authorization"), let (name, _) = HTTPRoutes.basicCredentials(authorization) {

@@ -16,13 +16,18 @@ func fuzzRESP(_ bytes: UnsafeRawBufferPointer) {
             pieces += respRequests(&cut)
             // A header line or inline request may sit whole before its newline, plus the
             // elements read so far: at most twice the bound, and one read's bytes.
-            precondition(cut.bufferedCount <= 2 * maxLine + bytes.count, "a request in progress holds \(cut.bufferedCount) bytes")
+            precondition(
+                cut.bufferedCount <= 2 * maxLine + bytes.count, "a request in progress holds \(cut.bufferedCount) bytes"
+            )
         }
         precondition(all == pieces, "cut in three, the bytes decode otherwise: \(all) vs \(pieces)")
         for (i, r) in all.enumerated() {
             if case .fatal = r { precondition(i == all.count - 1, "a fatal error that is not last") }
             if case .multibulk(let words) = r, unauthenticated {
-                precondition(words.count <= RESPDecoder.unauthenticatedElements && words.allSatisfy { $0.count <= RESPDecoder.unauthenticatedElementBytes }, "past the pre-login bounds")
+                precondition(
+                    words.count <= RESPDecoder.unauthenticatedElements
+                        && words.allSatisfy { $0.count <= RESPDecoder.unauthenticatedElementBytes },
+                    "past the pre-login bounds")
             }
         }
     }

@@ -73,12 +73,17 @@ final class Interactive {
         // The server closes a connection that sends no request within --stall-timeout of
         // connecting; a person at the prompt may well read first.
         _ = try? connection?.request("PING")
-        print("connected to \(endpoint) — \(connection?.hello.dropFirst(2) ?? ""); HELP lists verbs, Tab completes, \\q leaves")
+        print(
+            "connected to \(endpoint) — \(connection?.hello.dropFirst(2) ?? ""); HELP lists verbs, Tab completes, \\q leaves"
+        )
         current = self
         signalFD = tabula_signalfd_termination()
         setUpReadline()
         while !done {
-            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+            ]
             if let c = connection { fds.append(pollfd(fd: c.line.fd, events: Int16(POLLIN), revents: 0)) }
             let timeout: Int32 = connection == nil ? Int32(max(0, nextAttempt.timeIntervalSinceNow) * 1000) + 1 : -1
             let n = poll(&fds, nfds_t(fds.count), timeout)
@@ -110,7 +115,8 @@ final class Interactive {
         using_history()
         stifle_history(1000)
         if !FileManager.default.fileExists(atPath: historyPath) {
-            _ = FileManager.default.createFile(atPath: historyPath, contents: nil, attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(
+                atPath: historyPath, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         read_history(historyPath)
         installLineHandler()
@@ -136,7 +142,10 @@ final class Interactive {
         if trimmed.isEmpty { return }
         // Written at once (survives a crash of the client), without its outer spaces and not
         // again right after itself; an AUTH line, which holds a secret, never.
-        let previous = history_length > 0 ? history_get(history_base + history_length - 1).flatMap { $0.pointee.line.map { String(cString: $0) } } : nil
+        let previous =
+            history_length > 0
+            ? history_get(history_base + history_length - 1).flatMap { $0.pointee.line.map { String(cString: $0) } }
+            : nil
         if !Credentials.holdsSecret(trimmed), trimmed != previous {
             add_history(trimmed)
             _ = append_history(1, historyPath)
@@ -150,7 +159,10 @@ final class Interactive {
             return
         }
         guard let c = connection else {
-            print(renderer.paint("not connected; retrying \(options.servers.endpoints.count > 1 ? "the servers" : "\(endpoint)") (the line was not sent)", "33"))
+            print(
+                renderer.paint(
+                    "not connected; retrying \(options.servers.endpoints.count > 1 ? "the servers" : "\(endpoint)") (the line was not sent)",
+                    "33"))
             return
         }
         do {
@@ -158,7 +170,8 @@ final class Interactive {
             // 30 s, or the wait a SYNC asks for (no hidden 10 s limit any more).
             let reply: ServerReply
             do {
-                reply = try c.request(trimmed, timeout: ScriptRunner.requestTimeout(trimmed, limit: 30), interrupt: signalFD)
+                reply = try c.request(
+                    trimmed, timeout: ScriptRunner.requestTimeout(trimmed, limit: 30), interrupt: signalFD)
             } catch ClientError.interrupted {
                 cancelWaiting(c)
                 return
@@ -171,7 +184,11 @@ final class Interactive {
             rl_get_screen_size(&rows, &cols)
             for l in renderer.render(reply, width: cols > 0 ? Int(cols) : nil) { print(l) }
             if timing { print(renderer.paint(String(format: "Time: %.3f ms", took * 1000), "2")) }
-            if trimmed.uppercased() == "HELP" { print(renderer.paint("(\\? lists tabula's own \\ commands: \\echo, \\i, \\expect, \\wait, \\timing…)", "2")) }
+            if trimmed.uppercased() == "HELP" {
+                print(
+                    renderer.paint(
+                        "(\\? lists tabula's own \\ commands: \\echo, \\i, \\expect, \\wait, \\timing…)", "2"))
+            }
             // Pushes that came in the same read as the reply are buffered already: poll would not report them.
             printPushes(c.pollPushes(), redraw: false)
             session.observe(request: trimmed, reply: reply)
@@ -198,7 +215,10 @@ final class Interactive {
         guard !pushes.isEmpty || dropped > 0 else { return }
         if redraw { rl_clear_visible_line() }
         if dropped > 0 {
-            print(renderer.paint("(\(dropped) pushes dropped: more than \(TabulaConnection.mostQueuedPushes) arrived while a reply was awaited; LS to look again)", "33"))
+            print(
+                renderer.paint(
+                    "(\(dropped) pushes dropped: more than \(TabulaConnection.mostQueuedPushes) arrived while a reply was awaited; LS to look again)",
+                    "33"))
         }
         for p in pushes { print(renderer.renderPush(p)) }
         fflush(stdout)
@@ -237,7 +257,10 @@ final class Interactive {
     /// Tries the servers after the lost one in turn (it comes last); all failing, waits longer.
     func reconnect() {
         for i in options.servers.failoverOrder(after: serverIndex) where connection == nil {
-            if let resumed = try? Reconnector.resume(options.servers.endpoints[i], credentials: options.credentials, session: session, after: resumeRevision, historyID: historyID) {
+            if let resumed = try? Reconnector.resume(
+                options.servers.endpoints[i], credentials: options.credentials, session: session, after: resumeRevision,
+                historyID: historyID)
+            {
                 serverIndex = i
                 resumedOn(resumed)
                 return
@@ -253,7 +276,12 @@ final class Interactive {
         connection = c
         rl_clear_visible_line()
         if resumed.wasReset {
-            print(renderer.paint("reconnected to \(endpoint), but the server's state was reset (it started a new history: id \(historyID) is now \(c.historyID)); what you saw before may be gone, LS to look again" + (session.watches.isEmpty ? "" : "; watches restarted from rev \(c.helloRevision), changes in between are not shown"), "33"))
+            print(
+                renderer.paint(
+                    "reconnected to \(endpoint), but the server's state was reset (it started a new history: id \(historyID) is now \(c.historyID)); what you saw before may be gone, LS to look again"
+                        + (session.watches.isEmpty
+                            ? "" : "; watches restarted from rev \(c.helloRevision), changes in between are not shown"),
+                    "33"))
             resumeRevision = 0
         } else {
             let watches = session.watches.isEmpty ? "" : "; watches resumed after rev \(resumeRevision)"
@@ -299,13 +327,19 @@ final class Interactive {
         }
         completionIndex = 0
         // A list to go into, or `field=` about to get its value: no space after it.
-        if completionCandidates.count == 1, completionCandidates[0].hasSuffix("/") || completionCandidates[0].hasSuffix("=") { rl_completion_suppress_append = 1 }
+        if completionCandidates.count == 1,
+            completionCandidates[0].hasSuffix("/") || completionCandidates[0].hasSuffix("=")
+        {
+            rl_completion_suppress_append = 1
+        }
         guard let text else { return nil }
-        return rl_completion_matches(text, { _, state in
-            if state == 0 { completionIndex = 0 }
-            guard completionIndex < completionCandidates.count else { return nil }
-            defer { completionIndex += 1 }
-            return strdup(completionCandidates[completionIndex])
-        })
+        return rl_completion_matches(
+            text,
+            { _, state in
+                if state == 0 { completionIndex = 0 }
+                guard completionIndex < completionCandidates.count else { return nil }
+                defer { completionIndex += 1 }
+                return strdup(completionCandidates[completionIndex])
+            })
     }
 }

@@ -16,7 +16,8 @@ import TabulaProtocol
 /// - `F` shows favourites only, or everything again; Tab shows a leaf's next tab.
 /// - `?` names the keys.
 extension LiveView {
-    static let keys = "Enter open/select/order · f favourite · F favourites only · K/J move · a add · e edit · d delete · Tab next tab · j/k g/G PgUp/PgDn · ← back · q quit"
+    static let keys =
+        "Enter open/select/order · f favourite · F favourites only · K/J move · a add · e edit · d delete · Tab next tab · j/k g/G PgUp/PgDn · ← back · q quit"
 
     var selectedLine: LiveLine? { selected < lines.count ? lines[selected] : nil }
 
@@ -86,7 +87,9 @@ extension LiveView {
 
     /// `e`: asks the item's name and price (each shown to be changed), and sets them.
     private func editItem(_ line: LiveLine, _ id: Int64) {
-        let was = (name: line.value["name"]?.stringValue ?? "", price: line.value["value"]?.intValue.map(String.init) ?? "")
+        let was = (
+            name: line.value["name"]?.stringValue ?? "", price: line.value["value"]?.intValue.map(String.init) ?? ""
+        )
         guard let name = ask("name: ", initial: was.name), let price = ask("price: $", initial: was.price) else {
             status = "not changed"
             return
@@ -95,7 +98,9 @@ extension LiveView {
     }
 
     private func onItem(_ body: (LiveLine, Int64) -> Void) {
-        guard let line = selectedLine, line.kind == .entry, let id = line.value["id"]?.intValue, line.value["type"]?.stringValue == "item" else {
+        guard let line = selectedLine, line.kind == .entry, let id = line.value["id"]?.intValue,
+            line.value["type"]?.stringValue == "item"
+        else {
             status = "that key acts on an item (tabula live /items)"
             return
         }

@@ -14,7 +14,10 @@ extension LiveView {
         let cols = Int(tabula_curses_cols()), screenLines = Int(tabula_curses_lines())
         tabula_curses_attr(1, tabula_curses_pair(2) | tabula_curses_bold())
         let (position, count) = LiveView.position(of: selected, in: lines)
-        put(0, 0, "tabula live \(path)   rev \(feed.replica.rev)\(phaseNote)   \(position)/\(count)   ↑↓ select  Enter open/act  ← back  ? keys  q quit", width: cols)
+        put(
+            0, 0,
+            "tabula live \(path)   rev \(feed.replica.rev)\(phaseNote)   \(position)/\(count)   ↑↓ select  Enter open/act  ← back  ? keys  q quit",
+            width: cols)
         tabula_curses_attr(0, tabula_curses_pair(2) | tabula_curses_bold())
         let height = max(1, screenLines - 3)
         if selected < top { top = selected }

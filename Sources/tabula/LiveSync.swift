@@ -30,7 +30,8 @@ extension LiveView {
     func waitUntilHeld(on c: TabulaConnection) throws {
         let deadline = Date().addingTimeInterval(10)
         while !syncing.isEmpty, Date() < deadline, !c.line.isClosed {
-            guard let first = try c.waitPush(timeout: max(0, deadline.timeIntervalSinceNow), where: { _ in true }) else { break }
+            guard let first = try c.waitPush(timeout: max(0, deadline.timeIntervalSinceNow), where: { _ in true })
+            else { break }
             take([first] + c.takePushes(), on: c)
         }
     }
@@ -83,7 +84,8 @@ extension LiveView {
         syncing = []
         feed = ReplicaFeed(path: place.list)
         stale = true
-        status = "\(place.list) has more than \(LiveView.mostRows) rows, more than the live view keeps; LS \(place.list) LIMIT 1000 pages it"
+        status =
+            "\(place.list) has more than \(LiveView.mostRows) rows, more than the live view keeps; LS \(place.list) LIMIT 1000 pages it"
     }
 
     /// The copies a push is for.
@@ -122,7 +124,9 @@ extension LiveView {
             if let e = feed.replica.entry(entry) {
                 new = LiveRow.detail(of: e, width: Int(tabula_curses_cols()) - 2, tab: tab)
             } else {
-                new = feed.phase == .live ? [LiveLine(key: "gone", text: "\(entry) is not there (removed?); ← goes back", kind: .detail)] : []
+                new =
+                    feed.phase == .live
+                    ? [LiveLine(key: "gone", text: "\(entry) is not there (removed?); ← goes back", kind: .detail)] : []
             }
         } else {
             new = LiveRow.lines(of: feed.replica, section: place.section, favoritesOnly: favoritesOnly)

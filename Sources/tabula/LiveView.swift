@@ -156,7 +156,8 @@ final class LiveView {
             stale = true
         case KEY_RESIZE: stale = true
         case 10, 13, KEY_ENTER, KEY_RIGHT: enterOrAct()
-        case KEY_LEFT, KEY_BACKSPACE, 127, 8: go(to: place.entry != nil || place.section != nil ? place.list : LivePlace.parent(path), unlessAt: "/")
+        case KEY_LEFT, KEY_BACKSPACE, 127, 8:
+            go(to: place.entry != nil || place.section != nil ? place.list : LivePlace.parent(path), unlessAt: "/")
         default: return act(k)
         }
         return false

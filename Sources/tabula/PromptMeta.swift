@@ -21,7 +21,9 @@ extension Interactive {
         """
 
     /// The meta-commands' names, for Tab.
-    static let metaNames = ["\\?", "\\echo", "\\expect", "\\expect-error", "\\i", "\\live", "\\q", "\\timing", "\\wait", "\\watch"]
+    static let metaNames = [
+        "\\?", "\\echo", "\\expect", "\\expect-error", "\\i", "\\live", "\\q", "\\timing", "\\wait", "\\watch",
+    ]
 
     func meta(_ line: String) {
         let name = line.prefix { $0 != " " }.lowercased()
@@ -34,21 +36,36 @@ extension Interactive {
         case "\\echo": print(rest)
         case "\\watch": watchCommand(rest)
         case "\\live":
-            let target = rest.isEmpty ? session.cwd : rest.hasPrefix("/") ? rest : (session.cwd == "/" ? "" : session.cwd) + "/" + rest
+            let target =
+                rest.isEmpty
+                ? session.cwd : rest.hasPrefix("/") ? rest : (session.cwd == "/" ? "" : session.cwd) + "/" + rest
             rl_callback_handler_remove()
             let problem = LiveView(path: target, connect: { try tryConnect(self.options) }).run()
             installLineHandler()
             if let problem { print(renderer.paint(problem.message, "31")) }
         case "\\expect":
-            let ok = (try? NSRegularExpression(pattern: rest)).map { r in lastReply?.lines.contains { r.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil } ?? false } ?? false
-            print(renderer.paint(ok ? "expected: matched" : "expectation failed: /\(rest)/ is not in the last reply", ok ? "32" : "31"))
+            let ok =
+                (try? NSRegularExpression(pattern: rest)).map { r in
+                    lastReply?.lines.contains { r.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
+                        ?? false
+                } ?? false
+            print(
+                renderer.paint(
+                    ok ? "expected: matched" : "expectation failed: /\(rest)/ is not in the last reply",
+                    ok ? "32" : "31"))
         case "\\expect-error":
             let code = lastReply?.reply.error?.code.rawValue
             let ok = code != nil && (rest.isEmpty || code == rest.uppercased())
-            print(renderer.paint(ok ? "expected: it failed with \(code ?? "")" : "expectation failed: the last request \(code.map { "failed with \($0)" } ?? "succeeded")", ok ? "32" : "31"))
+            print(
+                renderer.paint(
+                    ok
+                        ? "expected: it failed with \(code ?? "")"
+                        : "expectation failed: the last request \(code.map { "failed with \($0)" } ?? "succeeded")",
+                    ok ? "32" : "31"))
         case "\\i", "\\include", "\\wait":
             guard let c = connection else { return print(renderer.paint("not connected", "33")) }
-            let runner = ScriptRunner(connection: c, onError: .stop, out: { print($0) }, err: { print(self.renderer.paint($0, "31")) })
+            let runner = ScriptRunner(
+                connection: c, onError: .stop, out: { print($0) }, err: { print(self.renderer.paint($0, "31")) })
             runner.interrupt = signalFD  // Ctrl-C ends a \wait
             do {
                 try runner.runLine(line, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
@@ -78,7 +95,10 @@ extension Interactive {
         let command = String(words[1])
         while let c = connection {
             print(renderer.paint("Every \(words[0]) s: \(command)   \(Date())   (Ctrl-C stops)", "2"))
-            guard let reply = try? c.request(command, timeout: ScriptRunner.requestTimeout(command, limit: 30), interrupt: signalFD) else { break }
+            guard
+                let reply = try? c.request(
+                    command, timeout: ScriptRunner.requestTimeout(command, limit: 30), interrupt: signalFD)
+            else { break }
             for l in renderer.render(reply) { print(l) }
             fflush(stdout)
             var pfd = pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)

@@ -20,16 +20,36 @@ let commandLine = CommandLineSpec(
         "                                      into PATH (default /catalog)",
     ],
     options: [
-        OptionSpec("-h", "--host", value: "HOST[:PORT]", repeatable: true, help: "server address (default $TABULA_HOST or 127.0.0.1); several\n(repeated, or a comma list): the first that answers is used and,\nwhen it goes away, the next, with the session and watches resumed"),
+        OptionSpec(
+            "-h", "--host", value: "HOST[:PORT]", repeatable: true,
+            help:
+                "server address (default $TABULA_HOST or 127.0.0.1); several\n(repeated, or a comma list): the first that answers is used and,\nwhen it goes away, the next, with the session and watches resumed"
+        ),
         OptionSpec("-p", "--port", value: "PORT", help: "server port (default $TABULA_PORT or 8228)"),
         OptionSpec("--unix", value: "PATH", help: "connect to tabulad's Unix socket at PATH instead of TCP"),
-        OptionSpec("--tls", help: "connect with TLS (to tabulad's --tls-port), verifying its\ncertificate for HOST against the system's CAs or --cacert"),
-        OptionSpec("--cacert", value: "FILE", help: "with --tls: trust the CA certificate(s) in FILE (PEM), e.g. a\nself-signed server certificate"),
-        OptionSpec("-U", "--user", value: "NAME", help: "log in as NAME on connect and on every reconnect (default\n$TABULA_USER); the secret comes from $TABULA_SECRET or, at a\nterminal, a prompt that does not echo"),
+        OptionSpec(
+            "--tls",
+            help:
+                "connect with TLS (to tabulad's --tls-port), verifying its\ncertificate for HOST against the system's CAs or --cacert"
+        ),
+        OptionSpec(
+            "--cacert", value: "FILE",
+            help: "with --tls: trust the CA certificate(s) in FILE (PEM), e.g. a\nself-signed server certificate"),
+        OptionSpec(
+            "-U", "--user", value: "NAME",
+            help:
+                "log in as NAME on connect and on every reconnect (default\n$TABULA_USER); the secret comes from $TABULA_SECRET or, at a\nterminal, a prompt that does not echo"
+        ),
         OptionSpec("-f", "--file", value: "FILE", help: "run FILE in batch mode (- for standard input)"),
-        OptionSpec("--timeout", value: "SECONDS", help: "batch: a request or a \\wait may take at most this long (default:\nas long as it asks; a SYNC … TIMEOUT ms is given its wait)"),
-        OptionSpec("-c", "--command", value: "LINE", repeatable: true, help: "run LINE in batch mode (repeatable, in order)"),
-        OptionSpec("--on-error", value: "stop|continue", help: "batch: stop at the first error (default), or run every line"),
+        OptionSpec(
+            "--timeout", value: "SECONDS",
+            help:
+                "batch: a request or a \\wait may take at most this long (default:\nas long as it asks; a SYNC … TIMEOUT ms is given its wait)"
+        ),
+        OptionSpec(
+            "-c", "--command", value: "LINE", repeatable: true, help: "run LINE in batch mode (repeatable, in order)"),
+        OptionSpec(
+            "--on-error", value: "stop|continue", help: "batch: stop at the first error (default), or run every line"),
         OptionSpec("--json", help: "ask the server for JSON replies and print them as they come"),
         OptionSpec("--csv", help: "batch: print LS/SHOW data rows as CSV (a header, then records)"),
         OptionSpec("--tsv", help: "batch: the same, tab-separated"),
@@ -37,7 +57,9 @@ let commandLine = CommandLineSpec(
         OptionSpec("--no-color", help: "no colour (also when NO_COLOR is set or stdout is not a terminal)"),
         OptionSpec("--no-hints", help: "no dimmed rest-of-usage after the cursor at the prompt (also\nwithout colour)"),
         OptionSpec("--into", value: "PATH", help: "import: the catalog branch to import into (default /catalog)"),
-        OptionSpec("--completion", value: "bash|zsh|fish", help: "print a completion script for this shell and exit, e.g.\nsource <(tabula --completion bash)"),
+        OptionSpec(
+            "--completion", value: "bash|zsh|fish",
+            help: "print a completion script for this shell and exit, e.g.\nsource <(tabula --completion bash)"),
     ],
     epilogue: """
         BATCH SCRIPTS: one request per line, as typed into nc. Also:
@@ -104,7 +126,8 @@ extension Options {
         let p = try commandLine.parseOrAnswer(arguments, version: "0.1.0")
         if let shell = p.string("--completion") {
             guard let script = commandLine.completionScript(shell: shell, words: ["import"]) else {
-                throw UsageError("--completion takes \(CommandLineSpec.completionShells.joined(separator: ", ")), not '\(shell)'")
+                throw UsageError(
+                    "--completion takes \(CommandLineSpec.completionShells.joined(separator: ", ")), not '\(shell)'")
             }
             print(script, terminator: "")
             exit(ExitStatus.ok.rawValue)
@@ -119,7 +142,9 @@ extension Options {
         if o.tls && o.unixPath != nil { throw UsageError("--tls is for TCP, not --unix") }
         o.file = p.string("--file")
         o.commands = p.strings("--command")
-        if let v = try p.choice("--on-error", ["stop", "continue"]), let e = ScriptRunner.OnError(rawValue: v) { o.onError = e }
+        if let v = try p.choice("--on-error", ["stop", "continue"]), let e = ScriptRunner.OnError(rawValue: v) {
+            o.onError = e
+        }
         o.json = p.has("--json")
         o.color = !p.has("--no-color")
         o.hints = !p.has("--no-hints")
@@ -127,7 +152,9 @@ extension Options {
         if p.has("--csv") && p.has("--tsv") { throw UsageError("give --csv or --tsv, not both") }
         o.table = p.has("--csv") ? .csv : p.has("--tsv") ? .tsv : nil
         if let t = p.string("--timeout") {
-            guard let v = Double(t), v > 0 else { throw UsageError("--timeout takes a number of seconds above 0, not '\(t)'") }
+            guard let v = Double(t), v > 0 else {
+                throw UsageError("--timeout takes a number of seconds above 0, not '\(t)'")
+            }
             o.timeout = v
         }
         if let v = p.string("--into") { o.into = v }
@@ -137,7 +164,9 @@ extension Options {
         switch p.positionals.first {
         case nil: break
         case "import":
-            guard p.positionals.count == 2 else { throw UsageError("import takes one FILE: tabula import FILE [--into PATH]") }
+            guard p.positionals.count == 2 else {
+                throw UsageError("import takes one FILE: tabula import FILE [--into PATH]")
+            }
             o.importFile = p.positionals[1]
         case "live":
             guard p.positionals.count <= 2 else { throw UsageError("live takes one PATH: tabula live /items") }
@@ -151,7 +180,9 @@ extension Options {
         if let path = o.unixPath {
             o.servers = HostList(endpoints: [.unix(path)])
         } else {
-            do { o.servers = try HostList(o.hosts, defaultPort: o.port, tls: o.tls, caFile: o.caFile) } catch { throw UsageError("--host: \(error)") }
+            do { o.servers = try HostList(o.hosts, defaultPort: o.port, tls: o.tls, caFile: o.caFile) } catch {
+                throw UsageError("--host: \(error)")
+            }
         }
         return o
     }
@@ -160,8 +191,12 @@ extension Options {
 /// The secret for `user`: `$TABULA_SECRET`, or asked for at a terminal.
 func secret(for user: String) throws(UsageError) -> String {
     if let s = ProcessInfo.processInfo.environment["TABULA_SECRET"], !s.isEmpty { return s }
-    guard isatty(0) != 0 else { throw UsageError("--user \(user) needs a secret: set TABULA_SECRET (standard input is the script)") }
-    guard let s = SecretPrompt.read(prompt: "secret for \(user): "), !s.isEmpty else { throw UsageError("no secret given for \(user)") }
+    guard isatty(0) != 0 else {
+        throw UsageError("--user \(user) needs a secret: set TABULA_SECRET (standard input is the script)")
+    }
+    guard let s = SecretPrompt.read(prompt: "secret for \(user): "), !s.isEmpty else {
+        throw UsageError("no secret given for \(user)")
+    }
     return s
 }
 
@@ -213,7 +248,9 @@ do {
 
 if let path = options.livePath {
     guard isatty(1) != 0 else { die("live needs a terminal", .usage) }
-    if let problem = LiveView(path: path, connect: { try tryConnect(options) }).run() { die(problem.message, problem.refused ? .usage : .unavailable) }
+    if let problem = LiveView(path: path, connect: { try tryConnect(options) }).run() {
+        die(problem.message, problem.refused ? .usage : .unavailable)
+    }
     exit(ExitStatus.ok.rawValue)
 }
 
@@ -255,10 +292,13 @@ if batch {
     if options.json || options.table != nil {  // a table is made from the JSON rows
         do { _ = try conn.request("FORMAT json") } catch { die("\(error)", .unavailable) }
     }
-    let runner = ScriptRunner(connection: conn, onError: options.onError, json: options.json, timeout: options.timeout, table: options.table, quiet: options.quiet, out: printOut, err: printErr)
+    let runner = ScriptRunner(
+        connection: conn, onError: options.onError, json: options.json, timeout: options.timeout, table: options.table,
+        quiet: options.quiet, out: printOut, err: printErr)
     exit(runner.run(text, source: source).rawValue)
 }
 
-let color = options.color && isatty(1) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"].map { $0.isEmpty } ?? true
+let color =
+    options.color && isatty(1) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"].map { $0.isEmpty } ?? true
 let app = Interactive(options: options, renderer: Renderer(color: color))
 exit(app.run().rawValue)

@@ -20,7 +20,8 @@ enum Allocator {
         let bytes = [UInt8](repeating: 1, count: probe)
         let after = allocatedByThisThread()
         return withExtendedLifetime(bytes) {
-            after &- before >= UInt64(probe) ? "jemalloc \(release)" : "the C library's malloc (jemalloc \(release) linked but not used)"
+            after &- before >= UInt64(probe)
+                ? "jemalloc \(release)" : "the C library's malloc (jemalloc \(release) linked but not used)"
         }
     }
 

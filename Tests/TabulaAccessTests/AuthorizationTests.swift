@@ -20,16 +20,21 @@ import TabulaProtocol
     }
 
     static let samples: [Verb: String] = [
-        .help: "HELP", .ping: "PING", .quit: "QUIT", .ls: "LS /items", .show: "SHOW /items/1", .cd: "CD /items", .pwd: "PWD",
+        .help: "HELP", .ping: "PING", .quit: "QUIT", .ls: "LS /items", .show: "SHOW /items/1", .cd: "CD /items",
+        .pwd: "PWD",
         .select: "SELECT /settings/my-int 8", .add: "ADD /orders x", .set: "SET /items/1 name=x", .rm: "RM /items/1",
         .mv: "MV /items/1 2", .fav: "FAV /items/1", .filter: "FILTER all", .bands: "BANDS A 5 B", .order: "ORDER pesto",
         .watch: "WATCH /items", .unwatch: "UNWATCH", .format: "FORMAT json", .stats: "STATS", .complete: "COMPLETE LS",
-        .auth: "AUTH a b", .whoami: "WHOAMI", .sync: "SYNC 5", .clients: "CLIENTS", .multi: "MULTI", .exec: "EXEC", .discard: "DISCARD",
+        .auth: "AUTH a b", .whoami: "WHOAMI", .sync: "SYNC 5", .clients: "CLIENTS", .multi: "MULTI", .exec: "EXEC",
+        .discard: "DISCARD",
     ]
 
     @Test func eachRoleMayUseExactlyItsVerbs() {
         // A transaction's own verbs are a read's: what EXEC runs is checked request by request.
-        let readVerbs: Set<Verb> = [.ls, .show, .cd, .pwd, .watch, .unwatch, .complete, .filter, .format, .help, .ping, .quit, .whoami, .auth, .sync, .multi, .exec, .discard]
+        let readVerbs: Set<Verb> = [
+            .ls, .show, .cd, .pwd, .watch, .unwatch, .complete, .filter, .format, .help, .ping, .quit, .whoami, .auth,
+            .sync, .multi, .exec, .discard,
+        ]
         let writeVerbs = readVerbs.union([.select, .add, .set, .rm, .mv, .fav, .order])
         #expect(Set(Self.samples.keys) == Set(Verb.allCases))
         for (verb, line) in Self.samples {
@@ -38,7 +43,9 @@ import TabulaProtocol
             #expect(Self.refusal(line, Self.user(.admin)) == nil, "admin \(line)")
         }
         #expect(Self.refusal("BANDS", Self.user(.read)) == nil, "listing the bands is a read")
-        #expect(Self.refusal("BANDS A 5 B", Self.user(.write))?.message == "ci (write) may not use BANDS: it needs the admin role")
+        #expect(
+            Self.refusal("BANDS A 5 B", Self.user(.write))?.message
+                == "ci (write) may not use BANDS: it needs the admin role")
     }
 
     @Test func beforeLoginOnlyAuthPingHelpAndQuitAreAllowed() {
@@ -62,7 +69,9 @@ import TabulaProtocol
         #expect(Self.refusal("RM /items/7", u)?.message == "ci (write) may not change /items/7")
         #expect(Self.refusal("RM 7", u, cwd: "/items")?.code == .noPerm, "relative paths are resolved first")
         #expect(Self.refusal("ADD /menu Drinks", u)?.message == "ci (write) may not change /menu")
-        #expect(Self.refusal("ORDER pesto", u)?.message == "ci (write) may not read /menu", "a bare name could be any menu entry")
+        #expect(
+            Self.refusal("ORDER pesto", u)?.message == "ci (write) may not read /menu",
+            "a bare name could be any menu entry")
         #expect(Self.refusal("ORDER pesto", Self.user(.write, allow: ["/menu", "/orders"])) == nil)
         #expect(Self.refusal("ORDER /menu/pasta/pesto", Self.user(.write, allow: ["/menu/pasta", "/orders"])) == nil)
     }
@@ -79,7 +88,9 @@ import TabulaProtocol
     @Test func aWatchMustLeadToOrLieUnderAnAllowedPrefixAndOutsideEveryDenied() {
         let u = Self.user(.read, allow: ["/items", "/orders"], deny: ["/items/7"])
         #expect(Self.refusal("WATCH", u) == nil)  // `/` leads to what it may read: only that is sent
-        #expect(Self.refusal("WATCH /settings", u)?.message == "ci (read) may not watch /settings; watch under /items or /orders")
+        #expect(
+            Self.refusal("WATCH /settings", u)?.message
+                == "ci (read) may not watch /settings; watch under /items or /orders")
         #expect(Self.refusal("WATCH /items", u) == nil)
         #expect(Self.refusal("WATCH /items/7", u)?.code == .noPerm)
         #expect(Self.refusal("WATCH /orders FROM 3", u) == nil)

@@ -36,8 +36,11 @@ import TabulaProtocol
     /// Requests that reach every part of the model: reads of every path, pages after every
     /// child, typos of every name, completions and bare names.
     static func requests(_ m: Model) -> [String] {
-        var lines = ["LS", "LS /", "BANDS", "FILTER", "COMPLETE ORDER ", "COMPLETE ORDER m", "COMPLETE SHOW /", "COMPLETE ", "COMPLETE FILTER ",
-                     "SHOW /items", "FILTER favorites", "LS /items", "FILTER all"]
+        var lines = [
+            "LS", "LS /", "BANDS", "FILTER", "COMPLETE ORDER ", "COMPLETE ORDER m", "COMPLETE SHOW /", "COMPLETE ",
+            "COMPLETE FILTER ",
+            "SHOW /items", "FILTER favorites", "LS /items", "FILTER all",
+        ]
         // Moves to every position a section could have, in both views.
         for filter in ["all", "favorites"] {
             lines.append("FILTER \(filter)")
@@ -47,7 +50,9 @@ import TabulaProtocol
         for p in paths(m) where p != "/" {
             let parent = ModelPath.join(ModelPath.segments("..", cwd: p))
             let name = String(p.split(separator: "/").last!)
-            lines += ["LS \(p)", "SHOW \(p)", "LS \(parent) LIMIT 1 AFTER \(name)", "SHOW \(p.dropLast())", "SHOW \(p)x"]
+            lines += [
+                "LS \(p)", "SHOW \(p)", "LS \(parent) LIMIT 1 AFTER \(name)", "SHOW \(p.dropLast())", "SHOW \(p)x",
+            ]
             lines += ["COMPLETE SHOW \(parent)/", "COMPLETE SELECT \(p) ", "COMPLETE SHOW \(p.dropLast())"]
             lines += ["ORDER \(name)", "ORDER \(name.dropLast())", "CD \(p)", "PWD", "CD /", "SELECT \(p) 2"]
         }
@@ -68,14 +73,20 @@ import TabulaProtocol
 
     /// Runs `line` as `user` on `m`: the refusal or the reply, as text and JSON (revisions left
     /// out, a change's and SHOW's: the pruned model counted its removals).
-    static func answer(_ line: String, on m: inout Model, viewer: inout Viewer, user: AuthUser, rng: inout SplitMix64) -> String {
+    static func answer(_ line: String, on m: inout Model, viewer: inout Viewer, user: AuthUser, rng: inout SplitMix64)
+        -> String
+    {
         guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else { return "unparsed" }
         let v = viewer
-        if let refusal = Authorization.refusal(r.command, user: user, canonical: { m.canonicalPath($0, viewer: v) }) { return "ERR \(refusal)" }
+        if let refusal = Authorization.refusal(r.command, user: user, canonical: { m.canonicalPath($0, viewer: v) }) {
+            return "ERR \(refusal)"
+        }
         var reply = m.apply(r.command, viewer: &viewer, now: 1_700_000_000, rng: &rng).reply
         reply.rev = nil
         reply.rows.removeAll { $0.text.hasPrefix("rev: ") }
-        return String(decoding: WireEncoder.encode(reply, tag: nil, format: .text) + WireEncoder.encode(reply, tag: nil, format: .json), as: UTF8.self)
+        return String(
+            decoding: WireEncoder.encode(reply, tag: nil, format: .text)
+                + WireEncoder.encode(reply, tag: nil, format: .json), as: UTF8.self)
     }
 
     @Test(arguments: 0..<shapes.count)
@@ -94,6 +105,9 @@ import TabulaProtocol
             let b = Self.answer(line, on: &pruned, viewer: &v2, user: user, rng: &r2)
             if a != b { differences.append("\(line)\n  with hidden: \(a)\n  without:     \(b)") }
         }
-        #expect(differences.isEmpty, "\(what): \(differences.count) answers tell of hidden paths:\n\(differences.prefix(8).joined(separator: "\n"))")
+        #expect(
+            differences.isEmpty,
+            "\(what): \(differences.count) answers tell of hidden paths:\n\(differences.prefix(8).joined(separator: "\n"))"
+        )
     }
 }

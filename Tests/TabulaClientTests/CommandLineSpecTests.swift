@@ -26,7 +26,9 @@ import Testing
 
     @Test func dashHIsHelpUnlessTheToolTakesItForItself() throws {
         #expect(try spec.parse(["-h"]).has("--help"))
-        let host = CommandLineSpec(tool: "cli", summary: "s", usage: ["cli"], options: [OptionSpec("-h", "--host", value: "HOST", help: "the host")])
+        let host = CommandLineSpec(
+            tool: "cli", summary: "s", usage: ["cli"],
+            options: [OptionSpec("-h", "--host", value: "HOST", help: "the host")])
         #expect(try host.parse(["-h", "a"]).string("--host") == "a")
         #expect(host.help.contains("  --help") && !host.help.contains("-h, --help"))
     }
@@ -35,15 +37,23 @@ import Testing
         let script = try #require(spec.completionScript(shell: "bash", words: ["import"]))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = ["-c", script + "\nCOMP_WORDS=(demo --po); COMP_CWORD=1; _demo; echo \"${COMPREPLY[*]}\"; COMP_WORDS=(demo im); _demo; echo \"${COMPREPLY[*]}\""]
+        p.arguments = [
+            "-c",
+            script
+                + "\nCOMP_WORDS=(demo --po); COMP_CWORD=1; _demo; echo \"${COMPREPLY[*]}\"; COMP_WORDS=(demo im); _demo; echo \"${COMPREPLY[*]}\"",
+        ]
         let out = Pipe()
         p.standardOutput = out
         try p.run()
         p.waitUntilExit()
-        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(
+            separator: "\n")
         #expect(lines == ["--port", "import"])
-        #expect(spec.completionScript(shell: "fish")?.contains("complete -c demo -s p -l port -r -d 'the port'") == true)
-        #expect(spec.completionScript(shell: "zsh")?.hasPrefix("#compdef demo\n") == true && spec.completionScript(shell: "tcsh") == nil)
+        #expect(
+            spec.completionScript(shell: "fish")?.contains("complete -c demo -s p -l port -r -d 'the port'") == true)
+        #expect(
+            spec.completionScript(shell: "zsh")?.hasPrefix("#compdef demo\n") == true
+                && spec.completionScript(shell: "tcsh") == nil)
     }
 
     @Test func mistakesAreRefusedWithAMessageThatSaysWhatToDo() {
@@ -74,17 +84,24 @@ import Testing
 }
 
 @Suite struct ConfigFileTests {
-    static let spec = CommandLineSpec(tool: "t", summary: "s", usage: ["t"], options: [
-        OptionSpec("--http", value: "N", help: "h"), OptionSpec("--memory", help: "m"), OptionSpec("--users", value: "FILE", help: "u"),
-    ], epilogue: "")
+    static let spec = CommandLineSpec(
+        tool: "t", summary: "s", usage: ["t"],
+        options: [
+            OptionSpec("--http", value: "N", help: "h"), OptionSpec("--memory", help: "m"),
+            OptionSpec("--users", value: "FILE", help: "u"),
+        ], epilogue: "")
 
     @Test func eachLineIsAnOptionWithoutItsDashesAndCommentsAreSkipped() throws {
-        let words = try ConfigFile.arguments("# the server\nhttp 8080\r\n\nmemory\nusers   /etc/tabula/users\n", spec: Self.spec, file: "f")
+        let words = try ConfigFile.arguments(
+            "# the server\nhttp 8080\r\n\nmemory\nusers   /etc/tabula/users\n", spec: Self.spec, file: "f")
         #expect(words == ["--http", "8080", "--memory", "--users", "/etc/tabula/users"])
     }
 
     @Test func theCommandLineOverridesTheFileSinceItsWordsComeAfter() throws {
-        let p = try Self.spec.parse(try ConfigFile.arguments("http 8080\nmemory\n", spec: Self.spec, file: "f", except: ["--http"]) + ["--http", "9090"])
+        let p = try Self.spec.parse(
+            try ConfigFile.arguments("http 8080\nmemory\n", spec: Self.spec, file: "f", except: ["--http"]) + [
+                "--http", "9090",
+            ])
         #expect(p.has("--memory"))
         #expect(p.string("--http") == "9090")
     }

@@ -9,7 +9,10 @@ import TabulaProtocol
 /// write each replica's rows are the model's own `LS` of that list (rows, order, sections,
 /// counts, marks, revisions). The replica knows no rule of the lists; the model is the oracle.
 @Suite struct ListReplicaGeneratedTests {
-    static let lists = ["/items", "/orders", "/menu", "/menu/pizza", "/menu/pasta", "/catalog", "/catalog/item-1", "/catalog/item-2", "/settings", "/settings/my-int"]
+    static let lists = [
+        "/items", "/orders", "/menu", "/menu/pizza", "/menu/pasta", "/catalog", "/catalog/item-1", "/catalog/item-2",
+        "/settings", "/settings/my-int",
+    ]
 
     /// The rows `LS path` shows (JSON, with revisions), every page, as a snapshot sends them.
     static func snapshot(_ m: Model, _ path: String) -> [(path: String?, value: JSONValue)] {
@@ -18,9 +21,13 @@ import TabulaProtocol
         var out: [(String?, JSONValue)] = []
         var after: String?
         repeat {
-            guard let reply = m.read(.ls(path: path, limit: 7, after: after), viewer: &v), reply.error == nil else { return out }
+            guard let reply = m.read(.ls(path: path, limit: 7, after: after), viewer: &v), reply.error == nil else {
+                return out
+            }
             out += reply.rows.map { ($0.path?.string, $0.json.resolved) }
-            after = reply.message.range(of: " AFTER ", options: .backwards).map { String(reply.message[$0.upperBound...]) }
+            after = reply.message.range(of: " AFTER ", options: .backwards).map {
+                String(reply.message[$0.upperBound...])
+            }
         } while after != nil
         return out
     }
@@ -59,7 +66,9 @@ import TabulaProtocol
         case 6: return "FAV \(item)"
         case 7: return "RM \(item)"
         case 8, 9: return "ORDER \(["margherita", "pepperoni", "carbonara", "tiramisu"].randomElement(using: &g)!)"
-        case 10: return Int.random(in: 0..<6, using: &g) == 0 ? "RM /orders" : "RM /orders/\(Int.random(in: 1...Int(revision) + 1, using: &g))"
+        case 10:
+            return Int.random(in: 0..<6, using: &g) == 0
+                ? "RM /orders" : "RM /orders/\(Int.random(in: 1...Int(revision) + 1, using: &g))"
         case 11: return "ADD \(menu) \(name)"
         case 12: return "RM \(menu)/\(name.lowercased())"
         case 13: return "ADD \(node) \(name)"
@@ -76,7 +85,8 @@ import TabulaProtocol
 
     /// Fixed seeds, or `TABULA_SEEDS=first-last` (`Scripts/bench --soak`).
     static let seeds: [Int] = {
-        let given = ProcessInfo.processInfo.environment["TABULA_SEEDS"]?.split(separator: "-").compactMap { Int($0) } ?? []
+        let given =
+            ProcessInfo.processInfo.environment["TABULA_SEEDS"]?.split(separator: "-").compactMap { Int($0) } ?? []
         return given.count == 2 && given[0] <= given[1] ? Array(given[0]...given[1]) : [1, 2, 3, 4]
     }()
 
@@ -103,12 +113,17 @@ import TabulaProtocol
                 }
                 let want = Self.listed(model, Self.lists[i])
                 if replicas[i].rows != want {
-                    Issue.record("seed \(seed), step \(step), after \(line): \(Self.lists[i]) replica\n\(replicas[i].rows)\nLS\n\(want)")
+                    Issue.record(
+                        "seed \(seed), step \(step), after \(line): \(Self.lists[i]) replica\n\(replicas[i].rows)\nLS\n\(want)"
+                    )
                     return
                 }
             }
         }
         #expect(applied > 300, "events applied: \(applied)")
-        #expect(snapshots == bands + settingChanges, "only a BANDS, and a change of the setting whose options are copied, send a replica back to a snapshot: \(snapshots) snapshots, \(bands) BANDS, \(settingChanges) changes of my-int")
+        #expect(
+            snapshots == bands + settingChanges,
+            "only a BANDS, and a change of the setting whose options are copied, send a replica back to a snapshot: \(snapshots) snapshots, \(bands) BANDS, \(settingChanges) changes of my-int"
+        )
     }
 }

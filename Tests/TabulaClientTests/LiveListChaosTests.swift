@@ -36,7 +36,9 @@ import TabulaTestSupport
         repeat {
             let r = try c.request("LS \(path) LIMIT 500" + (after.map { " AFTER \($0)" } ?? ""))
             out += r.reply.rows.map { $0.json.resolved }.filter { $0["type"]?.stringValue != "empty" }
-            after = r.reply.message.range(of: " AFTER ", options: .backwards).map { String(r.reply.message[$0.upperBound...]) }
+            after = r.reply.message.range(of: " AFTER ", options: .backwards).map {
+                String(r.reply.message[$0.upperBound...])
+            }
         } while after != nil
         return out
     }
@@ -56,7 +58,9 @@ import TabulaTestSupport
     /// goes on while it blocks. Not a task: the other suites' tests block the threads of the
     /// tasks' pool (one a core), and a task would wait behind them.
     static func offMain<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { k in Thread.detachNewThread { k.resume(with: Result { try work() }) } }
+        try await withCheckedThrowingContinuation { k in
+            Thread.detachNewThread { k.resume(with: Result { try work() }) }
+        }
     }
 
     /// Writes in each phase: 400, or `TABULA_CHAOS_WRITES` (`Scripts/bench --soak`'s long form).
@@ -74,7 +78,9 @@ import TabulaTestSupport
         var g = SplitMix64(seed: seed)
         var changed = 0, made = 0
         let cutsBefore = proxy?.cuts.load(ordering: .relaxed) ?? 0, deadline = Date().addingTimeInterval(30)
-        func enoughCuts() -> Bool { proxy.map { $0.cuts.load(ordering: .relaxed) >= cutsBefore + cutsPerPhase } ?? true }
+        func enoughCuts() -> Bool {
+            proxy.map { $0.cuts.load(ordering: .relaxed) >= cutsBefore + cutsPerPhase } ?? true
+        }
         while made < count || (!enoughCuts() && Date() < deadline) {
             made += 1
             let line = ListReplicaGeneratedTests.write(revision: c.helloRevision + UInt64(changed), &g)
@@ -91,24 +97,31 @@ import TabulaTestSupport
         defer { proxy.stop() }
         proxy.cutting.store(false, ordering: .relaxed)
         let port = server.port
-        _ = try await Self.offMain { try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30).request("ORDER margherita").isOK }
+        _ = try await Self.offMain {
+            try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30).request("ORDER margherita").isOK
+        }
         let list = LiveList(path: "/orders", endpoint: .tcp(host: "127.0.0.1", port: proxy.port))
         let task = Task { await list.run() }
         defer { task.cancel() }
-        try await Self.until("the list is live, not \(list.state)") { if case .live = list.state { true } else { false } }
+        try await Self.until("the list is live, not \(list.state)") {
+            if case .live = list.state { true } else { false }
+        }
         proxy.cutAll()
         try await Self.offMain {
             let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
             for _ in 0..<3 { _ = try c.request("ORDER pesto") }
         }
         try await Self.until("the list is live at rev 4, not \(list.state)") { list.state == .live(rev: 4) }
-        #expect(list.snapshots == 1 && list.resumes == 1 && list.connections == 2, "\(list.snapshots) snapshots, \(list.resumes) resumes, \(list.connections) connections")
+        #expect(
+            list.snapshots == 1 && list.resumes == 1 && list.connections == 2,
+            "\(list.snapshots) snapshots, \(list.resumes) resumes, \(list.connections) connections")
         #expect(list.replica.entries.map(\.path) == ["/orders/1", "/orders/2", "/orders/3", "/orders/4"])
     }
 
     /// Waits (up to 30 s, looking every 5 ms) until `condition` holds; else fails, saying
     /// what was awaited and what was seen instead.
-    static func until(_ awaited: @autoclosure @MainActor () -> String, _ condition: @MainActor () -> Bool) async throws {
+    static func until(_ awaited: @autoclosure @MainActor () -> String, _ condition: @MainActor () -> Bool) async throws
+    {
         let deadline = Date().addingTimeInterval(30)
         while await !condition() {
             guard Date() < deadline else {
@@ -130,10 +143,14 @@ import TabulaTestSupport
         let tasks = live.map { l in Task { await l.run() } }
         defer { for t in tasks { t.cancel() } }
         let first = server.port
-        var changes = try await Self.offMain { try Self.writes(port: first, count: Self.phaseWrites, seed: 1, proxy: proxy) }
+        var changes = try await Self.offMain {
+            try Self.writes(port: first, count: Self.phaseWrites, seed: 1, proxy: proxy)
+        }
         // Every list holds the first server's history before it goes.
         let settled = Date().addingTimeInterval(30)
-        while !live.allSatisfy({ if case .live = $0.state { true } else { false } }) && Date() < settled { try await Task.sleep(nanoseconds: 10_000_000) }
+        while !live.allSatisfy({ if case .live = $0.state { true } else { false } }) && Date() < settled {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
         let before = live.map(\.snapshots)
         #expect(before.allSatisfy { $0 >= 1 }, "every list began with a snapshot: \(before)")
         // A restart: the same port, a new memory store (a new history and the seed data again).
@@ -144,7 +161,9 @@ import TabulaTestSupport
         }
         defer { server.stop() }
         proxy.cutAll()
-        changes += try await Self.offMain { try Self.writes(port: port, count: Self.phaseWrites, seed: 2, proxy: proxy) }
+        changes += try await Self.offMain {
+            try Self.writes(port: port, count: Self.phaseWrites, seed: 2, proxy: proxy)
+        }
         proxy.cutting.store(false, ordering: .relaxed)
 
         let deadline = Date().addingTimeInterval(60)
@@ -157,16 +176,24 @@ import TabulaTestSupport
                 return l.replica.rows != rows
             }.map(\.0.path)
         }
-        let figures = "\(live.count) lists, \(changes) changes, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
+        let figures =
+            "\(live.count) lists, \(changes) changes, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
             + "\(live.map(\.connections).reduce(0, +)) connections, \(live.map(\.snapshots).reduce(0, +)) snapshots, \(live.map(\.resumes).reduce(0, +)) resumes"
         print("LiveList chaos (\(store)):", figures, "mismatched:", mismatched)
         #expect(proxy.cuts.load(ordering: .relaxed) >= 2 * Self.cutsPerPhase, "the writes were cut among: \(figures)")
-        let diff = mismatched.first.map { p -> String in
-            let i = Self.lists.firstIndex(of: p)!, l = live[i]
-            return "\(p) (\(l.state), rev \(l.replica.rev)):\n  replica \(l.replica.rows)\n  LS      \(listed.count > i ? listed[i] : [])"
-        } ?? ""
+        let diff =
+            mismatched.first.map { p -> String in
+                let i = Self.lists.firstIndex(of: p)!, l = live[i]
+                return
+                    "\(p) (\(l.state), rev \(l.replica.rev)):\n  replica \(l.replica.rows)\n  LS      \(listed.count > i ? listed[i] : [])"
+            } ?? ""
         #expect(mismatched.isEmpty, "\(figures); lists that differ from LS: \(mismatched)\n\(diff)")
-        let byList = live.map { "\($0.path) \($0.snapshots) snapshots, \($0.resumes) resumes, \($0.connections) connections" }
-        #expect(zip(live, before).allSatisfy { $0.snapshots > $1 }, "the restart sent every list to a snapshot (a new history; or on SQLite, revisions that read anew): \(figures); \(byList)")
+        let byList = live.map {
+            "\($0.path) \($0.snapshots) snapshots, \($0.resumes) resumes, \($0.connections) connections"
+        }
+        #expect(
+            zip(live, before).allSatisfy { $0.snapshots > $1 },
+            "the restart sent every list to a snapshot (a new history; or on SQLite, revisions that read anew): \(figures); \(byList)"
+        )
     }
 }

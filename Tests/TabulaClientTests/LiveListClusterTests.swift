@@ -10,7 +10,9 @@ import TabulaTestSupport
 /// `LiveList`s of one node of a 3-node cluster, through a proxy that cuts them, while
 /// writes land on the two other nodes and the lists' node restarts once: every list ends
 /// equal to that node's `LS` once it has applied the last write.
-@Suite(.serialized, .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
+@Suite(
+    .serialized,
+    .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
 struct LiveListClusterTests {
     static func node(_ db: String, port: Int = 0) throws -> Server {
         var config = ServerConfig()
@@ -26,7 +28,9 @@ struct LiveListClusterTests {
         // Nodes start, stop and are read on threads of their own: the lists live on the main
         // actor, which a blocking call would stop (and other suites' lists with it).
         let db = try await LiveListChaosTests.offMain { try freshDatabase() }
-        let (a, c, first) = try await LiveListChaosTests.offMain { (try Self.node(db), try Self.node(db), try Self.node(db)) }
+        let (a, c, first) = try await LiveListChaosTests.offMain {
+            (try Self.node(db), try Self.node(db), try Self.node(db))
+        }
         var b = first
         defer { for n in [a, c] { n.stop() } }
         let proxy = try CuttingProxy(target: b.port)
@@ -36,7 +40,9 @@ struct LiveListClusterTests {
         let tasks = live.map { l in Task { await l.run() } }
         defer { for t in tasks { t.cancel() } }
         let (pa, pc) = (a.port, c.port)
-        var changes = try await LiveListChaosTests.offMain { try LiveListChaosTests.writes(port: pa, count: LiveListChaosTests.phaseWrites / 2, seed: 3, proxy: proxy) }
+        var changes = try await LiveListChaosTests.offMain {
+            try LiveListChaosTests.writes(port: pa, count: LiveListChaosTests.phaseWrites / 2, seed: 3, proxy: proxy)
+        }
         let port = b.port, old = b
         b = try await LiveListChaosTests.offMain {
             old.stop()
@@ -44,12 +50,15 @@ struct LiveListClusterTests {
         }
         defer { b.stop() }
         proxy.cutAll()
-        changes += try await LiveListChaosTests.offMain { try LiveListChaosTests.writes(port: pc, count: LiveListChaosTests.phaseWrites / 2, seed: 4, proxy: proxy) }
+        changes += try await LiveListChaosTests.offMain {
+            try LiveListChaosTests.writes(port: pc, count: LiveListChaosTests.phaseWrites / 2, seed: 4, proxy: proxy)
+        }
         proxy.cutting.store(false, ordering: .relaxed)
 
         let rev = try await LiveListChaosTests.offMain { () throws -> UInt64 in
             let head = try TabulaConnection(host: "127.0.0.1", port: pc, timeout: 30)
-            let rev = try #require(UInt64(try head.request("STATS").data.first { $0.hasPrefix("revision: ") }?.dropFirst(10) ?? ""))
+            let rev = try #require(
+                UInt64(try head.request("STATS").data.first { $0.hasPrefix("revision: ") }?.dropFirst(10) ?? ""))
             let check = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
             #expect(try check.request("SYNC \(rev) TIMEOUT 30000").isOK)
             return rev
@@ -64,7 +73,8 @@ struct LiveListClusterTests {
                 return l.replica.rows != rows
             }.map(\.0.path)
         }
-        let figures = "\(lists.count) lists on one of 3 nodes, \(changes) changes on the other two, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
+        let figures =
+            "\(lists.count) lists on one of 3 nodes, \(changes) changes on the other two, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
             + "\(live.map(\.connections).reduce(0, +)) connections, \(live.map(\.snapshots).reduce(0, +)) snapshots, \(live.map(\.resumes).reduce(0, +)) resumes"
         print("LiveList cluster chaos:", figures, "mismatched:", mismatched)
         #expect(mismatched.isEmpty, "\(figures); lists that differ from LS: \(mismatched)")

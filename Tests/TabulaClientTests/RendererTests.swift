@@ -6,17 +6,23 @@ import TabulaProtocol
 /// What a person sees: built from the decoded reply, styled by the protocol's row marks.
 @Suite struct RendererTests {
     static func reply(_ rows: [String], _ message: String) -> ServerReply {
-        ServerReply(reply: DecodedReply(rows: rows.map { Row(text: $0, json: .null) }, message: message), lines: rows.map { "- " + $0 } + ["OK " + message])
+        ServerReply(
+            reply: DecodedReply(rows: rows.map { Row(text: $0, json: .null) }, message: message),
+            lines: rows.map { "- " + $0 } + ["OK " + message])
     }
 
     @Test func rowsAreIndentedAndTheMessageShownDimmedWithoutColour() {
         let r = Renderer(color: false)
-        #expect(r.render(Self.reply(["1  Rusty Spork  $12  serial=5A3C9E01"], "1 item")) == ["  1  Rusty Spork  $12  serial=5A3C9E01", "(1 item)"])
+        #expect(
+            r.render(Self.reply(["1  Rusty Spork  $12  serial=5A3C9E01"], "1 item")) == [
+                "  1  Rusty Spork  $12  serial=5A3C9E01", "(1 item)",
+            ])
     }
 
     @Test func sectionHeadersAndEmptySectionsAreStyledByTheirMarks() {
         let r = Renderer(color: true)
-        let out = r.render(Self.reply([RowMarks.sectionHeader + "Cheap Items (< $50): 0 items", RowMarks.emptySection], "0 items"))
+        let out = r.render(
+            Self.reply([RowMarks.sectionHeader + "Cheap Items (< $50): 0 items", RowMarks.emptySection], "0 items"))
         #expect(out[0] == "\u{1b}[1;4mCheap Items (< $50): 0 items\u{1b}[0m")
         #expect(out[1] == "\u{1b}[2;3m  No Items\u{1b}[0m")
     }
@@ -39,17 +45,18 @@ import TabulaProtocol
     }
 }
 
-
 /// `--csv` and `--tsv` tables from the server's JSON rows.
 @Suite struct TableOutputTests {
     @Test func aCSVTableHasAHeaderOfEveryKeyAndQuotesWhatNeedsIt() {
-        let rows: [JSONValue] = [.object([("name", .string("Chair, \"red\"")), ("value", .int(42))]), .object([("name", .string("Lamp")), ("fav", .bool(true))])]
+        let rows: [JSONValue] = [
+            .object([("name", .string("Chair, \"red\"")), ("value", .int(42))]),
+            .object([("name", .string("Lamp")), ("fav", .bool(true))]),
+        ]
         #expect(TableOutput.csv.lines(rows) == ["name,value,fav", "\"Chair, \"\"red\"\"\",42,", "Lamp,,true"])
         #expect(TableOutput.tsv.lines([.object([("t", .string("a\tb\nc"))])]) == ["t", "a\\tb\\nc"])
         #expect(TableOutput.csv.lines([.string("x")]) == ["value", "x"] && TableOutput.csv.lines([]).isEmpty)
     }
 }
-
 
 @Suite struct RendererWrapTests {
     @Test func aLongRowWrapsAtSpacesWithItsContinuationIndented() {

@@ -19,12 +19,17 @@ import TabulaStorage
         try body(s)
     }
 
-    static func run(_ script: String, on s: Server, onError: ScriptRunner.OnError = .stop, json: Bool = false, table: TableOutput? = nil, timeout: Double? = nil) throws -> (code: TabulaCommandLine.ExitStatus, out: [String], err: [String]) {
+    static func run(
+        _ script: String, on s: Server, onError: ScriptRunner.OnError = .stop, json: Bool = false,
+        table: TableOutput? = nil, timeout: Double? = nil
+    ) throws -> (code: TabulaCommandLine.ExitStatus, out: [String], err: [String]) {
         let c = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
         if json || table != nil { _ = try c.request("FORMAT json") }
         var out: [String] = []
         var err: [String] = []
-        let runner = ScriptRunner(connection: c, onError: onError, json: json, timeout: timeout, table: table, out: { out.append($0) }, err: { err.append($0) })
+        let runner = ScriptRunner(
+            connection: c, onError: onError, json: json, timeout: timeout, table: table, out: { out.append($0) },
+            err: { err.append($0) })
         let code = runner.run(script, source: "test.tabula")
         return (code, out, err)
     }
@@ -46,7 +51,10 @@ import TabulaStorage
             #expect(wrong.code == .script && wrong.err.first?.contains("failed otherwise") == true, "\(wrong.err)")
             #expect(try Self.run("PING\n\\expect-error\n", on: s).code == .script)
             let unexpected = try Self.run("SHOW /nope\nPING\n", on: s)
-            #expect(unexpected.code == .script && unexpected.err == ["test.tabula:1: ERR NOTFOUND no /nope; did you mean /menu?"] || unexpected.err.first?.hasPrefix("test.tabula:1: ERR NOTFOUND") == true)
+            #expect(
+                unexpected.code == .script
+                    && unexpected.err == ["test.tabula:1: ERR NOTFOUND no /nope; did you mean /menu?"]
+                    || unexpected.err.first?.hasPrefix("test.tabula:1: ERR NOTFOUND") == true)
         }
     }
 
@@ -59,14 +67,18 @@ import TabulaStorage
             #expect(text.code == .script, "in text the same reply prints favorite: no")
             let failed = try Self.run("SHOW /items/1\n\\expect favorite: no\n", on: s, table: .csv)
             #expect(failed.code == .script)
-            #expect(failed.err.first?.contains("as --csv prints it (field,value | id,1 | name,Rusty Spork | …)") == true, "\(failed.err)")
+            #expect(
+                failed.err.first?.contains("as --csv prints it (field,value | id,1 | name,Rusty Spork | …)") == true,
+                "\(failed.err)")
             #expect(try Self.run("SHOW /items/1\n\\expect favorite: no\n", on: s).code == .ok, "in text it matches")
         }
     }
 
     @Test func hashStartsACommentUnlessItTagsARequestAndAMetaCommandMayEndInOne() throws {
         try Self.withServer { s in
-            let r = try Self.run("#comment\n#todo fix this\n#t1 PING\n\\echo hi # a note\n\\expect PONG # still the PING's reply\n", on: s)
+            let r = try Self.run(
+                "#comment\n#todo fix this\n#t1 PING\n\\echo hi # a note\n\\expect PONG # still the PING's reply\n",
+                on: s)
             #expect(r.code == .ok, "\(r.err)")
             #expect(r.out == ["OK #t1 PONG", "hi"])
         }
@@ -84,7 +96,8 @@ import TabulaStorage
     @Test func theTimeoutEndsAWaitThatNeverComesAndASyncGetsItsOwnWait() throws {
         try Self.withServer { s in
             let r = try Self.run("\\wait never-happens 30\n", on: s, timeout: 1)
-            #expect(r.code == .script && r.err.contains { $0.contains("within the --timeout of 1 seconds") }, "\(r.err)")
+            #expect(
+                r.code == .script && r.err.contains { $0.contains("within the --timeout of 1 seconds") }, "\(r.err)")
             let c = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
             let runner = ScriptRunner(connection: c, onError: .stop, timeout: 2, out: { _ in }, err: { _ in })
             #expect(runner.requestTimeout("SYNC 99 TIMEOUT 20000") == 25 && runner.requestTimeout("PING") == 2)

@@ -15,7 +15,9 @@ import TabulaProtocol
         for v in UInt32(0)...0x3000 {
             guard let u = Unicode.Scalar(v) else { continue }
             let shown = TerminalText.safe("a" + String(Character(u)) + "b")
-            let control = v < 32 && v != 9 && v != 10 || v == 127 || (0x80...0x9F).contains(v) || (0x2028...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+            let control =
+                v < 32 && v != 9 && v != 10 || v == 127 || (0x80...0x9F).contains(v) || (0x2028...0x202E).contains(v)
+                || (0x2066...0x2069).contains(v)
             #expect(shown == (control ? "a?b" : "a" + String(Character(u)) + "b"), "U+\(String(v, radix: 16))")
         }
     }
@@ -36,7 +38,8 @@ import TabulaProtocol
     }
 
     @Test func renderedRowsAndMessagesCarryNoControlCharacter() {
-        let reply = ServerReply(reply: DecodedReply(rows: [Row(text: Self.hostile, json: .null)], message: Self.hostile), lines: [])
+        let reply = ServerReply(
+            reply: DecodedReply(rows: [Row(text: Self.hostile, json: .null)], message: Self.hostile), lines: [])
         for line in Renderer(color: false).render(reply) { #expect(!Self.hasControl(line)) }
     }
 }
@@ -52,7 +55,9 @@ import TabulaProtocol
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
         listen(fd, 1)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
         Thread {
             let c = accept(fd, nil, nil)
             _ = bytes.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -66,7 +71,10 @@ import TabulaProtocol
 
     @Test func rawEscapesInRepliesAndPushesFromAServerAreShownAsQuestionMarks() throws {
         let esc = "\u{1b}]0;TITLE\u{07}\u{1b}[2J\u{9b}1m"
-        let port = try Self.serve(Array("* HELLO tabula 1 rev=0 id=0123456789abcdef server=x\n* EVENT 1 fav /items/1 \(esc)\n- row \(esc)\nOK done \(esc)\n".utf8))
+        let port = try Self.serve(
+            Array(
+                "* HELLO tabula 1 rev=0 id=0123456789abcdef server=x\n* EVENT 1 fav /items/1 \(esc)\n- row \(esc)\nOK done \(esc)\n"
+                    .utf8))
         let c = try TabulaConnection(host: "127.0.0.1", port: port)
         let r = try c.request("PING")
         for l in r.lines + c.takePushes() { #expect(!TerminalTextTests.hasControl(l), "\(l.debugDescription)") }

@@ -37,12 +37,18 @@ private func status(_ r: [HTTPParsed]) -> HTTPStatus? {
         let two = "GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /b HTTP/1.1\r\nHost: x\r\n\r\n"
         for chunk in [1, 2, 3, 7, 1000] {
             let r = parse(two, chunk: chunk)
-            #expect(r == [.request(HTTPRequest(method: "GET", path: "/a", headers: [("host", "x")])), .request(HTTPRequest(method: "HEAD", path: "/b", headers: [("host", "x")]))], "chunk \(chunk)")
+            #expect(
+                r == [
+                    .request(HTTPRequest(method: "GET", path: "/a", headers: [("host", "x")])),
+                    .request(HTTPRequest(method: "HEAD", path: "/b", headers: [("host", "x")])),
+                ], "chunk \(chunk)")
         }
     }
 
     @Test func http10AndConnectionCloseDoNotKeepAlive() {
-        guard case .request(let a)? = parse("GET / HTTP/1.0\r\n\r\n").first, case .request(let b)? = parse("GET / HTTP/1.1\r\nConnection: close\r\n\r\n").first else {
+        guard case .request(let a)? = parse("GET / HTTP/1.0\r\n\r\n").first,
+            case .request(let b)? = parse("GET / HTTP/1.1\r\nConnection: close\r\n\r\n").first
+        else {
             Issue.record("not parsed")
             return
         }
@@ -60,15 +66,21 @@ private func status(_ r: [HTTPParsed]) -> HTTPStatus? {
     }
 
     @Test func anUpgradeRequestIsReadAsAPlainOneThatClosesTheConnection() {
-        let r = parse("GET /livez HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\nPRI * HTTP/2.0\r\n")
+        let r = parse(
+            "GET /livez HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\nPRI * HTTP/2.0\r\n"
+        )
         guard r.count == 1, case .request(let q) = r[0] else { Issue.record("\(r)"); return }
         #expect(q.path == "/livez")
         #expect(!q.keepAlive)
     }
 
     @Test func aPostKeepsItsBodyAndAGetSkipsIt() {
-        let post = parse("POST /api/fav HTTP/1.1\r\nContent-Length: 13\r\n\r\n{\"args\": []}\nGET / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", chunk: 5)
-        guard post.count == 2, case .request(let p) = post[0], case .request(let g) = post[1] else { Issue.record("\(post)"); return }
+        let post = parse(
+            "POST /api/fav HTTP/1.1\r\nContent-Length: 13\r\n\r\n{\"args\": []}\nGET / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc",
+            chunk: 5)
+        guard post.count == 2, case .request(let p) = post[0], case .request(let g) = post[1] else {
+            Issue.record("\(post)"); return
+        }
         #expect(String(decoding: p.body, as: UTF8.self) == "{\"args\": []}\n")
         #expect(g.body.isEmpty)
     }
@@ -87,7 +99,9 @@ private func status(_ r: [HTTPParsed]) -> HTTPStatus? {
 
     @Test func aLargeBodyIsRefusedBeforeItIsRead() {
         #expect(status(parse("GET / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n")) == .payloadTooLarge)
-        let chunked = "GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: "FFFF\r\n" + String(repeating: "x", count: 0xFFFF) + "\r\n", count: 2)
+        let chunked =
+            "GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + String(repeating: "FFFF\r\n" + String(repeating: "x", count: 0xFFFF) + "\r\n", count: 2)
         #expect(status(parse(chunked, chunk: 4096)) == .payloadTooLarge)
     }
 
@@ -108,7 +122,9 @@ private func status(_ r: [HTTPParsed]) -> HTTPStatus? {
             let text = "GET / HTTP/1.1\r\n\(head)\r\n\r\n"
             let whole = parse(text)
             #expect(status(whole) == .badRequest, "\(head)")
-            for chunk in 1..<text.utf8.count { #expect(parse(text, chunk: chunk) == whole, "\(head) cut every \(chunk) bytes") }
+            for chunk in 1..<text.utf8.count {
+                #expect(parse(text, chunk: chunk) == whole, "\(head) cut every \(chunk) bytes")
+            }
         }
     }
 
@@ -147,6 +163,7 @@ private func status(_ r: [HTTPParsed]) -> HTTPStatus? {
     @Test func aResponseCarriesItsLengthAndOmitsTheBodyForHead() {
         let r = HTTPResponse(.ok, text: "hi")
         #expect(String(decoding: r.encoded(), as: UTF8.self).hasSuffix("Content-Length: 2\r\n\r\nhi"))
-        #expect(String(decoding: r.encoded(head: true, close: true), as: UTF8.self).hasSuffix("Connection: close\r\n\r\n"))
+        #expect(
+            String(decoding: r.encoded(head: true, close: true), as: UTF8.self).hasSuffix("Connection: close\r\n\r\n"))
     }
 }

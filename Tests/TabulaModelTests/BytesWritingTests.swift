@@ -6,7 +6,10 @@ import TabulaProtocol
 /// exactly the text of their `json` trees and of the interpolated rows they replace, escapes
 /// and odd times included.
 @Suite struct BytesWritingTests {
-    static let texts = ["", "Rusty Spork", "quote \" back \\ slash", "tab\tnew\nline\rcr", "bell \u{07} del \u{7F} nul \u{00}", "naïve ☕️ 🍕", "é", String(repeating: "long ", count: 40)]
+    static let texts = [
+        "", "Rusty Spork", "quote \" back \\ slash", "tab\tnew\nline\rcr", "bell \u{07} del \u{7F} nul \u{00}",
+        "naïve ☕️ 🍕", "é", String(repeating: "long ", count: 40),
+    ]
     static let times: [Double] = [0, 1_700_000_000.75, -1, -86_401.5, 951_782_400, 9.99e12, 1e13, -.infinity, .nan]
 
     static func direct(_ v: some JSONRepresentable) -> String {
@@ -18,7 +21,8 @@ import TabulaProtocol
     @Test func anItemWrittenDirectlyIsItsJSONText() {
         for (i, text) in BytesWritingTests.texts.enumerated() {
             for t in BytesWritingTests.times {
-                let item = Item(id: i * 7 - 3, name: text, value: -i * 1_000, serial: text, created: t, favorite: i % 2 == 0)
+                let item = Item(
+                    id: i * 7 - 3, name: text, value: -i * 1_000, serial: text, created: t, favorite: i % 2 == 0)
                 for position in [nil, 0, 12] {
                     let row = ItemJSON(item: item, section: text, position: position)
                     #expect(BytesWritingTests.direct(row) == row.json.jsonText)
@@ -38,13 +42,15 @@ import TabulaProtocol
 
     @Test func aSettingOfEveryTypeWrittenDirectlyIsItsJSONText() {
         let options: [OptionType: [String]] = [
-            .text: BytesWritingTests.texts, .int: ["-5", "0", "16", "9007199254740993"], .decimal: ["0.5", "-2.0", "3.25"], .bool: ["on", "off"],
+            .text: BytesWritingTests.texts, .int: ["-5", "0", "16", "9007199254740993"],
+            .decimal: ["0.5", "-2.0", "3.25"], .bool: ["on", "off"],
         ]
         for type in OptionType.allCases {
             let values = options[type]!
             for selected in values.indices {
                 for title in BytesWritingTests.texts {
-                    let s = Setting(slug: "my-\(type.rawValue)", title: title, type: type, options: values, selected: selected)
+                    let s = Setting(
+                        slug: "my-\(type.rawValue)", title: title, type: type, options: values, selected: selected)
                     #expect(BytesWritingTests.direct(s) == s.json.jsonText)
                 }
             }
@@ -86,7 +92,8 @@ import TabulaProtocol
             for value in [-5, 0, 49, 1_000_000] {
                 for favorite in [false, true] {
                     let item = Item(id: i - 2, name: text, value: value, serial: text, created: 0, favorite: favorite)
-                    let old = "\(item.id)  \(item.name)  \(Display.dollars(item.value))  serial=\(item.serial)\(item.favorite ? "  " + RowMarks.favorite : "")"
+                    let old =
+                        "\(item.id)  \(item.name)  \(Display.dollars(item.value))  serial=\(item.serial)\(item.favorite ? "  " + RowMarks.favorite : "")"
                     #expect(store.row(item) == old)
                 }
             }

@@ -14,7 +14,8 @@ import TabulaProtocol
 
     @Test func leavesSayWhichDetailTheyShow() {
         let h = Harness()
-        #expect(h.rows("SHOW /catalog/item-4") == ["title: Item 4", "view: tabs", "tabs: View One, View Two", "rev: 0"])
+        #expect(
+            h.rows("SHOW /catalog/item-4") == ["title: Item 4", "view: tabs", "tabs: View One, View Two", "rev: 0"])
         #expect(h.rows("SHOW /catalog/item-1/item-1.2").contains("image: Image.jpg"))
         #expect(h.rows("SHOW /catalog/item-3").contains("view: text"))
     }
@@ -31,7 +32,8 @@ import TabulaProtocol
     @Test func siblingsNeverShareATitleButTitlesWithOneNameGetDistinctPathNames() {
         let h = Harness()
         #expect(h.ok("ADD /catalog Twin"))
-        #expect(h.rows("ADD /catalog twin") == ["ERR EXISTS /catalog/twin exists already, titled Twin; pick another title"])
+        #expect(
+            h.rows("ADD /catalog twin") == ["ERR EXISTS /catalog/twin exists already, titled Twin; pick another title"])
         #expect(h.ok("ADD /catalog Twin!"))
         #expect(h.rows("LS /catalog").suffix(2) == ["twin/  Twin  (0 children)", "twin-2/  Twin!  (0 children)"])
         #expect(h.ok("ADD /catalog/item-1 Twin"), "the same title under another parent")

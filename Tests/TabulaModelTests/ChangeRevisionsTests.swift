@@ -29,7 +29,9 @@ import TabulaProtocol
     }
 
     @Test func aRemovalForgetsTheEntryAndWhatIsUnderItAndStampsTheListsAbove() {
-        let r = noted([(3, "set", "/catalog/a/b"), (4, "set", "/catalog/a"), (5, "set", "/catalog/c"), (6, "rm", "/catalog/a")], base: 1)
+        let r = noted(
+            [(3, "set", "/catalog/a/b"), (4, "set", "/catalog/a"), (5, "set", "/catalog/c"), (6, "rm", "/catalog/a")],
+            base: 1)
         #expect(r.revision(of: "/catalog/a/b") == 1)
         #expect(r.revision(of: "/catalog/a") == 1)
         #expect(r.revision(of: "/catalog") == 6)
@@ -64,7 +66,10 @@ import TabulaProtocol
         var r = ChangeRevisions(base: 3)
         var oracle: [String: UInt64] = [:]
         var g = SplitMix64(seed: 46)
-        let names = ["/items/0", "/items/007", "/items/12", "/items/x", "/orders/5", "/orders/4321", "/orders/1234567890", "/catalog/12"]
+        let names = [
+            "/items/0", "/items/007", "/items/12", "/items/x", "/orders/5", "/orders/4321", "/orders/1234567890",
+            "/catalog/12",
+        ]
         for rev in UInt64(4)..<600 {
             let path = g.next() % 5 == 0 ? "/items/\(g.next() % 3_000)" : names[Int(g.next() % UInt64(names.count))]
             switch g.next() % 10 {

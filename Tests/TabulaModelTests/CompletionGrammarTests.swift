@@ -9,7 +9,9 @@ import TabulaProtocol
         let h = Harness()
         #expect(h.rows("COMPLETE SELECT ") == ["settings/"])
         #expect(h.rows("COMPLETE select /se") == ["/settings/"])
-        #expect(h.rows("COMPLETE select /settings/my-i") == ["/settings/my-int"], "a setting ends the argument: no / to go into")
+        #expect(
+            h.rows("COMPLETE select /settings/my-i") == ["/settings/my-int"],
+            "a setting ends the argument: no / to go into")
         #expect(h.rows("COMPLETE select /settings/my-int ") == ["8", "16", "32", "64", "#1", "#2", "#3", "#4"])
         #expect(h.ok("SELECT /settings/my-int 32"), "the completed line is accepted")
     }
@@ -36,7 +38,9 @@ import TabulaProtocol
         let h = Harness()
         let offered = h.rows("COMPLETE ORDER ")
         #expect(offered.contains("margherita") && offered.contains("menu/"))
-        #expect(!offered.contains { $0.hasPrefix("catalog") || $0.hasPrefix("items") || $0.hasPrefix("settings") }, "\(offered)")
+        #expect(
+            !offered.contains { $0.hasPrefix("catalog") || $0.hasPrefix("items") || $0.hasPrefix("settings") },
+            "\(offered)")
         #expect(h.rows("COMPLETE ORDER /menu/pizza/m") == ["/menu/pizza/margherita"])
     }
 
@@ -87,7 +91,11 @@ import TabulaProtocol
                 if partial.isEmpty {
                     // Numbers are not completed: give one where a required number comes.
                     let (next, _) = VerbGrammar.expected(verb.spec, after: Array(done.dropFirst()))
-                    guard next.contains(where: { if case .value(let a) = $0 { return a.kind == .number && !a.optional }; return false }) else { break }
+                    guard
+                        next.contains(where: {
+                            if case .value(let a) = $0 { return a.kind == .number && !a.optional }; return false
+                        })
+                    else { break }
                     done.append("1")
                     continue
                 }

@@ -12,18 +12,33 @@ import TabulaProtocol
     typealias Case = (write: String, same: String, other: String, removal: String?)
 
     static let cases: [Case] = [
-        ("SELECT /settings/my-int #3", "SELECT /settings/my-int #1", "SELECT /settings/my-string #2", "RM /settings/my-int"),
+        (
+            "SELECT /settings/my-int #3", "SELECT /settings/my-int #1", "SELECT /settings/my-string #2",
+            "RM /settings/my-int"
+        ),
         ("SET /items/2 value=77", "FAV /items/2", "FAV /items/1", "RM /items/2"),
-        ("SET /catalog/item-2 title=Renamed", "SET /catalog/item-2 title=Other", "SET /catalog/item-1 title=Else", "RM /catalog/item-2"),
+        (
+            "SET /catalog/item-2 title=Renamed", "SET /catalog/item-2 title=Other", "SET /catalog/item-1 title=Else",
+            "RM /catalog/item-2"
+        ),
         ("RM /items/2", "SET /items/2 name=Teddy", "SET /items/1 name=Spoon", "RM /items/2"),
         ("MV /items/1 2", "FAV /items/1", "FAV /items/3", "RM /items/1"),
         ("FAV /items/2", "SET /items/2 value=40", "SET /items/3 value=90", "RM /items/2"),
         ("ADD /items Lamp 30", "ADD /items Desk 80", "SELECT /settings/my-int #1", nil),
-        ("ADD /catalog/item-1 Child", "ADD /catalog/item-1 Other", "ADD /catalog/item-2 Elsewhere", "RM /catalog/item-1"),
-        ("ADD /settings/my-int 128", "ADD /settings/my-int 256", "SELECT /settings/my-string #2", "RM /settings/my-int"),
+        (
+            "ADD /catalog/item-1 Child", "ADD /catalog/item-1 Other", "ADD /catalog/item-2 Elsewhere",
+            "RM /catalog/item-1"
+        ),
+        (
+            "ADD /settings/my-int 128", "ADD /settings/my-int 256", "SELECT /settings/my-string #2",
+            "RM /settings/my-int"
+        ),
         ("ORDER margherita", "ORDER pesto", "SELECT /settings/my-int #1", nil),
         ("BANDS Low 40 High", "ADD /items Desk 80", "SELECT /settings/my-int #1", nil),
-        ("SET /menu/pizza/margherita title=Marinara", "SET /menu/pizza/margherita title=Napoli", "SET /menu/pizza/pepperoni title=Diavola", "RM /menu/pizza/margherita"),
+        (
+            "SET /menu/pizza/margherita title=Marinara", "SET /menu/pizza/margherita title=Napoli",
+            "SET /menu/pizza/pepperoni title=Diavola", "RM /menu/pizza/margherita"
+        ),
     ]
 
     @Test(arguments: cases.indices)
@@ -45,7 +60,9 @@ import TabulaProtocol
         let shown = h.rows("LS /")
         let o = h.run(Self.cases[k].write + " IF REV \(n)")
         #expect(o.reply.error?.code == .conflict, "\(Self.cases[k].write) after \(Self.cases[k].same)")
-        #expect(o.reply.error?.message.contains("changed at rev \(n + 1), after rev \(n); SHOW it and try again") == true, "\(o.reply.error?.message ?? "")")
+        #expect(
+            o.reply.error?.message.contains("changed at rev \(n + 1), after rev \(n); SHOW it and try again") == true,
+            "\(o.reply.error?.message ?? "")")
         #expect(o.event == nil && h.model.revision == n + 1, "nothing changed")
         #expect(h.model.snapshot.mutations.count == before && h.rows("LS /") == shown)
     }
@@ -56,7 +73,9 @@ import TabulaProtocol
         let n = h.model.revision
         #expect(h.ok(Self.cases[k].other))
         let o = h.run(Self.cases[k].write + " IF REV \(n)")
-        #expect(o.reply.error == nil, "\(Self.cases[k].write) after \(Self.cases[k].other): \(o.reply.error?.description ?? "")")
+        #expect(
+            o.reply.error == nil,
+            "\(Self.cases[k].write) after \(Self.cases[k].other): \(o.reply.error?.description ?? "")")
     }
 
     @Test(arguments: cases.indices.filter { cases[$0].removal != nil })
@@ -67,7 +86,9 @@ import TabulaProtocol
         plain.run(Self.cases[k].removal!)
         let o = h.run(Self.cases[k].write + " IF REV \(n)")
         let without = plain.run(Self.cases[k].write)
-        #expect(o.reply.error != nil && o.reply.error?.code != .conflict, "\(Self.cases[k].write) after \(Self.cases[k].removal!)")
+        #expect(
+            o.reply.error != nil && o.reply.error?.code != .conflict,
+            "\(Self.cases[k].write) after \(Self.cases[k].removal!)")
         #expect(o.reply.error == without.reply.error)
     }
 
@@ -86,22 +107,32 @@ import TabulaProtocol
         h.run("FAV /items/2")
         h.run("FAV /items/1")
         let loaded = Harness(Model(snapshot: h.model.snapshot))
-        #expect(loaded.rows("SHOW /items/3").last == "rev: 2", "not changed since the load: at most the load's revision")
-        #expect(loaded.error("FAV /items/3 IF REV 1") == .conflict, "an older condition is refused: a conflict too many, never an update lost")
+        #expect(
+            loaded.rows("SHOW /items/3").last == "rev: 2", "not changed since the load: at most the load's revision")
+        #expect(
+            loaded.error("FAV /items/3 IF REV 1") == .conflict,
+            "an older condition is refused: a conflict too many, never an update lost")
         #expect(loaded.ok("FAV /items/3 IF REV 2"))
     }
 
     @Test func theConditionIsReadOnlyAtTheEndAndOnlyOnWrites() {
         #expect(throws: Never.self) {
-            guard case .success(let r)? = RequestParser.parse(Array("ADD /items \"Lamp IF REV 3\" 30 IF REV 9".utf8)) else { throw TabulaError(.syntax, "no parse") }
+            guard case .success(let r)? = RequestParser.parse(Array("ADD /items \"Lamp IF REV 3\" 30 IF REV 9".utf8))
+            else { throw TabulaError(.syntax, "no parse") }
             #expect(r.ifRev == 9)
             #expect(r.command == .add(path: "/items", args: ["Lamp IF REV 3", "30"]))
         }
-        guard case .failure(let f)? = RequestParser.parse(Array("LS /items IF REV 3".utf8)) else { Issue.record("LS took IF REV"); return }
+        guard case .failure(let f)? = RequestParser.parse(Array("LS /items IF REV 3".utf8)) else {
+            Issue.record("LS took IF REV"); return
+        }
         #expect(f.error.message == "LS changes nothing, so it takes no IF REV; only a write does")
-        guard case .failure(let g)? = RequestParser.parse(Array("SELECT /settings/my-int #2 IF REV x".utf8)) else { Issue.record("IF REV x parsed"); return }
+        guard case .failure(let g)? = RequestParser.parse(Array("SELECT /settings/my-int #2 IF REV x".utf8)) else {
+            Issue.record("IF REV x parsed"); return
+        }
         #expect(g.error.code == .syntax)
-        guard case .failure(let a)? = RequestParser.parse(Array("SELECT /settings/my-int #2 #3".utf8)) else { Issue.record("three words parsed"); return }
+        guard case .failure(let a)? = RequestParser.parse(Array("SELECT /settings/my-int #2 #3".utf8)) else {
+            Issue.record("three words parsed"); return
+        }
         #expect(a.error.message.contains("too many arguments"), "the condition is not counted among the arguments")
     }
 }
@@ -121,13 +152,19 @@ import TabulaProtocol
         h.run("FAV /items/2")
         h.run("SELECT /settings/my-int #1")
         #expect(revisions(h, "LS /settings") == [0, 2], "my-string unchanged, my-int changed at 2")
-        #expect(revisions(h, "LS /items/cheap-items") == [nil, 0, 1], "the section's header, Rusty Spork unchanged, Fluffy Bear favourited at 1")
+        #expect(
+            revisions(h, "LS /items/cheap-items") == [nil, 0, 1],
+            "the section's header, Rusty Spork unchanged, Fluffy Bear favourited at 1")
     }
 
     @Test func aTextReaderIsGivenNoRevisionsAndPaysForNone() {
         let h = Harness()
         h.run("FAV /items/2")
         #expect(revisions(h, "LS /items/cheap-items") == [nil, nil, nil])
-        #expect(h.rows("LS /items/cheap-items") == ["== Cheap Items (< $50): 2 items", "1  Rusty Spork  $12  serial=5A3C9E01", "2  Fluffy Bear  $34  serial=0B77D2C4"])
+        #expect(
+            h.rows("LS /items/cheap-items") == [
+                "== Cheap Items (< $50): 2 items", "1  Rusty Spork  $12  serial=5A3C9E01",
+                "2  Fluffy Bear  $34  serial=0B77D2C4",
+            ])
     }
 }

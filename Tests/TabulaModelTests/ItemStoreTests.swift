@@ -6,14 +6,15 @@ import TabulaProtocol
 @Suite struct ItemStoreTests {
     @Test func itemsAreShownInPriceSectionsWithHeaders() {
         let h = Harness()
-        #expect(h.rows("LS /items") == [
-            "== Cheap Items (< $50): 2 items",
-            "1  Rusty Spork  $12  serial=5A3C9E01",
-            "2  Fluffy Bear  $34  serial=0B77D2C4  ★",
-            "== Expensive Items (≥ $50): 2 items",
-            "3  Shiny Mac  $85  serial=9F21A0B3",
-            "4  Rusty Mac  $63  serial=44E8C17D",
-        ])
+        #expect(
+            h.rows("LS /items") == [
+                "== Cheap Items (< $50): 2 items",
+                "1  Rusty Spork  $12  serial=5A3C9E01",
+                "2  Fluffy Bear  $34  serial=0B77D2C4  ★",
+                "== Expensive Items (≥ $50): 2 items",
+                "3  Shiny Mac  $85  serial=9F21A0B3",
+                "4  Rusty Mac  $63  serial=44E8C17D",
+            ])
     }
 
     @Test func anEmptySectionSaysNoItems() {
@@ -109,10 +110,11 @@ import TabulaProtocol
         #expect(h.error("FILTER favorites") == .conflict)
         #expect(h.ok("FAV /items/3"))
         #expect(h.ok("FILTER favorites"))
-        #expect(h.rows("LS /items") == [
-            "== Cheap Items (< $50): 0 favourites", "No Items",
-            "== Expensive Items (≥ $50): 1 favourite", "3  Shiny Mac  $85  serial=9F21A0B3  ★",
-        ])
+        #expect(
+            h.rows("LS /items") == [
+                "== Cheap Items (< $50): 0 favourites", "No Items",
+                "== Expensive Items (≥ $50): 1 favourite", "3  Shiny Mac  $85  serial=9F21A0B3  ★",
+            ])
         var other = Viewer()
         var rng = SplitMix64(seed: 1)
         let seen = h.model.apply(.ls(path: "/items", limit: nil, after: nil), viewer: &other, now: 0, rng: &rng)
@@ -123,11 +125,13 @@ import TabulaProtocol
         let h = Harness()
         let o = h.run(#"BANDS Cheap 20 "Mid Range" 70 Pricey"#)
         #expect(o.event?.kind == "bands")
-        #expect(h.rows("LS /items") == [
-            "== Cheap (< $20): 1 item", "1  Rusty Spork  $12  serial=5A3C9E01",
-            "== Mid Range ($20 – $69): 2 items", "2  Fluffy Bear  $34  serial=0B77D2C4  ★", "4  Rusty Mac  $63  serial=44E8C17D",
-            "== Pricey (≥ $70): 1 item", "3  Shiny Mac  $85  serial=9F21A0B3",
-        ])
+        #expect(
+            h.rows("LS /items") == [
+                "== Cheap (< $20): 1 item", "1  Rusty Spork  $12  serial=5A3C9E01",
+                "== Mid Range ($20 – $69): 2 items", "2  Fluffy Bear  $34  serial=0B77D2C4  ★",
+                "4  Rusty Mac  $63  serial=44E8C17D",
+                "== Pricey (≥ $70): 1 item", "3  Shiny Mac  $85  serial=9F21A0B3",
+            ])
         #expect(h.error("BANDS A 50 B 40 C") == .syntax)
         #expect(h.error("BANDS A 50") == .syntax)
         #expect(h.ok("BANDS Everything"))

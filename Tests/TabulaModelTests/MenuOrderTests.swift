@@ -6,7 +6,10 @@ import TabulaProtocol
     @Test func theMenuHasSectionsOfEntries() {
         let h = Harness()
         #expect(h.rows("LS /menu").first == "pizza/  Pizza  (3 entries)")
-        #expect(h.rows("LS /menu/pizza") == ["margherita  Margherita", "pepperoni  Pepperoni", "quattro-formaggi  Quattro Formaggi"])
+        #expect(
+            h.rows("LS /menu/pizza") == [
+                "margherita  Margherita", "pepperoni  Pepperoni", "quattro-formaggi  Quattro Formaggi",
+            ])
     }
 
     @Test func orderingAppendsToTheLiveOrderListWithAnEvent() {
@@ -32,7 +35,10 @@ import TabulaProtocol
         #expect(h.ok("ADD /menu Specials"))
         #expect(h.ok("ADD /menu/specials Margherita"))
         #expect(h.rows("COMPLETE ORDER marg") == [])
-        #expect(h.rows("COMPLETE ORDER ").filter { $0.contains("margherita") } == ["/menu/pizza/margherita", "/menu/specials/margherita"])
+        #expect(
+            h.rows("COMPLETE ORDER ").filter { $0.contains("margherita") } == [
+                "/menu/pizza/margherita", "/menu/specials/margherita",
+            ])
     }
 
     @Test func orderingSomethingNotOnTheMenuSuggests() {
@@ -72,7 +78,10 @@ import TabulaProtocol
         let h = Harness()
         let e = h.run("ORDER pizza").reply.error
         #expect(e?.code == .invalid)
-        #expect(e?.message == "ORDER takes a menu entry such as /menu/pizza/margherita; /menu/pizza is not one but a section of the menu; LS /menu/pizza lists its entries")
+        #expect(
+            e?.message
+                == "ORDER takes a menu entry such as /menu/pizza/margherita; /menu/pizza is not one but a section of the menu; LS /menu/pizza lists its entries"
+        )
         #expect(h.run("ORDER nope").reply.error?.code == .notFound)
         #expect(h.ok("ORDER margherita"))
     }

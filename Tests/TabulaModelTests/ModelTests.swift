@@ -15,13 +15,18 @@ import TabulaProtocol
 
     @Test func readsChangeNothing() {
         let h = Harness()
-        for line in ["LS", "LS /items", "SHOW /items/1", "PWD", "CD /menu", "FILTER", "BANDS", "COMPLETE LS /"] { #expect(h.run(line).event == nil) }
+        for line in ["LS", "LS /items", "SHOW /items/1", "PWD", "CD /menu", "FILTER", "BANDS", "COMPLETE LS /"] {
+            #expect(h.run(line).event == nil)
+        }
         #expect(h.model.revision == 0)
     }
 
     @Test func theRootListsTheFiveStores() {
         let h = Harness()
-        #expect(h.rows("LS /").map { String($0.prefix { $0 != "/" }) } == ["settings", "catalog", "items", "menu", "orders"])
+        #expect(
+            h.rows("LS /").map { String($0.prefix { $0 != "/" }) } == [
+                "settings", "catalog", "items", "menu", "orders",
+            ])
     }
 
     @Test func pathsResolveRelativeToTheCurrentPathWithDotAndDotDot() {
@@ -47,7 +52,10 @@ import TabulaProtocol
 
     @Test func mutationsRebuildTheSameModel() {
         let h = Harness()
-        for line in ["ADD /items A 5", "MV /items/5 1", "FAV /items/5", "BANDS a 10 b", "SELECT /settings/my-int 64", "ADD /catalog/item-1 Z text hello", "ORDER pesto"] {
+        for line in [
+            "ADD /items A 5", "MV /items/5 1", "FAV /items/5", "BANDS a 10 b", "SELECT /settings/my-int 64",
+            "ADD /catalog/item-1 Z text hello", "ORDER pesto",
+        ] {
             #expect(h.ok(line))
         }
         let copy = Model(snapshot: h.model.snapshot)
@@ -65,7 +73,11 @@ import TabulaProtocol
         var rng = SplitMix64(seed: 3)
         _ = h.model.apply(.rm(path: "/catalog/item-2"), viewer: &other, now: 0, rng: &rng)
         let ls = h.run("LS")
-        #expect(ls.reply.error == nil && ls.reply.message.hasSuffix("(your current path /catalog/item-2/item-2.1 was removed; you are now at /catalog)"), "\(ls.reply)")
+        #expect(
+            ls.reply.error == nil
+                && ls.reply.message.hasSuffix(
+                    "(your current path /catalog/item-2/item-2.1 was removed; you are now at /catalog)"),
+            "\(ls.reply)")
         #expect(h.run("PWD").reply.message == "/catalog", "told once, then where it is")
     }
 }

@@ -45,18 +45,26 @@ import TabulaProtocol
         var follower = Model(snapshot: writer.snapshot)
         // Moving two items in turn to the front halves the gap between keys until they run
         // out and every item is renumbered, which the follower receives item by item.
-        let lines = ["ADD /items a 1", "ADD /items b 2", "ADD /items c 3"] + (0..<120).map { "MV /items/\($0 % 2 == 0 ? 5 : 6) 2" }
+        let lines =
+            ["ADD /items a 1", "ADD /items b 2", "ADD /items c 3"]
+            + (0..<120).map { "MV /items/\($0 % 2 == 0 ? 5 : 6) 2" }
         let outcomes = Self.replay(lines, writer: &writer, follower: &follower)
         #expect(outcomes.contains { $0.mutations.count > 2 }, "no move renumbered")
         #expect(follower.snapshot == writer.snapshot)
         var v = Viewer()
-        #expect(follower.read(.ls(path: "/items", limit: nil, after: nil), viewer: &v)?.rows.map(\.text) == writer.read(.ls(path: "/items", limit: nil, after: nil), viewer: &v)?.rows.map(\.text))
+        #expect(
+            follower.read(.ls(path: "/items", limit: nil, after: nil), viewer: &v)?.rows.map(\.text)
+                == writer.read(.ls(path: "/items", limit: nil, after: nil), viewer: &v)?.rows.map(\.text))
     }
 
     @Test func aSnapshotRebuildsTheSameModel() {
         var writer = SeedData.model(now: 0)
         var scratch = Model()
-        Self.replay(["BANDS Low 10 Mid 60 High", "ADD /catalog/item-1 Deep tabs A B", "ORDER pesto", "ADD /menu Drinks", "ADD /menu/drinks Cola", "FAV /items/3"], writer: &writer, follower: &scratch)
+        Self.replay(
+            [
+                "BANDS Low 10 Mid 60 High", "ADD /catalog/item-1 Deep tabs A B", "ORDER pesto", "ADD /menu Drinks",
+                "ADD /menu/drinks Cola", "FAV /items/3",
+            ], writer: &writer, follower: &scratch)
         let copy = Model(snapshot: writer.snapshot)
         #expect(copy.snapshot == writer.snapshot)
         #expect(RandomCommandsTests.fingerprint(copy) == RandomCommandsTests.fingerprint(writer))
@@ -69,7 +77,10 @@ import TabulaProtocol
         var recording = SeedData.model(now: 0)
         var silent = SeedData.model(now: 0)
         silent.recordsMutations = false
-        for line in ["SELECT /settings/my-int 32", "ADD /items x 5", "FAV /items/1", "ORDER pesto", "ADD /menu Drinks", "ADD /catalog New", "BANDS A 10 B", "RM /orders/1"] {
+        for line in [
+            "SELECT /settings/my-int 32", "ADD /items x 5", "FAV /items/1", "ORDER pesto", "ADD /menu Drinks",
+            "ADD /catalog New", "BANDS A 10 B", "RM /orders/1",
+        ] {
             guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else { continue }
             var v1 = Viewer(), v2 = Viewer()
             var rng1 = SplitMix64(seed: 1), rng2 = SplitMix64(seed: 1)

@@ -22,8 +22,12 @@ import TabulaProtocol
     @Test func movingAnItemToWhereItIsChangesNothing() { Self.expectNoChange("MV /items/1 1") }
     @Test func clearingAnEmptyOrderListChangesNothing() { Self.expectNoChange("RM /orders") }
     @Test func settingATitleToItselfChangesNothing() { Self.expectNoChange("SET /menu/pizza title=Pizza") }
-    @Test func settingAnItemToItsOwnValuesChangesNothing() { Self.expectNoChange("SET /items/1 name=\"Rusty Spork\" value=12") }
-    @Test func settingTheBandsThereAreChangesNothing() { Self.expectNoChange("BANDS \"Cheap Items\" 50 \"Expensive Items\"") }
+    @Test func settingAnItemToItsOwnValuesChangesNothing() {
+        Self.expectNoChange("SET /items/1 name=\"Rusty Spork\" value=12")
+    }
+    @Test func settingTheBandsThereAreChangesNothing() {
+        Self.expectNoChange("BANDS \"Cheap Items\" 50 \"Expensive Items\"")
+    }
 
     @Test func aRealChangeStillMovesTheRevisionByOne() {
         let h = Harness()

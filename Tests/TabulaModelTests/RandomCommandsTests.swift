@@ -5,18 +5,32 @@ import TabulaProtocol
 /// Thousands of random commands from the protocol's grammar against one model: nothing may
 /// trap, every change moves the revision by one, and the stores stay consistent.
 @Suite struct RandomCommandsTests {
-    static let paths = ["/", "/settings", "/settings/my-int", "/settings/my-int/16", "/settings/my-string", "/settings/mode", "/catalog", "/catalog/item-1",
-                        "/catalog/item-2/item-2.1", "/catalog/new", "/items", "/items/1", "/items/2", "/items/5", "/items/9", "/items/cheap-items",
-                        "/items/expensive-items", "/menu", "/menu/pizza", "/menu/pizza/margherita", "/menu/drinks", "/orders", "/orders/1", "..", ".", "nope"]
-    static let words = ["16", "#1", "#3", "#9", "0", "49", "50", "99", "-1", "$5", "on", "off", "x", "\"A B\"", "int", "text", "bool", "decimal", "tabs",
-                        "image", "name=Z", "value=70", "title=T", "favorites", "all", "margherita", "pesto", "Cheap", "30", "Pricey", "LIMIT", "AFTER", "3"]
-    static let verbs = ["LS", "SHOW", "CD", "PWD", "SELECT", "ADD", "SET", "RM", "MV", "FAV", "FILTER", "BANDS", "ORDER", "COMPLETE"]
+    static let paths = [
+        "/", "/settings", "/settings/my-int", "/settings/my-int/16", "/settings/my-string", "/settings/mode",
+        "/catalog", "/catalog/item-1",
+        "/catalog/item-2/item-2.1", "/catalog/new", "/items", "/items/1", "/items/2", "/items/5", "/items/9",
+        "/items/cheap-items",
+        "/items/expensive-items", "/menu", "/menu/pizza", "/menu/pizza/margherita", "/menu/drinks", "/orders",
+        "/orders/1", "..", ".", "nope",
+    ]
+    static let words = [
+        "16", "#1", "#3", "#9", "0", "49", "50", "99", "-1", "$5", "on", "off", "x", "\"A B\"", "int", "text", "bool",
+        "decimal", "tabs",
+        "image", "name=Z", "value=70", "title=T", "favorites", "all", "margherita", "pesto", "Cheap", "30", "Pricey",
+        "LIMIT", "AFTER", "3",
+    ]
+    static let verbs = [
+        "LS", "SHOW", "CD", "PWD", "SELECT", "ADD", "SET", "RM", "MV", "FAV", "FILTER", "BANDS", "ORDER", "COMPLETE",
+    ]
 
     /// Everything visible, as rows.
     static func fingerprint(_ m: Model) -> [String] {
         var v = Viewer()
         var out: [String] = []
-        for p in ["/settings", "/settings/my-int", "/settings/my-string", "/settings/mode", "/catalog", "/catalog/item-1", "/catalog/item-2", "/items", "/menu", "/menu/pizza", "/menu/drinks", "/orders"] {
+        for p in [
+            "/settings", "/settings/my-int", "/settings/my-string", "/settings/mode", "/catalog", "/catalog/item-1",
+            "/catalog/item-2", "/items", "/menu", "/menu/pizza", "/menu/drinks", "/orders",
+        ] {
             out += m.read(.ls(path: p, limit: 1000, after: nil), viewer: &v)?.rows.map(\.text) ?? []
         }
         out += m.read(.bands([]), viewer: &v)?.rows.map(\.text) ?? []
@@ -46,7 +60,9 @@ import TabulaProtocol
                 let items = model.items
                 let total = items.bands.indices.map { items.count(section: $0) }.reduce(0, +)
                 #expect(total == items.count)
-                #expect(items.hasFavorites == items.bands.indices.contains { items.count(section: $0, favoritesOnly: true) > 0 })
+                #expect(
+                    items.hasFavorites
+                        == items.bands.indices.contains { items.count(section: $0, favoritesOnly: true) > 0 })
                 var v = Viewer()
                 #expect(model.read(.pwd, viewer: &v) != nil)
             }

@@ -8,7 +8,10 @@ import TabulaProtocol
     /// current path, and step aside for `.`, `..` and anything missing.
     @Test func theFastWalkAgreesWithTheGeneralResolverOnRandomPaths() {
         let model = SeedData.model(now: 1_700_000_000)
-        var names: [String] = ["settings", "catalog", "items", "menu", "orders", "Settings", "MY-INT", ".", "..", ".x", "nope", "", "1", "2", "99999"]
+        var names: [String] = [
+            "settings", "catalog", "items", "menu", "orders", "Settings", "MY-INT", ".", "..", ".x", "nope", "", "1",
+            "2", "99999",
+        ]
         for t in Model.roots.indices.map({ Target.place(list: $0, .top) }) {
             names += model.childNames(of: t).map(\.name)
             for child in model.childNames(of: t) {
@@ -20,7 +23,8 @@ import TabulaProtocol
         var fastTaken = 0
         for _ in 0..<20_000 {
             var path = Bool.random(using: &rng) ? "/" : ""
-            path += (0..<Int.random(in: 0...4, using: &rng)).map { _ in names.randomElement(using: &rng)! }.joined(separator: "/")
+            path += (0..<Int.random(in: 0...4, using: &rng)).map { _ in names.randomElement(using: &rng)! }.joined(
+                separator: "/")
             if Bool.random(using: &rng) { path += "/" }
             let viewer = Viewer(cwd: cwds.randomElement(using: &rng)!)
             let general = model.resolveBySegments(path, viewer: viewer)

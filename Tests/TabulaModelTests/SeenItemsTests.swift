@@ -46,11 +46,16 @@ import TabulaProtocol
                     for from in 0...shown.count + 1 {
                         for limit in [1, 2, 5] {
                             let want = Array(shown[min(from, shown.count)..<min(from + limit, shown.count)]).map(\.id)
-                            #expect(seen.page(s, from: from, limit: limit).map(\.id) == want, "\(why), from \(from) limit \(limit)")
+                            #expect(
+                                seen.page(s, from: from, limit: limit).map(\.id) == want,
+                                "\(why), from \(from) limit \(limit)")
                         }
                     }
-                    for it in store.page(section: s, from: 0, limit: 1_000, favoritesOnly: false) where viewer.sees("/items/\(it.id)") {
-                        let after = shown.firstIndex { $0.id == it.id }.map { $0 + 1 } ?? shown.count { $0.id != it.id && store.position(of: $0.id) < store.position(of: it.id) }
+                    for it in store.page(section: s, from: 0, limit: 1_000, favoritesOnly: false)
+                    where viewer.sees("/items/\(it.id)") {
+                        let after =
+                            shown.firstIndex { $0.id == it.id }.map { $0 + 1 }
+                            ?? shown.count { $0.id != it.id && store.position(of: $0.id) < store.position(of: it.id) }
                         #expect(seen.position(after: it.id) == after, "\(why), after \(it.id)")
                         #expect(seen.isShown(it.id, in: [s]))
                     }

@@ -31,7 +31,10 @@ import TabulaProtocol
         let h = Harness()
         var v = Viewer()
         let reply = h.model.read(.ls(path: "/settings/my-int", limit: 10, after: nil), viewer: &v)
-        #expect(reply?.rows.map { $0.path?.string } == ["/settings/my-int/8", "/settings/my-int/16", "/settings/my-int/32", "/settings/my-int/64"])
+        #expect(
+            reply?.rows.map { $0.path?.string } == [
+                "/settings/my-int/8", "/settings/my-int/16", "/settings/my-int/32", "/settings/my-int/64",
+            ])
     }
 
     @Test func completingTheOptionsOfAHugeSettingAnswersOnePage() {

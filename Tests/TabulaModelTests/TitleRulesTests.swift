@@ -6,10 +6,12 @@ import TabulaProtocol
 /// say what is wrong.
 @Suite struct TitleRulesTests {
     @Test(arguments: [
-        "ADD /settings \"\" int 1", "ADD /settings \"   \" int 1", "ADD /menu \"\"", "ADD /menu \" \"", "ADD /menu/pizza \"\"",
+        "ADD /settings \"\" int 1", "ADD /settings \"   \" int 1", "ADD /menu \"\"", "ADD /menu \" \"",
+        "ADD /menu/pizza \"\"",
         "ADD /catalog \"\"", "ADD /catalog \"  \" text hi", "ADD /items \"\" 5", "ADD /items \"  \" 5",
         "SET /items/1 name=\"   \"", "SET /items/1 name=", "SET /menu/pizza title=\" \"", "SET /catalog/item-1 title=",
-        "SET /catalog/item-1/item-1.1 tabs=\"\"", "SET /catalog/item-1/item-1.1 tabs=\" , \"", "ADD /settings/my-string \" \"",
+        "SET /catalog/item-1/item-1.1 tabs=\"\"", "SET /catalog/item-1/item-1.1 tabs=\" , \"",
+        "ADD /settings/my-string \" \"",
     ])
     func blankTitlesAndNamesAreRefusedEverywhere(_ line: String) {
         let h = Harness()

@@ -20,7 +20,10 @@ import TabulaProtocol
     }
 
     @Test func linesThatOnlyLookLikeHTTPAreNot() {
-        for line in ["", "   ", "GET /items/1", "GET", "get / HTTP/1.1", "POSTS /x", "Hostname: x", "PING HTTP/1.1", "SHOW /settings HTTP", "GET / HTTPS/1"] {
+        for line in [
+            "", "   ", "GET /items/1", "GET", "get / HTTP/1.1", "POSTS /x", "Hostname: x", "PING HTTP/1.1",
+            "SHOW /settings HTTP", "GET / HTTPS/1",
+        ] {
             #expect(!Self.foreign(line), "\(line)")
         }
     }

@@ -62,7 +62,9 @@ import TabulaProtocol
         for hi in UInt32(0xD800)..<0xDC00 {
             for lo in seconds {
                 let text = String(format: "\"\\u%04X\\u%04X\"", hi, lo)
-                let pair = (0xDC00..<0xE000).contains(lo) ? Unicode.Scalar(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)) : nil
+                let pair =
+                    (0xDC00..<0xE000).contains(lo)
+                    ? Unicode.Scalar(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)) : nil
                 #expect(Self.string(text) == pair.map { String(Character($0)) }, "\(text)")
             }
         }
@@ -71,7 +73,10 @@ import TabulaProtocol
     /// Random strings of escapes and raw characters, checked against Foundation's parser
     /// (no code shared): the same string, or both refuse. A failure names its seed.
     @Test func randomEscapedStringsParseAsFoundationParsesThem() throws {
-        let pieces = [#"\uD83D"#, #"\uDE00"#, #"\uD800"#, #"\uDC00"#, #"\u0041"#, #"\u00e9"#, #"\n"#, #"\""#, #"\\"#, #"\/"#, "a", "é", "😀", " ", #"\u2028"#, #"\u0000"#]
+        let pieces = [
+            #"\uD83D"#, #"\uDE00"#, #"\uD800"#, #"\uDC00"#, #"\u0041"#, #"\u00e9"#, #"\n"#, #"\""#, #"\\"#, #"\/"#, "a",
+            "é", "😀", " ", #"\u2028"#, #"\u0000"#,
+        ]
         for seed in UInt64(1)...400 {
             var rng = SplitMix64(seed: seed)
             let body = (0..<Int.random(in: 1...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()

@@ -7,7 +7,8 @@ import TabulaProtocol
 /// read is not.
 @Suite struct NULRefusalTests {
     static let writes: [[String]] = [
-        ["ADD", "/items", "a\u{0}b", "5"], ["SET", "/settings/my-string", "value=x\u{0}"], ["ADD", "/catalog", "T\u{0}"],
+        ["ADD", "/items", "a\u{0}b", "5"], ["SET", "/settings/my-string", "value=x\u{0}"],
+        ["ADD", "/catalog", "T\u{0}"],
         ["ORDER", "pesto\u{0}"], ["ADD", "/menu/pizza", "x\u{0}"], ["SET", "/items/1", "name=\u{0}", "IF", "REV", "3"],
     ]
 

@@ -22,7 +22,8 @@ import TabulaProtocol
             case 0xC2 where (0x80...0x9F).contains(next):
                 out.append(UInt8(ascii: "?"))
                 i += 1
-            case 0xE2 where (next == 0x80 && (0xA8...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)):
+            case 0xE2
+            where (next == 0x80 && (0xA8...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)):
                 out.append(UInt8(ascii: "?"))
                 i += 2
             default: out.append(b[i])
@@ -35,17 +36,21 @@ import TabulaProtocol
     /// Pieces that start, or look like they start, something the rule replaces.
     static let pieces: [String] = [
         "a", "Rusty Spork", " ", "\n", "\r", "\t", "\\", "\u{0}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "\u{A0}", "é",
-        "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}", "\u{2066}", "\u{2069}", "\u{206A}", "★", "–", "≥", "\u{2027}",
+        "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}", "\u{2066}", "\u{2069}", "\u{206A}", "★", "–", "≥",
+        "\u{2027}",
     ]
 
     @Test func runsCopiedWholeGiveWhatTheByteByByteRuleGives() {
         var rng = SplitMix64(seed: 29)
         for round in 0..<5_000 {
             let n = Int(rng.next() % 12)
-            let s = (0..<n).map { _ in OneLineGeneratedTests.pieces[Int(rng.next() % UInt64(OneLineGeneratedTests.pieces.count))] }.joined()
+            let s = (0..<n).map { _ in
+                OneLineGeneratedTests.pieces[Int(rng.next() % UInt64(OneLineGeneratedTests.pieces.count))]
+            }.joined()
             var out: [UInt8] = [UInt8(ascii: "-")]
             WireEncoder.appendOneLine(s, to: &out)
-            #expect(Array(out.dropFirst()) == OneLineGeneratedTests.plain(s), "seed 29, round \(round): \(Array(s.utf8))")
+            #expect(
+                Array(out.dropFirst()) == OneLineGeneratedTests.plain(s), "seed 29, round \(round): \(Array(s.utf8))")
         }
     }
 }

@@ -20,7 +20,10 @@ func failure(_ s: String) -> TabulaError? {
         #expect(try Tokenizer.tokenize(Array("a  b\tc".utf8)).get() == ["a", "b", "c"])
     }
     @Test func doubleQuotesTakeBackslashEscapes() throws {
-        #expect(try Tokenizer.tokenize(Array(#"ADD "Red \"Big\" Chair\n" 42"#.utf8)).get() == ["ADD", "Red \"Big\" Chair\n", "42"])
+        #expect(
+            try Tokenizer.tokenize(Array(#"ADD "Red \"Big\" Chair\n" 42"#.utf8)).get() == [
+                "ADD", "Red \"Big\" Chair\n", "42",
+            ])
     }
     @Test func singleQuotesAreLiteral() throws {
         #expect(try Tokenizer.tokenize(Array(#"x 'a \n b'"#.utf8)).get() == ["x", #"a \n b"#])
@@ -44,11 +47,23 @@ func failure(_ s: String) -> TabulaError? {
         #expect(e?.message.contains("\\q") == true)
     }
     @Test func invalidUTF8IsAnEncodingError() throws {
-        if case .failure(let f)? = RequestParser.parse([0x50, 0xff, 0xfe]) { #expect(f.error.code == .encoding) } else { Issue.record("expected failure") }
+        if case .failure(let f)? = RequestParser.parse([0x50, 0xff, 0xfe]) {
+            #expect(f.error.code == .encoding)
+        } else {
+            Issue.record("expected failure")
+        }
     }
     @Test func nulAndControlBytesAreEncodingErrors() throws {
-        if case .failure(let f)? = RequestParser.parse([0x50, 0, 0x41]) { #expect(f.error.code == .encoding) } else { Issue.record("expected failure") }
-        if case .failure(let f)? = RequestParser.parse([0x50, 0x1b, 0x41]) { #expect(f.error.code == .encoding) } else { Issue.record("expected failure") }
+        if case .failure(let f)? = RequestParser.parse([0x50, 0, 0x41]) {
+            #expect(f.error.code == .encoding)
+        } else {
+            Issue.record("expected failure")
+        }
+        if case .failure(let f)? = RequestParser.parse([0x50, 0x1b, 0x41]) {
+            #expect(f.error.code == .encoding)
+        } else {
+            Issue.record("expected failure")
+        }
     }
     @Test func quotingRoundTripsThroughTheTokenizer() throws {
         for s in ["plain", "two words", "quote\"inside", "back\\slash", "tab\tand\nnewline", "", "#hash", "it's"] {
@@ -133,19 +148,28 @@ func failure(_ s: String) -> TabulaError? {
         #expect(command("SELECT my-int #2") == .select(path: "my-int", option: .index(2)))
     }
     @Test func optionIndexesReadAsTheGenericIntegerParserReadsThem() throws {
-        #expect(command("SELECT s #007") == .select(path: "s", option: .index(7)) && command("SELECT s #+3") == .select(path: "s", option: .index(3)))
+        #expect(
+            command("SELECT s #007") == .select(path: "s", option: .index(7))
+                && command("SELECT s #+3") == .select(path: "s", option: .index(3)))
         #expect(command("SELECT s #0000000000000000000000012") == .select(path: "s", option: .index(12)))
-        #expect(failure("SELECT s #-1")?.code == .syntax && failure("SELECT s #1x")?.code == .syntax && failure("SELECT s #99999999999999999999")?.code == .syntax)
+        #expect(
+            failure("SELECT s #-1")?.code == .syntax && failure("SELECT s #1x")?.code == .syntax
+                && failure("SELECT s #99999999999999999999")?.code == .syntax)
         #expect(command("SELECT s #") == .select(path: "s", option: .value("#")))
     }
     @Test func everyVerbIsFoundByItsNameInAnyCaseAndNothingElseIs() throws {
         for v in Verb.allCases {
             #expect(Verb.named(v.rawValue) == v && Verb.named(v.rawValue.lowercased()) == v)
         }
-        #expect(Verb.named("PIN") == nil && Verb.named("PINGS") == nil && Verb.named("") == nil && Verb.named("COMPLETED") == nil && Verb.named("é") == nil)
+        #expect(
+            Verb.named("PIN") == nil && Verb.named("PINGS") == nil && Verb.named("") == nil
+                && Verb.named("COMPLETED") == nil && Verb.named("é") == nil)
     }
     @Test func setTakesFieldAssignments() throws {
-        #expect(command(#"SET /items/3 name="Red Chair" VALUE=42"#) == .set(path: "/items/3", fields: [FieldAssignment("name", "Red Chair"), FieldAssignment("value", "42")]))
+        #expect(
+            command(#"SET /items/3 name="Red Chair" VALUE=42"#)
+                == .set(
+                    path: "/items/3", fields: [FieldAssignment("name", "Red Chair"), FieldAssignment("value", "42")]))
         #expect(failure("SET /items/3 name")?.code == .syntax)
     }
     @Test func favTogglesOrSets() throws {
@@ -193,9 +217,12 @@ struct SyncParsingTests {
     func repliesCarryRevisions() {
         var r = Reply(message: "My Int: 64")
         r.rev = 57
-        #expect(String(decoding: WireEncoder.encode(r, tag: nil, format: .text), as: UTF8.self) == "OK My Int: 64 rev=57\n")
+        #expect(
+            String(decoding: WireEncoder.encode(r, tag: nil, format: .text), as: UTF8.self) == "OK My Int: 64 rev=57\n")
         #expect(String(decoding: WireEncoder.encode(r, tag: "t", format: .json), as: UTF8.self).contains(#""rev":57"#))
-        #expect(String(decoding: WireEncoder.encode(Reply(message: "x"), tag: nil, format: .text), as: UTF8.self) == "OK x\n")
+        #expect(
+            String(decoding: WireEncoder.encode(Reply(message: "x"), tag: nil, format: .text), as: UTF8.self)
+                == "OK x\n")
     }
 }
 

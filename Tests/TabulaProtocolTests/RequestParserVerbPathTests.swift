@@ -7,11 +7,17 @@ import Testing
 /// the same request, or the same error.
 @Suite struct RequestParserVerbPathTests {
     /// Arguments that matter to the parse: paths, numbers, a condition, quotes, an escape.
-    static let words = ["/settings/my-int", "/items/1", "#2", "7", "IF", "REV", "x", "a=b", "LIMIT", "5", "'q t'", #""e\n""#, "HTTP/1.1", "/"]
+    static let words = [
+        "/settings/my-int", "/items/1", "#2", "7", "IF", "REV", "x", "a=b", "LIMIT", "5", "'q t'", #""e\n""#,
+        "HTTP/1.1", "/",
+    ]
 
     @Test func aVerbLookedUpInTheLinesBytesParsesAsTheSameVerbQuoted() {
         // COMPLETE takes its line raw before any word is split, so quoting it changes the request.
-        let verbs = Verb.allCases.map(\.rawValue).filter { $0 != "COMPLETE" } + ["ping", "Show", "PINGX", "GET", "SHOWALLTHEWAY"]
+        let verbs =
+            Verb.allCases.map(\.rawValue).filter { $0 != "COMPLETE" } + [
+                "ping", "Show", "PINGX", "GET", "SHOWALLTHEWAY",
+            ]
         var rng = SplitMix64(seed: 42)
         var requests = 0
         for round in 0..<20_000 {
@@ -23,11 +29,13 @@ import Testing
             switch (RequestParser.parse(Array(plain.utf8)), RequestParser.parse(Array(quoted.utf8))) {
             case (.success(let a)?, .success(let b)?):
                 requests += 1
-                #expect(a.command == b.command && a.tag == b.tag && a.ifRev == b.ifRev, "seed 42, round \(round): \(plain)")
+                #expect(
+                    a.command == b.command && a.tag == b.tag && a.ifRev == b.ifRev, "seed 42, round \(round): \(plain)")
             case (.failure(let a)?, .failure(let b)?):
                 #expect(a == b, "seed 42, round \(round): \(plain)")
             case (let a, let b):
-                Issue.record("seed 42, round \(round): \(plain) gave \(String(describing: a)), quoted \(String(describing: b))")
+                Issue.record(
+                    "seed 42, round \(round): \(plain) gave \(String(describing: a)), quoted \(String(describing: b))")
             }
         }
         #expect(requests > 2_000)

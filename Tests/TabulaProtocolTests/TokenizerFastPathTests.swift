@@ -34,6 +34,9 @@ import Testing
         for s in ["a \"b\"", "a 'b'", "caf\u{E9}", "a\u{1}b", "a\u{7F}"] {
             #expect(Tokenizer.plainWords(Array(s.utf8)[...]) == nil, "\(s)")
         }
-        #expect(Tokenizer.plainWords(Array(" SELECT\t/settings/my-int  #2 ".utf8)[...]) == ["SELECT", "/settings/my-int", "#2"])
+        #expect(
+            Tokenizer.plainWords(Array(" SELECT\t/settings/my-int  #2 ".utf8)[...]) == [
+                "SELECT", "/settings/my-int", "#2",
+            ])
     }
 }

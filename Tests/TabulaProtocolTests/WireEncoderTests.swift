@@ -5,14 +5,17 @@ import TabulaProtocol
 func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
 
 @Suite struct WireEncoderTests {
-    let reply = Reply(rows: [Row(text: "my-int/  My Int: 16", json: .object([("name", .string("my-int"))]))], message: "1 of 2")
+    let reply = Reply(
+        rows: [Row(text: "my-int/  My Int: 16", json: .object([("name", .string("my-int"))]))], message: "1 of 2")
 
     @Test func textRepliesMarkDataLinesAndEndWithOK() {
         #expect(text(WireEncoder.encode(reply, tag: nil, format: .text)) == "- my-int/  My Int: 16\nOK 1 of 2\n")
     }
     @Test func theTagFollowsOKOrERR() {
         #expect(text(WireEncoder.encode(Reply(), tag: "t9", format: .text)) == "OK #t9\n")
-        #expect(text(WireEncoder.encode(Reply(error: TabulaError(.notFound, "no /x")), tag: "t9", format: .text)) == "ERR #t9 NOTFOUND no /x\n")
+        #expect(
+            text(WireEncoder.encode(Reply(error: TabulaError(.notFound, "no /x")), tag: "t9", format: .text))
+                == "ERR #t9 NOTFOUND no /x\n")
     }
     @Test func noDataLineCanLookLikeAFinalLineOrAPush() {
         let r = Reply(rows: [Row(text: "OK fake\n* EVENT", json: .null)], message: "")
@@ -58,20 +61,30 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
         #expect(back == [tricky])
     }
     @Test func eventsEncodeInBothFormats() throws {
-        let e = Event(rev: 43, kind: "select", path: "/settings/my-int", summary: "My Int: 32", value: .object([("value", .int(32))]))
+        let e = Event(
+            rev: 43, kind: "select", path: "/settings/my-int", summary: "My Int: 32",
+            value: .object([("value", .int(32))]))
         #expect(text(WireEncoder.encode(.event(e), format: .text)) == "* EVENT 43 select /settings/my-int My Int: 32\n")
-        let obj = try JSONSerialization.jsonObject(with: Data(WireEncoder.encode(.event(e), format: .json))) as? [String: Any]
+        let obj =
+            try JSONSerialization.jsonObject(with: Data(WireEncoder.encode(.event(e), format: .json))) as? [String: Any]
         #expect(obj?["rev"] as? Int == 43)
         #expect(obj?["push"] as? String == "event")
     }
     @Test func anEventIsWrittenByteForByteAsTheObjectItNames() {
         // The event's JSON is written field by field, not built as a `JSONValue`: the same
         // bytes, escapes and value included, whatever the kind, path and value hold.
-        let values: [JSONValue] = [.null, .int(-42), .int(Int64.max), .double(2.5), .string("a\"b\\c\n\u{1}"), .array([.bool(true), .int(0)]),
-                                   .object([("title", .string("Blu\u{2028}e")), ("n", .int(7))])]
+        let values: [JSONValue] = [
+            .null, .int(-42), .int(Int64.max), .double(2.5), .string("a\"b\\c\n\u{1}"), .array([.bool(true), .int(0)]),
+            .object([("title", .string("Blu\u{2028}e")), ("n", .int(7))]),
+        ]
         for (i, v) in values.enumerated() {
-            var e = Event(rev: UInt64(i) * 1_000_003, kind: i % 2 == 0 ? "add" : "rm", path: "/items/\(i)\"x\\", summary: "s", value: v)
-            var pairs: [(String, JSONValue)] = [("push", .string("event")), ("rev", .int(Int64(e.rev))), ("kind", .string(e.kind)), ("path", .string(e.path)), ("value", e.value)]
+            var e = Event(
+                rev: UInt64(i) * 1_000_003, kind: i % 2 == 0 ? "add" : "rm", path: "/items/\(i)\"x\\", summary: "s",
+                value: v)
+            var pairs: [(String, JSONValue)] = [
+                ("push", .string("event")), ("rev", .int(Int64(e.rev))), ("kind", .string(e.kind)),
+                ("path", .string(e.path)), ("value", e.value),
+            ]
             // Every third names where the entry stands and stood, and the entry as it was.
             if i % 3 == 1 {
                 e.at = Placement(section: "cheap\"items", position: i)
@@ -96,7 +109,9 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
     }
 
     @Test func helloAndByeArePushes() {
-        #expect(text(WireEncoder.encode(.hello(protocolVersion: 1, server: "tabulad/1", rev: 5, id: "00ab"), format: .text)) == "* HELLO tabula 1 rev=5 id=00ab server=tabulad/1\n")
+        #expect(
+            text(WireEncoder.encode(.hello(protocolVersion: 1, server: "tabulad/1", rev: 5, id: "00ab"), format: .text))
+                == "* HELLO tabula 1 rev=5 id=00ab server=tabulad/1\n")
         #expect(text(WireEncoder.encode(.bye(reason: "shutting down"), format: .text)) == "* BYE shutting down\n")
     }
     @Test func everyVerbHasUsageAndSummary() {

@@ -10,7 +10,9 @@ import TabulaServer
 /// that grows, each role's verbs, grants on reads, writes, watches and replays, and reloads.
 @Suite struct AccessControlTests {
     static func user(_ name: String, _ role: Role, allow: [String] = [], deny: [String] = []) -> UserEntry {
-        UserEntry(name: name, role: role, grants: Grants(allow: allow, deny: deny), hash: PasswordHash.make("pw-\(name)", iterations: 1_000))
+        UserEntry(
+            name: name, role: role, grants: Grants(allow: allow, deny: deny),
+            hash: PasswordHash.make("pw-\(name)", iterations: 1_000))
     }
 
     /// `name` with a new role and grants and the same secret (the same hash).
@@ -28,11 +30,13 @@ import TabulaServer
         "browser": user("browser", .read, allow: ["/catalog/item-2"]),
     ]
 
-    static func withUsers(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server) throws -> Void) throws {
-        try withServer({
-            $0.users = Self.users
-            configure(&$0)
-        }, body)
+    static func withUsers(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server) throws -> Void) throws
+    {
+        try withServer(
+            {
+                $0.users = Self.users
+                configure(&$0)
+            }, body)
     }
 
     static func login(_ s: Server, _ name: String) throws -> TabulaConnection {
@@ -87,11 +91,16 @@ import TabulaServer
 
     @Test func eachRoleMayUseItsVerbsAndIsToldWhichRoleTheOthersNeed() throws {
         try Self.withUsers { s in
-            let reader = try Self.login(s, "reader"), writer = try Self.login(s, "writer"), admin = try Self.login(s, "admin")
+            let reader = try Self.login(s, "reader"), writer = try Self.login(s, "writer"),
+                admin = try Self.login(s, "admin")
             #expect(try reader.request("LS /items").isOK)
-            #expect(try reader.request("ORDER pesto").final == "ERR NOPERM reader (read) may not use ORDER: it needs the write role")
+            #expect(
+                try reader.request("ORDER pesto").final
+                    == "ERR NOPERM reader (read) may not use ORDER: it needs the write role")
             #expect(try writer.request("ORDER pesto").isOK)
-            #expect(try writer.request("BANDS A 10 B").final == "ERR NOPERM writer (write) may not use BANDS: it needs the admin role")
+            #expect(
+                try writer.request("BANDS A 10 B").final
+                    == "ERR NOPERM writer (write) may not use BANDS: it needs the admin role")
             #expect(try writer.request("STATS").reply.error?.code == .noPerm)
             #expect(try writer.request("BANDS").isOK)
             #expect(try admin.request("BANDS A 10 B").isOK)
@@ -102,10 +111,13 @@ import TabulaServer
     @Test func grantsHideAndRefuseWhatIsNotAllowedAndDenyWins() throws {
         try Self.withUsers { s in
             let ci = try Self.login(s, "ci")
-            #expect(try ci.request("LS /").data.map { $0.components(separatedBy: "/").first ?? "" } == ["items", "orders"])
+            #expect(
+                try ci.request("LS /").data.map { $0.components(separatedBy: "/").first ?? "" } == ["items", "orders"])
             #expect(try ci.request("LS /items LIMIT 100").data.contains { $0.hasPrefix("3  ") } == false)
             #expect(try ci.request("SHOW /items/3").final == "ERR NOPERM ci (write) may not read /items/3")
-            #expect(try ci.request("SHOW /ITEMS/cheap-items/../3").reply.error?.code == .noPerm, "checked on the path the model resolves")
+            #expect(
+                try ci.request("SHOW /ITEMS/cheap-items/../3").reply.error?.code == .noPerm,
+                "checked on the path the model resolves")
             #expect(try ci.request("SET /items/3 name=x").final == "ERR NOPERM ci (write) may not change /items/3")
             #expect(try ci.request("SET /items/2 name=Two").isOK)
             #expect(try ci.request("LS /menu").reply.error?.code == .noPerm)
@@ -119,14 +131,17 @@ import TabulaServer
             let diner = try Self.login(s, "diner")
             #expect(try diner.request("ORDER /menu/pizza/margherita").reply.error?.code == .noPerm)
             let bare = try diner.request("ORDER margherita")
-            #expect(bare.reply.error?.code == .notFound && !bare.final.contains("margherita/") && !bare.final.contains("/menu/pizza/margherita"), "\(bare.final)")
+            #expect(
+                bare.reply.error?.code == .notFound && !bare.final.contains("margherita/")
+                    && !bare.final.contains("/menu/pizza/margherita"), "\(bare.final)")
             #expect(try diner.request("LS /orders").data.isEmpty, "nothing was ordered")
             #expect(try diner.request("ORDER pepperoni").isOK)
             #expect(try diner.request("SHOW /settings/my-in").final.contains("my-int") == false)
             let names = try diner.request("COMPLETE ORDER ").data
             #expect(names.contains("pepperoni") && !names.contains("margherita"), "\(names)")
             #expect(try diner.request("LS /menu/pizza").data.count == 2)
-            #expect(try diner.request("LS /menu").data.first?.contains("(2 entries)") == true, "counts leave the entry out")
+            #expect(
+                try diner.request("LS /menu").data.first?.contains("(2 entries)") == true, "counts leave the entry out")
         }
     }
 
@@ -134,13 +149,16 @@ import TabulaServer
         try Self.withUsers { s in
             let ci = try Self.login(s, "ci"), browser = try Self.login(s, "browser")
             let page = try ci.request("LS /items LIMIT 1 AFTER 2")
-            #expect(page.data.contains { $0.hasPrefix("4  ") } && !page.final.contains("AFTER 3"), "\(page.data) \(page.final)")
+            #expect(
+                page.data.contains { $0.hasPrefix("4  ") } && !page.final.contains("AFTER 3"),
+                "\(page.data) \(page.final)")
             #expect(try ci.request("LS /").data.first { $0.hasPrefix("items/") }?.hasPrefix("items/  3 items") == true)
             let admin = try Self.login(s, "admin")
             #expect(try admin.request("COMPLETE SELECT /settings/my-int ").data.isEmpty == false)
             #expect(try browser.request("COMPLETE SELECT /settings/my-int ").data.isEmpty)
             let offered = try browser.request("COMPLETE ORDER ").data
-            #expect(!offered.contains { ["margherita", "pepperoni", "menu"].contains(where: $0.contains) }, "\(offered)")
+            #expect(
+                !offered.contains { ["margherita", "pepperoni", "menu"].contains(where: $0.contains) }, "\(offered)")
             #expect(try browser.request("LS /catalog").data.count == 1)
         }
     }
@@ -162,7 +180,9 @@ import TabulaServer
     @Test func aWatcherNeverReceivesAnEventItMayNotReadLiveOrReplayed() throws {
         try Self.withUsers { s in
             let admin = try Self.login(s, "admin"), ci = try Self.login(s, "ci")
-            #expect(try ci.request("WATCH /settings").final == "ERR NOPERM ci (write) may not watch /settings; watch under /items or /orders")
+            #expect(
+                try ci.request("WATCH /settings").final
+                    == "ERR NOPERM ci (write) may not watch /settings; watch under /items or /orders")
             #expect(try ci.request("WATCH /items/3").reply.error?.code == .noPerm)
             #expect(try admin.request("SET /items/3 name=Hidden").isOK)
             #expect(try admin.request("SET /items/2 name=Seen").isOK)
@@ -172,7 +192,9 @@ import TabulaServer
             #expect(try ci.waitPush(timeout: 5) { _ in true } == "* SYNCED 2")
             #expect(try admin.request("SET /items/3 name=Hidden2").isOK)
             #expect(try admin.request("SET /items/4 name=Seen2").isOK)
-            #expect(try ci.waitPush(timeout: 5) { _ in true }?.contains("/items/4") == true, "the event for /items/3 was not sent before it")
+            #expect(
+                try ci.waitPush(timeout: 5) { _ in true }?.contains("/items/4") == true,
+                "the event for /items/3 was not sent before it")
         }
     }
 
@@ -206,11 +228,15 @@ import TabulaServer
             var rows = 0, replies = 0, last = ""
             while let l = try ops.line.readLine(timeout: 10) {
                 last = l
-                if l.hasPrefix("- ") { rows += 1 } else if l.hasPrefix("OK ") {
+                if l.hasPrefix("- ") {
+                    rows += 1
+                } else if l.hasPrefix("OK ") {
                     #expect(rows == 2_000 && l == "OK 2000 of 2000", "reply \(replies) had \(rows) rows: \(l)")
                     replies += 1
                     rows = 0
-                } else if l.hasPrefix("* BYE") { break }
+                } else if l.hasPrefix("* BYE") {
+                    break
+                }
             }
             #expect(last == "* BYE user ops was removed from the users file")
             #expect(rows == 0, "a reply was cut by the goodbye after \(rows) rows")
@@ -243,7 +269,9 @@ import TabulaServer
             #expect(try admin.request("ORDER /menu/pizza/margherita").isOK)  // order 1, hidden from diner
             #expect(try admin.request("ORDER /menu/pizza/pepperoni").isOK)  // order 2
             let listed = try diner.request("LS /orders")
-            #expect(listed.final == "OK 1 of 1" && listed.data.count == 1 && listed.data[0].contains("Pepperoni"), "\(listed.lines)")
+            #expect(
+                listed.final == "OK 1 of 1" && listed.data.count == 1 && listed.data[0].contains("Pepperoni"),
+                "\(listed.lines)")
             #expect(!listed.lines.joined().contains("argherita"))
             #expect(try diner.request("SHOW /orders/1").final == "ERR NOTFOUND no /orders/1")
             #expect(try diner.request("RM /orders/1").final == "ERR NOTFOUND no /orders/1")
@@ -252,7 +280,9 @@ import TabulaServer
             #expect(try admin.request("ORDER /menu/pizza/margherita").isOK)
             #expect(try admin.request("ORDER /menu/pizza/pepperoni").isOK)
             let pushed = try #require(try diner.waitPush(timeout: 10) { $0.contains("order") })
-            #expect(pushed.contains("/orders/4") && pushed.contains("Pepperoni"), "the hidden entry's order is not pushed; the next one is: \(pushed)")
+            #expect(
+                pushed.contains("/orders/4") && pushed.contains("Pepperoni"),
+                "the hidden entry's order is not pushed; the next one is: \(pushed)")
         }
     }
 
@@ -283,13 +313,17 @@ import TabulaServer
             #expect(try writer.request("ORDER pesto").isOK)
             let credentials = Credentials(name: "ci", secret: "pw-ci")
             #expect("\(credentials)" == "user ci", "printing credentials never shows the secret")
-            let resumed = try Reconnector.resume(host: "127.0.0.1", port: s.port, credentials: credentials, session: session, after: 0, historyID: c.historyID)
+            let resumed = try Reconnector.resume(
+                host: "127.0.0.1", port: s.port, credentials: credentials, session: session, after: 0,
+                historyID: c.historyID)
             #expect(resumed.refused.isEmpty, "\(resumed.refused)")
             #expect(try resumed.connection.waitPush(timeout: 5) { $0.contains("Pesto") } != nil)
             #expect(try resumed.connection.request("PWD").final == "OK /items")
             let wrong = Credentials(name: "ci", secret: "nope")
             #expect(throws: ClientError.refused("the server refused user ci: ERR WRONGPASS wrong name or secret")) {
-                _ = try Reconnector.resume(host: "127.0.0.1", port: s.port, credentials: wrong, session: session, after: 0, historyID: c.historyID)
+                _ = try Reconnector.resume(
+                    host: "127.0.0.1", port: s.port, credentials: wrong, session: session, after: 0,
+                    historyID: c.historyID)
             }
         }
     }

@@ -5,7 +5,9 @@ import Testing
 /// 2^64 addresses is one address to them; IPv4 addresses count one by one.
 @Suite struct AddressBookTests {
     static func v6(_ hi: UInt64, _ lo: UInt64) -> PeerAddress { PeerAddress(hi: hi, lo: lo) }
-    static func v4(_ last: UInt64) -> PeerAddress { PeerAddress(hi: 0, lo: 0xFFFF_0000_0000 | 192 << 24 | 0 << 16 | 2 << 8 | last) }
+    static func v4(_ last: UInt64) -> PeerAddress {
+        PeerAddress(hi: 0, lo: 0xFFFF_0000_0000 | 192 << 24 | 0 << 16 | 2 << 8 | last)
+    }
 
     @Test func addressesOfOneIPv6Slash64CountAsOne() {
         let book = AddressBook()

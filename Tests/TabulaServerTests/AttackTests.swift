@@ -33,11 +33,14 @@ import TabulaServer
             #expect(try a.request("ADD /catalog wide").isOK)
             try a.line.send((0..<10_000).map { "ADD /catalog/wide n\($0)" }.joined(separator: "\n"))
             for _ in 0..<10_000 { _ = try a.readReply(timeout: 60) }
-            let reply = try Self.pingWhile("SHOW /catalog/wide/" + String(repeating: "x", count: 60_000), attacker: a, other: b)
+            let reply = try Self.pingWhile(
+                "SHOW /catalog/wide/" + String(repeating: "x", count: 60_000), attacker: a, other: b)
             #expect(reply.reply.error?.code == .notFound)
             #expect(reply.reply.error?.message.contains("did you mean") == false)
             #expect(try a.request("SHOW /catalog/wide/n999").isOK)
-            #expect(try a.request("SHOW /catalog/wide/n19x").reply.error?.message.contains("did you mean /catalog/wide/n19?") == true)
+            #expect(
+                try a.request("SHOW /catalog/wide/n19x").reply.error?.message.contains(
+                    "did you mean /catalog/wide/n19?") == true)
         }
     }
 
@@ -55,11 +58,13 @@ import TabulaServer
         try withServer { s in
             let a = try connect(s), b = try connect(s)
             #expect(try a.request("ADD /catalog same").isOK)
-            try a.line.send((0..<3_000).map { "ADD /catalog/same \(Quoting.quote(Self.twinTitle($0)))" }.joined(separator: "\n"))
+            try a.line.send(
+                (0..<3_000).map { "ADD /catalog/same \(Quoting.quote(Self.twinTitle($0)))" }.joined(separator: "\n"))
             var last = ""
             for _ in 0..<3_000 { last = try a.readReply(timeout: 60).reply.message }
             #expect(last == "/catalog/same/twin-3000")
-            let reply = try Self.pingWhile("ADD /catalog/same \(Quoting.quote(Self.twinTitle(3_000)))", attacker: a, other: b)
+            let reply = try Self.pingWhile(
+                "ADD /catalog/same \(Quoting.quote(Self.twinTitle(3_000)))", attacker: a, other: b)
             #expect(reply.reply.message == "/catalog/same/twin-3001")
             #expect(try a.request("ADD /catalog/same Twin").reply.error?.code == .exists, "one title, once")
         }
@@ -70,7 +75,9 @@ import TabulaServer
             // 20 connections of 1,000 watches each (one may watch at most 1,024).
             let watchers = try (0..<20).map { _ in try connect(s) }
             let w = watchers[0], a = try connect(s), b = try connect(s)
-            for (k, c) in watchers.enumerated() { try c.line.send((0..<1_000).map { "WATCH /items/\(k * 1_000 + $0 + 100)" }.joined(separator: "\n")) }
+            for (k, c) in watchers.enumerated() {
+                try c.line.send((0..<1_000).map { "WATCH /items/\(k * 1_000 + $0 + 100)" }.joined(separator: "\n"))
+            }
             for c in watchers { for _ in 0..<1_000 { #expect(try c.readReply(timeout: 60).isOK) } }
             let reply = try Self.pingWhile("ADD /items lamp 20", attacker: a, other: b)
             #expect(reply.reply.message.hasPrefix("/items/5 "))
@@ -92,4 +99,3 @@ import TabulaServer
         }
     }
 }
-

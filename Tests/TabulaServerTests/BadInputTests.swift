@@ -27,13 +27,23 @@ import TabulaStorage
             #expect(try c.readLine(timeout: 5) == "OK PONG")
         }
     }
-    @Test func invalidUTF8IsAnEncodingError() throws { try expectError([0x4C, 0x53, 0x20, 0xC3, 0x28], code: "ENCODING") }
-    @Test func aNulByteIsAnEncodingError() throws { try expectError(Array("PI".utf8) + [0] + Array("NG".utf8), code: "ENCODING") }
-    @Test func aControlCharacterIsAnEncodingError() throws { try expectError(Array("LS \u{1b}[2J".utf8), code: "ENCODING") }
-    @Test func anUnknownVerbIsAnsweredWithASuggestion() throws { try expectError(Array("SHWO /items".utf8), code: "UNKNOWN") }
+    @Test func invalidUTF8IsAnEncodingError() throws {
+        try expectError([0x4C, 0x53, 0x20, 0xC3, 0x28], code: "ENCODING")
+    }
+    @Test func aNulByteIsAnEncodingError() throws {
+        try expectError(Array("PI".utf8) + [0] + Array("NG".utf8), code: "ENCODING")
+    }
+    @Test func aControlCharacterIsAnEncodingError() throws {
+        try expectError(Array("LS \u{1b}[2J".utf8), code: "ENCODING")
+    }
+    @Test func anUnknownVerbIsAnsweredWithASuggestion() throws {
+        try expectError(Array("SHWO /items".utf8), code: "UNKNOWN")
+    }
     @Test func wrongArityIsASyntaxError() throws { try expectError(Array("MV /items/1".utf8), code: "SYNTAX") }
     @Test func aBadNumberIsASyntaxError() throws { try expectError(Array("LS /items LIMIT -4".utf8), code: "SYNTAX") }
-    @Test func anUnterminatedQuoteIsASyntaxError() throws { try expectError(Array("ADD /items \"Red Chair 5".utf8), code: "SYNTAX") }
+    @Test func anUnterminatedQuoteIsASyntaxError() throws {
+        try expectError(Array("ADD /items \"Red Chair 5".utf8), code: "SYNTAX")
+    }
     @Test func aMissingPathIsNotFound() throws { try expectError(Array("SHOW /items/999".utf8), code: "NOTFOUND") }
     @Test func tooManyPriceBandsAreRefusedAndTheServerLives() throws {
         try withServer { s in
@@ -70,20 +80,25 @@ import TabulaStorage
             var refusal: String?
             while refusal == nil && flood.count < 40 {
                 do {
-                    flood.append(try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 10, source: "127.0.0.70"))
+                    flood.append(
+                        try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 10, source: "127.0.0.70"))
                 } catch ClientError.connectFailed(let why) {
                     refusal = why
                 }
             }
             #expect(flood.count == 36, "one address took \(flood.count) of 40 slots")
-            #expect(refusal?.contains("last slots are kept for addresses with fewer than 16 connections") == true, "\(refusal ?? "none")")
+            #expect(
+                refusal?.contains("last slots are kept for addresses with fewer than 16 connections") == true,
+                "\(refusal ?? "none")")
             let other = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 10, source: "127.0.0.71")
             #expect(try other.request("PING").isOK)
         }
     }
 
     @Test func aClientThatNeverReadsIsPausedThenDroppedWhileOthersAreServed() throws {
-        try withServer({ $0.outputLimit = 256 * 1024; $0.stallTimeout = 1 }) { s in
+        try withServer({
+            $0.outputLimit = 256 * 1024; $0.stallTimeout = 1
+        }) { s in
             let normal = try connect(s)
             _ = try normal.request("WATCH /orders")
             // 20,000 HELPs ask for about 40 MB of replies: more than loopback's socket buffers

@@ -42,7 +42,9 @@ final class BrokenStore: StateStore, Sendable {
         }
         if failCommits.load(ordering: .acquiring) { throw StorageError("disk full (test)") }
         let most = refuseTextsOver.load(ordering: .acquiring)
-        if most > 0, batch.mutations.contains(where: { BrokenStore.longestText($0) > most }) { throw StorageError("no room for a row that long (test)") }
+        if most > 0, batch.mutations.contains(where: { BrokenStore.longestText($0) > most }) {
+            throw StorageError("no room for a row that long (test)")
+        }
         try inner.commit(batch)
     }
 

@@ -17,7 +17,9 @@ import Testing
     }
 
     @Test func otherAddressesAreOnOtherMachines() {
-        #expect(!v4(10, 0, 0, 1).isOnThisMachine && !v4(192, 168, 1, 127).isOnThisMachine && !v4(128, 0, 0, 1).isOnThisMachine)
+        #expect(
+            !v4(10, 0, 0, 1).isOnThisMachine && !v4(192, 168, 1, 127).isOnThisMachine
+                && !v4(128, 0, 0, 1).isOnThisMachine)
         #expect(!PeerAddress(hi: 0x2001_0db8_0000_0000, lo: 1).isOnThisMachine)  // 2001:db8::1
         #expect(!PeerAddress(hi: 0, lo: 2).isOnThisMachine)  // ::2
     }

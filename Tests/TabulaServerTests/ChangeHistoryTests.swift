@@ -4,7 +4,9 @@ import TabulaProtocol
 @testable import TabulaServer
 
 @Suite struct ChangeHistoryTests {
-    static func event(_ rev: UInt64) -> Event? { Event(rev: rev, kind: "order", path: "/orders/\(rev)", summary: "", value: .null) }
+    static func event(_ rev: UInt64) -> Event? {
+        Event(rev: rev, kind: "order", path: "/orders/\(rev)", summary: "", value: .null)
+    }
 
     @Test func itKeepsTheNewestEventsUpToItsCapacityAndHandsBackWhatFallsOut() {
         var h = ChangeHistory(capacity: 3)
@@ -32,8 +34,12 @@ import TabulaProtocol
             h.append(&e)
         }
         #expect(h.bytes <= 1 << 20 && h.count == (1 << 20) / (60_009 + 34), "\(h.count) events, \(h.bytes) bytes")
-        #expect(h.oldest == 200 - UInt64(h.count) + 1 && h.holds(after: 200 - UInt64(h.count)) && !h.holds(after: 199 - UInt64(h.count)))
-        #expect(h.events(after: 0, through: 200, under: "/", limit: 1_000).map(\.rev) == Array((200 - UInt64(h.count) + 1)...200))
+        #expect(
+            h.oldest == 200 - UInt64(h.count) + 1 && h.holds(after: 200 - UInt64(h.count))
+                && !h.holds(after: 199 - UInt64(h.count)))
+        #expect(
+            h.events(after: 0, through: 200, under: "/", limit: 1_000).map(\.rev)
+                == Array((200 - UInt64(h.count) + 1)...200))
     }
 
     @Test func aRingThatDroppedByBytesStillGrowsInOrder() {
@@ -55,7 +61,10 @@ import TabulaProtocol
         }
         #expect(h.count == 5_000)
         #expect(h.oldest == 7_346)
-        #expect(h.events(after: 12_340, through: 12_345, under: "/", limit: 10).map(\.rev) == [12_341, 12_342, 12_343, 12_344, 12_345])
+        #expect(
+            h.events(after: 12_340, through: 12_345, under: "/", limit: 10).map(\.rev) == [
+                12_341, 12_342, 12_343, 12_344, 12_345,
+            ])
         let all = h.events(after: 7_345, through: 12_345, under: "/", limit: 10_000).map(\.rev)
         #expect(all == Array(7_346...12_345))
     }
@@ -63,7 +72,9 @@ import TabulaProtocol
     @Test func aWindowCountsAndListsOnlyTheEventsUnderAPrefixWithinItsRange() {
         var h = ChangeHistory(capacity: 100)
         for rev in 1...30 as ClosedRange<UInt64> {
-            var e: Event? = Event(rev: rev, kind: "put", path: rev % 3 == 0 ? "/items/\(rev)" : rev % 3 == 1 ? "/itemsx" : "/items", summary: "", value: .null)
+            var e: Event? = Event(
+                rev: rev, kind: "put", path: rev % 3 == 0 ? "/items/\(rev)" : rev % 3 == 1 ? "/itemsx" : "/items",
+                summary: "", value: .null)
             h.append(&e)
         }
         #expect(h.count(after: 0, through: 30, under: "/items") == 20)

@@ -5,7 +5,9 @@ import Synchronization
 import TabulaServer
 import TabulaTestSupport
 
-@Suite("Nodes of a cluster on one PostgreSQL", .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
+@Suite(
+    "Nodes of a cluster on one PostgreSQL",
+    .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
 struct ClusterTests {
     @Test("a write on one node reaches a watcher on another, with the revision its OK named")
     func writesReachOtherNodes() throws {
@@ -20,7 +22,9 @@ struct ClusterTests {
         }
     }
 
-    @Test("a watcher on another node is told where the entry stands and stood, from the shared history, live and replayed")
+    @Test(
+        "a watcher on another node is told where the entry stands and stood, from the shared history, live and replayed"
+    )
     func eventsCarryTheirPlacesAcrossNodes() throws {
         try withCluster { nodes, _ in
             let watcher = try connect(nodes[1])
@@ -28,7 +32,8 @@ struct ClusterTests {
             #expect(try watcher.request("WATCH /items").isOK)
             let rev = try #require(revision(of: try connect(nodes[0]).request("SET /items/1 value=70").final))
             let live = try #require(try watcher.waitPush(timeout: 5) { $0.contains(#""push":"event""#) })
-            let placed = #""at":{"section":"expensive-items","position":3},"from":{"section":"cheap-items","position":1}"#
+            let placed =
+                #""at":{"section":"expensive-items","position":3},"from":{"section":"cheap-items","position":1}"#
             #expect(live.contains(placed), "\(live)")
             #expect(live.contains(#""prev":{"type":"item","id":1"#))
             let late = try connect(nodes[1])
@@ -47,7 +52,9 @@ struct ClusterTests {
             for value in [8, 16, 32, 64] {
                 let rev = try #require(revision(of: try a.request("SELECT /settings/my-int \(value)").final))
                 #expect(try b.request("SYNC \(rev)").final == "OK synced rev=\(rev)")
-                #expect(try b.request("SHOW /settings/my-int").data.contains("selected: \(value) (#\([8, 16, 32, 64].firstIndex(of: value)! + 1))"))
+                #expect(
+                    try b.request("SHOW /settings/my-int").data.contains(
+                        "selected: \(value) (#\([8, 16, 32, 64].firstIndex(of: value)! + 1))"))
             }
         }
     }
@@ -61,10 +68,13 @@ struct ClusterTests {
             _ = try a.request("SYNC \(before)")
             let rev = try #require(revision(of: try a.request("SET /items/4 value=70 IF REV \(before)").final))
             #expect(try b.request("SYNC \(rev)").isOK)
-            #expect(try b.request("SHOW /items/4").data.last == "rev: \(rev)", "the follower stamped the leader's change")
+            #expect(
+                try b.request("SHOW /items/4").data.last == "rev: \(rev)", "the follower stamped the leader's change")
             #expect(try a.request("SHOW /items/4").data.last == "rev: \(rev)")
             let stale = try b.request("SET /items/4 value=90 IF REV \(before)")
-            #expect(stale.final.hasPrefix("ERR CONFLICT /items/4 changed at rev \(rev), after rev \(before)"), "\(stale.final)")
+            #expect(
+                stale.final.hasPrefix("ERR CONFLICT /items/4 changed at rev \(rev), after rev \(before)"),
+                "\(stale.final)")
             #expect(try b.request("SET /items/4 value=90 IF REV \(rev)").isOK)
         }
     }
@@ -78,7 +88,10 @@ struct ClusterTests {
             #expect(r.final.hasPrefix("ERR TIMEOUT this node has applied revision 0, not yet 1000"))
             #expect(Date().timeIntervalSince(start) >= 0.3)
             #expect(try c.request("PING").final == "OK PONG")
-            #expect(try c.request("WATCH /orders FROM 1000").final == "ERR EXPIRED revision 1000 is ahead of this node, which has applied 0; SYNC 1000 first (it waits for this node to catch up), then WATCH /orders FROM 1000")
+            #expect(
+                try c.request("WATCH /orders FROM 1000").final
+                    == "ERR EXPIRED revision 1000 is ahead of this node, which has applied 0; SYNC 1000 first (it waits for this node to catch up), then WATCH /orders FROM 1000"
+            )
         }
     }
 
@@ -90,7 +103,9 @@ struct ClusterTests {
             for node in nodes {
                 DispatchQueue.global().async(group: group) {  // enters the group, and leaves it when done
                     guard let c = try? connect(node) else { return failures.withLock { $0 += 1 } }
-                    for _ in 0..<50 where (try? c.request("ORDER gelato").isOK) != true { failures.withLock { $0 += 1 } }
+                    for _ in 0..<50 where (try? c.request("ORDER gelato").isOK) != true {
+                        failures.withLock { $0 += 1 }
+                    }
                 }
             }
             #expect(group.wait(timeout: .now() + 60) == .success, "the writers did not finish within 60 s")
@@ -113,21 +128,30 @@ struct ClusterTests {
                 #expect(try a.request("ORDER pesto").isOK)
                 #expect(try b.request("SYNC \(rev)").isOK)
             }
-            #expect(try b.request("WATCH /orders FROM 1").final.hasPrefix("ERR EXPIRED revision 1 is older than the history kept; the oldest revision held is 4"))
+            #expect(
+                try b.request("WATCH /orders FROM 1").final.hasPrefix(
+                    "ERR EXPIRED revision 1 is older than the history kept; the oldest revision held is 4"))
             #expect(try b.request("WATCH /orders FROM 3").final == "OK watching /orders at rev 6; replaying 3 events")
             for rev in 4...6 { #expect(try b.waitPush(timeout: 5) { $0.hasPrefix("* EVENT \(rev) ") } != nil) }
         }
     }
 
-    @Test("a store whose head goes behind a node (a restore) makes it drop its clients with a BYE, never serve both histories")
+    @Test(
+        "a store whose head goes behind a node (a restore) makes it drop its clients with a BYE, never serve both histories"
+    )
     func rewoundHistoryDropsClients() throws {
         try withCluster(nodes: 1) { nodes, db in
             let c = try connect(nodes[0])
             #expect(try c.request("WATCH /").isOK)
             #expect(try c.request("ORDER pesto").isOK)
-            try psql(db, "UPDATE tabula_head SET rev = 0; UPDATE tabula_durable SET rev = 0; DELETE FROM tabula_changes; DELETE FROM orders")  // as a restore of an older backup
+            try psql(
+                db,
+                "UPDATE tabula_head SET rev = 0; UPDATE tabula_durable SET rev = 0; DELETE FROM tabula_changes; DELETE FROM orders"
+            )  // as a restore of an older backup
             let bye = try c.waitPush(timeout: 5) { $0.hasPrefix("* BYE") }
-            #expect(bye?.hasPrefix("* BYE the history changed: the store's history is at revision 0, behind this node's 1") == true)
+            #expect(
+                bye?.hasPrefix("* BYE the history changed: the store's history is at revision 0, behind this node's 1")
+                    == true)
             // It reloaded the store's state: new clients start from the store's history.
             // (A connection made while the node drops its clients may be dropped too: try again.)
             #expect(eventually { (try? connect(nodes[0]).request("LS /orders").final) == "OK 0 of 0" })

@@ -54,7 +54,8 @@ import TabulaStorage
             #expect(during.isOK && during.data == before, "a read showed a change not yet committed: \(during.data)")
             store.holdCommits.store(false, ordering: .releasing)
             #expect(try writer.readReply().isOK)
-            #expect(try reader.request("SHOW /settings/my-int").data != before, "once its OK is sent, the change is read")
+            #expect(
+                try reader.request("SHOW /settings/my-int").data != before, "once its OK is sent, the change is read")
         }
     }
 
@@ -86,7 +87,9 @@ import TabulaStorage
             #expect(try c.request("ADD /items Refused 6").reply.error?.code == .storage)
             let read = try r.request("LS /items")
             #expect(read.isOK, "reads go on from the state as committed: \(read.final)")
-            #expect(read.data.contains { $0.contains("Kept") } && !read.data.contains { $0.contains("Refused") }, "\(read.data)")
+            #expect(
+                read.data.contains { $0.contains("Kept") } && !read.data.contains { $0.contains("Refused") },
+                "\(read.data)")
             #expect(store.loads.load(ordering: .relaxed) == loads, "the store was read back")
         }
     }

@@ -31,7 +31,9 @@ func tempDB() -> String {
             #expect(try stat(c, "history_oldest") == 1)
             let r = try c.request("WATCH /items FROM \(lastSeen)")
             #expect(r.final == "OK watching /items at rev 3; replaying 1 event")
-            #expect(try c.waitPush(timeout: 5) { _ in true } == "* EVENT 2 add /items/6 6  Desk  $80  serial=\(serial(of: c, 6))")
+            #expect(
+                try c.waitPush(timeout: 5) { _ in true }
+                    == "* EVENT 2 add /items/6 6  Desk  $80  serial=\(serial(of: c, 6))")
         }
     }
 
@@ -64,7 +66,8 @@ func tempDB() -> String {
             let events = w.takePushes() + w.pollPushes()
             _ = try w.request("PING")
             let all = events + w.takePushes()
-            #expect(all.compactMap { TabulaConnection.revision(of: $0) }.max() ?? 0 <= UInt64(rev + (order.isOK ? 1 : 0)))
+            #expect(
+                all.compactMap { TabulaConnection.revision(of: $0) }.max() ?? 0 <= UInt64(rev + (order.isOK ? 1 : 0)))
             #expect(count == rev + 4)
         }
     }
@@ -88,7 +91,9 @@ func tempDB() -> String {
         first.start()
         let c = try TabulaConnection(host: "127.0.0.1", port: first.port, timeout: 30)
         var session = SessionTracker()
-        for line in ["WATCH /orders", "CD /menu", "FILTER favorites"] { session.observe(request: line, reply: try c.request(line)) }
+        for line in ["WATCH /orders", "CD /menu", "FILTER favorites"] {
+            session.observe(request: line, reply: try c.request(line))
+        }
         _ = try c.request("ORDER pesto")
         _ = try c.waitPush(timeout: 5) { _ in true }
         let seen = c.lastRevision
@@ -101,7 +106,8 @@ func tempDB() -> String {
         let other = try TabulaConnection(host: "127.0.0.1", port: second.port, timeout: 30)
         _ = try other.request("ORDER tiramisu")  // made while our client was away
 
-        let resumed = try Reconnector.resume(host: "127.0.0.1", port: second.port, session: session, after: seen, historyID: c.historyID)
+        let resumed = try Reconnector.resume(
+            host: "127.0.0.1", port: second.port, session: session, after: seen, historyID: c.historyID)
         let back = resumed.connection
         #expect(resumed.refused.isEmpty)
         #expect(!resumed.wasReset)

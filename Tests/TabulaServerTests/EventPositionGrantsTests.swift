@@ -28,7 +28,9 @@ import TabulaServer
             #expect(try ci.request("WATCH /items").isOK)
             let moved = try ci.request("MV /items/2 1")
             #expect(moved.isOK, "\(moved.final)")
-            let own = try #require(moved.lines.first { $0.hasPrefix("* EVENT") } ?? (try ci.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") }))
+            let own = try #require(
+                moved.lines.first { $0.hasPrefix("* EVENT") }
+                    ?? (try ci.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") }))
             #expect(!own.contains("#"), "\(own)")
         }
     }
@@ -40,7 +42,9 @@ import TabulaServer
             let ci = try AccessControlTests.login(s, "ci")
             let replayed = try ci.request("WATCH /items FROM 0")
             #expect(replayed.isOK, "\(replayed.final)")
-            let event = try #require(replayed.lines.first { $0.hasPrefix("* EVENT") } ?? (try ci.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") }))
+            let event = try #require(
+                replayed.lines.first { $0.hasPrefix("* EVENT") }
+                    ?? (try ci.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") }))
             #expect(event.contains(" mv /items/4 in ") && !event.contains("#"), "\(event)")
         }
     }

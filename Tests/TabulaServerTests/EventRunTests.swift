@@ -13,7 +13,9 @@ import TabulaProtocol
         formats.insert(FormatSet(.resp3))
         var run = EventRun(formats: formats)
         run.append(Self.e)
-        for (format, channel) in [(WireFormat.resp2, "/orders"), (.resp3, "/orders"), (.resp2, "/"), (.resp2, "/orders"), (.resp3, "/")] {
+        for (format, channel) in [
+            (WireFormat.resp2, "/orders"), (.resp3, "/orders"), (.resp2, "/"), (.resp2, "/orders"), (.resp3, "/"),
+        ] {
             var want: [UInt8] = []
             RESPEncoder.event(Self.e, channel: channel, resp3: format == .resp3, into: &want)
             #expect(run.bytes(for: format, channel: channel) == want, "\(format) \(channel)")

@@ -17,7 +17,8 @@ import TabulaStorage
 
     static func addItems(_ c: TabulaConnection, _ n: Int) throws {
         for start in stride(from: 0, to: n, by: 1_000) {
-            try c.line.send((0..<1_000).map { "ADD /items item\(start + $0) \(($0 * 7) % 100)" }.joined(separator: "\n"))
+            try c.line.send(
+                (0..<1_000).map { "ADD /items item\(start + $0) \(($0 * 7) % 100)" }.joined(separator: "\n"))
             for _ in 0..<1_000 { _ = try c.readReply(timeout: 60) }
         }
     }
@@ -47,7 +48,9 @@ import TabulaStorage
     @Test func aFloodOfLargeReadsWithoutReadingCostsBoundedMemory() throws {
         try withServer { s in
             let held = try Self.flood(s, first: nil)
-            #expect(held > 0 && held < 4096, "the server held \(held) KiB for a client that does not read (its pause is 256 KiB, then one page)")
+            #expect(
+                held > 0 && held < 4096,
+                "the server held \(held) KiB for a client that does not read (its pause is 256 KiB, then one page)")
         }
     }
 
@@ -76,7 +79,8 @@ import TabulaStorage
             let c = try connect(s)
             let name = String(repeating: "n", count: 500)
             for start in stride(from: 0, to: 10_000, by: 1_000) {
-                try c.line.send((0..<1_000).map { "ADD /items \(name)\(start + $0) \($0 % 100)" }.joined(separator: "\n"))
+                try c.line.send(
+                    (0..<1_000).map { "ADD /items \(name)\(start + $0) \($0 % 100)" }.joined(separator: "\n"))
                 for _ in 0..<1_000 { _ = try c.readReply(timeout: 60) }
             }
             #expect(try c.request("FORMAT json").isOK)
@@ -92,7 +96,9 @@ import TabulaStorage
             let held = try Self.flood(s, first: "ORDER pesto")
             #expect(held > 0 && held < 4096, "the server held \(held) KiB for a client that does not read")
             let w = try connect(s)
-            #expect(try w.request("ORDER gelato", timeout: 60).isOK, "a write must be answered while the unread flood is pending")
+            #expect(
+                try w.request("ORDER gelato", timeout: 60).isOK,
+                "a write must be answered while the unread flood is pending")
         }
     }
 }

@@ -63,12 +63,16 @@ final class GatedHistoryStore: StateStore, @unchecked Sendable {
 
         func oldestRevision() throws -> UInt64 { try inner.oldestRevision() }
 
-        func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (count: Int, through: UInt64) {
+        func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (
+            count: Int, through: UInt64
+        ) {
             gate.pass()
             return try inner.count(after: after, through: through, under: prefix, limit: limit)
         }
 
-        func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws -> [Event] {
+        func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws
+            -> [Event]
+        {
             gate.pass()
             return try inner.events(after: after, through: through, under: prefix, limit: limit, more: more)
         }

@@ -9,12 +9,24 @@ enum GeneratedLines {
         case .help: return ["HELP", "HELP LS", "HELP NOPE"]
         case .ping: return ["PING", "PING hello"]
         case .quit: return ["QUIT"]  // only as a pipeline's last line: it closes
-        case .ls: return ["LS /items", "LS /settings", "LS /items LIMIT 2 AFTER 1", "LS /nope", "LS /orders", "LS", "LS /items LIMIT 0", "LS /items IF REV 1"]
+        case .ls:
+            return [
+                "LS /items", "LS /settings", "LS /items LIMIT 2 AFTER 1", "LS /nope", "LS /orders", "LS",
+                "LS /items LIMIT 0", "LS /items IF REV 1",
+            ]
         case .show: return ["SHOW /items/1", "SHOW /settings/my-int", "SHOW /items/99", "SHOW"]
         case .cd: return ["CD /items", "CD ..", "CD /nope", "CD /catalog"]
         case .pwd: return ["PWD"]
-        case .select: return ["SELECT /settings/my-int #1", "SELECT /settings/my-int #3", "SELECT /settings/my-int 99", "SELECT /settings/my-string #2", "SELECT", "SELECT /settings/my-int #2 IF REV 0", "SELECT /settings/my-int #4 IF REV 3", "SELECT /settings/my-int #1 IF REV x"]
-        case .add: return ["ADD /items Lamp 30", "ADD /catalog Node", "ADD /catalog/item-3 Child", "ADD /nope x", "ADD \"open"]
+        case .select:
+            return [
+                "SELECT /settings/my-int #1", "SELECT /settings/my-int #3", "SELECT /settings/my-int 99",
+                "SELECT /settings/my-string #2", "SELECT", "SELECT /settings/my-int #2 IF REV 0",
+                "SELECT /settings/my-int #4 IF REV 3", "SELECT /settings/my-int #1 IF REV x",
+            ]
+        case .add:
+            return [
+                "ADD /items Lamp 30", "ADD /catalog Node", "ADD /catalog/item-3 Child", "ADD /nope x", "ADD \"open",
+            ]
         case .set: return ["SET /items/2 value=77", "SET /items/2 name=", "SET /items/1 name=Spoon"]
         case .rm: return ["RM /orders/1", "RM /items/4", "RM /nope", "RM /orders", "RM /catalog/node"]
         case .mv: return ["MV /items/1 1", "MV /items/2 2", "MV /items/3 9"]
@@ -22,7 +34,13 @@ enum GeneratedLines {
         case .filter: return ["FILTER favorites", "FILTER all", "FILTER bogus"]
         case .bands: return ["BANDS", "BANDS Low 40 High", "BANDS x"]
         case .order: return ["ORDER pesto", "ORDER margherita", "ORDER nope", "ORDER pesto IF REV 2"]
-        case .watch: return ["WATCH /items", "WATCH /", "WATCH /settings FROM 1", "WATCH /nope", "WATCH / FROM 0", "WATCH /items SNAPSHOT", "WATCH /orders FROM 0 SNAPSHOT", "WATCH /items/1 SNAPSHOT", "WATCH /menu SNAPSHOT SNAPSHOT", "WATCH /orders FROM 0 SNAPSHOT PROGRESS", "WATCH /menu PROGRESS SNAPSHOT"]
+        case .watch:
+            return [
+                "WATCH /items", "WATCH /", "WATCH /settings FROM 1", "WATCH /nope", "WATCH / FROM 0",
+                "WATCH /items SNAPSHOT", "WATCH /orders FROM 0 SNAPSHOT", "WATCH /items/1 SNAPSHOT",
+                "WATCH /menu SNAPSHOT SNAPSHOT", "WATCH /orders FROM 0 SNAPSHOT PROGRESS",
+                "WATCH /menu PROGRESS SNAPSHOT",
+            ]
         case .unwatch: return ["UNWATCH", "UNWATCH /items"]
         case .format: return ["FORMAT json", "FORMAT text", "FORMAT"]
         case .stats: return ["STATS"]
@@ -57,7 +75,10 @@ enum GeneratedLines {
     /// A reply line with times, serials and the history id masked (they differ between two runs).
     static func masked(_ line: String) -> String {
         var s = line
-        for (pattern, with) in [(#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, "TIME"), (#"serial(=|":")[0-9A-F]{8}"#, "serial$1X"), (#"history id [0-9a-f]{16}"#, "history id X")] {
+        for (pattern, with) in [
+            (#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, "TIME"), (#"serial(=|":")[0-9A-F]{8}"#, "serial$1X"),
+            (#"history id [0-9a-f]{16}"#, "history id X"),
+        ] {
             s = s.replacingOccurrences(of: pattern, with: with, options: .regularExpression)
         }
         return s

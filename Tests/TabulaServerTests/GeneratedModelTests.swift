@@ -33,7 +33,9 @@ import TabulaTestSupport
                 #expect(answers[i].text == want, "seed \(seed) on \(kind), line \(i) \(lines[i]) in \(lines)")
             }
         }
-        if GeneratedLines.fixedSeeds { #expect(compared > used.count, "only \(compared) replies were the model's to compare") }
+        if GeneratedLines.fixedSeeds {
+            #expect(compared > used.count, "only \(compared) replies were the model's to compare")
+        }
     }
 
     @Test(arguments: GeneratedPipelineTests.stores())
@@ -60,12 +62,20 @@ import TabulaTestSupport
                     _ = try w.request("PING")
                     let mine = w.takePushes().compactMap { TabulaConnection.revision(of: $0) }
                     seen += mine.count
-                    let under = everything.filter { Self.path(of: $0).map { $0 == p || $0.hasPrefix(p + "/") } ?? false }
-                    #expect(mine == under.compactMap { TabulaConnection.revision(of: $0) }, "seed \(seed) on \(kind): \(p) in \(lines)")
+                    let under = everything.filter {
+                        Self.path(of: $0).map { $0 == p || $0.hasPrefix(p + "/") } ?? false
+                    }
+                    #expect(
+                        mine == under.compactMap { TabulaConnection.revision(of: $0) },
+                        "seed \(seed) on \(kind): \(p) in \(lines)")
                 }
             }
         }
-        if GeneratedLines.fixedSeeds { #expect(seen > 10, "the lists' watchers saw only \(seen) events (the fixed seeds draw too few writes: take more of them)") }
+        if GeneratedLines.fixedSeeds {
+            #expect(
+                seen > 10,
+                "the lists' watchers saw only \(seen) events (the fixed seeds draw too few writes: take more of them)")
+        }
     }
 
     /// What the model answers to each line, as the server's masked lines, or nil for a line
@@ -88,13 +98,19 @@ import TabulaTestSupport
             }
             if case .quit = r.command { break }
             let read = model.read(r.command, viewer: &viewer)
-            guard let reply = read ?? (r.command.isWrite ? model.apply(r.command, ifRev: r.ifRev, viewer: &viewer, now: 1_700_000_000, rng: &rng).reply : nil) else {
+            guard
+                let reply = read
+                    ?? (r.command.isWrite
+                        ? model.apply(r.command, ifRev: r.ifRev, viewer: &viewer, now: 1_700_000_000, rng: &rng).reply
+                        : nil)
+            else {
                 out.append(nil)
                 continue
             }
             var bytes: [UInt8] = []
             WireEncoder.encode(reply, tag: "t\(i)", format: format, into: &bytes)
-            out.append(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { GeneratedLines.masked(String($0)) })
+            out.append(
+                String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { GeneratedLines.masked(String($0)) })
         }
         return out
     }

@@ -18,7 +18,8 @@ import TabulaTestSupport
     static func stores() -> [String] { testPostgres == nil ? ["memory", "sqlite"] : ["memory", "sqlite", "postgres"] }
 
     static func store(_ kind: String) throws -> StateStore {
-        kind == "postgres" ? try PostgresStore(conninfo: try freshDatabase(), historyLimit: 100_000) : try makeStore(kind)
+        kind == "postgres"
+            ? try PostgresStore(conninfo: try freshDatabase(), historyLimit: 100_000) : try makeStore(kind)
     }
 
     @Test func everyVerbOfTheTableHasGeneratedLines() {
@@ -33,7 +34,8 @@ import TabulaTestSupport
             let pipelined = try Self.run(lines, store: kind, pipelined: true)
             #expect(pipelined.map(\.tag) == lines.indices.map { "t\($0)" }, "seed \(seed) on \(kind): \(lines)")
             let alone = try Self.run(lines, store: kind, pipelined: false)
-            for (i, line) in lines.enumerated() where i < pipelined.count && i < alone.count && !GeneratedLines.varies(line) {
+            for (i, line) in lines.enumerated()
+            where i < pipelined.count && i < alone.count && !GeneratedLines.varies(line) {
                 #expect(pipelined[i].text == alone[i].text, "seed \(seed) on \(kind), line \(i) \(line)")
             }
         }
@@ -54,7 +56,8 @@ import TabulaTestSupport
                 }
                 for (k, (c, lines)) in zip(conns, plans).enumerated() {
                     let tags = try lines.indices.map { _ in try c.readReply(timeout: 10).reply.tag }
-                    #expect(tags == lines.indices.map { "t\($0)" }, "seed \(seed) on \(kind), connection \(k): \(lines)")
+                    #expect(
+                        tags == lines.indices.map { "t\($0)" }, "seed \(seed) on \(kind), connection \(k): \(lines)")
                 }
                 let revision = try stat(try connect(s), "revision")
                 _ = try watcher.request("PING")
@@ -82,7 +85,10 @@ import TabulaTestSupport
         var answers: [Answer] = []
         try withServer(store: try store(kind)) { s in
             let c = try connect(s)
-            func read() throws { let r = try c.readReply(timeout: 10); answers.append(Answer(tag: r.reply.tag, text: r.lines.map(GeneratedLines.masked))) }
+            func read() throws {
+                let r = try c.readReply(timeout: 10);
+                answers.append(Answer(tag: r.reply.tag, text: r.lines.map(GeneratedLines.masked)))
+            }
             for (i, l) in lines.enumerated() {
                 try c.line.send("#t\(i) \(l)")
                 if !pipelined { try read() }

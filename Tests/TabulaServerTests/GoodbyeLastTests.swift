@@ -31,9 +31,13 @@ import TabulaClient
             next["writer"] = nil
             #expect(s.reloadUsers(next))
             let lines = Self.toTheEnd(ops)
-            let bye = try #require(lines.firstIndex { $0.hasPrefix("* BYE") }, "no goodbye in \(lines.count) lines, the last \(lines.suffix(2))")
+            let bye = try #require(
+                lines.firstIndex { $0.hasPrefix("* BYE") },
+                "no goodbye in \(lines.count) lines, the last \(lines.suffix(2))")
             #expect(lines[bye] == "* BYE user writer was removed from the users file")
-            #expect(bye == lines.count - 1, "\(lines.count - 1 - bye) lines after the goodbye, the first \(lines[min(bye + 1, lines.count - 1)])")
+            #expect(
+                bye == lines.count - 1,
+                "\(lines.count - 1 - bye) lines after the goodbye, the first \(lines[min(bye + 1, lines.count - 1)])")
             // What was answered ran, and nothing else did: the orders counted are the OKs.
             let oks = 1 + lines[..<bye].filter { $0.hasPrefix("OK order ") }.count
             let admin = try AccessControlTests.login(s, "admin")

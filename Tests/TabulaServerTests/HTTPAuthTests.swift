@@ -10,11 +10,14 @@ import TabulaAccess
         "Authorization: Basic " + Data("\(name):pw-\(name)".utf8).base64EncodedString()
     }
 
-    static func withUsers(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server, Int) throws -> Void) throws {
-        try HTTPTests.withHTTP({
-            $0.users = AccessControlTests.users
-            configure(&$0)
-        }, body)
+    static func withUsers(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server, Int) throws -> Void)
+        throws
+    {
+        try HTTPTests.withHTTP(
+            {
+                $0.users = AccessControlTests.users
+                configure(&$0)
+            }, body)
     }
 
     @Test func withoutALoginEveryPageIsRefused401WithABasicChallenge() throws {

@@ -7,9 +7,14 @@ import TabulaServer
 /// response, in order, and the server answers another client afterwards. A failure names
 /// its seed, and a seed that failed once is kept in `seeds`.
 @Suite struct HTTPGeneratedPipelineTests {
-    static let paths = ["/", "/livez", "/readyz", "/metrics", "/clients", "/api/ls?path=/items", "/api/show?path=/items/1",
-                        "/api/ls?path=/settings", "/api/ls?path=/nope", "/nope", "/api/ls?path=/items&limit=2"]
-    static let logins = [HTTPAuthTests.basic("reader"), HTTPAuthTests.basic("admin"), HTTPAuthTests.basic("ci"), "Authorization: Basic !!", ""]
+    static let paths = [
+        "/", "/livez", "/readyz", "/metrics", "/clients", "/api/ls?path=/items", "/api/show?path=/items/1",
+        "/api/ls?path=/settings", "/api/ls?path=/nope", "/nope", "/api/ls?path=/items&limit=2",
+    ]
+    static let logins = [
+        HTTPAuthTests.basic("reader"), HTTPAuthTests.basic("admin"), HTTPAuthTests.basic("ci"),
+        "Authorization: Basic !!", "",
+    ]
     /// A wrong secret: its answer is delayed by the login back-off, which doubles with each
     /// failure, so a pipeline carries at most one.
     static let wrongSecret = "Authorization: Basic " + Data("reader:wrong".utf8).base64EncodedString()

@@ -14,7 +14,9 @@ import TabulaProtocol
     /// The lines whose verb HTTP takes (see `HTTPRoutes.refusalOverHTTP`) and whose words
     /// can be read (an open quote has none).
     static let lines = GeneratedLines.all.filter { line in
-        guard case .success(let w) = Tokenizer.tokenize(Array(line.utf8)), let verb = w.first.flatMap({ Verb(rawValue: $0.uppercased()) }) else { return false }
+        guard case .success(let w) = Tokenizer.tokenize(Array(line.utf8)),
+            let verb = w.first.flatMap({ Verb(rawValue: $0.uppercased()) })
+        else { return false }
         return HTTPRoutes.refusalOverHTTP(verb) == nil && !GeneratedLines.varies(line)
     }
 
@@ -23,10 +25,14 @@ import TabulaProtocol
         let seeds = GeneratedLines.seeds(20)
         for seed in seeds.prefix(kind == "postgres" ? 6 : seeds.count) {
             var rng = SplitMix(seed: seed)
-            let drawn = (0..<(2 + Int(rng.next() % 11))).map { _ in Self.lines[Int(rng.next() % UInt64(Self.lines.count))] }
+            let drawn = (0..<(2 + Int(rng.next() % 11))).map { _ in
+                Self.lines[Int(rng.next() % UInt64(Self.lines.count))]
+            }
             let viaHTTP = try Self.http(drawn, store: kind)
             let viaLine = try RESPGeneratedPipelineTests.line(drawn, store: kind)
-            #expect(viaHTTP.count == drawn.count, "seed \(seed) on \(kind): \(viaHTTP.count) responses to \(drawn.count) POSTs")
+            #expect(
+                viaHTTP.count == drawn.count,
+                "seed \(seed) on \(kind): \(viaHTTP.count) responses to \(drawn.count) POSTs")
             for (i, l) in drawn.enumerated() where i < viaHTTP.count && i < viaLine.count {
                 #expect(viaHTTP[i] == viaLine[i], "seed \(seed) on \(kind), request \(i) \(l)")
             }
@@ -42,8 +48,10 @@ import TabulaProtocol
             var bytes = ""
             for l in lines {
                 guard case .success(let w) = Tokenizer.tokenize(Array(l.utf8)) else { continue }
-                let body = String(decoding: try JSONSerialization.data(withJSONObject: ["args": Array(w.dropFirst())]), as: UTF8.self)
-                bytes += "POST /api/\(w[0].lowercased()) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                let body = String(
+                    decoding: try JSONSerialization.data(withJSONObject: ["args": Array(w.dropFirst())]), as: UTF8.self)
+                bytes +=
+                    "POST /api/\(w[0].lowercased()) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             }
             h.send(bytes)
             for _ in lines {
@@ -55,14 +63,18 @@ import TabulaProtocol
                 if o["ok"] as? Bool == false {
                     let code = ErrorCode(rawValue: o["code"] as! String)!
                     let status = r.status == HTTPStatus(code: code).rawValue ? "" : " (status \(r.status))"
-                    out.append("-" + GeneratedLines.masked("\(code.rawValue) \(WireEncoder.oneLine(o["message"] as! String))") + status)
+                    out.append(
+                        "-" + GeneratedLines.masked("\(code.rawValue) \(WireEncoder.oneLine(o["message"] as! String))")
+                            + status)
                 } else if let rows = o["data"] as? [Any], !rows.isEmpty, o["rev"] == nil {
                     out.append("*\(rows.count)" + (r.status == 200 ? "" : " (status \(r.status))"))
                 } else {
                     var m = o["message"] as? String ?? ""
                     if m.isEmpty { m = "OK" }
                     if let rev = o["rev"] { m += " rev=\(rev)" }
-                    out.append("+" + GeneratedLines.masked(WireEncoder.oneLine(m)) + (r.status == 200 ? "" : " (status \(r.status))"))
+                    out.append(
+                        "+" + GeneratedLines.masked(WireEncoder.oneLine(m))
+                            + (r.status == 200 ? "" : " (status \(r.status))"))
                 }
             }
         }

@@ -8,7 +8,9 @@ import TabulaStorage
 @Suite struct HTTPStreamTests {
     /// The `id:` lines of an event stream's text, in order.
     static func ids(_ text: String) -> [UInt64] {
-        HTTPTestClient.sseBody(text).components(separatedBy: "\n").compactMap { $0.hasPrefix("id: ") ? UInt64($0.dropFirst(4)) : nil }
+        HTTPTestClient.sseBody(text).components(separatedBy: "\n").compactMap {
+            $0.hasPrefix("id: ") ? UInt64($0.dropFirst(4)) : nil
+        }
     }
 
     @Test func anEventStreamCarriesEachChangeWithItsRevisionAsID() throws {
@@ -17,7 +19,9 @@ import TabulaStorage
             h.send("GET /events?prefix=/items HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let head = try h.waitFor("watching /items at rev 0")
             #expect(head.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream"))
-            #expect(HTTPTestClient.sseBody(head).hasPrefix("retry: 2000\nevent: reply\ndata: "), "retry is in the reply's block: no block without data")
+            #expect(
+                HTTPTestClient.sseBody(head).hasPrefix("retry: 2000\nevent: reply\ndata: "),
+                "retry is in the reply's block: no block without data")
             let t = try connect(s)
             _ = try t.request("ADD /items Lamp 30")
             _ = try t.request("SELECT /settings/my-int 8")  // not under /items

@@ -20,7 +20,11 @@ final class HTTPTestClient {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = UInt16(port).bigEndian
         addr.sin_addr.s_addr = inet_addr(host)
-        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         guard rc == 0 else { throw POSIXError(.ECONNREFUSED) }
     }
 
@@ -31,13 +35,19 @@ final class HTTPTestClient {
     /// kept as far as it came).
     static func sseBody(_ raw: String) -> String {
         let bytes = Array(raw.utf8)
-        guard let end = (0..<max(0, bytes.count - 3)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }) else { return "" }
+        guard
+            let end = (0..<max(0, bytes.count - 3)).first(where: {
+                bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
+            })
+        else { return "" }
         let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
         var i = end + 4
         guard head.contains("transfer-encoding: chunked") else { return String(decoding: bytes[i...], as: UTF8.self) }
         var body: [UInt8] = []
-        while i < bytes.count, let lineEnd = (i..<bytes.count - 1).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
-              let size = Int(String(decoding: bytes[i..<lineEnd], as: UTF8.self), radix: 16), size > 0 {
+        while i < bytes.count,
+            let lineEnd = (i..<bytes.count - 1).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
+            let size = Int(String(decoding: bytes[i..<lineEnd], as: UTF8.self), radix: 16), size > 0
+        {
             let start = lineEnd + 2
             body += bytes[start..<min(bytes.count, start + size)]
             i = start + size + 2
@@ -64,8 +74,15 @@ final class HTTPTestClient {
 
     /// `POST /api/VERB` with `{"args": args}` and the given extra headers, and its response.
     func post(_ verb: String, _ args: [String], headers: [String] = [], timeout: Double = 10) throws -> Response {
-        let body = "{\"args\": [" + args.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ", ") + "]}"
-        send("POST /api/\(verb) HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n" + body)
+        let body =
+            "{\"args\": ["
+            + args.map {
+                "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    + "\""
+            }.joined(separator: ", ") + "]}"
+        send(
+            "POST /api/\(verb) HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+                + headers.map { $0 + "\r\n" }.joined() + "\r\n" + body)
         return try response(timeout: timeout)
     }
 
@@ -89,7 +106,9 @@ final class HTTPTestClient {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let r = takeResponse() { return r }
-            guard fill(timeout: max(0, deadline.timeIntervalSinceNow)) else { throw POSIXError(closed ? .ECONNRESET : .ETIMEDOUT) }
+            guard fill(timeout: max(0, deadline.timeIntervalSinceNow)) else {
+                throw POSIXError(closed ? .ECONNRESET : .ETIMEDOUT)
+            }
         }
     }
 
@@ -99,7 +118,9 @@ final class HTTPTestClient {
         while true {
             let s = String(decoding: buffer, as: UTF8.self)
             if s.contains(text) { return s }
-            guard fill(timeout: max(0, deadline.timeIntervalSinceNow)) else { throw POSIXError(closed ? .ECONNRESET : .ETIMEDOUT) }
+            guard fill(timeout: max(0, deadline.timeIntervalSinceNow)) else {
+                throw POSIXError(closed ? .ECONNRESET : .ETIMEDOUT)
+            }
         }
     }
 
@@ -112,12 +133,15 @@ final class HTTPTestClient {
 
     private func takeResponse() -> Response? {
         let marker: [UInt8] = [13, 10, 13, 10]
-        guard let end = (0..<max(0, buffer.count - 3)).first(where: { Array(buffer[$0..<$0 + 4]) == marker }) else { return nil }
+        guard let end = (0..<max(0, buffer.count - 3)).first(where: { Array(buffer[$0..<$0 + 4]) == marker }) else {
+            return nil
+        }
         let head = String(decoding: buffer[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         guard buffer.count >= end + 4 + length else { return nil }

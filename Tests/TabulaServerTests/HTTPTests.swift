@@ -6,11 +6,16 @@ import TabulaStorage
 /// The HTTP port over real sockets: health, pipelining, every refusal, slow and idle clients,
 /// metrics that promtool accepts, readiness under a full store, the list of clients.
 @Suite struct HTTPTests {
-    static func withHTTP(_ configure: (inout ServerConfig) -> Void = { _ in }, store: StateStore = MemoryStore(), _ body: (Server, Int) throws -> Void) throws {
-        try withServer({
-            $0.httpPort = 0
-            configure(&$0)
-        }, store: store) { s in try body(s, try #require(s.httpPort)) }
+    static func withHTTP(
+        _ configure: (inout ServerConfig) -> Void = { _ in }, store: StateStore = MemoryStore(),
+        _ body: (Server, Int) throws -> Void
+    ) throws {
+        try withServer(
+            {
+                $0.httpPort = 0
+                configure(&$0)
+            }, store: store
+        ) { s in try body(s, try #require(s.httpPort)) }
     }
 
     @Test func theHealthChecksAnswer200WhileServing() throws {
@@ -25,7 +30,9 @@ import TabulaStorage
     @Test func pipelinedRequestsAreAnsweredInTheOrderSent() throws {
         try Self.withHTTP { _, port in
             let c = try HTTPTestClient(port: port)
-            c.send("GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\nGET /api/ls?path=/items HTTP/1.1\r\nHost: localhost\r\n\r\nGET /nope HTTP/1.1\r\nHost: localhost\r\n\r\nGET /api/show?path=/items/99 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            c.send(
+                "GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\nGET /api/ls?path=/items HTTP/1.1\r\nHost: localhost\r\n\r\nGET /nope HTTP/1.1\r\nHost: localhost\r\n\r\nGET /api/show?path=/items/99 HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            )
             let answers = try (0..<4).map { _ in try c.response() }
             #expect(answers.map(\.status) == [200, 200, 404, 404])
             #expect(answers[1].headers["content-type"] == "application/json")
@@ -81,7 +88,9 @@ import TabulaStorage
     @Test func anH2cUpgradeIsAnsweredAsAPlainRequestAndTheConnectionCloses() throws {
         try Self.withHTTP { _, port in
             let c = try HTTPTestClient(port: port)
-            c.send("GET /livez HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n")
+            c.send(
+                "GET /livez HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n"
+            )
             let r = try c.response()
             #expect(r.status == 200)
             #expect(r.headers["connection"] == "close")
@@ -126,7 +135,11 @@ import TabulaStorage
             _ = try t.request("LS /nope")
             let r = try HTTPTestClient(port: port).get("/metrics")
             #expect(r.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
-            for sample in [#"tabulad_commands_total{verb="ADD"} 1"#, #"tabulad_errors_total{code="NOTFOUND"} 1"#, #"tabulad_connections{transport="tcp"} 1"#, "tabulad_watchers 1", #"tabulad_list_entries{list="items"} 5"#, "tabulad_revision 1"] {
+            for sample in [
+                #"tabulad_commands_total{verb="ADD"} 1"#, #"tabulad_errors_total{code="NOTFOUND"} 1"#,
+                #"tabulad_connections{transport="tcp"} 1"#, "tabulad_watchers 1",
+                #"tabulad_list_entries{list="items"} 5"#, "tabulad_revision 1",
+            ] {
                 #expect(r.body.contains(sample + "\n"), "missing \(sample)")
             }
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString).txt")
@@ -186,7 +199,9 @@ import TabulaStorage
     /// `/clients` is made at most once a second per loop, and again when a connection comes
     /// or goes: a connection that just came is in the next page, however soon it is asked.
     @Test func aConnectionThatJustCameIsInTheNextClientsPage() throws {
-        try withServer({ $0.httpPort = 0; $0.ioThreads = 1 }) { s in
+        try withServer({
+            $0.httpPort = 0; $0.ioThreads = 1
+        }) { s in
             let h = try HTTPTestClient(port: try #require(s.httpPort))
             let before = try h.get("/clients").body
             let ids = before.components(separatedBy: #""id":"#).count - 1
@@ -204,7 +219,9 @@ import TabulaStorage
             _ = try HTTPTestClient(port: port).get("/livez")
             var rows: [String] = []
             let deadline = Date().addingTimeInterval(10)
-            while !(rows.contains { $0.contains("  tcp  user=-") && $0.contains("watches=1") }) && Date() < deadline { rows = try t.request("CLIENTS").data }
+            while !(rows.contains { $0.contains("  tcp  user=-") && $0.contains("watches=1") }) && Date() < deadline {
+                rows = try t.request("CLIENTS").data
+            }
             #expect(rows.contains { $0.contains("  tcp  user=-") && $0.contains("watches=1") }, "\(rows)")
         }
     }
@@ -213,10 +230,18 @@ import TabulaStorage
 @Suite struct LogFormatTests {
     @Test func eachFormatWritesTheLevelTheConnectionAndTheMessage() {
         let t = "2026-12-01T10:00:00Z"
-        #expect(Log.line(.info, "closing", conn: 257, format: .text, time: t) == "2026-12-01T10:00:00Z INFO [257] closing\n")
+        #expect(
+            Log.line(.info, "closing", conn: 257, format: .text, time: t) == "2026-12-01T10:00:00Z INFO [257] closing\n"
+        )
         // A client's words quoted in a message cannot start a line of their own.
-        #expect(Log.line(.info, "login as x\n2026-12-01T10:00:00Z ERROR forged\u{1b}[2J", conn: 1, format: .text, time: t) == "2026-12-01T10:00:00Z INFO [1] login as x\\n2026-12-01T10:00:00Z ERROR forged?[2J\n")
-        #expect(Log.line(.warn, "say \"hi\"\n", conn: 257, format: .logfmt, time: t) == "time=2026-12-01T10:00:00Z level=warn conn=257 msg=\"say \\\"hi\\\"\\n\"\n")
-        #expect(Log.line(.error, "disk full", conn: nil, format: .json, time: t) == "{\"time\":\"2026-12-01T10:00:00Z\",\"level\":\"error\",\"msg\":\"disk full\"}\n")
+        #expect(
+            Log.line(.info, "login as x\n2026-12-01T10:00:00Z ERROR forged\u{1b}[2J", conn: 1, format: .text, time: t)
+                == "2026-12-01T10:00:00Z INFO [1] login as x\\n2026-12-01T10:00:00Z ERROR forged?[2J\n")
+        #expect(
+            Log.line(.warn, "say \"hi\"\n", conn: 257, format: .logfmt, time: t)
+                == "time=2026-12-01T10:00:00Z level=warn conn=257 msg=\"say \\\"hi\\\"\\n\"\n")
+        #expect(
+            Log.line(.error, "disk full", conn: nil, format: .json, time: t)
+                == "{\"time\":\"2026-12-01T10:00:00Z\",\"level\":\"error\",\"msg\":\"disk full\"}\n")
     }
 }

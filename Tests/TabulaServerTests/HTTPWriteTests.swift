@@ -46,7 +46,8 @@ import TabulaServer
 
     @Test func aPostFromTheServersOwnPageIsTaken() throws {
         try HTTPTests.withHTTP { _, port in
-            let r = try HTTPTestClient(port: port).post("fav", ["/items/1", "on"], headers: ["Origin: http://localhost", "Sec-Fetch-Site: same-origin"])
+            let r = try HTTPTestClient(port: port).post(
+                "fav", ["/items/1", "on"], headers: ["Origin: http://localhost", "Sec-Fetch-Site: same-origin"])
             #expect(r.status == 200, "\(r.body)")
         }
     }
@@ -89,17 +90,20 @@ import TabulaServer
 
     @Test func aReadOnlyUsersWriteIsRefused403AndAWritersIsTaken() throws {
         try HTTPAuthTests.withUsers { _, port in
-            let reader = try HTTPTestClient(port: port).post("fav", ["/items/1"], headers: [HTTPAuthTests.basic("reader")])
+            let reader = try HTTPTestClient(port: port).post(
+                "fav", ["/items/1"], headers: [HTTPAuthTests.basic("reader")])
             #expect(reader.status == 403)
             #expect(reader.body.contains(#""code":"NOPERM""#), "\(reader.body)")
-            let writer = try HTTPTestClient(port: port).post("fav", ["/items/1"], headers: [HTTPAuthTests.basic("writer")])
+            let writer = try HTTPTestClient(port: port).post(
+                "fav", ["/items/1"], headers: [HTTPAuthTests.basic("writer")])
             #expect(writer.status == 200, "\(writer.body)")
         }
     }
 
     @Test func aWriteOutsideAUsersGrantsIsRefused() throws {
         try HTTPAuthTests.withUsers { _, port in
-            let r = try HTTPTestClient(port: port).post("select", ["/settings/my-int", "#1"], headers: [HTTPAuthTests.basic("ci")])
+            let r = try HTTPTestClient(port: port).post(
+                "select", ["/settings/my-int", "#1"], headers: [HTTPAuthTests.basic("ci")])
             #expect(r.status == 403 || r.status == 404, "\(r.status) \(r.body)")
             #expect(r.body.contains(#""ok":false"#))
         }
@@ -116,7 +120,9 @@ import TabulaServer
             let read = try h.post("show", ["/items/1"])
             #expect(read.status == 200)  // reads are taken
         }
-        try HTTPTests.withHTTP({ $0.bind = "0.0.0.0"; $0.httpOpen = [.writes] }) { _, port in
+        try HTTPTests.withHTTP({
+            $0.bind = "0.0.0.0"; $0.httpOpen = [.writes]
+        }) { _, port in
             let taken = try HTTPTestClient(port: port, host: address).post("fav", ["/items/1"])
             #expect(taken.status == 200)
         }

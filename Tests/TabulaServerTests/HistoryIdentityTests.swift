@@ -52,7 +52,8 @@ import TabulaStorage
         let second = try Server(config: config, store: MemoryStore())
         second.start()
         defer { second.stop() }
-        let resumed = try Reconnector.resume(host: "127.0.0.1", port: second.port, session: session, after: c.lastRevision, historyID: c.historyID)
+        let resumed = try Reconnector.resume(
+            host: "127.0.0.1", port: second.port, session: session, after: c.lastRevision, historyID: c.historyID)
         #expect(resumed.wasReset)
         #expect(resumed.refused.isEmpty, "WATCH FROM 5 would have been refused: \(resumed.refused)")
         _ = try resumed.connection.request("ORDER gelato")
@@ -76,4 +77,3 @@ import TabulaStorage
         }
     }
 }
-

@@ -23,7 +23,9 @@ import TabulaProtocol
     @Test func aPageLinkWithDotDotSegmentsIsSentToThePathTheyResolveTo() throws {
         try HTTPTests.withHTTP { _, port in
             // `%2F` is a slash once decoded: `</script>` is two segments, and two `..` undo them.
-            let attack = "/catalog/%3C%2Fscript%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E" + String(repeating: "%2F..", count: 2)
+            let attack =
+                "/catalog/%3C%2Fscript%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"
+                + String(repeating: "%2F..", count: 2)
             let r = try HTTPTestClient(port: port).get(attack)
             #expect(r.status == 308)
             #expect(r.headers["location"] == "/catalog")
@@ -35,10 +37,15 @@ import TabulaProtocol
 
     @Test func markupInAPagesPathOrReplyIsWrittenEscaped() {
         let path = "/catalog/</script><img src=x onerror=alert(1)>&\u{2028}\u{2029}"
-        let r = WebAssets.view(role: "admin", path: path, reply: Array(#"{"ok":true,"data":["<!--","&amp;"]}"#.utf8)[...])
+        let r = WebAssets.view(
+            role: "admin", path: path, reply: Array(#"{"ok":true,"data":["<!--","&amp;"]}"#.utf8)[...])
         let body = String(decoding: r.body, as: UTF8.self)
-        let first = body.components(separatedBy: #"<script id="first" type="application/json">"#)[1].components(separatedBy: "</script>")[0]
-        #expect(first == #"{"role":"admin","path":"/catalog/\u003c/script\u003e\u003cimg src=x onerror=alert(1)\u003e\u0026\u2028\u2029","reply":{"ok":true,"data":["\u003c!--","\u0026amp;"]}}"#)
+        let first = body.components(separatedBy: #"<script id="first" type="application/json">"#)[1].components(
+            separatedBy: "</script>")[0]
+        #expect(
+            first
+                == #"{"role":"admin","path":"/catalog/\u003c/script\u003e\u003cimg src=x onerror=alert(1)\u003e\u0026\u2028\u2029","reply":{"ok":true,"data":["\u003c!--","\u0026amp;"]}}"#
+        )
         #expect(JSONParser.parse(first)?["path"]?.stringValue == path)
     }
 
@@ -67,7 +74,9 @@ import TabulaProtocol
         try HTTPTests.withHTTP { s, port in
             let h = try HTTPTestClient(port: port)
             let body = #"{"args":["/items/1","on"]}"#
-            h.send("POST /api/fav HTTP/1.1\r\nHost: evil.example:\(port)\r\nOrigin: http://evil.example:\(port)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            h.send(
+                "POST /api/fav HTTP/1.1\r\nHost: evil.example:\(port)\r\nOrigin: http://evil.example:\(port)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
             #expect(try h.response().status == 421)
             #expect(try connect(s).request("SHOW /items/1").data.contains { $0.hasPrefix("favorite: no") })
         }
@@ -87,7 +96,9 @@ import TabulaProtocol
         try HTTPTests.withHTTP { _, port in
             let h = try HTTPTestClient(port: port)
             let body = "not json at all"
-            h.send("POST /api/ping HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            h.send(
+                "POST /api/ping HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
             let r = try h.response()
             #expect(r.status == 403, "\(r.body)")  // not 400: the body was never parsed
             #expect(r.body.contains("another site"))

@@ -25,7 +25,9 @@ import TabulaServer
         try withServer({ $0.maxConnectionsPerAddress = 2 }) { s in
             let first = try connect(s), second = try connect(s)
             let third = try LineConnection(host: "127.0.0.1", port: s.port)
-            #expect(try third.readLine(timeout: 5) == "* BYE too many connections from your address (limit 2); close some first")
+            #expect(
+                try third.readLine(timeout: 5)
+                    == "* BYE too many connections from your address (limit 2); close some first")
             #expect(try first.request("PING").isOK)
             #expect(try second.request("QUIT").isOK)
             #expect(eventually { (try? connect(s)) != nil })
@@ -45,7 +47,8 @@ import TabulaServer
             #expect(try idle.request("PING").isOK)
             let slow = try rawConnect(s)
             try slow.sendRaw(Array("LS /ite".utf8))
-            #expect(try Self.lastWords(slow) == "* BYE no complete request line in 1 s; end each request with a newline")
+            #expect(
+                try Self.lastWords(slow) == "* BYE no complete request line in 1 s; end each request with a newline")
             // The slow one was closed after more than the timeout; the idle one, quiet for as
             // long, still answers.
             #expect(try idle.request("PING").final == "OK PONG")
@@ -72,7 +75,10 @@ import TabulaServer
             let other = try connect(s)
             #expect(try other.request("PING").isOK)  // a's bytes are read and held by now
             try b.sendRaw(Array(("PING " + String(repeating: "b", count: 40_000)).utf8))
-            #expect(try Self.lastWords(b) == "* BYE too much incomplete input held for all clients (limit 65536 bytes); end each request with a newline")
+            #expect(
+                try Self.lastWords(b)
+                    == "* BYE too much incomplete input held for all clients (limit 65536 bytes); end each request with a newline"
+            )
             try a.sendRaw([10])
             #expect(try a.readLine(timeout: 5)?.hasPrefix("OK aaaa") == true)
         }

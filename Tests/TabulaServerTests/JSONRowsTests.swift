@@ -15,9 +15,15 @@ import TabulaProtocol
 
     @Test func everyReadsRowsAreObjects() {
         let model = SeedData.model(now: 0)
-        for line in ["LS /", "LS /settings", "LS /settings/my-int", "SHOW /settings/my-int/16", "LS /catalog", "SHOW /catalog/item-1/item-1.1", "LS /items", "SHOW /items",
-                     "SHOW /items/1", "SHOW /items/cheap-items", "LS /menu", "LS /menu/pizza", "SHOW /menu/pasta/pesto", "BANDS", "COMPLETE S", "COMPLETE LS /"] {
-            guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else { Issue.record("\(line) does not parse"); continue }
+        for line in [
+            "LS /", "LS /settings", "LS /settings/my-int", "SHOW /settings/my-int/16", "LS /catalog",
+            "SHOW /catalog/item-1/item-1.1", "LS /items", "SHOW /items",
+            "SHOW /items/1", "SHOW /items/cheap-items", "LS /menu", "LS /menu/pizza", "SHOW /menu/pasta/pesto", "BANDS",
+            "COMPLETE S", "COMPLETE LS /",
+        ] {
+            guard case .success(let r)? = RequestParser.parse(Array(line.utf8)) else {
+                Issue.record("\(line) does not parse"); continue
+            }
             var v = Viewer()
             let rows = model.read(r.command, viewer: &v)?.rows ?? []
             #expect(rows.allSatisfy { Self.isObject($0.json) }, "\(line)")

@@ -13,13 +13,16 @@ import TabulaStorage
         let batch = 200
         for start in stride(from: 0, to: n, by: batch) {
             let count = min(batch, n - start)
-            try c.line.send((0..<count).map { "ADD /items \(String(repeating: "n", count: size - 8))\(start + $0 + 10_000_000) 5" }.joined(separator: "\n"))
+            try c.line.send(
+                (0..<count).map { "ADD /items \(String(repeating: "n", count: size - 8))\(start + $0 + 10_000_000) 5" }
+                    .joined(separator: "\n"))
             for _ in 0..<count { #expect(try c.readReply(timeout: 60).isOK) }
         }
     }
 
     @Test func aClientThatReadsReplaysAHundredMegabytesOfHistoryThenGoesLive() throws {
-        try withServer({ $0.historyBytesInMemory = 256 << 20 }) { s in  // memory holds it all (the default 64 MiB would not)
+        // memory holds it all (the default 64 MiB would not)
+        try withServer({ $0.historyBytesInMemory = 256 << 20 }) { s in
             let writer = try connect(s), watcher = try connect(s), other = try connect(s)
             let n = 6_500, size = 16 * 1024  // 6,500 events of 16 KiB: 106 MB, 13 times the output limit
             try Self.addItems(writer, n, size: size)
@@ -59,13 +62,18 @@ import TabulaStorage
         try withServer({ $0.historyInMemory = 100 }, store: store) { s in
             let c = try connect(s)
             for start in stride(from: 0, to: 3_000, by: 500) {
-                try c.line.send((0..<500).map { (start + $0) % 2 == 0 ? "ORDER pesto" : "ADD /items x\(start + $0) 5" }.joined(separator: "\n"))
+                try c.line.send(
+                    (0..<500).map { (start + $0) % 2 == 0 ? "ORDER pesto" : "ADD /items x\(start + $0) 5" }.joined(
+                        separator: "\n"))
                 for _ in 0..<500 { #expect(try c.readReply(timeout: 60).isOK) }
             }
             let w = try connect(s)
-            #expect(try w.request("WATCH /orders FROM 0").final == "OK watching /orders at rev 3000; replaying 1500 events")
+            #expect(
+                try w.request("WATCH /orders FROM 0").final == "OK watching /orders at rev 3000; replaying 1500 events")
             var revs: [UInt64] = []
-            while revs.count < 1_500, let l = try w.line.readLine(timeout: 30) { revs.append(TabulaConnection.revision(of: l) ?? 0) }
+            while revs.count < 1_500, let l = try w.line.readLine(timeout: 30) {
+                revs.append(TabulaConnection.revision(of: l) ?? 0)
+            }
             #expect(revs == Array(stride(from: 1, through: 2_999, by: 2)))
             #expect(try w.request("PING").final == "OK PONG")
         }
@@ -122,7 +130,11 @@ import TabulaStorage
             let deadline = Date().addingTimeInterval(1.5)
             while Date() < deadline {
                 let rows = try admin.request("CLIENTS").data
-                for r in rows { if let m = r.range(of: "replay=") { most = max(most, UInt64(r[m.upperBound...].prefix { $0.isNumber }) ?? 0) } }
+                for r in rows {
+                    if let m = r.range(of: "replay=") {
+                        most = max(most, UInt64(r[m.upperBound...].prefix { $0.isNumber }) ?? 0)
+                    }
+                }
                 _ = try admin.request("PING")
             }
             #expect(most > 0 && most < 3_000, "a replay to a client that does not read reached event \(most) of \(n)")

@@ -29,7 +29,9 @@ import TabulaStorage
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
         _ = listen(fd, 1)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
         let taken = Int(UInt16(bigEndian: addr.sin_port))
         var config = ServerConfig()
         config.port = 0
@@ -45,7 +47,11 @@ import TabulaStorage
     @Test func tabulaPointedAtTheHTTPPortSaysSoInsteadOfWaitingForAGreeting() throws {
         try withServer({ $0.httpPort = 0 }) { s in
             let http = try #require(s.httpPort)
-            #expect(throws: ClientError.connectFailed("127.0.0.1:\(http) is an HTTP port (tabulad's --http?), not the line protocol's; connect to tabulad's --port (8228 by default)")) {
+            #expect(
+                throws: ClientError.connectFailed(
+                    "127.0.0.1:\(http) is an HTTP port (tabulad's --http?), not the line protocol's; connect to tabulad's --port (8228 by default)"
+                )
+            ) {
                 _ = try TabulaConnection(host: "127.0.0.1", port: http, timeout: 30)
             }
         }

@@ -32,7 +32,9 @@ import TabulaStorage
             let r = try c.request("EXEC")
             #expect(r.reply.error?.code == .conflict)
             #expect(r.final.contains("command 2 of 2 (SELECT) was refused"))
-            #expect(try c.request("SHOW /settings/my-int").data.contains("selected: 16 (#2)"), "the first write was not applied")
+            #expect(
+                try c.request("SHOW /settings/my-int").data.contains("selected: 16 (#2)"),
+                "the first write was not applied")
             #expect(try c.request("PING").final == "OK PONG", "and the connection is out of the transaction")
         }
     }
@@ -105,7 +107,9 @@ import TabulaStorage
                 let alone = try Self.oneAtATime(applied, then: group)
                 let context = "seed \(seed), round \(round), \(group) after \(applied)"
                 if alone.replies.allSatisfy(\.isOK) {
-                    let want = zip(group, alone.replies).enumerated().map { k, pair in GeneratedLines.masked("\(k + 1) \(pair.0.split(separator: " ")[0]): \(pair.1.reply.message)") }
+                    let want = zip(group, alone.replies).enumerated().map { k, pair in
+                        GeneratedLines.masked("\(k + 1) \(pair.0.split(separator: " ")[0]): \(pair.1.reply.message)")
+                    }
                     #expect(exec.reply.rows.map { GeneratedLines.masked($0.text) } == want, "\(context): \(exec.lines)")
                     #expect(try Self.lists(c) == alone.after, "\(context)")
                     applied += group
@@ -122,7 +126,9 @@ import TabulaStorage
 
     /// `applied`, then `group`, sent one at a time to a fresh server: the group's replies and
     /// the lists before and after it.
-    static func oneAtATime(_ applied: [String], then group: [String]) throws -> (replies: [ServerReply], before: [String], after: [String]) {
+    static func oneAtATime(_ applied: [String], then group: [String]) throws -> (
+        replies: [ServerReply], before: [String], after: [String]
+    ) {
         var out: (replies: [ServerReply], before: [String], after: [String]) = ([], [], [])
         try withServer { s in
             let c = try connect(s)
@@ -136,7 +142,10 @@ import TabulaStorage
 
     /// Every list as LS shows it, times and serials masked.
     static func lists(_ c: TabulaConnection) throws -> [String] {
-        try ["/settings/my-int", "/settings/my-string", "/items", "/catalog", "/catalog/item-3", "/menu/pizza", "/menu/pasta", "/orders"].flatMap { p in
+        try [
+            "/settings/my-int", "/settings/my-string", "/items", "/catalog", "/catalog/item-3", "/menu/pizza",
+            "/menu/pasta", "/orders",
+        ].flatMap { p in
             try c.request("LS \(p) LIMIT 1000").lines.map(GeneratedLines.masked)
         }
     }

@@ -13,8 +13,10 @@ import TabulaModel
     /// Hashes that cost tens of milliseconds, so that a queue of them is felt.
     static let iterations = 100_000
     static let users: [String: UserEntry] = [
-        "admin": UserEntry(name: "admin", role: .admin, grants: Grants(), hash: PasswordHash.make("pw-admin", iterations: iterations)),
-        "ci": UserEntry(name: "ci", role: .write, grants: Grants(), hash: PasswordHash.make("pw-ci", iterations: iterations)),
+        "admin": UserEntry(
+            name: "admin", role: .admin, grants: Grants(), hash: PasswordHash.make("pw-admin", iterations: iterations)),
+        "ci": UserEntry(
+            name: "ci", role: .write, grants: Grants(), hash: PasswordHash.make("pw-ci", iterations: iterations)),
     ]
 
     /// Logins hashed so far, the server's own count.
@@ -29,18 +31,22 @@ import TabulaModel
             let group = DispatchGroup()
             for k in 0..<50 {  // guessers: 127.0.0.10 … 127.0.0.59, one connection each, as fast as answered
                 DispatchQueue.global().async(group: group) {
-                    guard let c = try? LineConnection(host: "127.0.0.1", port: s.port, source: "127.0.0.\(10 + k)") else { return }
+                    guard let c = try? LineConnection(host: "127.0.0.1", port: s.port, source: "127.0.0.\(10 + k)")
+                    else { return }
                     _ = try? c.readLine(timeout: 5)
                     var n = 0
                     while !stop.load(ordering: .relaxed) {
                         n += 1
-                        guard (try? c.send("AUTH admin wrong\(k)-\(n)")) != nil, (try? c.readLine(timeout: 20)) != nil else { return }
+                        guard (try? c.send("AUTH admin wrong\(k)-\(n)")) != nil, (try? c.readLine(timeout: 20)) != nil
+                        else { return }
                     }
                 }
             }
             DispatchQueue.global().async(group: group) {  // connects, sends a wrong AUTH, hangs up
                 while !stop.load(ordering: .relaxed) {
-                    guard let c = try? LineConnection(host: "127.0.0.1", port: s.port, source: "127.0.0.60") else { continue }
+                    guard let c = try? LineConnection(host: "127.0.0.1", port: s.port, source: "127.0.0.60") else {
+                        continue
+                    }
                     try? c.send("AUTH admin churn")
                 }
             }
@@ -61,7 +67,9 @@ import TabulaModel
             let meanwhile = Self.hashed(s) - before
             // Its own hash, those under way on the hashers when it came, and those the other
             // hashers finish while it is hashed: a few, never the guessers' queue.
-            #expect(meanwhile <= 3 * Self.hashers(s) + 1, "\(meanwhile) logins were hashed while a quiet address waited for its one")
+            #expect(
+                meanwhile <= 3 * Self.hashers(s) + 1,
+                "\(meanwhile) logins were hashed while a quiet address waited for its one")
             stop.store(true, ordering: .relaxed)
             group.wait()
             flooding = false
@@ -99,10 +107,15 @@ import TabulaModel
             let admin = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
             #expect(try admin.request("AUTH admin pw-admin").isOK)
             var next = Self.users
-            next["ci"] = UserEntry(name: "ci", role: .write, grants: Grants(), hash: PasswordHash.make("new-secret", iterations: 1_000))
+            next["ci"] = UserEntry(
+                name: "ci", role: .write, grants: Grants(), hash: PasswordHash.make("new-secret", iterations: 1_000))
             #expect(s.reloadUsers(next))
-            #expect(try HygieneTests.lastWords(ci.line) == "* BYE the secret of user ci changed in the users file; log in again with the new one")
-            #expect(try admin.request("WHOAMI").final == "OK admin admin all paths", "a user whose secret stayed keeps their session")
+            #expect(
+                try HygieneTests.lastWords(ci.line)
+                    == "* BYE the secret of user ci changed in the users file; log in again with the new one")
+            #expect(
+                try admin.request("WHOAMI").final == "OK admin admin all paths",
+                "a user whose secret stayed keeps their session")
             let again = try TabulaConnection(host: "127.0.0.1", port: s.port, timeout: 30)
             #expect(try again.request("AUTH ci pw-ci").reply.error?.code == .wrongPass)
             #expect(try again.request("AUTH ci new-secret").isOK)

@@ -27,7 +27,8 @@ import TabulaServer
             let c = try rawConnect(s)
             try c.sendRaw(Array("WATCH /orders\nORDER pesto\nORDER gelato\n".utf8))
             let kinds = try Self.lines(c, finals: 3).map { String($0.prefix(9)) }
-            #expect(kinds == ["OK watchi", "* EVENT 1", "- 1  Pest", "OK order ", "* EVENT 2", "- 2  Gela", "OK order "])
+            #expect(
+                kinds == ["OK watchi", "* EVENT 1", "- 1  Pest", "OK order ", "* EVENT 2", "- 2  Gela", "OK order "])
         }
     }
 
@@ -53,7 +54,10 @@ import TabulaServer
                     lastEvent = rev
                 } else if l.hasPrefix("OK ") {
                     let rev = UInt64(l.split(separator: "=").last!)!
-                    #expect(lastEvent == rev, "the OK of rev \(rev) follows its own event (last event \(lastEvent.map(String.init) ?? "none"))")
+                    #expect(
+                        lastEvent == rev,
+                        "the OK of rev \(rev) follows its own event (last event \(lastEvent.map(String.init) ?? "none"))"
+                    )
                     lastEvent = nil
                 }
             }
@@ -67,7 +71,9 @@ import TabulaServer
             let c = try rawConnect(s)
             try c.sendRaw(Array("ORDER pesto\nORDER pesto\nSTATS\n".utf8))
             let rows = try Self.lines(c, finals: 3)
-            func field(_ name: String) -> Int? { rows.first { $0.hasPrefix("- \(name): ") }.flatMap { Int($0.split(separator: " ").last!) } }
+            func field(_ name: String) -> Int? {
+                rows.first { $0.hasPrefix("- \(name): ") }.flatMap { Int($0.split(separator: " ").last!) }
+            }
             let (rev, oldest) = (try #require(field("revision")), try #require(field("history_oldest")))
             #expect(rev == 2 && oldest <= rev, "revision \(rev), history_oldest \(oldest)")
         }

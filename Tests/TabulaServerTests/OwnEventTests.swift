@@ -11,7 +11,8 @@ import TabulaProtocol
         let state = SharedState(model: SeedData.model(now: 1_700_000_000), historyCapacity: 10, historyID: "0")
         let c = ConnectionID(loop: 0, serial: 1)
         state.hub.withLock { _ = $0.add(c, "/items", format: .json, grants: Grants(deny: ["/items/3"])) }
-        var e = Event(rev: 5, kind: "mv", path: "/items/4", summary: "#1 in expensive-items: 4  Rusty Mac", value: .null)
+        var e = Event(
+            rev: 5, kind: "mv", path: "/items/4", summary: "#1 in expensive-items: 4  Rusty Mac", value: .null)
         e.at = Placement(section: "expensive-items", position: 1)
         guard case .event(let told, let channel, let format)? = state.ownEvent(e, for: c, stats: ServerStats()) else {
             Issue.record("not an unencoded answer")

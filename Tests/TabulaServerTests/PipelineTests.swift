@@ -25,7 +25,10 @@ import TabulaStorage
         #expect(Dispatcher.route(Self.unit("BANDS A 5 B"), durable: false) == .engine)
         #expect(Dispatcher.route(Self.unit("BANDS A 5 B"), durable: true) == .engine)
         // A replay reads the stored history on the loop, through a reader of its own.
-        for line in ["LS", "SHOW /items/1", "BANDS", "CD /items", "WATCH /items", "WATCH / FROM 0", "PING", "FORMAT json", "STATS", "COMPLETE L"] {
+        for line in [
+            "LS", "SHOW /items/1", "BANDS", "CD /items", "WATCH /items", "WATCH / FROM 0", "PING", "FORMAT json",
+            "STATS", "COMPLETE L",
+        ] {
             #expect(Dispatcher.route(Self.unit(line), durable: true) != .engine, "\(line)")
         }
         #expect(Dispatcher.route(.failure(tag: nil, TabulaError(.syntax, "x")), durable: true) == .loop(.connection))
@@ -41,7 +44,9 @@ import TabulaStorage
         #expect(Verb.bands.traits(hasArguments: false).access == .read)
         #expect(Verb.bands.traits(hasArguments: true) == VerbTraits(.write, permission: .admin))
         #expect(ServerTraits.of(.bands, hasArguments: true).onCopy && !ServerTraits.of(.bands).onCopy)
-        func verbs(_ has: (ServerTraits) -> Bool) -> Set<Verb> { Set(Verb.allCases.filter { has(ServerTraits.of($0)) }) }
+        func verbs(_ has: (ServerTraits) -> Bool) -> Set<Verb> {
+            Set(Verb.allCases.filter { has(ServerTraits.of($0)) })
+        }
         #expect(verbs { $0.runner == .authenticator } == [.auth])
         #expect(verbs { $0.runner == .engine } == [.sync])
         #expect(verbs(\.readsPublished) == [.watch, .stats])
@@ -68,7 +73,9 @@ import TabulaStorage
         #expect(key("SHOW /items/1")?.hashValue == key("SHOW /items/1")?.hashValue)
         #expect(key("SHOW /items/1") != key("show /items/1"), "another line: cached apart, never confused")
         #expect(key("SHOW /items/1") != key("SHOW /items/2"))
-        #expect(key("SHOW /items/1") != ReplyCache.key(Request(command: .show(path: "/items/1")), Session()), "built from words: hashed by its command")
+        #expect(
+            key("SHOW /items/1") != ReplyCache.key(Request(command: .show(path: "/items/1")), Session()),
+            "built from words: hashed by its command")
     }
 
     @Test func requestsSentWhileAGroupIsAtTheEngineRunAfterItWithTheSessionItLeft() throws {
@@ -92,7 +99,9 @@ import TabulaStorage
             // More than RequestExecutor.unitsPerLock in one read, mixed with writes (run on the
             // loop with the memory store) and a session change in the middle.
             var lines: [String] = []
-            for i in 0..<1_000 { lines.append(i == 500 ? "#t\(i) CD /orders" : i % 7 == 0 ? "#t\(i) ORDER pesto" : "#t\(i) PWD") }
+            for i in 0..<1_000 {
+                lines.append(i == 500 ? "#t\(i) CD /orders" : i % 7 == 0 ? "#t\(i) ORDER pesto" : "#t\(i) PWD")
+            }
             try c.line.send(lines.joined(separator: "\n"))
             for i in 0..<1_000 {
                 let r = try c.readReply()
@@ -103,7 +112,6 @@ import TabulaStorage
         }
     }
 }
-
 
 extension PipelineTests {
     /// Under a stream of durable writes, a WATCH often reaches the engine while writes of
@@ -142,8 +150,12 @@ extension PipelineTests {
                 // Events after the reply's revision may come just before the reply line (they
                 // are queued as they are published), but none at or before it, and none missed.
                 var revs = before.compactMap { TabulaConnection.revision(of: $0) }
-                while revs.count < before.count + 3, let l = try c.line.readLine(timeout: 10), let r = TabulaConnection.revision(of: l) { revs.append(r) }
-                #expect(revs.first == ack + 1 && revs == Array(revs.indices).map { ack + 1 + UInt64($0) }, "after 'at rev \(ack)': \(revs)")
+                while revs.count < before.count + 3, let l = try c.line.readLine(timeout: 10),
+                    let r = TabulaConnection.revision(of: l)
+                { revs.append(r) }
+                #expect(
+                    revs.first == ack + 1 && revs == Array(revs.indices).map { ack + 1 + UInt64($0) },
+                    "after 'at rev \(ack)': \(revs)")
             }
             // With FROM: the reply, the replayed events, then the live ones, in one unbroken run.
             for _ in 0..<20 {
@@ -153,7 +165,9 @@ extension PipelineTests {
                 var lines: [String] = []
                 while lines.count < 200, let l = try c.line.readLine(timeout: 10) {
                     lines.append(l)
-                    if lines.count > 1 && TabulaConnection.revision(of: l).map({ $0 > c.helloRevision + 3 }) == true { break }
+                    if lines.count > 1 && TabulaConnection.revision(of: l).map({ $0 > c.helloRevision + 3 }) == true {
+                        break
+                    }
                 }
                 let ackAt = lines.firstIndex { $0.hasPrefix("OK watching") }
                 #expect(ackAt == 0, "the reply is the first line: \(lines.prefix(2))")

@@ -4,7 +4,10 @@ import TabulaStorage
 import TabulaTestSupport
 
 /// Two in-process nodes on one fresh database; both stopped after `body`.
-func withCluster(nodes n: Int = 2, history: Int = 1_000_000, inMemory: Int? = nil, _ body: (_ nodes: [Server], _ conninfo: String) throws -> Void) throws {
+func withCluster(
+    nodes n: Int = 2, history: Int = 1_000_000, inMemory: Int? = nil,
+    _ body: (_ nodes: [Server], _ conninfo: String) throws -> Void
+) throws {
     let db = try freshDatabase()
     var servers: [Server] = []
     defer { for s in servers { s.stop() } }

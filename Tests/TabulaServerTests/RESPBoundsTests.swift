@@ -11,7 +11,9 @@ import TabulaServer
         try withServer { s in
             let r = try RESPTestClient(port: s.port)
             #expect(try r.call("PING") == .simple("PONG"))
-            r.sendRaw(Array("*1048576\r\n$9\r\nSUBSCRIBE\r\n".utf8) + Array(repeating: Array("$0\r\n\r\n".utf8), count: 10_000).joined())
+            r.sendRaw(
+                Array("*1048576\r\n$9\r\nSUBSCRIBE\r\n".utf8)
+                    + Array(repeating: Array("$0\r\n\r\n".utf8), count: 10_000).joined())
             #expect(try r.read() == .error("ERR Protocol error: multibulk length 1048576 is over 4096 elements"))
             #expect(r.closedByServer())
             #expect(try connect(s).request("PING").final == "OK PONG")

@@ -13,7 +13,9 @@ func field(_ v: RESPValue, _ key: String) -> RESPValue? {
         guard case .map(let pairs) = RESPCommandTable.docs([]) else { Issue.record("DOCS is not a map"); return }
         let names = pairs.map(\.0)
         for v in Verb.allCases { #expect(names.contains(v.rawValue.lowercased()), "\(v) is in COMMAND DOCS") }
-        for own in ["hello", "client", "config", "info", "command", "subscribe", "unsubscribe"] { #expect(names.contains(own)) }
+        for own in ["hello", "client", "config", "info", "command", "subscribe", "unsubscribe"] {
+            #expect(names.contains(own))
+        }
         #expect(Set(names).count == names.count, "each command once")
     }
 
@@ -25,7 +27,9 @@ func field(_ v: RESPValue, _ key: String) -> RESPValue? {
             for key in ["summary", "since", "group"] {
                 guard case .bulk? = field(docs, key) else { Issue.record("\(name) has no \(key)"); continue }
             }
-            guard case .array(let args)? = field(docs, "arguments") else { Issue.record("\(name) has no arguments"); continue }
+            guard case .array(let args)? = field(docs, "arguments") else {
+                Issue.record("\(name) has no arguments"); continue
+            }
             for a in args { check(a, of: name) }
         }
     }
@@ -40,18 +44,24 @@ func field(_ v: RESPValue, _ key: String) -> RESPValue? {
         if let flags = field(a, "flags") {
             guard case .set(let fs) = flags else { Issue.record("\(command) \(n): flags not a set"); return }
             for f in fs {
-                guard case .simple(let s) = f else { Issue.record("\(command) \(n): a flag that is not a status"); continue }
+                guard case .simple(let s) = f else {
+                    Issue.record("\(command) \(n): a flag that is not a status"); continue
+                }
                 #expect(["optional", "multiple"].contains(s))
             }
         }
         if type == "oneof" {
-            guard case .array(let subs)? = field(a, "arguments"), !subs.isEmpty else { Issue.record("\(command) \(n): oneof without choices"); return }
+            guard case .array(let subs)? = field(a, "arguments"), !subs.isEmpty else {
+                Issue.record("\(command) \(n): oneof without choices"); return
+            }
             for s in subs { check(s, of: command) }
         }
     }
 
     @Test func lsIsDocumentedAsItsUsageLineReadsWithKeywordsAsTokens() {
-        guard case .map(let pairs) = RESPCommandTable.docs(["LS"]), pairs.count == 1, case .array(let args)? = field(pairs[0].1, "arguments") else {
+        guard case .map(let pairs) = RESPCommandTable.docs(["LS"]), pairs.count == 1,
+            case .array(let args)? = field(pairs[0].1, "arguments")
+        else {
             Issue.record("no LS")
             return
         }
@@ -68,7 +78,9 @@ func field(_ v: RESPValue, _ key: String) -> RESPValue? {
             guard case .array(let fields) = e else { Issue.record("an entry that is not an array"); continue }
             #expect(fields.count == 10)
         }
-        guard case .array(let one) = RESPCommandTable.info(["select", "nope"]), one.count == 2, case .array(let select) = one[0] else { return }
+        guard case .array(let one) = RESPCommandTable.info(["select", "nope"]), one.count == 2,
+            case .array(let select) = one[0]
+        else { return }
         #expect(select[1] == .integer(-3), "SELECT setting option [IF REV n]: the command and at least two words")
         #expect(one[1] == .null, "an unknown name is null")
         guard case .array(let ls) = RESPCommandTable.info(["ls"]).first else { return }

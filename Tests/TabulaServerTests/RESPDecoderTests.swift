@@ -69,7 +69,9 @@ func words(_ s: String...) -> RESPRequest { .multibulk(s.map { Array($0.utf8) })
                     stream += line + (rng.next() % 2 == 0 ? [13, 10] : [10])
                     expected.append(.inline(line))
                 } else {
-                    let ws = (0..<Int(rng.next() % 5 + 1)).map { _ in (0..<Int(rng.next() % 40)).map { _ in UInt8(truncatingIfNeeded: rng.next()) } }
+                    let ws = (0..<Int(rng.next() % 5 + 1)).map { _ in
+                        (0..<Int(rng.next() % 40)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                    }
                     stream += multibulk(ws)
                     expected.append(.multibulk(ws))
                 }
@@ -104,14 +106,16 @@ func words(_ s: String...) -> RESPRequest { .multibulk(s.map { Array($0.utf8) })
 
     @Test func aRequestOverTheBoundIsFatalAtItsDeclaredLength() {
         var d = RESPDecoder(maxRequest: 1000)
-        d.append(contentsOf: Array("*2\r\n$600\r\n".utf8) + [UInt8](repeating: 65, count: 600) + Array("\r\n$500\r\n".utf8))
+        d.append(
+            contentsOf: Array("*2\r\n$600\r\n".utf8) + [UInt8](repeating: 65, count: 600) + Array("\r\n$500\r\n".utf8))
         #expect(requests(&d) == [.fatal("Protocol error: request longer than 1000 bytes")])
     }
 
     @Test func anInlineLineOverTheBoundIsFatalWithoutWaitingForItsEnd() {
         var d = RESPDecoder(maxRequest: 100)
         d.append(contentsOf: [UInt8](repeating: 65, count: 101))
-        #expect(requests(&d) == [.fatal("Protocol error: too big inline request (more than 100 bytes without a newline)")])
+        #expect(
+            requests(&d) == [.fatal("Protocol error: too big inline request (more than 100 bytes without a newline)")])
     }
 
     @Test func aMalformedFrameSaysWhatWasExpected() {
@@ -141,14 +145,17 @@ func words(_ s: String...) -> RESPRequest { .multibulk(s.map { Array($0.utf8) })
         #expect(requests(&d) == [.fatal("Protocol error: multibulk length 4097 is over 4096 elements")])
         var e = RESPDecoder(maxRequest: 1000)
         e.append(contentsOf: Array("*200\r\n".utf8))
-        #expect(requests(&e) == [.fatal("Protocol error: request longer than 1000 bytes (200 elements take at least 1200)")])
+        #expect(
+            requests(&e) == [.fatal("Protocol error: request longer than 1000 bytes (200 elements take at least 1200)")]
+        )
     }
 
     @Test func emptyElementsCountAsTheBytesTheyWereSentAs() {
         var d = RESPDecoder(maxRequest: 100_000)
         d.append(contentsOf: Array("*4000\r\n".utf8) + Array(repeating: Array("$0\r\n\r\n".utf8), count: 3000).joined())
         #expect(requests(&d).isEmpty)
-        #expect(d.bufferedCount == 7 + 3000 * 6, "held while incomplete, so the stall timer and the server's bound see it")
+        #expect(
+            d.bufferedCount == 7 + 3000 * 6, "held while incomplete, so the stall timer and the server's bound see it")
         d.append(contentsOf: Array(repeating: Array("$0\r\n\r\n".utf8), count: 1000).joined())
         #expect(requests(&d) == [.multibulk(Array(repeating: [], count: 4000))])
         #expect(d.bufferedCount == 0)
@@ -161,6 +168,7 @@ func words(_ s: String...) -> RESPRequest { .multibulk(s.map { Array($0.utf8) })
     @Test func aLineOverTheBoundIsRefusedEvenWhenItArrivesWholeWithItsNewline() {
         var d = RESPDecoder(maxRequest: 100)
         d.append(contentsOf: [UInt8](repeating: 65, count: 150) + [10])
-        #expect(requests(&d) == [.fatal("Protocol error: too big inline request (more than 100 bytes without a newline)")])
+        #expect(
+            requests(&d) == [.fatal("Protocol error: too big inline request (more than 100 bytes without a newline)")])
     }
 }

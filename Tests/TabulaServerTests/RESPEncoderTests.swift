@@ -6,7 +6,9 @@ import TabulaProtocol
 private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
 @Suite struct RESPEncoderTests {
-    let rows = Reply(rows: [Row(text: "my-int/  My Int: 16", json: .object([("name", .string("my-int")), ("selected", .int(2))]))], message: "1 of 2")
+    let rows = Reply(
+        rows: [Row(text: "my-int/  My Int: 16", json: .object([("name", .string("my-int")), ("selected", .int(2))]))],
+        message: "1 of 2")
 
     func resp(_ r: Reply, _ v3: Bool) -> String { text(Codec.reply(r, tag: nil, format: v3 ? .resp3 : .resp2)) }
 
@@ -66,7 +68,8 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
     }
 
     @Test func aGoodbyeIsAnErrorAndTheGreetingIsNotSent() {
-        #expect(text(Codec.push(.bye(reason: "server shutting down"), format: .resp2)) == "-BYE server shutting down\r\n")
+        #expect(
+            text(Codec.push(.bye(reason: "server shutting down"), format: .resp2)) == "-BYE server shutting down\r\n")
         #expect(Codec.push(.hello(protocolVersion: 1, server: "s", rev: 0, id: "x"), format: .resp3).isEmpty)
     }
 

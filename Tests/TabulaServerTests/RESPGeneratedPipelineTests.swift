@@ -18,15 +18,22 @@ import TabulaServer
         let seeds = GeneratedLines.seeds(30)
         for seed in seeds.prefix(kind == "postgres" ? 8 : seeds.count) {
             var rng = SplitMix(seed: seed)
-            let drawn = (0..<(2 + Int(rng.next() % 11))).map { _ in Self.lines[Int(rng.next() % UInt64(Self.lines.count))] }
+            let drawn = (0..<(2 + Int(rng.next() % 11))).map { _ in
+                Self.lines[Int(rng.next() % UInt64(Self.lines.count))]
+            }
             let words = drawn.compactMap { line -> [String]? in
-                guard case .success(let w) = Tokenizer.tokenize(Array(line.utf8)) else { return nil }  // an open quote: no words
+                // an open quote: no words
+                guard case .success(let w) = Tokenizer.tokenize(Array(line.utf8)) else { return nil }
                 return w
             }
-            let sent = drawn.filter { if case .success = Tokenizer.tokenize(Array($0.utf8)) { return true } else { return false } }
+            let sent = drawn.filter {
+                if case .success = Tokenizer.tokenize(Array($0.utf8)) { return true } else { return false }
+            }
             let viaRESP = try Self.resp(words, store: kind)
             let viaLine = try Self.line(sent, store: kind)
-            #expect(viaRESP.count == sent.count, "seed \(seed) on \(kind): \(viaRESP.count) replies to \(sent.count) requests")
+            #expect(
+                viaRESP.count == sent.count,
+                "seed \(seed) on \(kind): \(viaRESP.count) replies to \(sent.count) requests")
             for (i, l) in sent.enumerated() where i < viaRESP.count && i < viaLine.count && !GeneratedLines.varies(l) {
                 #expect(viaRESP[i] == viaLine[i], "seed \(seed) on \(kind), request \(i) \(l)")
             }
@@ -67,9 +74,12 @@ import TabulaServer
             for l in lines { try c.line.send(l) }
             while out.count < lines.count {
                 guard let text = try c.line.readLine(timeout: 10) else { throw POSIXError(.ETIMEDOUT) }
-                guard let o = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], o["push"] == nil else { continue }
+                guard let o = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                    o["push"] == nil
+                else { continue }
                 if o["ok"] as? Bool == false {
-                    out.append("-" + GeneratedLines.masked("\(o["code"]!) \(WireEncoder.oneLine(o["message"] as! String))"))
+                    out.append(
+                        "-" + GeneratedLines.masked("\(o["code"]!) \(WireEncoder.oneLine(o["message"] as! String))"))
                 } else if let rows = o["data"] as? [Any], !rows.isEmpty, o["rev"] == nil {
                     out.append("*\(rows.count)")
                 } else {

@@ -16,7 +16,9 @@ import TabulaServer
             #expect(try line.readLine(timeout: 5)?.hasPrefix("* HELLO") == true)
             r.sendRaw(Array("PING\r\n".utf8))
             #expect(try r.read() == .simple("PONG"), "an inline PING, answered in RESP")
-            #expect(try r.call("LS", "/settings") == .array([.bulk("my-string/  My String: Yellow"), .bulk("my-int/  My Int: 16")]))
+            #expect(
+                try r.call("LS", "/settings")
+                    == .array([.bulk("my-string/  My String: Yellow"), .bulk("my-int/  My Int: 16")]))
         }
     }
 
@@ -33,7 +35,9 @@ import TabulaServer
     @Test func latencyIsAnsweredEmptyAsTheRedisExporterAsksIt() throws {
         try withServer({ $0.respPort = 0 }) { s in
             let r = try RESPTestClient(port: try #require(s.respPort))
-            #expect(try r.call("LATENCY", "LATEST") == .array([]), "no latency events recorded: none (the exporter logged an unknown command)")
+            #expect(
+                try r.call("LATENCY", "LATEST") == .array([]),
+                "no latency events recorded: none (the exporter logged an unknown command)")
         }
     }
 }

@@ -26,7 +26,9 @@ import TabulaTestSupport
             #expect(shown.contains(.bulk("favorite: yes ★")), "SHOW sees the write before it: \(shown)")
             let first = try #require(try watcher.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") })
             let second = try #require(try watcher.waitPush(timeout: 5) { $0.hasPrefix("* EVENT") })
-            #expect(first.hasPrefix("* EVENT 1 select /settings/my-int") && second.hasPrefix("* EVENT 2 fav /items/1"), "\(first) / \(second)")
+            #expect(
+                first.hasPrefix("* EVENT 1 select /settings/my-int") && second.hasPrefix("* EVENT 2 fav /items/1"),
+                "\(first) / \(second)")
         }
     }
 
@@ -34,14 +36,20 @@ import TabulaTestSupport
     func aRefusedCommandRefusesTheWholeTransactionAndNothingIsApplied(store: String) throws {
         try withServer(store: try makeStore(store)) { s in
             let r = try RESPTestClient(port: s.port)
-            guard case .simple(let changed) = try r.call("SELECT", "/settings/my-string", "#2"), changed.hasSuffix("rev=1") else { Issue.record("the set-up write"); return }
+            guard case .simple(let changed) = try r.call("SELECT", "/settings/my-string", "#2"),
+                changed.hasSuffix("rev=1")
+            else { Issue.record("the set-up write"); return }
             #expect(try r.call("MULTI") == .simple("OK"))
             #expect(try r.call("SELECT", "/settings/my-int", "#4") == .simple("QUEUED"))
             #expect(try r.call("SELECT", "/settings/my-string", "#3", "IF", "REV", "0") == .simple("QUEUED"))
-            guard case .error(let e) = try r.call("EXEC") else { Issue.record("EXEC of a conflicting transaction was taken"); return }
-            #expect(e.hasPrefix("CONFLICT the transaction was not applied: command 2 of 2 (SELECT) was refused: "), "\(e)")
+            guard case .error(let e) = try r.call("EXEC") else {
+                Issue.record("EXEC of a conflicting transaction was taken"); return
+            }
+            #expect(
+                e.hasPrefix("CONFLICT the transaction was not applied: command 2 of 2 (SELECT) was refused: "), "\(e)")
             let c = try connect(s)
-            #expect(try c.request("SHOW /settings/my-int").data.contains("selected: 16 (#2)"), "command 1 was not applied")
+            #expect(
+                try c.request("SHOW /settings/my-int").data.contains("selected: 16 (#2)"), "command 1 was not applied")
             #expect(try c.request("STATS").data.contains("revision: 1"), "no revision was taken")
             #expect(try r.call("PING") == .simple("PONG"), "out of the transaction")
         }
@@ -78,7 +86,9 @@ import TabulaTestSupport
     }
 }
 
-@Suite("A transaction on a cluster node", .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
+@Suite(
+    "A transaction on a cluster node",
+    .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
 struct ClusterTransactionTests {
     @Test("EXEC on one node is one commit another node sees whole, and a refused one leaves nothing")
     func aTransactionIsOneCommitOnTheSharedStore() throws {
@@ -87,7 +97,8 @@ struct ClusterTransactionTests {
             #expect(try r.call("MULTI") == .simple("OK"))
             #expect(try r.call("ORDER", "margherita") == .simple("QUEUED"))
             #expect(try r.call("ORDER", "pepperoni") == .simple("QUEUED"))
-            guard case .array(let replies) = try r.call("EXEC"), replies.count == 2, case .simple(let last) = replies[1] else { Issue.record("EXEC"); return }
+            guard case .array(let replies) = try r.call("EXEC"), replies.count == 2, case .simple(let last) = replies[1]
+            else { Issue.record("EXEC"); return }
             let rev = try #require(revision(of: last))
             let b = try connect(nodes[1])
             #expect(try b.request("SYNC \(rev)").isOK)
@@ -95,7 +106,9 @@ struct ClusterTransactionTests {
             #expect(try r.call("MULTI") == .simple("OK"))
             #expect(try r.call("ORDER", "margherita") == .simple("QUEUED"))
             #expect(try r.call("RM", "/items/999") == .simple("QUEUED"))
-            guard case .error(let e) = try r.call("EXEC") else { Issue.record("a transaction with a missing item was taken"); return }
+            guard case .error(let e) = try r.call("EXEC") else {
+                Issue.record("a transaction with a missing item was taken"); return
+            }
             #expect(e.hasPrefix("NOTFOUND the transaction was not applied: command 2 of 2 (RM)"), "\(e)")
             #expect(try b.request("SYNC \(rev)").isOK)
             #expect(try connect(nodes[0]).request("LS /orders").final == "OK 2 of 2")

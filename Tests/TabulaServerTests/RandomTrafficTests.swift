@@ -10,10 +10,14 @@ import TabulaStorage
 /// sees every revision exactly once, in order.
 @Suite struct RandomTrafficTests {
     static let lines = [
-        "LS /items", "SHOW /items/1", "SELECT /settings/my-int #3", "SELECT /settings/my-int 99", "ADD /items", "ADD /items Lamp 30",
-        "FAV /items/2", "MV /items/1 1", "MV /items/3 9", "ORDER pesto", "ORDER nope", "RM /orders/1", "ADD /catalog", "ADD /catalog Node",
-        "ADD /catalog/item-3 Child", "BANDS", "BANDS Low 40 High", "FILTER favorites", "FILTER all", "CD /items", "CD ..", "PWD", "SET /items/2 value=77",
-        "SET /items/2 name=", "COMPLETE sel", "COMPLETE LS /cat", "LS /items LIMIT 2 AFTER 1", "HELP", "STATS", "PING", "BOGUS", "SELECT", "ADD \"open",
+        "LS /items", "SHOW /items/1", "SELECT /settings/my-int #3", "SELECT /settings/my-int 99", "ADD /items",
+        "ADD /items Lamp 30",
+        "FAV /items/2", "MV /items/1 1", "MV /items/3 9", "ORDER pesto", "ORDER nope", "RM /orders/1", "ADD /catalog",
+        "ADD /catalog Node",
+        "ADD /catalog/item-3 Child", "BANDS", "BANDS Low 40 High", "FILTER favorites", "FILTER all", "CD /items",
+        "CD ..", "PWD", "SET /items/2 value=77",
+        "SET /items/2 name=", "COMPLETE sel", "COMPLETE LS /cat", "LS /items LIMIT 2 AFTER 1", "HELP", "STATS", "PING",
+        "BOGUS", "SELECT", "ADD \"open",
         "FORMAT json", "FORMAT text", "RM /catalog/node", "UNWATCH", "WATCH /menu", "SHOW /settings/my-string/red",
     ]
 
@@ -33,11 +37,14 @@ import TabulaStorage
                     do {
                         let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
                         for i in 0..<400 {
-                            let line = RandomTrafficTests.lines[Int(rng.next() % UInt64(RandomTrafficTests.lines.count))]
+                            let line = RandomTrafficTests.lines[
+                                Int(rng.next() % UInt64(RandomTrafficTests.lines.count))]
                             let tag = "c\(client)n\(i)"
                             let reply = try c.request("#\(tag) \(line)")
                             let final = reply.final
-                            let tagged = final.hasPrefix("OK #\(tag)") || final.hasPrefix("ERR #\(tag) ") || final.contains("\"tag\":\"\(tag)\"")
+                            let tagged =
+                                final.hasPrefix("OK #\(tag)") || final.hasPrefix("ERR #\(tag) ")
+                                || final.contains("\"tag\":\"\(tag)\"")
                             if !tagged { failures.withLock { $0.append("\(line) → \(final)") } }
                         }
                     } catch {

@@ -42,10 +42,12 @@ import TabulaTestSupport
     static func listed(_ c: TabulaConnection) throws -> [String] {
         try c.request("LS /items LIMIT 10000").reply.rows.map { $0.json.resolved }.compactMap { row -> String? in
             switch row["type"]?.stringValue {
-            case "section": return "== \(row["name"]?.stringValue ?? "?") \(row["count"].map { "\($0.intValue ?? -1)" } ?? "?")"
+            case "section":
+                return "== \(row["name"]?.stringValue ?? "?") \(row["count"].map { "\($0.intValue ?? -1)" } ?? "?")"
             case "item":
                 let fav = row["favorite"] == .bool(true) ? " ★" : ""
-                return "\(row["id"]?.intValue ?? -1) \(row["name"]?.stringValue ?? "?") $\(row["value"]?.intValue ?? -1)\(fav)"
+                return
+                    "\(row["id"]?.intValue ?? -1) \(row["name"]?.stringValue ?? "?") $\(row["value"]?.intValue ?? -1)\(fav)"
             default: return nil
             }
         }
@@ -58,12 +60,22 @@ import TabulaTestSupport
             try withServer(store: try makeStore(kind)) { s in
                 let c = try connect(s)
                 _ = try c.request("FORMAT json")
-                let first = try c.request("LS /items LIMIT 10000").reply.rows.map { $0.json.resolved }.filter { $0["type"]?.stringValue == "item" }
-                var ref = ReferenceItems(seed: first.map { (Int($0["id"]?.intValue ?? 0), $0["name"]?.stringValue ?? "", Int($0["value"]?.intValue ?? 0), $0["favorite"] == .bool(true)) })
+                let first = try c.request("LS /items LIMIT 10000").reply.rows.map { $0.json.resolved }.filter {
+                    $0["type"]?.stringValue == "item"
+                }
+                var ref = ReferenceItems(
+                    seed: first.map {
+                        (
+                            Int($0["id"]?.intValue ?? 0), $0["name"]?.stringValue ?? "",
+                            Int($0["value"]?.intValue ?? 0), $0["favorite"] == .bool(true)
+                        )
+                    })
                 var g = SplitMix64(seed: seed)
                 var sent: [String] = []
                 // First no favourites, so that FILTER favorites is refused once.
-                var opening = ref.sections.flatMap { $0 }.filter(\.favorite).map { ("FAV /items/\($0.id) off", ref.fav($0.id, false)) }
+                var opening = ref.sections.flatMap { $0 }.filter(\.favorite).map {
+                    ("FAV /items/\($0.id) off", ref.fav($0.id, false))
+                }
                 opening.append(("FILTER favorites", ref.filter(favorites: true)))
                 for k in 0..<(150 + opening.count) {
                     let (line, want) = k < opening.count ? opening[k] : Self.step(&ref, &g)
@@ -71,14 +83,25 @@ import TabulaTestSupport
                     let r = try c.request(line)
                     let got: ReferenceItems.Outcome = r.isOK ? .taken : .refused(r.reply.error?.code.rawValue ?? "?")
                     outcomes[String(line.prefix { $0 != " " }) + (r.isOK ? " taken" : " refused"), default: 0] += 1
-                    try #require(got == want, "seed \(seed) on \(kind): \(line) was \(r.final), the reference says \(want); after \(sent.suffix(8))")
+                    try #require(
+                        got == want,
+                        "seed \(seed) on \(kind): \(line) was \(r.final), the reference says \(want); after \(sent.suffix(8))"
+                    )
                     let shown = try Self.listed(c)
-                    try #require(shown == ref.listed, "seed \(seed) on \(kind) after \(line): LS shows \(shown), the reference \(ref.listed); after \(sent.suffix(8))")
+                    try #require(
+                        shown == ref.listed,
+                        "seed \(seed) on \(kind) after \(line): LS shows \(shown), the reference \(ref.listed); after \(sent.suffix(8))"
+                    )
                 }
             }
         }
-        let drawn = ["ADD taken", "SET taken", "SET refused", "FAV taken", "FAV refused", "MV taken", "MV refused", "RM taken", "RM refused", "FILTER taken", "FILTER refused"]
-        #expect(drawn.allSatisfy { outcomes[$0, default: 0] > 0 }, "the seeds drew too few of some: \(outcomes.sorted { $0.key < $1.key })")
+        let drawn = [
+            "ADD taken", "SET taken", "SET refused", "FAV taken", "FAV refused", "MV taken", "MV refused", "RM taken",
+            "RM refused", "FILTER taken", "FILTER refused",
+        ]
+        #expect(
+            drawn.allSatisfy { outcomes[$0, default: 0] > 0 },
+            "the seeds drew too few of some: \(outcomes.sorted { $0.key < $1.key })")
     }
 
     /// `LS /settings` and `LS /orders` as `ReferenceSettingsAndOrders` writes them.
@@ -101,11 +124,15 @@ import TabulaTestSupport
                 _ = try c.request("FORMAT json")
                 let settings = try c.request("LS /settings").reply.rows.map { $0.json.resolved }.map { row in
                     ReferenceSettingsAndOrders.Setting(
-                        name: row["name"]?.stringValue ?? "", options: (row["options"]?.arrayValue ?? []).map { $0.stringValue ?? $0.intValue.map { "\($0)" } ?? "?" },
+                        name: row["name"]?.stringValue ?? "",
+                        options: (row["options"]?.arrayValue ?? []).map {
+                            $0.stringValue ?? $0.intValue.map { "\($0)" } ?? "?"
+                        },
                         selected: Int(row["selected"]?.intValue ?? 0))
                 }
                 var dishes: [String: String] = [:]
-                for section in try c.request("LS /menu").reply.rows.compactMap({ $0.json.resolved["name"]?.stringValue }) {
+                for section in try c.request("LS /menu").reply.rows.compactMap({ $0.json.resolved["name"]?.stringValue }
+                ) {
                     for e in try c.request("LS /menu/\(section)").reply.rows.map({ $0.json.resolved }) {
                         if let n = e["name"]?.stringValue, let p = e["path"]?.stringValue { dishes[n] = p }
                     }
@@ -131,9 +158,14 @@ import TabulaTestSupport
                     sent.append(line)
                     let r = try c.request(line)
                     let got: ReferenceItems.Outcome = r.isOK ? .taken : .refused(r.reply.error?.code.rawValue ?? "?")
-                    try #require(got == want, "seed \(seed) on \(kind): \(line) was \(r.final), the reference says \(want); after \(sent.suffix(8))")
+                    try #require(
+                        got == want,
+                        "seed \(seed) on \(kind): \(line) was \(r.final), the reference says \(want); after \(sent.suffix(8))"
+                    )
                     let shown = try Self.listedSettingsAndOrders(c)
-                    try #require(shown == ref.listed, "seed \(seed) on \(kind) after \(line): the server lists \(shown), the reference \(ref.listed)")
+                    try #require(
+                        shown == ref.listed,
+                        "seed \(seed) on \(kind) after \(line): the server lists \(shown), the reference \(ref.listed)")
                 }
             }
         }

@@ -12,7 +12,11 @@ import TabulaStorage
     static func withGatedStore(orders: Int, _ body: (Server, HistoryGate, TabulaConnection) throws -> Void) throws {
         let gate = HistoryGate()
         let store = GatedHistoryStore(try SQLiteStore(path: tempDB(), syncFull: false), gate: gate)
-        try withServer({ $0.ioThreads = 1; $0.historyInMemory = 10 }, store: store) { s in
+        try withServer(
+            {
+                $0.ioThreads = 1; $0.historyInMemory = 10
+            }, store: store
+        ) { s in
             defer { gate.open() }
             let writer = try connect(s)
             try writer.line.send(Array(repeating: "ORDER pesto", count: orders).joined(separator: "\n"))
@@ -32,7 +36,9 @@ import TabulaStorage
             let ack = try #require(try replayer.readLine(timeout: 30))
             #expect(ack == "OK watching /orders at rev 200; replaying 200 events")
             var events = 0
-            while events < 200, let l = try replayer.readLine(timeout: 30) { if l.hasPrefix("* EVENT ") { events += 1 } }
+            while events < 200, let l = try replayer.readLine(timeout: 30) {
+                if l.hasPrefix("* EVENT ") { events += 1 }
+            }
             #expect(events == 200)
         }
     }
@@ -48,7 +54,8 @@ import TabulaStorage
             gate.open()
             let stats = s.loops[0].stats
             let deadline = Date().addingTimeInterval(30)
-            while stats.replaySteps.load(ordering: .relaxed) < 200 && Date() < deadline { usleep(1_000) }  // polls a real count
+            // polls a real count
+            while stats.replaySteps.load(ordering: .relaxed) < 200 && Date() < deadline { usleep(1_000) }
             #expect(stats.replaySteps.load(ordering: .relaxed) >= 200, "the replays never got going")
             let most = stats.replayStepsMostInATurn.load(ordering: .relaxed)
             #expect(most <= EventLoop.replayStepsPerTurn, "a turn took \(most) replay steps")

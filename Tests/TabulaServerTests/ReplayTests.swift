@@ -12,22 +12,31 @@ final class ArrayHistory: RetainedHistory {
     var trimmed: UInt64 = 0
     var calls = 0
     init(_ paths: [String]) {
-        events = paths.enumerated().map { Event(rev: UInt64($0.offset + 1), kind: "put", path: $0.element, summary: "", value: .null) }
+        events = paths.enumerated().map {
+            Event(rev: UInt64($0.offset + 1), kind: "put", path: $0.element, summary: "", value: .null)
+        }
     }
     private func window(_ after: UInt64, _ through: UInt64, _ prefix: String) throws(HistoryGap) -> [Event] {
         calls += 1
         guard after >= trimmed else { throw HistoryGap(oldest: trimmed + 1) }
         // Under a list's own path a step may span the whole range: the history is read by
         // list, and what it returns is bounded (by the count's limit, by a page).
-        #expect(ModelPath.isTopLevel(prefix) || through - after <= Replay.window, "a step looked at more than one window")
+        #expect(
+            ModelPath.isTopLevel(prefix) || through - after <= Replay.window, "a step looked at more than one window")
         return events.filter { $0.rev > after && $0.rev <= through && ModelPath.isUnder($0.path, prefix: prefix) }
     }
-    func check(after: UInt64) throws(HistoryGap) { guard after >= trimmed else { throw HistoryGap(oldest: trimmed + 1) } }
-    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (count: Int, through: UInt64) {
+    func check(after: UInt64) throws(HistoryGap) {
+        guard after >= trimmed else { throw HistoryGap(oldest: trimmed + 1) }
+    }
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (
+        count: Int, through: UInt64
+    ) {
         let all = try window(after, through, prefix)
         return all.count >= limit ? (limit, all[limit - 1].rev) : (all.count, through)
     }
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event] {
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap)
+        -> [Event]
+    {
         var size = 0
         var out: [Event] = []
         for e in try window(after, through, prefix) where out.count < limit && size < bytes {
@@ -131,7 +140,9 @@ final class ArrayHistory: RetainedHistory {
 extension ReplayTests {
     @Test func aPageOfBigEventsStopsAtAboutSixtyFourKilobytes() {
         let h = ArrayHistory((1...100).map { "/items/\($0)" })
-        h.events = h.events.map { Event(rev: $0.rev, kind: "add", path: $0.path, summary: String(repeating: "x", count: 10_000), value: .null) }
+        h.events = h.events.map {
+            Event(rev: $0.rev, kind: "add", path: $0.path, summary: String(repeating: "x", count: 10_000), value: .null)
+        }
         var r = Replay(Self.plan("/items", after: 0, through: 100))
         #expect(r.step(h) == .acknowledge(100))
         guard case .events(let page) = r.step(h) else { Issue.record("no events"); return }

@@ -8,7 +8,9 @@ import TabulaProtocol
     @Test func theCacheHoldsAtMostItsBytesAndKeepsNoReplyOverAQuarterOfThem() {
         var cache = ReplyCache(capacity: 1024, byteCapacity: 1_000)
         let session = Session()
-        func key(_ n: Int) -> ReplyCache.Key { ReplyCache.key(Request(command: .ls(path: "/items", limit: 10, after: "\(n)")), session) }
+        func key(_ n: Int) -> ReplyCache.Key {
+            ReplyCache.key(Request(command: .ls(path: "/items", limit: 10, after: "\(n)")), session)
+        }
         for n in 0..<100 {
             cache.store(key(n), revision: 1, bytes: [UInt8](repeating: 65, count: 200))
             #expect(cache.bytes <= 1_000)

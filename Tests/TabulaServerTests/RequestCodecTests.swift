@@ -30,14 +30,19 @@ import TabulaProtocol
     @Test func aSubscribedRESP2SessionMayAskOnlyTheVerbsTheTableAllowsWhileSubscribed() {
         let s = Self.session(subscribed: true)
         for v in Verb.allCases {
-            guard case .success(let r)? = RequestParser.parse(Array(GeneratedLines.samples(v)[0].utf8)) else { continue }
+            guard case .success(let r)? = RequestParser.parse(Array(GeneratedLines.samples(v)[0].utf8)) else {
+                continue
+            }
             let refused = Codec.refusal(r.command, session: s) != nil
             #expect(refused == !r.command.traits.whileSubscribed, "\(v)")
         }
     }
 
     @Test func noOtherSessionIsRefusedByItsCodec() {
-        for s in [Self.session(subscribed: false), Self.session(subscribed: true, format: .resp3), Self.session(subscribed: true, format: .text)] {
+        for s in [
+            Self.session(subscribed: false), Self.session(subscribed: true, format: .resp3),
+            Self.session(subscribed: true, format: .text),
+        ] {
             #expect(Codec.refusal(.ls(path: "/items", limit: nil, after: nil), session: s) == nil)
         }
     }

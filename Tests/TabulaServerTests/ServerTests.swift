@@ -34,7 +34,10 @@ import TabulaStorage
     func pipelinedRequestsAreAnsweredInOrderWithTheirTags(store kind: String) throws {
         try withServer(store: try makeStore(kind)) { s in
             let c = try connect(s)
-            let kinds = ["PING", "SHOW /items/1", "NOPE", "FAV /items/1", "LS /orders LIMIT 1", "ORDER pesto", "CD /items", "SHOW 1"]
+            let kinds = [
+                "PING", "SHOW /items/1", "NOPE", "FAV /items/1", "LS /orders LIMIT 1", "ORDER pesto", "CD /items",
+                "SHOW 1",
+            ]
             var batch = ""
             for i in 0..<480 { batch += "#p\(i) \(kinds[i % kinds.count])\n" }
             try c.line.sendRaw(Array(batch.utf8))
@@ -47,7 +50,9 @@ import TabulaStorage
     }
 
     @Test(arguments: ["memory", "sqlite"])
-    func watchersOnDifferentPrefixesGetExactlyTheirEventsInRevisionOrderUnderConcurrentWriters(store kind: String) throws {
+    func watchersOnDifferentPrefixesGetExactlyTheirEventsInRevisionOrderUnderConcurrentWriters(store kind: String)
+        throws
+    {
         try withServer(store: try makeStore(kind)) { s in
             let prefixes = ["/settings", "/items", "/orders"]
             let watchers = try prefixes.map { p -> TabulaConnection in
@@ -108,14 +113,18 @@ import TabulaStorage
             #expect(try w.request("WATCH /items").isOK)
             for i in 0..<5 { _ = try writer.request("ADD /items a\(i) 1") }
             var seen: [UInt64] = []
-            while seen.count < 5, let p = try w.waitPush(timeout: 5, where: { _ in true }) { seen.append(TabulaConnection.revision(of: p) ?? 0) }
+            while seen.count < 5, let p = try w.waitPush(timeout: 5, where: { _ in true }) {
+                seen.append(TabulaConnection.revision(of: p) ?? 0)
+            }
             let last = w.lastRevision
             w = try connect(s)  // the old connection is dropped
             for i in 0..<5 { _ = try writer.request("ADD /items b\(i) 1") }
             let r = try w.request("WATCH /items FROM \(last)")
             #expect(r.final.hasSuffix("replaying 5 events"))
             for i in 0..<3 { _ = try writer.request("ADD /items c\(i) 1") }
-            while seen.count < 13, let p = try w.waitPush(timeout: 5, where: { !$0.hasPrefix("* SYNCED") }) { seen.append(TabulaConnection.revision(of: p) ?? 0) }
+            while seen.count < 13, let p = try w.waitPush(timeout: 5, where: { !$0.hasPrefix("* SYNCED") }) {
+                seen.append(TabulaConnection.revision(of: p) ?? 0)
+            }
             #expect(seen == Array(1...13))
             // Nothing more: every event published before the PING's reply is queued before it.
             _ = try w.request("PING")
@@ -128,7 +137,9 @@ import TabulaStorage
             let c = try connect(s)
             for _ in 0..<6 { _ = try c.request("ORDER pesto") }
             let r = try c.request("WATCH /orders FROM 1")
-            #expect(r.final.hasPrefix("ERR EXPIRED revision 1 is older than the history kept; the oldest revision held is 4"))
+            #expect(
+                r.final.hasPrefix(
+                    "ERR EXPIRED revision 1 is older than the history kept; the oldest revision held is 4"))
             #expect(try c.request("WATCH /orders FROM 3").final == "OK watching /orders at rev 6; replaying 3 events")
         }
     }

@@ -13,7 +13,9 @@ import Testing
     }
 
     @Test func oneThatTookNothingGoesBeforeOneThatTookAnything() {
-        #expect(ShedOrder.order([.init(unread: 9_000_000, took: 500), .init(unread: 300_000, took: 0)]) == [1, 0], "nothing taken outweighs more held")
+        #expect(
+            ShedOrder.order([.init(unread: 9_000_000, took: 500), .init(unread: 300_000, took: 0)]) == [1, 0],
+            "nothing taken outweighs more held")
         #expect(ShedOrder.order([.init(unread: 300_000, took: 10), .init(unread: 300_000, took: 0)]) == [1, 0])
     }
 

@@ -37,7 +37,9 @@ import TabulaStorage
         try withServer { s in
             let w = try connect(s)
             _ = try w.request("FILTER favorites")
-            #expect(try w.request("LS /items").data.count == 4, "LS keeps the filter: 2 headers, No Items and the one favourite")
+            #expect(
+                try w.request("LS /items").data.count == 4,
+                "LS keeps the filter: 2 headers, No Items and the one favourite")
             _ = try w.request("WATCH /items SNAPSHOT")
             var rows: [String] = []
             while let p = try w.waitPush(timeout: 5, where: { _ in true }), p.hasPrefix("* ROW ") { rows.append(p) }
@@ -50,7 +52,10 @@ import TabulaStorage
             let w = try connect(s)
             for line in ["WATCH /items/cheap-items", "WATCH /items/cheap-items SNAPSHOT"] {
                 let r = try w.request(line)
-                #expect(r.final == "ERR INVALID /items/cheap-items is a price section, and an item's changes are events at /items/ID, not under it: WATCH /items (each event's at names its section)", "\(line)")
+                #expect(
+                    r.final
+                        == "ERR INVALID /items/cheap-items is a price section, and an item's changes are events at /items/ID, not under it: WATCH /items (each event's at names its section)",
+                    "\(line)")
             }
             #expect(try w.request("WATCH /items/1").isOK, "an item's own path is watched")
             _ = try w.request("UNWATCH")
@@ -64,9 +69,15 @@ import TabulaStorage
             let w = try connect(s)
             for _ in 0..<6 { _ = try w.request("ORDER pesto") }
             #expect(try w.request("WATCH /orders FROM 1").reply.error?.code == .expired)
-            #expect(try w.request("WATCH /orders FROM 1 SNAPSHOT").final == "OK watching /orders at rev 6; sending a snapshot")
-            #expect(try w.request("WATCH /orders FROM 99 SNAPSHOT").final == "OK watching /orders at rev 6; sending a snapshot", "a revision of another history")
-            #expect(try w.request("WATCH /orders FROM 5 SNAPSHOT").final == "OK watching /orders at rev 6; replaying 1 event", "a resume the history holds replays")
+            #expect(
+                try w.request("WATCH /orders FROM 1 SNAPSHOT").final
+                    == "OK watching /orders at rev 6; sending a snapshot")
+            #expect(
+                try w.request("WATCH /orders FROM 99 SNAPSHOT").final
+                    == "OK watching /orders at rev 6; sending a snapshot", "a revision of another history")
+            #expect(
+                try w.request("WATCH /orders FROM 5 SNAPSHOT").final
+                    == "OK watching /orders at rev 6; replaying 1 event", "a resume the history holds replays")
         }
     }
 
@@ -77,29 +88,37 @@ import TabulaStorage
         }
         try withServer(store: try SQLiteStore(path: file, syncFull: false)) { s in
             let w = try connect(s)
-            #expect(try w.request("WATCH /orders FROM 1 SNAPSHOT").final == "OK watching /orders at rev 1; sending a snapshot")
-            #expect(try w.request("WATCH /items FROM 0").final == "OK watching /items at rev 1; replaying 0 events", "without SNAPSHOT it replays")
+            #expect(
+                try w.request("WATCH /orders FROM 1 SNAPSHOT").final
+                    == "OK watching /orders at rev 1; sending a snapshot")
+            #expect(
+                try w.request("WATCH /items FROM 0").final == "OK watching /items at rev 1; replaying 0 events",
+                "without SNAPSHOT it replays")
         }
     }
 
     @Test func aSnapshotOfWhatIsNotAListIsRefusedAndWatchesNothing() throws {
         try withServer { s in
             let w = try connect(s)
-            #expect(try w.request("WATCH /items/1 SNAPSHOT").final.hasPrefix("ERR INVALID SNAPSHOT sends the rows of a list, and /items/1 is not one"))
+            #expect(
+                try w.request("WATCH /items/1 SNAPSHOT").final.hasPrefix(
+                    "ERR INVALID SNAPSHOT sends the rows of a list, and /items/1 is not one"))
             #expect(try w.request("UNWATCH /items/1").reply.error?.code == .notFound)
         }
     }
 
     @Test func aWatcherWhoseGrantsHideNothingOfTheListIsToldPositionsAndOneWithADenyUnderItIsNot() throws {
         try AccessControlTests.withUsers { s in
-            let ops = try AccessControlTests.login(s, "ops"), ci = try AccessControlTests.login(s, "ci"), admin = try AccessControlTests.login(s, "admin")
+            let ops = try AccessControlTests.login(s, "ops"), ci = try AccessControlTests.login(s, "ci"),
+                admin = try AccessControlTests.login(s, "admin")
             for c in [ops, ci] {
                 _ = try c.request("FORMAT json")
                 #expect(try c.request("WATCH /").isOK)
             }
             #expect(try admin.request("ADD /items Lamp 30").isOK)
             let hidden = try #require(try ci.waitPush(timeout: 5) { $0.contains(#""push":"event""#) })
-            #expect(hidden.contains(#""at":{"section":"cheap-items"}"#), "ci is denied /items/3: no position, \(hidden)")
+            #expect(
+                hidden.contains(#""at":{"section":"cheap-items"}"#), "ci is denied /items/3: no position, \(hidden)")
             #expect(try admin.request("SET /menu/pizza title=Pies").isOK)
             // ops may read /orders whole, but any deny hides orders of denied entries: ops has none.
             #expect(try admin.request("ORDER pesto").isOK)
@@ -121,7 +140,9 @@ import TabulaStorage
 
     @Test func aWatchWithoutProgressIsSentNoMarker() throws {
         // One loop: the sweep that tells the watch with PROGRESS passes the one without too.
-        try withServer({ $0.progressSeconds = 1; $0.ioThreads = 1 }) { s in
+        try withServer({
+            $0.progressSeconds = 1; $0.ioThreads = 1
+        }) { s in
             let plain = try connect(s), asked = try connect(s), other = try connect(s)
             #expect(try plain.request("WATCH /orders").isOK)
             #expect(try asked.request("WATCH /orders PROGRESS").isOK)
@@ -158,7 +179,8 @@ import TabulaStorage
             let deadline = Date().addingTimeInterval(10)
             var refused = try ask()
             while refused.isOK && Date() < deadline { refused = try ask() }
-            #expect(refused.final.hasPrefix("ERR LIMIT 1 snapshots are being sent, the most at once"), "\(refused.final)")
+            #expect(
+                refused.final.hasPrefix("ERR LIMIT 1 snapshots are being sent, the most at once"), "\(refused.final)")
             shutdown(stalled.fd, Int32(SHUT_RDWR))  // the client goes away
             var again = try ask()
             while !again.isOK && Date() < deadline.addingTimeInterval(10) { again = try ask() }

@@ -17,7 +17,8 @@ import TabulaStorage
             #expect(r.reply.error?.code == .storage)
             #expect(r.reply.error?.message.contains("was removed while tabulad was running") == true, "\(r.final)")
             #expect(try c.request("LS /orders").data.count == 1, "reads go on from memory, without the refused write")
-            #expect(try c.request("ORDER tiramisu").reply.error?.code == .storage, "and every later write is refused too")
+            #expect(
+                try c.request("ORDER tiramisu").reply.error?.code == .storage, "and every later write is refused too")
         }
     }
 

@@ -5,7 +5,10 @@ import TabulaServer
 import TabulaStorage
 
 /// Starts an in-process server on a free loopback port; stops it after `body`.
-func withServer(_ configure: (inout ServerConfig) -> Void = { _ in }, store: StateStore = MemoryStore(), _ body: (Server) throws -> Void) throws {
+func withServer(
+    _ configure: (inout ServerConfig) -> Void = { _ in }, store: StateStore = MemoryStore(),
+    _ body: (Server) throws -> Void
+) throws {
     var config = ServerConfig()
     config.port = 0
     config.logLevel = ProcessInfo.processInfo.environment["TABULA_TEST_LOG"] == nil ? .error : .debug

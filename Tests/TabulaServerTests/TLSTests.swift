@@ -12,8 +12,11 @@ import TabulaStorage
         let (cert, key) = (base + ".cert.pem", base + ".key.pem")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        p.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-subj", "/CN=localhost", "-days", "2",
-                       "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
+        p.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-subj", "/CN=localhost",
+            "-days", "2",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -22,7 +25,9 @@ import TabulaStorage
         return (cert, key)
     }
 
-    static func withTLS(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server, String) throws -> Void) throws {
+    static func withTLS(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server, String) throws -> Void)
+        throws
+    {
         let (cert, key) = try certificate()
         try withServer({
             $0.tlsPort = 0
@@ -47,7 +52,10 @@ import TabulaStorage
         try Self.withTLS({ $0.maxConnections = 1 }) { s, cert in
             let port = try #require(s.tlsPort)
             let kept = try TabulaConnection(.tls(host: "127.0.0.1", port: port, caFile: cert), timeout: 30)
-            #expect(throws: ClientError.connectFailed("the server refused the connection: too many connections (limit 1); try again later")) {
+            #expect(
+                throws: ClientError.connectFailed(
+                    "the server refused the connection: too many connections (limit 1); try again later")
+            ) {
                 _ = try TabulaConnection(.tls(host: "127.0.0.1", port: port, caFile: cert), timeout: 30)
             }
             #expect(try kept.request("PING").isOK)
@@ -75,15 +83,19 @@ import TabulaStorage
             $0.tlsKey = key
         }) { s in
             #expect(s.port == 0)
-            let secure = try TabulaConnection(.tls(host: "127.0.0.1", port: try #require(s.tlsPort), caFile: cert), timeout: 30)
+            let secure = try TabulaConnection(
+                .tls(host: "127.0.0.1", port: try #require(s.tlsPort), caFile: cert), timeout: 30)
             #expect(try secure.request("PING").isOK)
         }
     }
 
     @Test func largeRepliesCrossTLSWhole() throws {
         try Self.withTLS { s, cert in
-            let secure = try TabulaConnection(.tls(host: "127.0.0.1", port: try #require(s.tlsPort), caFile: cert), timeout: 30)
-            try secure.line.send((0..<3_000).map { "ADD /items item-\($0)-\(String(repeating: "x", count: 60)) 5" }.joined(separator: "\n"))
+            let secure = try TabulaConnection(
+                .tls(host: "127.0.0.1", port: try #require(s.tlsPort), caFile: cert), timeout: 30)
+            try secure.line.send(
+                (0..<3_000).map { "ADD /items item-\($0)-\(String(repeating: "x", count: 60)) 5" }.joined(
+                    separator: "\n"))
             for _ in 0..<3_000 { #expect(try secure.readReply(timeout: 30).isOK) }
             let r = try secure.request("LS /items LIMIT 10000", timeout: 30)
             #expect(r.data.filter { $0.contains("item-") }.count == 3_000)
@@ -93,7 +105,9 @@ import TabulaStorage
     @Test func aClientThatDoesNotTrustTheCertificateIsRefusedByItsOwnCheck() throws {
         try Self.withTLS { s, _ in
             let port = try #require(s.tlsPort)
-            #expect(throws: ClientError.self) { _ = try TabulaConnection(.tls(host: "127.0.0.1", port: port, caFile: nil), timeout: 5) }
+            #expect(throws: ClientError.self) {
+                _ = try TabulaConnection(.tls(host: "127.0.0.1", port: port, caFile: nil), timeout: 5)
+            }
             let plain = try connect(s)
             #expect(try plain.request("PING").isOK, "a failed handshake holds nobody up")
         }
@@ -102,7 +116,10 @@ import TabulaStorage
     @Test func unusableCertificateOrKeyFilesStopTheStartWithAMessage() throws {
         let (cert, key) = try Self.certificate()
         let otherKey = try Self.certificate().key
-        for (c, k, says) in [("/nonexistent.pem", key, "--tls-cert"), (cert, "/nonexistent.pem", "--tls-key"), (cert, otherKey, "mismatch")] {
+        for (c, k, says) in [
+            ("/nonexistent.pem", key, "--tls-cert"), (cert, "/nonexistent.pem", "--tls-key"),
+            (cert, otherKey, "mismatch"),
+        ] {
             var config = ServerConfig()
             config.port = 0
             config.tlsPort = 0

@@ -30,7 +30,11 @@ import TabulaServer
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
         close(stale)  // a socket file whose server is gone
         try withServer({ $0.unixPath = path }) { _ in
             let c = try TabulaConnection(.unix(path), timeout: 30)

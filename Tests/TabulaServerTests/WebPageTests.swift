@@ -6,7 +6,9 @@ import TabulaServer
 /// it carries its first read and the role it acts as, so its first paint needs no round trip
 /// and a read-only user is offered no action; no title can end its script element.
 @Suite struct WebPageTests {
-    @Test(arguments: ["/", "/settings", "/settings/my-int", "/catalog/item-1/item-1.2", "/items/5", "/menu/pizza", "/orders"])
+    @Test(arguments: [
+        "/", "/settings", "/settings/my-int", "/catalog/item-1/item-1.2", "/items/5", "/menu/pizza", "/orders",
+    ])
     func everyPathUnderAListServesThePage(path: String) throws {
         try HTTPTests.withHTTP { _, port in
             let r = try HTTPTestClient(port: port).get(path)

@@ -33,9 +33,11 @@ import TabulaProtocol
     }
 
     static let alphabet: [Mutation] = [
-        Mutation("a", .put([.int(1), .text("x")])), Mutation("a", .put([.int(1), .text("y")])), Mutation("a", .put([.int(2), .text("z")])),
+        Mutation("a", .put([.int(1), .text("x")])), Mutation("a", .put([.int(1), .text("y")])),
+        Mutation("a", .put([.int(2), .text("z")])),
         Mutation("a", .delete(.int(1))), Mutation("a", .replaceAll([[.int(3), .text("w")]])),
-        Mutation("m", .put([.int(1), .int(1), .text("p")])), Mutation("m", .put([.int(1), .int(2), .text("q")])), Mutation("m", .delete(.int(1))),
+        Mutation("m", .put([.int(1), .int(1), .text("p")])), Mutation("m", .put([.int(1), .int(2), .text("q")])),
+        Mutation("m", .delete(.int(1))),
         Mutation("n", .counter(4)), Mutation("n", .counter(2)),
     ]
 
@@ -47,7 +49,9 @@ import TabulaProtocol
             for _ in 0..<length { total *= k }
             for code in 0..<total {
                 var c = code
-                let ms = (0..<length).map { _ in defer { c /= k }; return LastWritesTests.alphabet[c % k] }
+                let ms = (0..<length).map { _ in
+                    defer { c /= k }; return LastWritesTests.alphabet[c % k]
+                }
                 let thinned = LastWrites.of(ms, singleKey: ["a"])
                 #expect(Tables.after(thinned) == Tables.after(ms), "\(ms)")
                 checked += 1
@@ -62,7 +66,9 @@ import TabulaProtocol
     }
 
     @Test func rowsOfTablesKeyedByTwoColumnsAreNeverSkipped() {
-        let ms = [Mutation("m", .put([.int(1), .int(1), .text("p")])), Mutation("m", .put([.int(1), .int(1), .text("q")]))]
+        let ms = [
+            Mutation("m", .put([.int(1), .int(1), .text("p")])), Mutation("m", .put([.int(1), .int(1), .text("q")])),
+        ]
         #expect(LastWrites.of(ms, singleKey: ["a"]) == ms)
     }
 }

@@ -29,9 +29,13 @@ private func seededStore(changes: UInt64 = 0) throws -> (db: String, store: Post
     return (db, store)
 }
 
-@Suite("PostgreSQL durable head", .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
+@Suite(
+    "PostgreSQL durable head",
+    .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
 struct PostgresDurableHeadTests {
-    @Test("a turn of a node that sees others write frees the head before its flush, and others follow it only once its durable step is done")
+    @Test(
+        "a turn of a node that sees others write frees the head before its flush, and others follow it only once its durable step is done"
+    )
     func turnsFreeTheHeadBeforeTheirFlush() throws {
         let (db, a) = try seededStore()
         // Not alone for as long as the test may take on a loaded machine (under the thread
@@ -54,7 +58,8 @@ struct PostgresDurableHeadTests {
         #expect(try scalar(db, "SELECT rev FROM tabula_head WHERE id = 1") == 2, "A's turn committed")
         // The head's lock is free while A's durable step waits: the next turn may start.
         let next = try PGConnection(db, name: "tabula-tests")
-        #expect(try next.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE NOWAIT")[1].int(0, 0) == 2)
+        #expect(
+            try next.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE NOWAIT")[1].int(0, 0) == 2)
         try next.exec("ROLLBACK")
         // Not flushed as far as anyone knows: a follower is not shown it yet.
         #expect(try b.changes(after: 1, limit: 10).isEmpty)
@@ -64,7 +69,9 @@ struct PostgresDurableHeadTests {
         #expect(try scalar(db, PostgresStore.durableHead) == 2)
     }
 
-    @Test("a node that has seen no other write for a second flushes inside its turn: one commit, the head held until it is durable")
+    @Test(
+        "a node that has seen no other write for a second flushes inside its turn: one commit, the head held until it is durable"
+    )
     func aNodeAloneFlushesInsideItsTurn() throws {
         let (db, a) = try seededStore()
         #expect(a.alone)
@@ -78,9 +85,13 @@ struct PostgresDurableHeadTests {
         }
         // A's turn waits on the durable row inside its transaction, holding the head.
         let deadline = Date().addingTimeInterval(10)
-        while try scalar(db, "SELECT count(*) FROM pg_locks WHERE NOT granted") == 0 && Date() < deadline { usleep(5_000) }
+        while try scalar(db, "SELECT count(*) FROM pg_locks WHERE NOT granted") == 0 && Date() < deadline {
+            usleep(5_000)
+        }
         let next = try PGConnection(db, name: "tabula-tests")
-        #expect(throws: (any Error).self) { try next.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE NOWAIT") }
+        #expect(throws: (any Error).self) {
+            try next.execEach("BEGIN; SELECT rev FROM tabula_head WHERE id = 1 FOR UPDATE NOWAIT")
+        }
         _ = try? next.exec("ROLLBACK")
         try holder.exec("COMMIT")
         #expect(committed.wait(timeout: .now() + 10) == .success)
@@ -88,7 +99,9 @@ struct PostgresDurableHeadTests {
         #expect(try scalar(db, PostgresStore.durableHead) == 1)
     }
 
-    @Test("the durable step waits for the WAL flush (a transaction that only notified would not: it writes no WAL before its commit record)")
+    @Test(
+        "the durable step waits for the WAL flush (a transaction that only notified would not: it writes no WAL before its commit record)"
+    )
     func theDurableStepWaitsForTheFlush() throws {
         let (db, _) = try seededStore()
         let c = try PGConnection(db, name: "tabula-tests")

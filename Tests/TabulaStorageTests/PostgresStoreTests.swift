@@ -7,12 +7,17 @@ import TabulaTestSupport
 /// A change of one order, as the engine would commit it at `rev` (shared by the PostgreSQL
 /// suites of this target).
 func orderBatch(_ rev: UInt64, id: Int64) -> CommitBatch {
-    let m = [Mutation("orders", .put([.int(id), .text("/menu/pasta/pesto"), .text("Pesto"), .double(1.5)])), Mutation("next_order_id", .counter(id + 1))]
+    let m = [
+        Mutation("orders", .put([.int(id), .text("/menu/pasta/pesto"), .text("Pesto"), .double(1.5)])),
+        Mutation("next_order_id", .counter(id + 1)),
+    ]
     let e = Event(rev: rev, kind: "order", path: "/orders/\(id)", summary: "Pesto", value: .null)
     return CommitBatch(mutations: m, events: [e], revision: rev, mutationEnds: [m.count])
 }
 
-@Suite("PostgreSQL store", .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
+@Suite(
+    "PostgreSQL store",
+    .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
 struct PostgresStoreTests {
     @Test("a transaction's outcome is learned by its id after its connection is gone: committed, aborted")
     func commitOutcomeByTransactionID() throws {

@@ -8,10 +8,13 @@ import TabulaStorage
 /// engine's group commit does) must leave the file exactly as committing each alone does.
 @Suite struct SQLiteGroupCommitTests {
     static let lines = [
-        "SELECT /settings/my-int #%d", "SELECT /settings/my-string #%d", "FAV /items/1", "FAV /items/%d", "ADD /items x%d %d", "RM /items/%d",
-        "MV /items/%d %d", "SET /items/%d value=%d", "BANDS Low %d High", "ORDER pesto", "ORDER margherita", "RM /orders/%d",
+        "SELECT /settings/my-int #%d", "SELECT /settings/my-string #%d", "FAV /items/1", "FAV /items/%d",
+        "ADD /items x%d %d", "RM /items/%d",
+        "MV /items/%d %d", "SET /items/%d value=%d", "BANDS Low %d High", "ORDER pesto", "ORDER margherita",
+        "RM /orders/%d",
         "ADD /catalog/item-1 N%d tabs A B", "RM /catalog/item-%d", "ADD /menu M%d", "ADD /settings \"S%d\" int 1 2 3",
-        "ADD /menu/m%d E%d", "ADD /menu/m%d F%d", "RM /menu/m%d", "ADD /menu/pizza P%d", "RM /menu/pizza/p%d", "RM /menu/m%d/e%d",
+        "ADD /menu/m%d E%d", "ADD /menu/m%d F%d", "RM /menu/m%d", "ADD /menu/pizza P%d", "RM /menu/pizza/p%d",
+        "RM /menu/m%d/e%d",
     ]
 
     /// The changes of `n` random writes from `seed`: each change's mutations and event.
@@ -23,7 +26,9 @@ import TabulaStorage
         var out: [(mutations: [Mutation], event: Event)] = []
         for _ in 0..<n {
             var line = lines.randomElement(using: &pick)!
-            while let r = line.range(of: "%d") { line.replaceSubrange(r, with: String(Int.random(in: 1...9, using: &pick) * 10)) }
+            while let r = line.range(of: "%d") {
+                line.replaceSubrange(r, with: String(Int.random(in: 1...9, using: &pick) * 10))
+            }
             guard case .success(let req)? = RequestParser.parse(Array(line.utf8)) else { continue }
             let o = model.apply(req.command, viewer: &viewer, now: 1_700_000_000, rng: &rng)
             if let e = o.event { out.append((o.mutations, e)) }
@@ -32,8 +37,11 @@ import TabulaStorage
     }
 
     static func commit(_ changes: ArraySlice<(mutations: [Mutation], event: Event)>, to store: SQLiteStore) throws {
-        try store.commit(CommitBatch(mutations: changes.flatMap(\.mutations), events: changes.map(\.event), revision: changes.last!.event.rev,
-                                     mutationEnds: changes.indices.map { i in changes[...i].reduce(0) { $0 + $1.mutations.count } }))
+        try store.commit(
+            CommitBatch(
+                mutations: changes.flatMap(\.mutations), events: changes.map(\.event),
+                revision: changes.last!.event.rev,
+                mutationEnds: changes.indices.map { i in changes[...i].reduce(0) { $0 + $1.mutations.count } }))
     }
 
     @Test(arguments: [1, 7, 2026, 31_337] as [UInt64])

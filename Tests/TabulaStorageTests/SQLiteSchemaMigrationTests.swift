@@ -31,12 +31,20 @@ import TabulaStorage
 
     @Test func aFileOfSchemaTwoIsConvertedOnceAndLosesNothing() throws {
         var (path, model) = try fileWithThreeChanges()
-        try sqlite3(path, [
-            Self.asSchema2("meta", "key TEXT NOT NULL, value INTEGER NOT NULL", key: "key"),
-            Self.asSchema2("settings", "slug TEXT NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL, type TEXT NOT NULL, options TEXT NOT NULL, selected INTEGER NOT NULL", key: "slug"),
-            Self.asSchema2("menu_entries", "section INTEGER NOT NULL, position INTEGER NOT NULL, slug TEXT NOT NULL, title TEXT NOT NULL", key: "section, position"),
-            "PRAGMA user_version=2;",
-        ].joined(separator: "\n"))
+        try sqlite3(
+            path,
+            [
+                Self.asSchema2("meta", "key TEXT NOT NULL, value INTEGER NOT NULL", key: "key"),
+                Self.asSchema2(
+                    "settings",
+                    "slug TEXT NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL, type TEXT NOT NULL, options TEXT NOT NULL, selected INTEGER NOT NULL",
+                    key: "slug"),
+                Self.asSchema2(
+                    "menu_entries",
+                    "section INTEGER NOT NULL, position INTEGER NOT NULL, slug TEXT NOT NULL, title TEXT NOT NULL",
+                    key: "section, position"),
+                "PRAGMA user_version=2;",
+            ].joined(separator: "\n"))
         #expect(Self.scalar(path, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%WITHOUT ROWID%'") == "0")
 
         let store = try SQLiteStore(path: path)
@@ -48,7 +56,10 @@ import TabulaStorage
         #expect(Model(snapshot: try #require(try store.load())).snapshot == model.snapshot)
         store.close()
         #expect(Self.scalar(path, "PRAGMA user_version") == "\(SQLiteStore.schemaVersion)")
-        let withoutRowid = Self.scalar(path, "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%WITHOUT ROWID' ORDER BY name)")
+        let withoutRowid = Self.scalar(
+            path,
+            "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%WITHOUT ROWID' ORDER BY name)"
+        )
         #expect(withoutRowid == "menu_entries meta settings")
     }
 }

@@ -18,9 +18,13 @@ func applyAndCommit(_ lines: [String], model: inout Model, store: SQLiteStore) t
     var viewer = Viewer()
     var rng = SplitMix64(seed: 9)
     for l in lines {
-        guard case .success(let r)? = RequestParser.parse(Array(l.utf8)) else { Issue.record("bad line \(l)"); continue }
+        guard case .success(let r)? = RequestParser.parse(Array(l.utf8)) else {
+            Issue.record("bad line \(l)"); continue
+        }
         let o = model.apply(r.command, viewer: &viewer, now: 1_700_000_000, rng: &rng)
-        guard let e = o.event else { Issue.record("no change from \(l): \(o.reply.error?.description ?? "")"); continue }
+        guard let e = o.event else {
+            Issue.record("no change from \(l): \(o.reply.error?.description ?? "")"); continue
+        }
         try store.commit(CommitBatch(mutations: o.mutations, events: [e], revision: model.revision))
     }
 }
@@ -52,8 +56,11 @@ func listing(_ m: Model) -> [String] {
     var viewer = Viewer()
     var rng = SplitMix64(seed: 1)
     var out: [String] = []
-    for p in ["/settings", "/settings/my-int", "/catalog", "/catalog/item-1", "/items", "/menu", "/menu/pizza", "/orders"] {
-        out += model.apply(.ls(path: p, limit: 1000, after: nil), viewer: &viewer, now: 0, rng: &rng).reply.rows.map(\.text)
+    for p in [
+        "/settings", "/settings/my-int", "/catalog", "/catalog/item-1", "/items", "/menu", "/menu/pizza", "/orders",
+    ] {
+        out += model.apply(.ls(path: p, limit: 1000, after: nil), viewer: &viewer, now: 0, rng: &rng).reply.rows.map(
+            \.text)
     }
     return out
 }
@@ -70,11 +77,14 @@ func listing(_ m: Model) -> [String] {
         do {
             let store = try SQLiteStore(path: path)
             try store.seed(model.snapshot)
-            try applyAndCommit([
-                "SELECT /settings/my-int 64", #"ADD /items "Red Chair" 70"#, "MV /items/5 1", "FAV /items/5", "BANDS Low 30 High",
-                "ADD /catalog/item-1 Deep tabs A B", "RM /catalog/item-2", "ADD /menu Drinks", "ADD /menu/drinks Cola", "ORDER cola", "ORDER pesto", "RM /orders/1",
-                #"ADD /settings "Mode" bool on off"#, "RM /items/2",
-            ], model: &model, store: store)
+            try applyAndCommit(
+                [
+                    "SELECT /settings/my-int 64", #"ADD /items "Red Chair" 70"#, "MV /items/5 1", "FAV /items/5",
+                    "BANDS Low 30 High",
+                    "ADD /catalog/item-1 Deep tabs A B", "RM /catalog/item-2", "ADD /menu Drinks",
+                    "ADD /menu/drinks Cola", "ORDER cola", "ORDER pesto", "RM /orders/1",
+                    #"ADD /settings "Mode" bool on off"#, "RM /items/2",
+                ], model: &model, store: store)
         }
         let reopened = try SQLiteStore(path: path)
         let snap = try #require(try reopened.load())
@@ -91,12 +101,14 @@ func listing(_ m: Model) -> [String] {
         do {
             let store = try SQLiteStore(path: path)
             try store.seed(model.snapshot)
-            try applyAndCommit(["ADD /items x 1", "RM /items/5", "ORDER pesto", "RM /orders"], model: &model, store: store)
+            try applyAndCommit(
+                ["ADD /items x 1", "RM /items/5", "ORDER pesto", "RM /orders"], model: &model, store: store)
         }
         var back = Model(snapshot: try #require(try SQLiteStore(path: path).load()))
         var v = Viewer()
         var rng = SplitMix64(seed: 2)
-        #expect(back.apply(.add(path: "/items", args: ["y", "2"]), viewer: &v, now: 0, rng: &rng).event?.path == "/items/6")
+        #expect(
+            back.apply(.add(path: "/items", args: ["y", "2"]), viewer: &v, now: 0, rng: &rng).event?.path == "/items/6")
         #expect(back.apply(.order(path: "pesto"), viewer: &v, now: 0, rng: &rng).event?.path == "/orders/2")
     }
 
@@ -105,11 +117,13 @@ func listing(_ m: Model) -> [String] {
         var model = SeedData.model(now: 0)
         let store = try SQLiteStore(path: path)
         try store.seed(model.snapshot)
-        try applyAndCommit(["ORDER pesto", "ORDER gelato", "SELECT /settings/my-string Red"], model: &model, store: store)
+        try applyAndCommit(
+            ["ORDER pesto", "ORDER gelato", "SELECT /settings/my-string Red"], model: &model, store: store)
         let reader = try #require(try store.openHistoryReader())
         let events = try reader.events(after: 1, through: 10, under: "/", limit: 10) { _ in true }
         #expect(events.map(\.rev) == [2, 3])
-        #expect(try reader.events(after: 0, through: 10, under: "/orders", limit: 10) { _ in true }.map(\.rev) == [1, 2])
+        #expect(
+            try reader.events(after: 0, through: 10, under: "/orders", limit: 10) { _ in true }.map(\.rev) == [1, 2])
         #expect(try reader.count(after: 0, through: 3, under: "/settings") == 1)
         #expect(try reader.count(after: 0, through: 3, under: "/settings/my") == 0)
         #expect(events.last?.value["value"] == .string("Red"))
@@ -151,14 +165,19 @@ func listing(_ m: Model) -> [String] {
     @Test func anotherApplicationsSQLiteFileIsRefused() throws {
         let path = tempPath()
         try sqlite3(path, "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);")
-        #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("is an SQLite database but not a Tabula one") }
+        #expect { _ = try SQLiteStore(path: path) } throws: {
+            "\($0)".contains("is an SQLite database but not a Tabula one")
+        }
     }
 
     @Test func aNewerSchemaVersionIsRefused() throws {
         let path = tempPath()
         _ = try SQLiteStore(path: path)
         try sqlite3(path, "PRAGMA user_version=99;")
-        #expect { _ = try SQLiteStore(path: path) } throws: { "\($0)".contains("has schema version 99, newer than this tabulad understands (\(SQLiteStore.schemaVersion))") }
+        #expect { _ = try SQLiteStore(path: path) } throws: {
+            "\($0)".contains(
+                "has schema version 99, newer than this tabulad understands (\(SQLiteStore.schemaVersion))")
+        }
     }
 
     @Test func aFileAnotherServerHasOpenIsRefused() throws {
@@ -169,8 +188,12 @@ func listing(_ m: Model) -> [String] {
     }
 
     @Test func anUnwritablePathIsRefusedWithAClearMessage() throws {
-        #expect { _ = try SQLiteStore(path: "/nonexistent-dir/t.sqlite") } throws: { "\($0)".contains("its directory does not exist") }
-        #expect { _ = try SQLiteStore(path: "/proc/tabula.sqlite") } throws: { "\($0)".contains("cannot open /proc/tabula.sqlite") }
+        #expect { _ = try SQLiteStore(path: "/nonexistent-dir/t.sqlite") } throws: {
+            "\($0)".contains("its directory does not exist")
+        }
+        #expect { _ = try SQLiteStore(path: "/proc/tabula.sqlite") } throws: {
+            "\($0)".contains("cannot open /proc/tabula.sqlite")
+        }
     }
 
     @Test func aFullDiskFailsTheWholeBatchAndKeepsThePreviousState() throws {
@@ -203,8 +226,16 @@ func listing(_ m: Model) -> [String] {
             let store = try SQLiteStore(path: path)
             try store.seed(SeedData.model(now: 0).snapshot)
             for (i, name) in names.enumerated() {
-                let put = Mutation("orders", .put([.int(Int64(90 + i)), .text("/menu/" + name), .text(name), .double(1)]))
-                try store.commit(CommitBatch(mutations: [put], events: [Event(rev: UInt64(i + 1), kind: "order", path: "/orders/\(90 + i)", summary: name, value: .string(name))], revision: UInt64(i + 1)))
+                let put = Mutation(
+                    "orders", .put([.int(Int64(90 + i)), .text("/menu/" + name), .text(name), .double(1)]))
+                try store.commit(
+                    CommitBatch(
+                        mutations: [put],
+                        events: [
+                            Event(
+                                rev: UInt64(i + 1), kind: "order", path: "/orders/\(90 + i)", summary: name,
+                                value: .string(name))
+                        ], revision: UInt64(i + 1)))
             }
         }
         let store = try SQLiteStore(path: path)
@@ -213,7 +244,9 @@ func listing(_ m: Model) -> [String] {
             return row.values
         }
         #expect(rows.map { $0[2] } == names.map { .text($0) })
-        let events = try #require(try store.openHistoryReader()).events(after: 0, through: 10, under: "/", limit: 10) { _ in true }
+        let events = try #require(try store.openHistoryReader()).events(after: 0, through: 10, under: "/", limit: 10) {
+            _ in true
+        }
         #expect(events.map(\.summary) == names)
         #expect(events.map(\.value) == names.map { .string($0) })
     }

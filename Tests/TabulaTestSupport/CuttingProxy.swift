@@ -24,10 +24,16 @@ public final class CuttingProxy: @unchecked Sendable {
         a.sin_family = sa_family_t(AF_INET)
         a.sin_addr.s_addr = inet_addr("127.0.0.1")
         a.sin_port = 0
-        let made = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let made = withUnsafePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         guard made == 0, listen(listener, 128) == 0 else { throw POSIXError(.EADDRINUSE) }
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) }
+        }
         let bound = Int(UInt16(bigEndian: a.sin_port))
         port = bound
         Thread.detachNewThread { [self] in acceptLoop() }
@@ -45,7 +51,9 @@ public final class CuttingProxy: @unchecked Sendable {
 
     /// Closes every connection now.
     public func cutAll() {
-        for (a, b) in locked({ () -> [(Int32, Int32)] in defer { open.removeAll() }; return open }) {
+        for (a, b) in locked({ () -> [(Int32, Int32)] in
+            defer { open.removeAll() }; return open
+        }) {
             shutdown(a, Int32(SHUT_RDWR))
             shutdown(b, Int32(SHUT_RDWR))
         }
@@ -66,7 +74,11 @@ public final class CuttingProxy: @unchecked Sendable {
             a.sin_family = sa_family_t(AF_INET)
             a.sin_addr.s_addr = inet_addr("127.0.0.1")
             a.sin_port = UInt16(locked { targetPort }).bigEndian
-            let ok = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            let ok = withUnsafePointer(to: &a) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
             guard ok == 0 else {
                 close(client)
                 close(server)

@@ -43,8 +43,10 @@ public struct ListChange: Sendable, Equatable {
     }
 
     public static func == (a: ListChange, b: ListChange) -> Bool {
-        a.rev == b.rev && a.inserted == b.inserted && a.insertedIDs == b.insertedIDs && a.deleted == b.deleted && a.deletedIDs == b.deletedIDs
-            && a.moved.map(\.from) == b.moved.map(\.from) && a.moved.map(\.to) == b.moved.map(\.to) && a.movedIDs == b.movedIDs
+        a.rev == b.rev && a.inserted == b.inserted && a.insertedIDs == b.insertedIDs && a.deleted == b.deleted
+            && a.deletedIDs == b.deletedIDs
+            && a.moved.map(\.from) == b.moved.map(\.from) && a.moved.map(\.to) == b.moved.map(\.to)
+            && a.movedIDs == b.movedIDs
             && a.updated == b.updated && a.updatedIDs == b.updatedIDs && a.reset == b.reset
     }
 }

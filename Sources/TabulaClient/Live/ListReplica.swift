@@ -82,14 +82,16 @@ public struct ListReplica: Sendable, Equatable {
     public mutating func takeRow(path: String?, value: JSONValue) {
         switch value["type"]?.stringValue {
         case "section":
-            sections.append(Section(name: value["name"]?.stringValue, header: ListReplica.withoutRev(value), entries: []))
+            sections.append(
+                Section(name: value["name"]?.stringValue, header: ListReplica.withoutRev(value), entries: []))
         case "empty":
             return  // how LS shows an empty section: the section says it
         default:
             guard let path else { return }
             if sections.isEmpty { sections.append(Section(name: nil, header: nil, entries: [])) }
             let rev = value["rev"]?.intValue.map { UInt64($0) } ?? 0
-            sections[sections.count - 1].entries.append(Entry(path: path, value: ListReplica.withoutRev(value), rev: rev))
+            sections[sections.count - 1].entries.append(
+                Entry(path: path, value: ListReplica.withoutRev(value), rev: rev))
         }
     }
 
@@ -120,7 +122,9 @@ public struct ListReplica: Sendable, Equatable {
             case "clear" where e.path == path:
                 let deleted = indices()
                 for s in sections.indices { sections[s].entries.removeAll() }
-                return deleted.isEmpty ? .unchanged : .changed(ListChange(rev: e.rev, deleted: deleted.map(\.1), deletedIDs: deleted.map(\.0)))
+                return deleted.isEmpty
+                    ? .unchanged
+                    : .changed(ListChange(rev: e.rev, deleted: deleted.map(\.1), deletedIDs: deleted.map(\.0)))
             case "bands" where e.path == path:
                 return .needsSnapshot("the list's sections changed")
             default:
@@ -144,21 +148,32 @@ public struct ListReplica: Sendable, Equatable {
                 }
             }
         } else if e.kind != "add" && e.kind != "order" {
-            return e.kind == "rm" ? .unchanged : .needsSnapshot("rev \(e.rev) changes \(e.path), which this copy does not hold")
+            return e.kind == "rm"
+                ? .unchanged : .needsSnapshot("rev \(e.rev) changes \(e.path), which this copy does not hold")
         }
         var new: Index?
         if e.kind != "rm" {
-            guard let at = e.at, let p = at.position else { return .needsSnapshot("rev \(e.rev) does not say where \(e.path) stands") }
-            guard let s = sections.firstIndex(where: { $0.name == at.section }) ?? (sections.isEmpty && at.section == nil ? 0 : nil) else {
+            guard let at = e.at, let p = at.position else {
+                return .needsSnapshot("rev \(e.rev) does not say where \(e.path) stands")
+            }
+            guard
+                let s = sections.firstIndex(where: { $0.name == at.section })
+                    ?? (sections.isEmpty && at.section == nil ? 0 : nil)
+            else {
                 return .needsSnapshot("rev \(e.rev) places \(e.path) in a section this copy does not hold")
             }
             if sections.isEmpty { sections.append(Section(name: nil, header: nil, entries: [])) }
             let count = sections[s].entries.count - (old?.section == s ? 1 : 0)
-            guard p >= 1, p <= count + 1 else { return .needsSnapshot("rev \(e.rev) places \(e.path) at #\(p) of \(count)") }
+            guard p >= 1, p <= count + 1 else {
+                return .needsSnapshot("rev \(e.rev) places \(e.path) at #\(p) of \(count)")
+            }
             new = Index(section: s, row: p - 1)
         }
         if let old { sections[old.section].entries.remove(at: old.row) }
-        if let new { sections[new.section].entries.insert(Entry(path: e.path, value: ListReplica.rowValue(of: e), rev: e.rev), at: new.row) }
+        if let new {
+            sections[new.section].entries.insert(
+                Entry(path: e.path, value: ListReplica.rowValue(of: e), rev: e.rev), at: new.row)
+        }
         return .changed(ListChange(rev: e.rev, path: e.path, from: old, to: new))
     }
 
@@ -169,7 +184,9 @@ public struct ListReplica: Sendable, Equatable {
         let child = (path == "/" ? "" : path) + "/" + String(rest.prefix { $0 != "/" })
         guard ListReplica.membership.contains(e.kind), let i = index(of: child) else { return .unchanged }
         sections[i.section].entries[i.row].rev = e.rev
-        if ListReplica.parent(e.path) == child, let p = e.parent { sections[i.section].entries[i.row].value = ListReplica.withoutRev(p) }
+        if ListReplica.parent(e.path) == child, let p = e.parent {
+            sections[i.section].entries[i.row].value = ListReplica.withoutRev(p)
+        }
         return .changed(ListChange(rev: e.rev, path: child, from: i, to: i))
     }
 
@@ -180,7 +197,9 @@ public struct ListReplica: Sendable, Equatable {
     static let membership: Set<String> = ["add", "rm", "mv", "order", "clear", "bands"]
 
     private func indices() -> [(String, Index)] {
-        sections.indices.flatMap { s in sections[s].entries.indices.map { (sections[s].entries[$0].path, Index(section: s, row: $0)) } }
+        sections.indices.flatMap { s in
+            sections[s].entries.indices.map { (sections[s].entries[$0].path, Index(section: s, row: $0)) }
+        }
     }
 
     // MARK: - As LS shows it

@@ -48,7 +48,10 @@ public struct ReplicaFeed: Sendable {
         awaitingSnapshot = fresh
         phase = .idle
         let path = Quoting.quote(replica.path)
-        return ["FORMAT json", fresh ? "WATCH \(path) SNAPSHOT PROGRESS" : "WATCH \(path) FROM \(replica.rev) SNAPSHOT PROGRESS"]
+        return [
+            "FORMAT json",
+            fresh ? "WATCH \(path) SNAPSHOT PROGRESS" : "WATCH \(path) FROM \(replica.rev) SNAPSHOT PROGRESS",
+        ]
     }
 
     /// The connection was lost: nothing arrives until the next `connected`.

@@ -5,7 +5,12 @@ import TabulaProtocol
 enum CatalogCodec {
     static let table = "catalog"
     static let schema = ListSchema(tables: [
-        TableSchema(table, columns: [("id", "INTEGER"), ("parent", "INTEGER"), ("position", "INTEGER"), ("slug", "TEXT"), ("title", "TEXT"), ("view", "TEXT"), ("detail", "TEXT")], loadOrder: "parent, position")
+        TableSchema(
+            table,
+            columns: [
+                ("id", "INTEGER"), ("parent", "INTEGER"), ("position", "INTEGER"), ("slug", "TEXT"), ("title", "TEXT"),
+                ("view", "TEXT"), ("detail", "TEXT"),
+            ], loadOrder: "parent, position")
     ])
 
     /// A node's row, encoded when read.
@@ -24,7 +29,10 @@ enum CatalogCodec {
             case .image(let i): detail = .string(i)
             case .text(let t): detail = .string(t)
             }
-            return [.int(Int64(n.id)), .int(Int64(n.parent)), .int(Int64(position)), .text(n.slug), .text(n.title), .text(n.view.kind), .text(detail.jsonText)]
+            return [
+                .int(Int64(n.id)), .int(Int64(n.parent)), .int(Int64(position)), .text(n.slug), .text(n.title),
+                .text(n.view.kind), .text(detail.jsonText),
+            ]
         }
     }
 
@@ -46,7 +54,10 @@ enum CatalogCodec {
         case "text": view = .text(detail?.stringValue ?? "")
         default: view = .branch
         }
-        return (CatalogNode(id: r[0].int, parent: r[1].int, slug: r[3].text, title: r[4].text, view: view, children: []), r[2].int)
+        return (
+            CatalogNode(id: r[0].int, parent: r[1].int, slug: r[3].text, title: r[4].text, view: view, children: []),
+            r[2].int
+        )
     }
 }
 

@@ -8,7 +8,9 @@ public struct CatalogList: ListStore {
     static let node: UInt8 = 1
 
     /// Nodes by id; 0 is the root, `/catalog` itself.
-    public internal(set) var nodes: [Int: CatalogNode] = [0: CatalogNode(id: 0, parent: 0, slug: "catalog", title: "Catalog", view: .branch, children: [])]
+    public internal(set) var nodes: [Int: CatalogNode] = [
+        0: CatalogNode(id: 0, parent: 0, slug: "catalog", title: "Catalog", view: .branch, children: [])
+    ]
     var nextId = 1
     /// Each branch's children by slug: a lookup by name costs one probe, not a scan.
     var bySlug: [Int: [String: Int]] = [:]
@@ -28,8 +30,12 @@ public struct CatalogList: ListStore {
 
     public func summary(seenBy viewer: Viewer) -> Row {
         let top = nodes[0]?.children ?? []
-        let n = viewer.isRestricted ? top.count { nodes[$0].map { viewer.sees("/catalog/\($0.slug)") } ?? false } : top.count
-        return Row(text: "catalog/  \(n) top-level \(plural(n, "node"))", json: .object([("name", .string("catalog")), ("count", .int(Int64(n)))]), path: RowPath("/", "catalog"))
+        let n =
+            viewer.isRestricted
+            ? top.count { nodes[$0].map { viewer.sees("/catalog/\($0.slug)") } ?? false } : top.count
+        return Row(
+            text: "catalog/  \(n) top-level \(plural(n, "node"))",
+            json: .object([("name", .string("catalog")), ("count", .int(Int64(n)))]), path: RowPath("/", "catalog"))
     }
 
     public func isList(_ ref: Ref) -> Bool { nodes[CatalogList.id(ref)]?.view == .branch }
@@ -50,7 +56,9 @@ public struct CatalogList: ListStore {
     }
 
     public func childNames(of ref: Ref, limit: Int) -> [(name: String, isList: Bool)] {
-        (nodes[CatalogList.id(ref)]?.children ?? []).prefix(limit).compactMap { nodes[$0] }.map { ($0.slug, $0.view == .branch) }
+        (nodes[CatalogList.id(ref)]?.children ?? []).prefix(limit).compactMap { nodes[$0] }.map {
+            ($0.slug, $0.view == .branch)
+        }
     }
 
     /// The children of `node` that `viewer` sees, in order.
@@ -62,10 +70,15 @@ public struct CatalogList: ListStore {
     }
 
     /// How many children of `node` `viewer` sees.
-    func childCount(_ node: CatalogNode, viewer: Viewer) -> Int { viewer.isRestricted ? seenChildren(node, viewer: viewer).count : node.children.count }
+    func childCount(_ node: CatalogNode, viewer: Viewer) -> Int {
+        viewer.isRestricted ? seenChildren(node, viewer: viewer).count : node.children.count
+    }
 
     func json(_ node: CatalogNode, viewer: Viewer = Viewer()) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [("type", .string("node")), ("name", .string(node.slug)), ("title", .string(node.title)), ("view", .string(node.view.kind))]
+        var pairs: [(String, JSONValue)] = [
+            ("type", .string("node")), ("name", .string(node.slug)), ("title", .string(node.title)),
+            ("view", .string(node.view.kind)),
+        ]
         switch node.view {
         case .branch: pairs.append(("children", .int(Int64(childCount(node, viewer: viewer)))))
         case .tabs(let t): pairs.append(("tabs", .array(t.map { .string($0) })))
@@ -87,14 +100,19 @@ public struct CatalogList: ListStore {
         case .image(let i): detail = "[image: \(i)]"
         case .text: detail = "[text]"
         }
-        return Row(text: "\(node.slug)\(node.view == .branch ? "/" : "")  \(node.title)  \(detail)", json: json(node, viewer: viewer), path: RowPath(parent ?? path(of: CatalogList.ref(node.parent)), node.slug))
+        return Row(
+            text: "\(node.slug)\(node.view == .branch ? "/" : "")  \(node.title)  \(detail)",
+            json: json(node, viewer: viewer), path: RowPath(parent ?? path(of: CatalogList.ref(node.parent)), node.slug)
+        )
     }
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         guard let node = nodes[CatalogList.id(ref)], node.view == .branch else { return try show(ref, viewer: viewer) }
         let kids = node.children.compactMap { nodes[$0] }
         let p = path(of: ref)
-        return try pageReply(kids, path: p, limit: limit, after: after, viewer: viewer, name: \.slug) { row($0, in: p, viewer: viewer) }
+        return try pageReply(kids, path: p, limit: limit, after: after, viewer: viewer, name: \.slug) {
+            row($0, in: p, viewer: viewer)
+        }
     }
 
     public func completions(for verb: Verb, argument index: Int, at ref: Ref) -> [String] {
@@ -106,12 +124,16 @@ public struct CatalogList: ListStore {
         let p = path(of: ref)
         guard ref.kind != 0 else { return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer) }
         guard let node = nodes[ref.a] else { throw TabulaError(.notFound, "no \(p)") }
-        var rows = [fieldRow("title", node.title, .string(node.title)), fieldRow("view", node.view.kind, .string(node.view.kind))]
+        var rows = [
+            fieldRow("title", node.title, .string(node.title)),
+            fieldRow("view", node.view.kind, .string(node.view.kind)),
+        ]
         switch node.view {
         case .branch:
             let kids = seenChildren(node, viewer: viewer)
             rows.append(fieldRow("children", kids.map(\.slug).joined(separator: ", "), .int(Int64(kids.count))))
-        case .tabs(let tabs): rows.append(fieldRow("tabs", tabs.joined(separator: ", "), .array(tabs.map { .string($0) })))
+        case .tabs(let tabs):
+            rows.append(fieldRow("tabs", tabs.joined(separator: ", "), .array(tabs.map { .string($0) })))
         case .image(let i): rows.append(fieldRow("image", i, .string(i)))
         case .text(let x): rows.append(fieldRow("text", x, .string(x)))
         }
@@ -120,7 +142,9 @@ public struct CatalogList: ListStore {
 
     /// Adds a draft subtree under node `parent` (seeding: no revision, no event).
     mutating func insert(_ d: CatalogDraft, under parent: Int) {
-        let node = CatalogNode(id: nextId, parent: parent, slug: uniqueSlug(d.title, under: parent), title: d.title, view: d.view, children: [])
+        let node = CatalogNode(
+            id: nextId, parent: parent, slug: uniqueSlug(d.title, under: parent), title: d.title, view: d.view,
+            children: [])
         nextId += 1
         link(node, at: nil)
         for c in d.children { insert(c, under: node.id) }
@@ -152,7 +176,9 @@ public struct CatalogList: ListStore {
     /// Takes node `id` out of its parent's indexes (it is about to be put back, or goes).
     mutating func unindex(_ node: CatalogNode) {
         if bySlug[node.parent]?[node.slug] == node.id { bySlug[node.parent]?[node.slug] = nil }
-        if byTitle[node.parent]?[node.title.lowercased()] == node.id { byTitle[node.parent]?[node.title.lowercased()] = nil }
+        if byTitle[node.parent]?[node.title.lowercased()] == node.id {
+            byTitle[node.parent]?[node.title.lowercased()] = nil
+        }
     }
 
     /// Takes node `id` (not its subtree) out of the tree and the index.

@@ -2,7 +2,9 @@ import TabulaProtocol
 
 /// Writes to `/catalog`: add a node under a branch, change a node's fields, remove a subtree.
 extension CatalogList {
-    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws
+        -> Outcome?
+    {
         switch w {
         case .add(let args): return try add(args, under: CatalogList.id(ref))
         case .set(let fields) where ref.kind != 0: return try set(ref.a, fields)
@@ -19,7 +21,8 @@ extension CatalogList {
     mutating func add(_ args: [String], under parentId: Int) throws -> Outcome {
         let p = path(of: CatalogList.ref(parentId))
         guard let title = args.first else {
-            throw TabulaError(.syntax, "ADD \(p) takes a title, then optionally tabs [names…], image [name] or text [words…]")
+            throw TabulaError(
+                .syntax, "ADD \(p) takes a title, then optionally tabs [names…], image [name] or text [words…]")
         }
         _ = try Title.checked(title, of: "a catalog node")
         guard let parent = nodes[parentId], parent.view == .branch else {
@@ -27,14 +30,21 @@ extension CatalogList {
         }
         // Siblings never share a title, as everywhere else (SET, settings, the menu).
         if let twin = child(of: parentId, titled: title) {
-            throw TabulaError(.exists, "\(path(of: CatalogList.ref(twin))) exists already, titled \(nodes[twin]?.title ?? title); pick another title")
+            throw TabulaError(
+                .exists,
+                "\(path(of: CatalogList.ref(twin))) exists already, titled \(nodes[twin]?.title ?? title); pick another title"
+            )
         }
         let view = try CatalogList.view(Array(args.dropFirst()), title: title)
-        let node = CatalogNode(id: nextId, parent: parentId, slug: uniqueSlug(title, under: parentId), title: title, view: view, children: [])
+        let node = CatalogNode(
+            id: nextId, parent: parentId, slug: uniqueSlug(title, under: parentId), title: title, view: view,
+            children: [])
         nextId += 1
         link(node, at: nil)
         let ref = CatalogList.ref(node.id)
-        return .changed("add", path: path(of: ref), row: row(node), message: path(of: ref), mutations: record([put(node.id)].compactMap { $0 }))
+        return .changed(
+            "add", path: path(of: ref), row: row(node), message: path(of: ref),
+            mutations: record([put(node.id)].compactMap { $0 }))
     }
 
     static func view(_ spec: [String], title: String) throws -> CatalogView {
@@ -47,7 +57,8 @@ extension CatalogList {
             guard rest.count <= 1 else { throw TabulaError(.syntax, "an image leaf takes one image name") }
             return .image(rest.first ?? "Image.jpg")
         case "text": return .text(rest.isEmpty ? title : rest.joined(separator: " "))
-        default: throw TabulaError(.invalid, "unknown view '\(spec[0])'; use tabs, image or text (or nothing for a branch)")
+        default:
+            throw TabulaError(.invalid, "unknown view '\(spec[0])'; use tabs, image or text (or nothing for a branch)")
         }
     }
 
@@ -59,16 +70,28 @@ extension CatalogList {
             case ("title", _):
                 node.title = try Title.checked(f.value, of: p)
                 if let twin = child(of: node.parent, titled: node.title), twin != id {
-                    throw TabulaError(.exists, "another node under \(path(of: CatalogList.ref(node.parent))) is titled \(node.title) already; pick another title (siblings never share a title)")
+                    throw TabulaError(
+                        .exists,
+                        "another node under \(path(of: CatalogList.ref(node.parent))) is titled \(node.title) already; pick another title (siblings never share a title)"
+                    )
                 }
             case ("image", .image): node.view = .image(try Title.checked(f.value, of: "an image"))
             case ("text", .text): node.view = .text(f.value)
             case ("tabs", .tabs):
-                let tabs = f.value.split(separator: ",").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }.filter { !Title.isBlank($0) }
-                guard !tabs.isEmpty else { throw TabulaError(.invalid, "a tabs leaf needs at least one tab; give names separated by commas, e.g. tabs=\"One, Two\"") }
+                let tabs = f.value.split(separator: ",").map {
+                    String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+                }.filter { !Title.isBlank($0) }
+                guard !tabs.isEmpty else {
+                    throw TabulaError(
+                        .invalid,
+                        "a tabs leaf needs at least one tab; give names separated by commas, e.g. tabs=\"One, Two\"")
+                }
                 node.view = .tabs(tabs)
             default:
-                throw TabulaError(.invalid, "\(p) has no field '\(f.field)'; it has title" + (node.view == .branch ? "" : " and \(node.view.kind)"))
+                throw TabulaError(
+                    .invalid,
+                    "\(p) has no field '\(f.field)'; it has title"
+                        + (node.view == .branch ? "" : " and \(node.view.kind)"))
             }
         }
         guard let old = nodes[id], node != old else { return .unchanged(p, rows: [row(node)]) }
@@ -92,7 +115,11 @@ extension CatalogList {
         // (one step each, however wide the subtree).
         unlink(id)
         for n in doomed.dropFirst() { forget(n) }
-        let muts = record(doomed.map { Mutation(CatalogCodec.table, .delete(.int(Int64($0)))) } + (nodes[node.parent]?.children ?? []).compactMap { put($0) })
-        return .removed(p, title: node.title, message: "removed \(p) (\(doomed.count) \(plural(doomed.count, "node")))", mutations: muts)
+        let muts = record(
+            doomed.map { Mutation(CatalogCodec.table, .delete(.int(Int64($0)))) }
+                + (nodes[node.parent]?.children ?? []).compactMap { put($0) })
+        return .removed(
+            p, title: node.title, message: "removed \(p) (\(doomed.count) \(plural(doomed.count, "node")))",
+            mutations: muts)
     }
 }

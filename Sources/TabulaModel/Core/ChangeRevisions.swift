@@ -18,7 +18,9 @@ public struct ChangeRevisions: Sendable {
     public private(set) var base: UInt64 = 0
     /// Each top-level list's revisions (`Model.roots`' order), so that a change finds its
     /// list by comparing a few bytes, not by hashing the list's name.
-    private var byRoot: [ListRevisions] = Model.roots.map { ListRevisions(numbered: ChangeRevisions.numbered.contains($0)) }
+    private var byRoot: [ListRevisions] = Model.roots.map {
+        ListRevisions(numbered: ChangeRevisions.numbered.contains($0))
+    }
     /// Lists under no top-level name (not made by today's lists; kept exact anyway).
     private var elsewhere: [String: ListRevisions] = [:]
 
@@ -26,7 +28,9 @@ public struct ChangeRevisions: Sendable {
 
     /// The revision of the last change of the entry at canonical `path`.
     public func revision(of path: String) -> UInt64 {
-        if let slot = ChangeRevisions.slot(of: path) { return byRoot[slot].revision(of: path, root: Model.roots[slot]) ?? base }
+        if let slot = ChangeRevisions.slot(of: path) {
+            return byRoot[slot].revision(of: path, root: Model.roots[slot]) ?? base
+        }
         let root = ChangeRevisions.root(of: path)
         return elsewhere[root]?.revision(of: path, root: root) ?? base
     }
@@ -57,7 +61,9 @@ public struct ChangeRevisions: Sendable {
 
         func revision(of path: String, root: String) -> UInt64? {
             if path.utf8.count == root.utf8.count + 1 { return list }
-            if numbered, let n = ChangeRevisions.number(path, root: root) { return n < byNumber.count && byNumber[n] != 0 ? byNumber[n] : nil }
+            if numbered, let n = ChangeRevisions.number(path, root: root) {
+                return n < byNumber.count && byNumber[n] != 0 ? byNumber[n] : nil
+            }
             return entries[path]
         }
 

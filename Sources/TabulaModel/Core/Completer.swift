@@ -26,7 +26,9 @@ public enum Completer {
         let (done, partial) = split(line)
         guard let first = done.first else {
             let lower = partial.lowercased() == partial && !partial.isEmpty
-            return Verb.allCases.map { lower ? $0.rawValue.lowercased() : $0.rawValue }.filter { $0.lowercased().hasPrefix(partial.lowercased()) }
+            return Verb.allCases.map { lower ? $0.rawValue.lowercased() : $0.rawValue }.filter {
+                $0.lowercased().hasPrefix(partial.lowercased())
+            }
         }
         guard let verb = Verb.named(first) else { return [] }
         let (expected, given) = VerbGrammar.expected(verb.spec, after: Array(done.dropFirst()))
@@ -34,7 +36,8 @@ public enum Completer {
         for e in expected {
             switch e {
             case .keyword(let k): if k.lowercased().hasPrefix(partial.lowercased()) { out.append(k) }
-            case .value(let a): out += values(a, verb: verb, partial: partial, given: given, model: model, viewer: viewer)
+            case .value(let a):
+                out += values(a, verb: verb, partial: partial, given: given, model: model, viewer: viewer)
             }
         }
         var seen = Set<String>()
@@ -42,28 +45,43 @@ public enum Completer {
     }
 
     /// The words argument `a` takes that extend `partial`, from the model as `viewer` sees it.
-    static func values(_ a: Argument, verb: Verb, partial: String, given: [String: String], model: Model, viewer: Viewer) -> [String] {
+    static func values(
+        _ a: Argument, verb: Verb, partial: String, given: [String: String], model: Model, viewer: Viewer
+    ) -> [String] {
         let lower = partial.lowercased()
-        func starting(_ words: [String]) -> [String] { words.filter { $0.lowercased().hasPrefix(lower) }.map(Quoting.quote) }
+        func starting(_ words: [String]) -> [String] {
+            words.filter { $0.lowercased().hasPrefix(lower) }.map(Quoting.quote)
+        }
         switch a.kind {
         case .verb: return starting(Verb.allCases.map(\.rawValue))
         case .choice(let words):
             // The favourites filter is offered only while there is a favourite (as the seed does).
-            let offered = verb == .filter && !model[ItemsList.self].hasFavorites(seenBy: viewer) ? words.filter { $0 != "favorites" } : words
+            let offered =
+                verb == .filter && !model[ItemsList.self].hasFavorites(seenBy: viewer)
+                ? words.filter { $0 != "favorites" } : words
             return starting(offered)
         case .path(let kind):
             let paths = Completer.paths(partial, model: model, viewer: viewer, kind: kind).map(Quoting.quote)
             return kind == .menuEntry ? starting(model.bareNames(for: viewer)) + paths : paths
         case .option:
-            guard let setting = given["setting"], case .success(let t) = model.resolve(setting, viewer: viewer), viewer.reaches(model.path(of: t)) else { return [] }
+            guard let setting = given["setting"], case .success(let t) = model.resolve(setting, viewer: viewer),
+                viewer.reaches(model.path(of: t))
+            else { return [] }
             return starting(model.completions(for: .select, argument: 1, at: t))
         case .field:
-            guard let path = given["path"], case .success(let t) = model.resolve(path, viewer: viewer), viewer.reaches(model.path(of: t)) else { return [] }
+            guard let path = given["path"], case .success(let t) = model.resolve(path, viewer: viewer),
+                viewer.reaches(model.path(of: t))
+            else { return [] }
             return model.completions(for: .set, argument: 1, at: t).filter { $0.lowercased().hasPrefix(lower) }
         case .childName:
-            guard case .success(let t) = model.resolve(given["path"] ?? ".", viewer: viewer), model.isList(t) else { return [] }
-            let names = model.childNames(of: t, limit: mostScanned).lazy.filter { !$0.isList && $0.name.lowercased().hasPrefix(lower) }
-            return names.filter { model.child(of: t, named: $0.name, viewer: viewer) != nil }.prefix(mostCandidates).map { Quoting.quote($0.name) }
+            guard case .success(let t) = model.resolve(given["path"] ?? ".", viewer: viewer), model.isList(t) else {
+                return []
+            }
+            let names = model.childNames(of: t, limit: mostScanned).lazy.filter {
+                !$0.isList && $0.name.lowercased().hasPrefix(lower)
+            }
+            return names.filter { model.child(of: t, named: $0.name, viewer: viewer) != nil }.prefix(mostCandidates).map
+            { Quoting.quote($0.name) }
         case .number, .text, .rest, .flag: return []
         }
     }
@@ -81,14 +99,18 @@ public enum Completer {
             dir = ""
             stem = partial
         }
-        guard case .success(let t) = model.resolve(dir.isEmpty ? "." : dir, viewer: viewer), model.isList(t) else { return [] }
+        guard case .success(let t) = model.resolve(dir.isEmpty ? "." : dir, viewer: viewer), model.isList(t) else {
+            return []
+        }
         var out: [String] = []
         let typed = stem.lowercased()
         for c in model.childNames(of: t, limit: mostScanned) where c.name.lowercased().hasPrefix(typed) {
             if out.count >= mostCandidates { break }
             guard let child = model.child(of: t, named: c.name, viewer: viewer) else { continue }
             // SET takes only what has fields (a setting's option has none).
-            if kind == .settable && !c.isList && model.completions(for: .set, argument: 1, at: child).isEmpty { continue }
+            if kind == .settable && !c.isList && model.completions(for: .set, argument: 1, at: child).isEmpty {
+                continue
+            }
             switch Completer.fits(model.path(of: child), isList: c.isList, kind: kind) {
             case .target: out.append(dir + c.name)
             case .way: out.append(dir + c.name + "/")
@@ -140,7 +162,8 @@ extension Completer {
             if under("/settings") { return path.split(separator: "/").count == 2 ? .target : .neither }
             return toward("/settings") ? .way : .neither
         case .item:
-            if under("/items") { return isList ? (path == "/items" ? .way : .neither) : .target }  // items by id, not by section
+            // items by id, not by section
+            if under("/items") { return isList ? (path == "/items" ? .way : .neither) : .target }
             return toward("/items") ? .way : .neither
         case .menuEntry:
             if under("/menu") { return isList ? .way : .target }

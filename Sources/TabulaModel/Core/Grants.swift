@@ -1,7 +1,5 @@
 import TabulaProtocol
 
-
-
 /// Which paths a user may reach: `allow` prefixes (none: every path) with `deny` prefixes cut
 /// out of them. Deny wins. All prefixes are absolute and normalised (`/items`, never
 /// `/items/` or `items`).
@@ -41,7 +39,9 @@ public struct Grants: Sendable, Hashable {
     /// never made; a user allowed only /orders, a kitchen's screen, sees every order).
     public func receives(_ e: Event) -> Bool {
         guard covers(e.path) else { return false }
-        guard !deny.isEmpty, e.kind == "order", case .object(let fields) = e.value.resolved, case .string(let entry)? = fields.first(where: { $0.0 == "entry" })?.1 else { return true }
+        guard !deny.isEmpty, e.kind == "order", case .object(let fields) = e.value.resolved,
+            case .string(let entry)? = fields.first(where: { $0.0 == "entry" })?.1
+        else { return true }
         return !denies(entry)
     }
 

@@ -13,14 +13,16 @@ public struct Placed: Sendable {
 extension ItemsList {
     public func placement(of ref: Ref) -> Placed? {
         guard ref.kind == ItemsList.item, let it = items.item(ref.a) else { return nil }
-        return Placed(at: Placement(section: sectionName(ref.a), position: items.position(of: ref.a) + 1), row: row(it).json)
+        return Placed(
+            at: Placement(section: sectionName(ref.a), position: items.position(of: ref.a) + 1), row: row(it).json)
     }
 }
 
 extension CatalogList {
     public func placement(of ref: Ref) -> Placed? {
         guard ref.kind == CatalogList.node, let node = nodes[ref.a], let parent = nodes[node.parent],
-              let i = parent.children.firstIndex(of: node.id) else { return nil }
+            let i = parent.children.firstIndex(of: node.id)
+        else { return nil }
         return Placed(at: Placement(position: i + 1), row: json(node))
     }
 }
@@ -37,7 +39,9 @@ extension MenuList {
 
 extension OrdersList {
     public func placement(of ref: Ref) -> Placed? {
-        guard ref.kind == OrdersList.order, let o = orders.order(ref.a), let i = orders.position(of: ref.a) else { return nil }
+        guard ref.kind == OrdersList.order, let o = orders.order(ref.a), let i = orders.position(of: ref.a) else {
+            return nil
+        }
         return Placed(at: Placement(position: i + 1), row: o.json)
     }
 }
@@ -53,7 +57,8 @@ extension Model {
     /// Where the entry at canonical `path` stands, and its row; nil when `path` is no entry
     /// of an ordered list (a list itself, `/`, a setting's option, or nothing).
     func placement(ofPath path: String) -> Placed? {
-        guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top else { return nil }
+        guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top
+        else { return nil }
         return lists.withUnsafeBufferPointer { $0[i].placement(of: ref) }
     }
 

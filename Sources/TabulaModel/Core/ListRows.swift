@@ -7,17 +7,23 @@ func fieldRow(_ k: String, _ v: String, _ j: JSONValue) -> Row {
 
 /// A page of `all` for `LS`: `after` names the last row of the previous page. A viewer with
 /// grants pages over the rows it sees only (their count, the page and its "more" hint).
-func pageReply<T>(_ every: [T], path: String, limit: Int, after: String?, viewer: Viewer, name: (T) -> String, row: (T) -> Row) throws -> Reply {
+func pageReply<T>(
+    _ every: [T], path: String, limit: Int, after: String?, viewer: Viewer, name: (T) -> String, row: (T) -> Row
+) throws -> Reply {
     let all = viewer.isRestricted ? every.filter { row($0).path.map { viewer.sees($0.string) } ?? true } : every
     var start = 0
     if let a = after {
         let lower = a.lowercased()
-        guard let i = all.firstIndex(where: { name($0) == lower }) else { throw TabulaError(.notFound, "AFTER \(a): no such name in \(path)") }
+        guard let i = all.firstIndex(where: { name($0) == lower }) else {
+            throw TabulaError(.notFound, "AFTER \(a): no such name in \(path)")
+        }
         start = i + 1
     }
     let slice = all[min(start, all.count)..<min(start + limit, all.count)]
     var reply = Reply(rows: slice.map(row), message: "\(slice.count) of \(all.count)")
-    if start + limit < all.count, let last = slice.last { reply.message += "; more: LS \(path) LIMIT \(limit) AFTER \(name(last))" }
+    if start + limit < all.count, let last = slice.last {
+        reply.message += "; more: LS \(path) LIMIT \(limit) AFTER \(name(last))"
+    }
     return reply
 }
 

@@ -27,7 +27,8 @@ public struct Model: Sendable {
         }
         return d
     }()
-    static let rootIndex: [String: Int] = Dictionary(uniqueKeysWithValues: roots.enumerated().map { ($0.element, $0.offset) })
+    static let rootIndex: [String: Int] = Dictionary(
+        uniqueKeysWithValues: roots.enumerated().map { ($0.element, $0.offset) })
 
     /// The revision of the last change; every change adds one (a write that changes nothing
     /// adds nothing).
@@ -88,7 +89,9 @@ public struct Model: Sendable {
     /// The list of type `L`.
     public subscript<L: ListStore>(_ type: L.Type) -> L {
         get {
-            guard let i = Model.rootIndex[L.name], let l = lists[i] as? L else { fatalError("\(L.name) is not registered") }
+            guard let i = Model.rootIndex[L.name], let l = lists[i] as? L else {
+                fatalError("\(L.name) is not registered")
+            }
             return l
         }
         set {
@@ -129,7 +132,8 @@ public struct Model: Sendable {
         case .root:  // a handful of short names: compared in turn, faster than hashing one
             let lower = folded(name)
             return Model.roots.firstIndex(of: lower).map { .place(list: $0, .top) }
-        case .place(let i, let ref): return lists.withUnsafeBufferPointer { $0[i].child(of: ref, named: name) }.map { .place(list: i, $0) }
+        case .place(let i, let ref):
+            return lists.withUnsafeBufferPointer { $0[i].child(of: ref, named: name) }.map { .place(list: i, $0) }
         }
     }
 
@@ -146,7 +150,11 @@ public struct Model: Sendable {
     public func bareNames(for viewer: Viewer) -> [String] {
         guard viewer.isRestricted else { return bareNames }
         return bareNames.filter { name in
-            name.hasPrefix("/") ? viewer.reaches(name) : lists.indices.contains { i in lists[i].places(bareNamed: name).contains { viewer.reaches(self.path(of: .place(list: i, $0))) } }
+            name.hasPrefix("/")
+                ? viewer.reaches(name)
+                : lists.indices.contains { i in
+                    lists[i].places(bareNamed: name).contains { viewer.reaches(self.path(of: .place(list: i, $0))) }
+                }
         }
     }
 }

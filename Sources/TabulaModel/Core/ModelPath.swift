@@ -81,7 +81,8 @@ public enum ModelPath {
 
     /// Whether `path` is a top-level list's own path (`/settings`): one segment, not `/`.
     public static func isTopLevel(_ path: String) -> Bool {
-        path.utf8.count > 1 && path.utf8.first == UInt8(ascii: "/") && topName(of: path).utf8.count == path.utf8.count - 1
+        path.utf8.count > 1 && path.utf8.first == UInt8(ascii: "/")
+            && topName(of: path).utf8.count == path.utf8.count - 1
     }
 
     /// Whether `path` is `prefix` or lies under it (segment-wise).

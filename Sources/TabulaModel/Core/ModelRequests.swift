@@ -26,7 +26,9 @@ extension Model {
     func settle(_ viewer: inout Viewer) -> String? {
         guard viewer.cwd != "/", case .failure = resolve(viewer.cwd, viewer: viewer) else { return nil }
         let old = viewer.cwd
-        while viewer.cwd != "/", case .failure = resolve(viewer.cwd, viewer: viewer) { viewer.cwd = ModelPath.join(ModelPath.segments("..", cwd: viewer.cwd)) }
+        while viewer.cwd != "/", case .failure = resolve(viewer.cwd, viewer: viewer) {
+            viewer.cwd = ModelPath.join(ModelPath.segments("..", cwd: viewer.cwd))
+        }
         return "your current path \(old) was removed; you are now at \(viewer.cwd)"
     }
 
@@ -36,14 +38,20 @@ extension Model {
             case .ls(let path, let limit, let after):
                 let t = try resolve(path, viewer: viewer).get()
                 guard case .place(let i, let ref) = t else { return rootListing(viewer) }
-                if lists[i].isList(ref) { return try lists[i].list(ref, limit: limit ?? Model.defaultPage, after: after, viewer: viewer) }
+                if lists[i].isList(ref) {
+                    return try lists[i].list(ref, limit: limit ?? Model.defaultPage, after: after, viewer: viewer)
+                }
                 return try showEntry(i, ref, viewer: viewer)
             case .show(let path):
-                guard case .place(let i, let ref) = try resolve(path, viewer: viewer).get() else { return rootListing(viewer) }
+                guard case .place(let i, let ref) = try resolve(path, viewer: viewer).get() else {
+                    return rootListing(viewer)
+                }
                 return try showEntry(i, ref, viewer: viewer)
             case .cd(let path):
                 let t = try resolve(path ?? "/", viewer: viewer).get()
-                guard isList(t) else { throw TabulaError(.invalid, "\(self.path(of: t)) is not a list; SHOW it instead") }
+                guard isList(t) else {
+                    throw TabulaError(.invalid, "\(self.path(of: t)) is not a list; SHOW it instead")
+                }
                 viewer.cwd = self.path(of: t)
                 return Reply(message: viewer.cwd)
             case .pwd:
@@ -54,7 +62,9 @@ extension Model {
                 return self[ItemsList.self].bandsReply(viewer)
             case .complete(let line):
                 let c = Completer.complete(line, model: self, viewer: viewer)
-                return Reply(rows: c.map { Row(text: $0, json: .object([("candidate", .string($0))])) }, message: "\(c.count) \(plural(c.count, "candidate"))")
+                return Reply(
+                    rows: c.map { Row(text: $0, json: .object([("candidate", .string($0))])) },
+                    message: "\(c.count) \(plural(c.count, "candidate"))")
             default:
                 return nil
             }
@@ -67,7 +77,8 @@ extension Model {
 
     /// `LS /`: a row per list the viewer may see.
     public func rootListing(_ viewer: Viewer) -> Reply {
-        let rows = lists.map { $0.summary(seenBy: viewer) }.filter { r in r.path.map { viewer.sees($0.string) } ?? true }
+        let rows = lists.map { $0.summary(seenBy: viewer) }.filter { r in r.path.map { viewer.sees($0.string) } ?? true
+        }
         return Reply(rows: rows, message: "\(rows.count) \(plural(rows.count, "list"))")
     }
 
@@ -75,21 +86,28 @@ extension Model {
     /// bumps the revision and returns its event and mutations.
     /// With `ifRev`, a write applies only if what it changes (see `conditionPath`) was last
     /// changed at or before that revision; otherwise nothing changes: `ERR CONFLICT`.
-    public mutating func apply(_ command: Command, ifRev: UInt64? = nil, viewer: inout Viewer, now: Double, rng: inout SplitMix64) -> Outcome {
+    public mutating func apply(
+        _ command: Command, ifRev: UInt64? = nil, viewer: inout Viewer, now: Double, rng: inout SplitMix64
+    ) -> Outcome {
         let moved = settle(&viewer)
         var out = applySettled(command, ifRev: ifRev, viewer: &viewer, now: now, rng: &rng)
         if let moved { out.reply.note(moved) }
         return out
     }
 
-    private mutating func applySettled(_ command: Command, ifRev: UInt64?, viewer: inout Viewer, now: Double, rng: inout SplitMix64) -> Outcome {
+    private mutating func applySettled(
+        _ command: Command, ifRev: UInt64?, viewer: inout Viewer, now: Double, rng: inout SplitMix64
+    ) -> Outcome {
         if let reply = read(command, viewer: &viewer) { return Outcome(reply) }
         guard command.isWrite else { return .fail(TabulaError(.invalid, "the model does not handle this verb")) }
         do {
             let target = conditionPath(command, viewer: viewer)
             if let n = ifRev, let path = target {
                 let m = changes.revision(of: path)
-                if m > n { return .fail(TabulaError(.conflict, "\(path) changed at rev \(m), after rev \(n); SHOW it and try again")) }
+                if m > n {
+                    return .fail(
+                        TabulaError(.conflict, "\(path) changed at rev \(m), after rev \(n); SHOW it and try again"))
+                }
             }
             let before = target.flatMap { placementBefore(writing: $0) }
             var out = try write(command, viewer: viewer, now: now, rng: &rng)
@@ -119,7 +137,9 @@ extension Model {
             viewer.filter = .all
             return Reply(message: "all")
         case .favorites?:
-            guard hasFavorites else { throw TabulaError(.conflict, "there are no favourites to filter to; FAV an item first") }
+            guard hasFavorites else {
+                throw TabulaError(.conflict, "there are no favourites to filter to; FAV an item first")
+            }
             viewer.filter = .favorites
             return Reply(message: "favorites")
         }
@@ -128,19 +148,32 @@ extension Model {
     mutating func write(_ command: Command, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome {
         let path: String, w: Write, refused: (String) -> String
         switch command {
-        case .select(let p, let option): (path, w, refused) = (p, .select(option), { "SELECT needs a setting (LS /settings lists them); \($0) is not one" })
+        case .select(let p, let option):
+            (path, w, refused) = (
+                p, .select(option), { "SELECT needs a setting (LS /settings lists them); \($0) is not one" }
+            )
         case .add(let p, let args): (path, w, refused) = (p, .add(args), { "nothing can be added under \($0)" })
         case .set(let p, let fields): (path, w, refused) = (p, .set(fields), { "\($0) has no fields to SET" })
         case .rm(let p):
-            (path, w, refused) = (p, .remove, { "\($0) cannot be removed" + ($0.split(separator: "/").count <= 1 ? "; the top-level lists always exist" : "") })
-        case .mv(let p, let position): (path, w, refused) = (p, .move(to: position), { "MV moves items; \($0) is not an item" })
-        case .fav(let p, let action): (path, w, refused) = (p, .favorite(action), { "FAV marks items; \($0) is not an item" })
+            (path, w, refused) = (
+                p, .remove,
+                {
+                    "\($0) cannot be removed"
+                        + ($0.split(separator: "/").count <= 1 ? "; the top-level lists always exist" : "")
+                }
+            )
+        case .mv(let p, let position):
+            (path, w, refused) = (p, .move(to: position), { "MV moves items; \($0) is not an item" })
+        case .fav(let p, let action):
+            (path, w, refused) = (p, .favorite(action), { "FAV marks items; \($0) is not an item" })
         case .bands(let args): (path, w, refused) = ("/items", .bands(args), { "\($0) has no bands" })
         case .order(let p): return try order(p, viewer: viewer, now: now, rng: &rng)
         default: throw TabulaError(.invalid, "not a write")
         }
         let t = try resolve(path, viewer: viewer).get()
-        guard case .place(let i, let ref) = t, let out = try write(w, list: i, at: ref, viewer: viewer, now: now, rng: &rng) else {
+        guard case .place(let i, let ref) = t,
+            let out = try write(w, list: i, at: ref, viewer: viewer, now: now, rng: &rng)
+        else {
             throw TabulaError(.invalid, refused(self.path(of: t)))
         }
         return out
@@ -148,7 +181,9 @@ extension Model {
 
     /// `w` at `ref` of list `i`, written in place through the buffer (no copy of the list's
     /// existential); nil when the list takes no such write there.
-    mutating func write(_ w: Write, list i: Int, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
+    mutating func write(_ w: Write, list i: Int, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws
+        -> Outcome?
+    {
         try lists.withUnsafeMutableBufferPointer { try $0[i].write(w, at: ref, viewer: viewer, now: now, rng: &rng) }
     }
 
@@ -157,9 +192,14 @@ extension Model {
     mutating func order(_ path: String, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome {
         var target: Target?
         if !path.utf8.contains(UInt8(ascii: "/")) {
-            let matches = lists.indices.flatMap { i in lists[i].places(bareNamed: path).map { Target.place(list: i, $0) } }.filter { viewer.reaches(self.path(of: $0)) }
+            let matches = lists.indices.flatMap { i in
+                lists[i].places(bareNamed: path).map { Target.place(list: i, $0) }
+            }.filter { viewer.reaches(self.path(of: $0)) }
             if matches.count > 1 {
-                throw TabulaError(.invalid, "\(path) is on the menu more than once: \(matches.map { self.path(of: $0) }.joined(separator: ", ")); give the full path")
+                throw TabulaError(
+                    .invalid,
+                    "\(path) is on the menu more than once: \(matches.map { self.path(of: $0) }.joined(separator: ", ")); give the full path"
+                )
             }
             target = matches.first
             // A bare name that is no entry may be a section of the menu (`ORDER pizza`).
@@ -169,16 +209,24 @@ extension Model {
             switch resolve(path, viewer: viewer) {
             case .success(let t): target = t
             case .failure(let e):
-                if let s = EditDistance.closest(to: path, in: bareNames(for: viewer)) { throw TabulaError(.notFound, "no menu entry \(path); did you mean \(s)?") }
+                if let s = EditDistance.closest(to: path, in: bareNames(for: viewer)) {
+                    throw TabulaError(.notFound, "no menu entry \(path); did you mean \(s)?")
+                }
                 throw e
             }
         }
         guard let t = target, case .place(let i, let ref) = t, let line = lists[i].orderLine(ref) else {
             let named = target.map { self.path(of: $0) } ?? path
-            let listing = target.map { isList($0) && named.hasPrefix("/menu/") } == true ? " but a section of the menu; LS \(named) lists its entries" : ""
-            throw TabulaError(.invalid, "ORDER takes a menu entry such as /menu/pizza/margherita; \(named) is not one\(listing)")
+            let listing =
+                target.map { isList($0) && named.hasPrefix("/menu/") } == true
+                ? " but a section of the menu; LS \(named) lists its entries" : ""
+            throw TabulaError(
+                .invalid, "ORDER takes a menu entry such as /menu/pizza/margherita; \(named) is not one\(listing)")
         }
-        guard let o = Model.rootIndex[OrdersList.name], let out = try write(.order(entry: line.entry, title: line.title), list: o, at: .top, viewer: viewer, now: now, rng: &rng) else {
+        guard let o = Model.rootIndex[OrdersList.name],
+            let out = try write(
+                .order(entry: line.entry, title: line.title), list: o, at: .top, viewer: viewer, now: now, rng: &rng)
+        else {
             throw TabulaError(.invalid, "there is no order list to order to")
         }
         return out
@@ -200,7 +248,9 @@ extension Model {
         }
         guard case .success(let t) = resolve(named, viewer: viewer) else { return nil }
         let path = self.path(of: t)
-        if case .place(let i, let ref) = t, i == Model.rootIndex[ItemsList.name], ref != .top, lists[i].isList(ref) { return "/" + ItemsList.name }
+        if case .place(let i, let ref) = t, i == Model.rootIndex[ItemsList.name], ref != .top, lists[i].isList(ref) {
+            return "/" + ItemsList.name
+        }
         return path
     }
 
@@ -208,7 +258,9 @@ extension Model {
     /// children, is left as it is).
     func showEntry(_ i: Int, _ ref: Ref, viewer: Viewer) throws -> Reply {
         var r = try lists[i].show(ref, viewer: viewer)
-        guard r.error == nil, let first = r.rows.first, case .object(let pairs) = first.json.resolved, pairs.first?.0 == "field" else { return r }
+        guard r.error == nil, let first = r.rows.first, case .object(let pairs) = first.json.resolved,
+            pairs.first?.0 == "field"
+        else { return r }
         r.rows.append(revisionRow(lists[i].path(of: ref)))
         return r
     }
@@ -216,6 +268,7 @@ extension Model {
     /// The field row SHOW ends with: the revision of the entry's last change.
     func revisionRow(_ path: String) -> Row {
         let rev = changes.revision(of: path)
-        return Row(text: "rev: \(rev)", json: .object([("field", .string("rev")), ("value", .int(Int64(clamping: rev)))]))
+        return Row(
+            text: "rev: \(rev)", json: .object([("field", .string("rev")), ("value", .int(Int64(clamping: rev)))]))
     }
 }

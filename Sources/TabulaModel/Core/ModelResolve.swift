@@ -18,13 +18,20 @@ extension Model {
             guard let next = child(of: t, named: seg, viewer: viewer) else {
                 let here = ModelPath.join(Array(segs[..<i]))
                 if !isList(t) {
-                    return .failure(TabulaError(.notFound, "\(self.path(of: t)) has nothing under it; SHOW \(self.path(of: t)) to see it"))
+                    return .failure(
+                        TabulaError(
+                            .notFound, "\(self.path(of: t)) has nothing under it; SHOW \(self.path(of: t)) to see it"))
                 }
                 let names = childNames(of: t).map(\.name).filter { child(of: t, named: $0, viewer: viewer) != nil }
                 if let s = EditDistance.closest(to: seg, in: names) {
-                    return .failure(TabulaError(.notFound, "no \(ModelPath.join(Array(segs[...i]))); did you mean \(ModelPath.join(Array(segs[..<i]) + [s]))?"))
+                    return .failure(
+                        TabulaError(
+                            .notFound,
+                            "no \(ModelPath.join(Array(segs[...i]))); did you mean \(ModelPath.join(Array(segs[..<i]) + [s]))?"
+                        ))
                 }
-                return .failure(TabulaError(.notFound, "no \(ModelPath.join(Array(segs[...i]))); LS \(here) lists what is there"))
+                return .failure(
+                    TabulaError(.notFound, "no \(ModelPath.join(Array(segs[...i]))); LS \(here) lists what is there"))
             }
             t = next
         }
@@ -70,7 +77,8 @@ extension Model {
     /// the rest of the segments in lower case. Access rules are checked against this; what
     /// `viewer` may not see counts as not existing (so a refusal never tells it exists).
     public func canonicalPath(_ path: String?, viewer: Viewer) -> String {
-        if let path, let t = resolvePlain(path, viewer: viewer) { return self.path(of: t) }  // the common case: it exists
+        // the common case: it exists
+        if let path, let t = resolvePlain(path, viewer: viewer) { return self.path(of: t) }
         let segs = ModelPath.segments(path, cwd: viewer.cwd)
         var t = Target.root
         for (i, seg) in segs.enumerated() {

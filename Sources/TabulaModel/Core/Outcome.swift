@@ -18,16 +18,25 @@ public struct Outcome: Sendable {
     static func fail(_ e: TabulaError) -> Outcome { Outcome(Reply(error: e)) }
 
     /// A write that would change nothing: answered as done, with no event and no revision.
-    static func unchanged(_ message: String, rows: [Row] = []) -> Outcome { Outcome(Reply(rows: rows, message: message)) }
+    static func unchanged(_ message: String, rows: [Row] = []) -> Outcome {
+        Outcome(Reply(rows: rows, message: message))
+    }
 
     /// A change shown as one row: the reply holds the row, and the event carries the same
     /// row's JSON (built once, shared) and by default its text.
-    static func changed(_ kind: String, path: String, row: Row, message: String, summary: String? = nil, mutations: [Mutation]) -> Outcome {
-        Outcome(Reply(rows: [row], message: message), event: Event(rev: 0, kind: kind, path: path, summary: summary ?? row.text, value: row.json), mutations: mutations)
+    static func changed(
+        _ kind: String, path: String, row: Row, message: String, summary: String? = nil, mutations: [Mutation]
+    ) -> Outcome {
+        Outcome(
+            Reply(rows: [row], message: message),
+            event: Event(rev: 0, kind: kind, path: path, summary: summary ?? row.text, value: row.json),
+            mutations: mutations)
     }
 
     /// A removal: no row, an `rm` event naming what went.
     static func removed(_ path: String, title: String, message: String? = nil, mutations: [Mutation]) -> Outcome {
-        Outcome(Reply(message: message ?? "removed \(path)"), event: Event(rev: 0, kind: "rm", path: path, summary: title, value: .null), mutations: mutations)
+        Outcome(
+            Reply(message: message ?? "removed \(path)"),
+            event: Event(rev: 0, kind: "rm", path: path, summary: title, value: .null), mutations: mutations)
     }
 }

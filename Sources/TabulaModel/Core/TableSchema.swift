@@ -12,7 +12,9 @@ public struct TableSchema: Sendable {
     public var whole: Bool
 
     /// Makes one.
-    public init(_ name: String, columns: [(String, String)], keyColumns: Int = 1, loadOrder: String, whole: Bool = false) {
+    public init(
+        _ name: String, columns: [(String, String)], keyColumns: Int = 1, loadOrder: String, whole: Bool = false
+    ) {
         self.name = name
         self.columns = columns.map { (name: $0.0, type: $0.1) }
         self.keyColumns = keyColumns

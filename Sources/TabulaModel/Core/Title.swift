@@ -15,7 +15,9 @@ enum Title {
     static func only(_ fields: [FieldAssignment], at path: String, known: String = "title") throws -> String {
         var title: String?
         for f in fields {
-            guard f.field == "title" else { throw TabulaError(.invalid, "\(path) has no field '\(f.field)'; it has \(known)") }
+            guard f.field == "title" else {
+                throw TabulaError(.invalid, "\(path) has no field '\(f.field)'; it has \(known)")
+            }
             title = try checked(f.value, of: path)
         }
         guard let title else { throw TabulaError(.syntax, "SET needs field=value") }

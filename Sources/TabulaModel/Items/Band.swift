@@ -25,7 +25,10 @@ public struct Band: Sendable, Equatable {
     /// Parses `title bound title bound … title`, or says why it is wrong.
     public static func parse(_ args: [String]) -> Result<[Band], TabulaError> {
         guard args.count % 2 == 1 else {
-            return .failure(TabulaError(.syntax, "BANDS alternates titles and bounds and ends with a title, e.g. BANDS Cheap 20 Mid 80 Pricey"))
+            return .failure(
+                TabulaError(
+                    .syntax,
+                    "BANDS alternates titles and bounds and ends with a title, e.g. BANDS Cheap 20 Mid 80 Pricey"))
         }
         guard args.count / 2 + 1 <= maxBands else {
             return .failure(TabulaError(.limit, "at most \(maxBands) bands; this asks for \(args.count / 2 + 1)"))
@@ -35,12 +38,18 @@ public struct Band: Sendable, Equatable {
         for (i, a) in args.enumerated() {
             if i % 2 == 0 {
                 let b = Band(title: a, lower: lower)
-                if Int(a) != nil { return .failure(TabulaError(.syntax, "'\(a)' stands where a section title belongs; BANDS Cheap 50 Expensive")) }
-                if bands.contains(where: { $0.slug == b.slug }) { return .failure(TabulaError(.exists, "two bands are both named \(b.slug)")) }
+                if Int(a) != nil {
+                    return .failure(
+                        TabulaError(.syntax, "'\(a)' stands where a section title belongs; BANDS Cheap 50 Expensive"))
+                }
+                if bands.contains(where: { $0.slug == b.slug }) {
+                    return .failure(TabulaError(.exists, "two bands are both named \(b.slug)"))
+                }
                 bands.append(b)
             } else {
                 guard let v = Dollars.value(a), v > lower else {
-                    return .failure(TabulaError(.syntax, "bound '\(a)' must be a whole number of dollars above \(lower)"))
+                    return .failure(
+                        TabulaError(.syntax, "bound '\(a)' must be a whole number of dollars above \(lower)"))
                 }
                 lower = v
             }
@@ -48,4 +57,3 @@ public struct Band: Sendable, Equatable {
         return .success(bands)
     }
 }
-

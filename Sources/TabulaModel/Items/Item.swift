@@ -18,7 +18,9 @@ public struct Item: Sendable, Equatable {
     public var ord: Double
 
     /// Makes an item.
-    public init(id: Int, name: String, value: Int, serial: String, created: Double, favorite: Bool = false, ord: Double = 0) {
+    public init(
+        id: Int, name: String, value: Int, serial: String, created: Double, favorite: Bool = false, ord: Double = 0
+    ) {
         self.id = id
         self.name = name
         self.value = value
@@ -38,7 +40,8 @@ struct ItemJSON: JSONRepresentable {
 
     var json: JSONValue {
         var pairs: [(String, JSONValue)] = [
-            ("type", .string("item")), ("id", .int(Int64(item.id))), ("name", .string(item.name)), ("value", .int(Int64(item.value))),
+            ("type", .string("item")), ("id", .int(Int64(item.id))), ("name", .string(item.name)),
+            ("value", .int(Int64(item.value))),
             ("serial", .string(item.serial)), ("created", .string(Display.timestamp(item.created))),
             ("favorite", .bool(item.favorite)), ("section", .string(section)),
         ]
@@ -68,4 +71,3 @@ struct ItemJSON: JSONRepresentable {
         out.append(UInt8(ascii: "}"))
     }
 }
-

@@ -46,7 +46,9 @@ public struct ItemStore: Sendable {
     /// The section index of item `id`.
     public func section(of id: Int) -> Int { Int(slots[id].section) }
     /// The number of items in section `s`, optionally favourites only.
-    public func count(section s: Int, favoritesOnly: Bool = false) -> Int { favoritesOnly ? lists[s].flaggedCount : lists[s].count }
+    public func count(section s: Int, favoritesOnly: Bool = false) -> Int {
+        favoritesOnly ? lists[s].flaggedCount : lists[s].count
+    }
     /// The 0-based position of item `id` in its section (or among its section's favourites).
     public func position(of id: Int, favoritesOnly: Bool = false) -> Int {
         let l = lists[Int(slots[id].section)]
@@ -55,7 +57,9 @@ public struct ItemStore: Sendable {
 
     /// Up to `limit` items of section `s` from 0-based `position`.
     public func page(section s: Int, from position: Int, limit: Int, favoritesOnly: Bool) -> [Item] {
-        lists[s].page(from: position, limit: limit, flaggedOnly: favoritesOnly).compactMap { slots[lists[s].id($0)].item }
+        lists[s].page(from: position, limit: limit, flaggedOnly: favoritesOnly).compactMap {
+            slots[lists[s].id($0)].item
+        }
     }
 
     private mutating func place(_ item: Item, at position: Int?) {
@@ -71,7 +75,8 @@ public struct ItemStore: Sendable {
 
     /// Adds a new item at the end of its price section; fills in `id` and `ord`.
     public mutating func add(name: String, value: Int, serial: String, created: Double) -> Item {
-        let item = Item(id: nextId, name: name, value: value, serial: serial, created: created, favorite: false, ord: maxOrd + 1)
+        let item = Item(
+            id: nextId, name: name, value: value, serial: serial, created: created, favorite: false, ord: maxOrd + 1)
         place(item, at: nil)
         return item
     }
@@ -260,4 +265,3 @@ public struct ItemStore: Sendable {
         return "\(Display.dollars(lo)) – \(Display.dollars(bands[s + 1].lower - 1))"
     }
 }
-

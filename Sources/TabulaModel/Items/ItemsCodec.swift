@@ -8,8 +8,15 @@ enum ItemsCodec {
     static let nextId = "next_item_id"
     static let schema = ListSchema(
         tables: [
-            TableSchema(bandsTable, columns: [("position", "INTEGER"), ("title", "TEXT"), ("lower", "INTEGER")], loadOrder: "position", whole: true),
-            TableSchema(table, columns: [("id", "INTEGER"), ("name", "TEXT"), ("value", "INTEGER"), ("serial", "TEXT"), ("created", "REAL"), ("favorite", "INTEGER"), ("ord", "REAL")], loadOrder: "ord"),
+            TableSchema(
+                bandsTable, columns: [("position", "INTEGER"), ("title", "TEXT"), ("lower", "INTEGER")],
+                loadOrder: "position", whole: true),
+            TableSchema(
+                table,
+                columns: [
+                    ("id", "INTEGER"), ("name", "TEXT"), ("value", "INTEGER"), ("serial", "TEXT"), ("created", "REAL"),
+                    ("favorite", "INTEGER"), ("ord", "REAL"),
+                ], loadOrder: "ord"),
         ], counters: [nextId])
 
     /// The item's row; with `counter`, also the next id past it (a new item).
@@ -21,7 +28,10 @@ enum ItemsCodec {
 
         var values: [StoredValue] {
             let it = item
-            return [.int(Int64(it.id)), .text(it.name), .int(Int64(it.value)), .text(it.serial), .double(it.created), .int(it.favorite ? 1 : 0), .double(it.ord)]
+            return [
+                .int(Int64(it.id)), .text(it.name), .int(Int64(it.value)), .text(it.serial), .double(it.created),
+                .int(it.favorite ? 1 : 0), .double(it.ord),
+            ]
         }
     }
 
@@ -34,11 +44,18 @@ enum ItemsCodec {
         if let own = row as? Row { return own.item }
         let r = row.values
         guard r.count == 7 else { return nil }
-        return Item(id: r[0].int, name: r[1].text, value: r[2].int, serial: r[3].text, created: r[4].double, favorite: r[5].int != 0, ord: r[6].double)
+        return Item(
+            id: r[0].int, name: r[1].text, value: r[2].int, serial: r[3].text, created: r[4].double,
+            favorite: r[5].int != 0, ord: r[6].double)
     }
 
     static func bands(_ bands: [Band]) -> Mutation {
-        Mutation(bandsTable, .replaceAll(bands.enumerated().map { [.int(Int64($0.offset)), .text($0.element.title), .int(Int64($0.element.lower))] }))
+        Mutation(
+            bandsTable,
+            .replaceAll(
+                bands.enumerated().map {
+                    [.int(Int64($0.offset)), .text($0.element.title), .int(Int64($0.element.lower))]
+                }))
     }
 }
 

@@ -16,7 +16,9 @@ public struct ItemsList: ListStore {
 
     public func summary(seenBy viewer: Viewer) -> Row {
         let n = viewer.isRestricted ? SeenItems(items, viewer: viewer, favoritesOnly: false).total : items.count
-        return Row(text: "items/  \(n) \(plural(n, "item")) in \(items.bands.count) \(plural(items.bands.count, "section"))", json: .object([("name", .string("items")), ("count", .int(Int64(n)))]), path: RowPath("/", "items"))
+        return Row(
+            text: "items/  \(n) \(plural(n, "item")) in \(items.bands.count) \(plural(items.bands.count, "section"))",
+            json: .object([("name", .string("items")), ("count", .int(Int64(n)))]), path: RowPath("/", "items"))
     }
 
     /// Whether `viewer` sees a favourite (so is offered the favourites filter): a hidden
@@ -37,7 +39,9 @@ public struct ItemsList: ListStore {
             let lower = folded(name)
             return items.bands.firstIndex { $0.slug == lower }.map { Ref(ItemsList.section, $0) }
         case ItemsList.section:
-            if let id = Int(name), items.item(id) != nil, items.section(of: id) == ref.a { return Ref(ItemsList.item, id) }
+            if let id = Int(name), items.item(id) != nil, items.section(of: id) == ref.a {
+                return Ref(ItemsList.item, id)
+            }
             return nil
         default: return nil
         }
@@ -56,34 +60,56 @@ public struct ItemsList: ListStore {
         case 0:
             var out = items.bands.prefix(limit).map { ($0.slug, true) }
             for s in items.bands.indices where out.count < limit {
-                out += items.page(section: s, from: 0, limit: limit - out.count, favoritesOnly: false).map { (String($0.id), false) }
+                out += items.page(section: s, from: 0, limit: limit - out.count, favoritesOnly: false).map {
+                    (String($0.id), false)
+                }
             }
             return out
-        case ItemsList.section: return items.page(section: ref.a, from: 0, limit: limit, favoritesOnly: false).map { (String($0.id), false) }
+        case ItemsList.section:
+            return items.page(section: ref.a, from: 0, limit: limit, favoritesOnly: false).map {
+                (String($0.id), false)
+            }
         default: return []
         }
     }
 
-    func row(_ item: Item, position: Int? = nil) -> Row { Row(text: items.row(item), json: items.json(item, position: position), path: RowPath("/items", number: item.id)) }
+    func row(_ item: Item, position: Int? = nil) -> Row {
+        Row(text: items.row(item), json: items.json(item, position: position), path: RowPath("/items", number: item.id))
+    }
 
     /// Band `s` with `n` items in it (as the viewer asking sees them).
     func bandRow(_ s: Int, count n: Int) -> Row {
         let b = items.bands[s]
-        return Row(text: "\(b.slug)/  \(b.title)  \(items.rangeText(s))  (\(n) \(plural(n, "item")))", json: .object([("type", .string("band")), ("name", .string(b.slug)), ("title", .string(b.title)), ("lower", .int(Int64(b.lower))), ("count", .int(Int64(n)))]), path: RowPath("/items", b.slug))
+        return Row(
+            text: "\(b.slug)/  \(b.title)  \(items.rangeText(s))  (\(n) \(plural(n, "item")))",
+            json: .object([
+                ("type", .string("band")), ("name", .string(b.slug)), ("title", .string(b.title)),
+                ("lower", .int(Int64(b.lower))), ("count", .int(Int64(n))),
+            ]), path: RowPath("/items", b.slug))
     }
 
     func sectionHeader(_ s: Int, count n: Int, favoritesOnly: Bool) -> Row {
         let b = items.bands[s]
-        return Row(text: "\(RowMarks.sectionHeader)\(b.title) (\(items.rangeText(s))): \(n) \(plural(n, favoritesOnly ? "favourite" : "item"))", json: .object([("type", .string("section")), ("name", .string(b.slug)), ("title", .string(b.title)), ("range", .string(items.rangeText(s))), ("count", .int(Int64(n)))]))
+        return Row(
+            text:
+                "\(RowMarks.sectionHeader)\(b.title) (\(items.rangeText(s))): \(n) \(plural(n, favoritesOnly ? "favourite" : "item"))",
+            json: .object([
+                ("type", .string("section")), ("name", .string(b.slug)), ("title", .string(b.title)),
+                ("range", .string(items.rangeText(s))), ("count", .int(Int64(n))),
+            ]))
     }
 
-    static let noItems = Row(text: RowMarks.emptySection, json: .object([("type", .string("empty")), ("text", .string(RowMarks.emptySection))]))
+    static let noItems = Row(
+        text: RowMarks.emptySection,
+        json: .object([("type", .string("empty")), ("text", .string(RowMarks.emptySection))]))
 
     /// `BANDS` without arguments.
     /// `BANDS` without arguments, its counts as `viewer` sees them.
     public func bandsReply(_ viewer: Viewer) -> Reply {
         let shown = SeenItems(items, viewer: viewer, favoritesOnly: false)
-        return Reply(rows: items.bands.indices.map { bandRow($0, count: shown.count($0)) }, message: "\(items.bands.count) \(plural(items.bands.count, "band"))")
+        return Reply(
+            rows: items.bands.indices.map { bandRow($0, count: shown.count($0)) },
+            message: "\(items.bands.count) \(plural(items.bands.count, "band"))")
     }
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
@@ -142,23 +168,38 @@ public struct ItemsList: ListStore {
             guard let it = items.item(id) else { throw TabulaError(.notFound, "no \(p)") }
             let s = items.section(of: id)
             let shown = SeenItems(items, viewer: viewer, favoritesOnly: false)
-            return Reply(rows: [
-                fieldRow("id", "\(id)", .int(Int64(id))), fieldRow("name", it.name, .string(it.name)), fieldRow("value", Display.dollars(it.value), .int(Int64(it.value))),
-                fieldRow("serial", it.serial, .string(it.serial)), fieldRow("created", Display.timestamp(it.created), .string(Display.timestamp(it.created))),
-                fieldRow("favorite", it.favorite ? "yes ★" : "no", .bool(it.favorite)), fieldRow("section", items.bands[s].slug, .string(items.bands[s].slug)),
-                fieldRow("position", "#\(shown.position(after: id)) of \(shown.count(s))", .int(Int64(shown.position(after: id)))),
-            ], message: p)
+            return Reply(
+                rows: [
+                    fieldRow("id", "\(id)", .int(Int64(id))), fieldRow("name", it.name, .string(it.name)),
+                    fieldRow("value", Display.dollars(it.value), .int(Int64(it.value))),
+                    fieldRow("serial", it.serial, .string(it.serial)),
+                    fieldRow("created", Display.timestamp(it.created), .string(Display.timestamp(it.created))),
+                    fieldRow("favorite", it.favorite ? "yes ★" : "no", .bool(it.favorite)),
+                    fieldRow("section", items.bands[s].slug, .string(items.bands[s].slug)),
+                    fieldRow(
+                        "position", "#\(shown.position(after: id)) of \(shown.count(s))",
+                        .int(Int64(shown.position(after: id)))),
+                ], message: p)
         case ItemsList.section:
-            return Reply(rows: [bandRow(ref.a, count: SeenItems(items, viewer: viewer, favoritesOnly: false).count(ref.a))], message: p)
+            return Reply(
+                rows: [bandRow(ref.a, count: SeenItems(items, viewer: viewer, favoritesOnly: false).count(ref.a))],
+                message: p)
         default:
             let shown = SeenItems(items, viewer: viewer, favoritesOnly: false)
             let favorites = hasFavorites(seenBy: viewer)
-            return Reply(rows: [
-                fieldRow("items", "\(shown.total)", .int(Int64(shown.total))),
-                fieldRow("sections", items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(separator: ", "), .array(items.bands.indices.map { bandRow($0, count: shown.count($0)).json })),
-                fieldRow("favorites", favorites ? "yes (FILTER favorites is offered)" : "none (no favourites filter)", .bool(favorites)),
-                fieldRow("filter", viewer.filter.rawValue, .string(viewer.filter.rawValue)),
-            ], message: p)
+            return Reply(
+                rows: [
+                    fieldRow("items", "\(shown.total)", .int(Int64(shown.total))),
+                    fieldRow(
+                        "sections",
+                        items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(
+                            separator: ", "),
+                        .array(items.bands.indices.map { bandRow($0, count: shown.count($0)).json })),
+                    fieldRow(
+                        "favorites", favorites ? "yes (FILTER favorites is offered)" : "none (no favourites filter)",
+                        .bool(favorites)),
+                    fieldRow("filter", viewer.filter.rawValue, .string(viewer.filter.rawValue)),
+                ], message: p)
         }
     }
 

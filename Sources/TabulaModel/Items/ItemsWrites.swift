@@ -3,7 +3,9 @@ import TabulaProtocol
 /// Writes to `/items`: add, rename and reprice, remove, move within a section, favourite,
 /// and new price bands.
 extension ItemsList {
-    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws
+        -> Outcome?
+    {
         switch (w, ref.kind) {
         case (.add(let args), 0), (.add(let args), ItemsList.section): return try add(args, now: now, rng: &rng)
         case (.set(let fields), ItemsList.item): return try set(ref.a, fields)
@@ -15,8 +17,13 @@ extension ItemsList {
         }
     }
 
-    func changed(_ kind: String, _ item: Item, message: String, summary: String? = nil, position: Int? = nil, mutations: [Mutation]) -> Outcome {
-        .changed(kind, path: "/items/\(item.id)", row: row(item, position: position), message: message, summary: summary, mutations: mutations)
+    func changed(
+        _ kind: String, _ item: Item, message: String, summary: String? = nil, position: Int? = nil,
+        mutations: [Mutation]
+    ) -> Outcome {
+        .changed(
+            kind, path: "/items/\(item.id)", row: row(item, position: position), message: message, summary: summary,
+            mutations: mutations)
     }
 
     func sectionName(_ id: Int) -> String { items.bands[items.section(of: id)].slug }
@@ -26,13 +33,19 @@ extension ItemsList {
         if args.isEmpty {
             (name, value, serial) = RandomItem.make(using: &rng)
         } else {
-            guard args.count == 2 else { throw TabulaError(.syntax, "ADD /items takes a name and a value (ADD /items \"Red Chair\" 42), or nothing for a random item") }
+            guard args.count == 2 else {
+                throw TabulaError(
+                    .syntax,
+                    "ADD /items takes a name and a value (ADD /items \"Red Chair\" 42), or nothing for a random item")
+            }
             name = try Title.checked(args[0], of: "an item")
             value = try Dollars.parse(args[1])
             serial = RandomItem.serial(using: &rng)
         }
         let item = items.add(name: name, value: value, serial: serial, created: now)
-        return changed("add", item, message: "/items/\(item.id) in \(sectionName(item.id))", mutations: record(ItemsCodec.put(item, counter: true)))
+        return changed(
+            "add", item, message: "/items/\(item.id) in \(sectionName(item.id))",
+            mutations: record(ItemsCodec.put(item, counter: true)))
     }
 
     mutating func set(_ id: Int, _ fields: [FieldAssignment]) throws -> Outcome {
@@ -52,12 +65,14 @@ extension ItemsList {
         if let n = newName { _ = items.rename(id, to: n) }
         if let v = newValue { _ = items.reprice(id, to: v) }
         guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
-        return changed("set", item, message: "/items/\(id) in \(sectionName(id))", mutations: record(ItemsCodec.put(item)))
+        return changed(
+            "set", item, message: "/items/\(id) in \(sectionName(id))", mutations: record(ItemsCodec.put(item)))
     }
 
     mutating func remove(_ id: Int) throws -> Outcome {
         guard let gone = items.remove(id) else { throw TabulaError(.notFound, "no /items/\(id)") }
-        return .removed("/items/\(id)", title: gone.name, mutations: record([Mutation(ItemsCodec.table, .delete(.int(Int64(id))))]))
+        return .removed(
+            "/items/\(id)", title: gone.name, mutations: record([Mutation(ItemsCodec.table, .delete(.int(Int64(id))))]))
     }
 
     /// `MV`: `position` counts in the section as `viewer` sees it (its favourites only while
@@ -68,14 +83,20 @@ extension ItemsList {
         guard let before = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
         let favs = viewer.filter == .favorites
         guard before.favorite || !favs else {
-            throw TabulaError(.conflict, "item \(id) is not a favourite, so it is not shown while this connection shows favourites only; FILTER all to move it")
+            throw TabulaError(
+                .conflict,
+                "item \(id) is not a favourite, so it is not shown while this connection shows favourites only; FILTER all to move it"
+            )
         }
         let s = items.section(of: id)
         let view = SeenItems(items, viewer: viewer, favoritesOnly: favs)
         let n = view.count(s)
         let shown = favs ? "favourites shown" : "items"
         guard position <= n, let target = view.storePosition(ofShown: position - 1, in: s) else {
-            throw TabulaError(.invalid, "position \(position) is past the end of \(items.bands[s].slug), which has \(n) \(n == 1 ? String(shown.dropLast()) : shown); items cannot leave the section of their price (change the value with SET to do that)")
+            throw TabulaError(
+                .invalid,
+                "position \(position) is past the end of \(items.bands[s].slug), which has \(n) \(n == 1 ? String(shown.dropLast()) : shown); items cannot leave the section of their price (change the value with SET to do that)"
+            )
         }
         let slug = items.bands[s].slug
         guard items.position(of: id) != target else {
@@ -84,8 +105,12 @@ extension ItemsList {
         let moved = items.move(id, to: target)
         guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
         let whole = row(item, position: target + 1)
-        let event = Event(rev: 0, kind: "mv", path: "/items/\(id)", summary: "#\(target + 1) in \(slug): " + whole.text, value: whole.json)
-        return Outcome(Reply(rows: [row(item, position: position)], message: "\(id) is now #\(position) in \(slug)"), event: event, mutations: record(moved.flatMap { ItemsCodec.put($0) }))
+        let event = Event(
+            rev: 0, kind: "mv", path: "/items/\(id)", summary: "#\(target + 1) in \(slug): " + whole.text,
+            value: whole.json)
+        return Outcome(
+            Reply(rows: [row(item, position: position)], message: "\(id) is now #\(position) in \(slug)"), event: event,
+            mutations: record(moved.flatMap { ItemsCodec.put($0) }))
     }
 
     mutating func favorite(_ id: Int, _ action: FavAction) throws -> Outcome {
@@ -102,11 +127,16 @@ extension ItemsList {
         let n = bands.count
         // The reply and the event count every item: BANDS is an admin's, and its event one
         // value for every watcher of /items (README, Security, says so).
-        guard bands != items.bands else { return .unchanged("\(n) \(plural(n, "band"))", rows: bandsReply(Viewer()).rows) }
+        guard bands != items.bands else {
+            return .unchanged("\(n) \(plural(n, "band"))", rows: bandsReply(Viewer()).rows)
+        }
         items.setBands(bands)
         let rows = items.bands.indices.map { bandRow($0, count: items.count(section: $0)) }
-        let summary = items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(separator: ", ")
+        let summary = items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(
+            separator: ", ")
         let event = Event(rev: 0, kind: "bands", path: "/items", summary: summary, value: .array(rows.map(\.json)))
-        return Outcome(Reply(rows: rows, message: "\(n) \(plural(n, "band"))"), event: event, mutations: record([ItemsCodec.bands(bands)]))
+        return Outcome(
+            Reply(rows: rows, message: "\(n) \(plural(n, "band"))"), event: event,
+            mutations: record([ItemsCodec.bands(bands)]))
     }
 }

@@ -66,7 +66,9 @@ struct SeenItems {
 
     /// Up to `limit` items shown in section `s` from `position`.
     func page(_ s: Int, from position: Int, limit: Int) -> [Item] {
-        guard let grants else { return store.page(section: s, from: position, limit: limit, favoritesOnly: favoritesOnly) }
+        guard let grants else {
+            return store.page(section: s, from: position, limit: limit, favoritesOnly: favoritesOnly)
+        }
         let exceptions = self.exceptions[s]
         guard grants.shownByDefault else {
             let shown = exceptions[min(position, exceptions.count)..<min(position + limit, exceptions.count)]

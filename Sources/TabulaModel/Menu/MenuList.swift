@@ -16,7 +16,9 @@ public struct MenuList: ListStore {
 
     public func summary(seenBy viewer: Viewer) -> Row {
         let n = viewer.isRestricted ? sections.count { viewer.sees("/menu/\($0.slug)") } : sections.count
-        return Row(text: "menu/  \(n) \(plural(n, "section"))", json: .object([("name", .string("menu")), ("count", .int(Int64(n)))]), path: RowPath("/", "menu"))
+        return Row(
+            text: "menu/  \(n) \(plural(n, "section"))",
+            json: .object([("name", .string("menu")), ("count", .int(Int64(n)))]), path: RowPath("/", "menu"))
     }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind != MenuList.entry }
@@ -25,7 +27,8 @@ public struct MenuList: ListStore {
         let lower = folded(name)
         switch ref.kind {
         case 0: return sections.firstIndex { $0.slug == lower }.map { Ref(MenuList.section, $0) }
-        case MenuList.section: return sections[ref.a].entries.firstIndex { $0.slug == lower }.map { Ref(MenuList.entry, ref.a, $0) }
+        case MenuList.section:
+            return sections[ref.a].entries.firstIndex { $0.slug == lower }.map { Ref(MenuList.entry, ref.a, $0) }
         default: return nil
         }
     }
@@ -49,21 +52,38 @@ public struct MenuList: ListStore {
     /// Section `s`, its entries counted as `viewer` sees them.
     func sectionRow(_ s: Int, viewer: Viewer = Viewer()) -> Row {
         let slug = sections[s].slug
-        let n = viewer.isRestricted ? sections[s].entries.count { viewer.sees("/menu/\(slug)/\($0.slug)") } : sections[s].entries.count
-        return Row(text: "\(sections[s].slug)/  \(sections[s].title)  (\(n) \(plural(n, "entry", "entries")))", json: .object([("type", .string("menu-section")), ("name", .string(sections[s].slug)), ("title", .string(sections[s].title)), ("entries", .int(Int64(n)))]), path: RowPath("/menu", sections[s].slug))
+        let n =
+            viewer.isRestricted
+            ? sections[s].entries.count { viewer.sees("/menu/\(slug)/\($0.slug)") } : sections[s].entries.count
+        return Row(
+            text: "\(sections[s].slug)/  \(sections[s].title)  (\(n) \(plural(n, "entry", "entries")))",
+            json: .object([
+                ("type", .string("menu-section")), ("name", .string(sections[s].slug)),
+                ("title", .string(sections[s].title)), ("entries", .int(Int64(n))),
+            ]), path: RowPath("/menu", sections[s].slug))
     }
 
     func entryRow(_ s: Int, _ e: Int) -> Row {
         let entry = sections[s].entries[e]
-        return Row(text: "\(entry.slug)  \(entry.title)", json: .object([("type", .string("menu-entry")), ("name", .string(entry.slug)), ("title", .string(entry.title)), ("path", .string(path(of: Ref(MenuList.entry, s, e))))]), path: RowPath("/menu/" + sections[s].slug, entry.slug))
+        return Row(
+            text: "\(entry.slug)  \(entry.title)",
+            json: .object([
+                ("type", .string("menu-entry")), ("name", .string(entry.slug)), ("title", .string(entry.title)),
+                ("path", .string(path(of: Ref(MenuList.entry, s, e)))),
+            ]), path: RowPath("/menu/" + sections[s].slug, entry.slug))
     }
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         switch ref.kind {
-        case 0: return try pageReply(Array(sections.indices), path: "/menu", limit: limit, after: after, viewer: viewer, name: { sections[$0].slug }, row: { sectionRow($0, viewer: viewer) })
+        case 0:
+            return try pageReply(
+                Array(sections.indices), path: "/menu", limit: limit, after: after, viewer: viewer,
+                name: { sections[$0].slug }, row: { sectionRow($0, viewer: viewer) })
         case MenuList.section:
             let s = ref.a
-            return try pageReply(Array(sections[s].entries.indices), path: path(of: ref), limit: limit, after: after, viewer: viewer, name: { sections[s].entries[$0].slug }, row: { entryRow(s, $0) })
+            return try pageReply(
+                Array(sections[s].entries.indices), path: path(of: ref), limit: limit, after: after, viewer: viewer,
+                name: { sections[s].entries[$0].slug }, row: { entryRow(s, $0) })
         default: return try show(ref, viewer: viewer)
         }
     }
@@ -73,16 +93,26 @@ public struct MenuList: ListStore {
     }
 
     public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
-        guard ref.kind == MenuList.entry else { return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer) }
+        guard ref.kind == MenuList.entry else {
+            return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer)
+        }
         let p = path(of: ref)
         let section = sections[ref.a]
         let title = section.entries[ref.b].title
-        return Reply(rows: [fieldRow("title", title, .string(title)), fieldRow("section", section.title, .string(section.slug)), fieldRow("order", "ORDER \(p)", .string(p))], message: p)
+        return Reply(
+            rows: [
+                fieldRow("title", title, .string(title)), fieldRow("section", section.title, .string(section.slug)),
+                fieldRow("order", "ORDER \(p)", .string(p)),
+            ], message: p)
     }
 
     public func places(bareNamed name: String) -> [Ref] {
         let lower = name.lowercased()
-        return sections.indices.flatMap { s in sections[s].entries.indices.filter { sections[s].entries[$0].slug == lower }.map { Ref(MenuList.entry, s, $0) } }
+        return sections.indices.flatMap { s in
+            sections[s].entries.indices.filter { sections[s].entries[$0].slug == lower }.map {
+                Ref(MenuList.entry, s, $0)
+            }
+        }
     }
 
     /// Each entry once: by its bare name where that is unique, else by its full path.
@@ -91,7 +121,8 @@ public struct MenuList: ListStore {
         for s in sections { for e in s.entries { count[e.slug, default: 0] += 1 } }
         return sections.indices.flatMap { s in
             sections[s].entries.indices.map { e in
-                count[sections[s].entries[e].slug] == 1 ? sections[s].entries[e].slug : path(of: Ref(MenuList.entry, s, e))
+                count[sections[s].entries[e].slug] == 1
+                    ? sections[s].entries[e].slug : path(of: Ref(MenuList.entry, s, e))
             }
         }
     }

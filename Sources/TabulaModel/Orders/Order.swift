@@ -21,7 +21,10 @@ public struct Order: Sendable, Equatable, JSONRepresentable {
 
     /// The order as JSON.
     public var json: JSONValue {
-        .object([("type", .string("order")), ("id", .int(Int64(id))), ("entry", .string(entry)), ("title", .string(title)), ("created", .string(Display.timestamp(created)))])
+        .object([
+            ("type", .string("order")), ("id", .int(Int64(id))), ("entry", .string(entry)), ("title", .string(title)),
+            ("created", .string(Display.timestamp(created))),
+        ])
     }
 
     /// `json`'s text, written without building it.
@@ -51,4 +54,3 @@ public struct Order: Sendable, Equatable, JSONRepresentable {
         return String(decoding: out, as: UTF8.self)
     }
 }
-

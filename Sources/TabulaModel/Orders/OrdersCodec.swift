@@ -2,9 +2,12 @@
 enum OrdersCodec {
     static let table = "orders"
     static let nextId = "next_order_id"
-    static let schema = ListSchema(tables: [
-        TableSchema(table, columns: [("id", "INTEGER"), ("entry", "TEXT"), ("title", "TEXT"), ("created", "REAL")], loadOrder: "id")
-    ], counters: [nextId])
+    static let schema = ListSchema(
+        tables: [
+            TableSchema(
+                table, columns: [("id", "INTEGER"), ("entry", "TEXT"), ("title", "TEXT"), ("created", "REAL")],
+                loadOrder: "id")
+        ], counters: [nextId])
 
     /// An order's row, encoded when read.
     struct Row: StoredRow {
@@ -12,7 +15,9 @@ enum OrdersCodec {
 
         var key: StoredValue { .int(Int64(order.id)) }
 
-        var values: [StoredValue] { [.int(Int64(order.id)), .text(order.entry), .text(order.title), .double(order.created)] }
+        var values: [StoredValue] {
+            [.int(Int64(order.id)), .text(order.entry), .text(order.title), .double(order.created)]
+        }
     }
 
     static func put(_ o: Order) -> [Mutation] {
@@ -48,6 +53,8 @@ extension OrdersList {
     }
 
     public func snapshot() -> [Mutation] {
-        orders.page(from: 0, limit: orders.count).flatMap { OrdersCodec.put($0) } + [Mutation(OrdersCodec.nextId, .counter(Int64(orders.nextId)))]
+        orders.page(from: 0, limit: orders.count).flatMap { OrdersCodec.put($0) } + [
+            Mutation(OrdersCodec.nextId, .counter(Int64(orders.nextId)))
+        ]
     }
 }

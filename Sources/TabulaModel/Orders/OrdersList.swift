@@ -15,14 +15,18 @@ public struct OrdersList: ListStore {
 
     public func summary(seenBy viewer: Viewer) -> Row {
         let n = viewer.isRestricted ? seen(viewer).count : orders.count
-        return Row(text: "orders/  \(n) \(plural(n, "order"))", json: .object([("name", .string("orders")), ("count", .int(Int64(n)))]), path: RowPath("/", "orders"))
+        return Row(
+            text: "orders/  \(n) \(plural(n, "order"))",
+            json: .object([("name", .string("orders")), ("count", .int(Int64(n)))]), path: RowPath("/", "orders"))
     }
 
     /// The orders `viewer` sees, in order (every order: O(n), only for a viewer with grants):
     /// an order of a menu entry its grants deny is, for it, an order never made.
     func seen(_ viewer: Viewer) -> [Order] { orders.page(from: 0, limit: orders.count).filter { sees($0, viewer) } }
 
-    func sees(_ o: Order, _ viewer: Viewer) -> Bool { viewer.sees("/orders/\(o.id)") && !(viewer.grants?.denies(o.entry) ?? false) }
+    func sees(_ o: Order, _ viewer: Viewer) -> Bool {
+        viewer.sees("/orders/\(o.id)") && !(viewer.grants?.denies(o.entry) ?? false)
+    }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind == 0 }
 
@@ -43,40 +47,65 @@ public struct OrdersList: ListStore {
         let seen = viewer.isRestricted ? seen(viewer) : nil
         var start = 0
         if let a = after {
-            guard let id = Int(a), let p = seen.map({ $0.firstIndex { $0.id == id } }) ?? orders.position(of: id) else { throw TabulaError(.notFound, "AFTER \(a): no order \(a)") }
+            guard let id = Int(a), let p = seen.map({ $0.firstIndex { $0.id == id } }) ?? orders.position(of: id) else {
+                throw TabulaError(.notFound, "AFTER \(a): no order \(a)")
+            }
             start = p + 1
         }
         let total = seen?.count ?? orders.count
-        let page = seen.map { Array($0[min(start, $0.count)..<min(start + limit, $0.count)]) } ?? orders.page(from: start, limit: limit)
-        var reply = Reply(rows: page.map { Row(text: $0.row, json: .deferred($0), path: RowPath("/orders", number: $0.id)) }, message: "\(page.count) of \(total)")
-        if start + page.count < total, let last = page.last { reply.message += "; more: LS /orders LIMIT \(limit) AFTER \(last.id)" }
+        let page =
+            seen.map { Array($0[min(start, $0.count)..<min(start + limit, $0.count)]) }
+            ?? orders.page(from: start, limit: limit)
+        var reply = Reply(
+            rows: page.map { Row(text: $0.row, json: .deferred($0), path: RowPath("/orders", number: $0.id)) },
+            message: "\(page.count) of \(total)")
+        if start + page.count < total, let last = page.last {
+            reply.message += "; more: LS /orders LIMIT \(limit) AFTER \(last.id)"
+        }
         return reply
     }
 
     public func show(_ ref: Ref, viewer: Viewer) throws -> Reply {
-        guard ref.kind == OrdersList.order else { return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer) }
+        guard ref.kind == OrdersList.order else {
+            return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer)
+        }
         let p = path(of: ref)
         guard let o = orders.order(ref.a), sees(o, viewer) else { throw TabulaError(.notFound, "no \(p)") }
-        return Reply(rows: [fieldRow("id", "\(o.id)", .int(Int64(o.id))), fieldRow("title", o.title, .string(o.title)), fieldRow("entry", o.entry, .string(o.entry)), fieldRow("created", Display.timestamp(o.created), .string(Display.timestamp(o.created)))], message: p)
+        return Reply(
+            rows: [
+                fieldRow("id", "\(o.id)", .int(Int64(o.id))), fieldRow("title", o.title, .string(o.title)),
+                fieldRow("entry", o.entry, .string(o.entry)),
+                fieldRow("created", Display.timestamp(o.created), .string(Display.timestamp(o.created))),
+            ], message: p)
     }
 
-    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws
+        -> Outcome?
+    {
         switch (w, ref.kind) {
         case (.order(let entry, let title), _):
             let o = orders.append(entry: entry, title: title, created: now)
-            return .changed("order", path: "/orders/\(o.id)", row: Row(text: o.row, json: .deferred(o)), message: "order \(o.id): \(o.title)", mutations: record(OrdersCodec.put(o)))
+            return .changed(
+                "order", path: "/orders/\(o.id)", row: Row(text: o.row, json: .deferred(o)),
+                message: "order \(o.id): \(o.title)", mutations: record(OrdersCodec.put(o)))
         case (.add, _):
             throw TabulaError(.invalid, "orders are placed with ORDER menu-entry, e.g. ORDER /menu/pizza/margherita")
         case (.remove, OrdersList.order):
             let p = path(of: ref)
-            guard let o = orders.order(ref.a), sees(o, viewer), let gone = orders.remove(o.id) else { throw TabulaError(.notFound, "no \(p)") }
-            return .removed(p, title: gone.title, mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
+            guard let o = orders.order(ref.a), sees(o, viewer), let gone = orders.remove(o.id) else {
+                throw TabulaError(.notFound, "no \(p)")
+            }
+            return .removed(
+                p, title: gone.title, mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
         case (.remove, 0):
             let n = orders.count
             let what = "\(n) \(plural(n, "order"))"
             guard n > 0 else { return .unchanged("cleared \(what)") }
             orders.clear()
-            return Outcome(Reply(message: "cleared \(what)"), event: Event(rev: 0, kind: "clear", path: "/orders", summary: "\(what) cleared", value: .null), mutations: record([Mutation(OrdersCodec.table, .replaceAll([]))]))
+            return Outcome(
+                Reply(message: "cleared \(what)"),
+                event: Event(rev: 0, kind: "clear", path: "/orders", summary: "\(what) cleared", value: .null),
+                mutations: record([Mutation(OrdersCodec.table, .replaceAll([]))]))
         default:
             return nil
         }

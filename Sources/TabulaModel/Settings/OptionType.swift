@@ -8,15 +8,18 @@ public enum OptionType: String, Sendable, CaseIterable {
     public func canonical(_ raw: String) -> Result<String, TabulaError> {
         switch self {
         case .text:
-            return Title.isBlank(raw) ? .failure(TabulaError(.invalid, "a text option cannot be empty or blank")) : .success(raw)
+            return Title.isBlank(raw)
+                ? .failure(TabulaError(.invalid, "a text option cannot be empty or blank")) : .success(raw)
         case .int:
             guard let v = Int64(raw.hasPrefix("+") ? String(raw.dropFirst()) : raw) else {
-                return .failure(TabulaError(.invalid, "'\(raw)' is not a whole number; int options take values like 16 or -3"))
+                return .failure(
+                    TabulaError(.invalid, "'\(raw)' is not a whole number; int options take values like 16 or -3"))
             }
             return .success(String(v))
         case .decimal:
             guard let v = Double(raw), v.isFinite else {
-                return .failure(TabulaError(.invalid, "'\(raw)' is not a decimal number; decimal options take values like 1.5"))
+                return .failure(
+                    TabulaError(.invalid, "'\(raw)' is not a decimal number; decimal options take values like 1.5"))
             }
             return .success(OptionType.formatDecimal(v))
         case .bool:

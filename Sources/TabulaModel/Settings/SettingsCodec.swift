@@ -4,7 +4,12 @@ import TabulaProtocol
 enum SettingsCodec {
     static let table = "settings"
     static let schema = ListSchema(tables: [
-        TableSchema(table, columns: [("slug", "TEXT"), ("position", "INTEGER"), ("title", "TEXT"), ("type", "TEXT"), ("options", "TEXT"), ("selected", "INTEGER")], loadOrder: "position")
+        TableSchema(
+            table,
+            columns: [
+                ("slug", "TEXT"), ("position", "INTEGER"), ("title", "TEXT"), ("type", "TEXT"), ("options", "TEXT"),
+                ("selected", "INTEGER"),
+            ], loadOrder: "position")
     ])
 
     /// A setting's row, encoded when read.
@@ -18,18 +23,27 @@ enum SettingsCodec {
             let s = setting
             var options: [UInt8] = []
             JSONValue.array(s.options.map { .string($0) }).write(to: &options)
-            return [.text(s.slug), .int(Int64(position)), .text(s.title), .text(s.type.rawValue), .text(String(decoding: options, as: UTF8.self)), .int(Int64(s.selected))]
+            return [
+                .text(s.slug), .int(Int64(position)), .text(s.title), .text(s.type.rawValue),
+                .text(String(decoding: options, as: UTF8.self)), .int(Int64(s.selected)),
+            ]
         }
     }
 
-    static func put(_ s: Setting, position: Int) -> Mutation { Mutation(table, .put(Row(setting: s, position: position))) }
+    static func put(_ s: Setting, position: Int) -> Mutation {
+        Mutation(table, .put(Row(setting: s, position: position)))
+    }
 
     static func decode(_ row: any StoredRow) -> (Setting, position: Int)? {
         if let own = row as? Row { return (own.setting, own.position) }
         let r = row.values
         guard r.count == 6 else { return nil }
         let options = JSONParser.parse(r[4].text)?.arrayValue?.compactMap(\.stringValue) ?? []
-        return (Setting(slug: r[0].text, title: r[2].text, type: OptionType(rawValue: r[3].text) ?? .text, options: options, selected: r[5].int), r[1].int)
+        return (
+            Setting(
+                slug: r[0].text, title: r[2].text, type: OptionType(rawValue: r[3].text) ?? .text, options: options,
+                selected: r[5].int), r[1].int
+        )
     }
 }
 

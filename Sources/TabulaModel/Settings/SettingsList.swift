@@ -16,7 +16,9 @@ public struct SettingsList: ListStore {
 
     public func summary(seenBy viewer: Viewer) -> Row {
         let n = viewer.isRestricted ? settings.count { viewer.sees($0.path) } : settings.count
-        return Row(text: "settings/  \(n) \(plural(n, "setting"))", json: .object([("name", .string("settings")), ("count", .int(Int64(n)))]), path: RowPath("/", "settings"))
+        return Row(
+            text: "settings/  \(n) \(plural(n, "setting"))",
+            json: .object([("name", .string("settings")), ("count", .int(Int64(n)))]), path: RowPath("/", "settings"))
     }
 
     public func isList(_ ref: Ref) -> Bool { ref.kind != SettingsList.option }
@@ -43,26 +45,37 @@ public struct SettingsList: ListStore {
     public func childNames(of ref: Ref, limit: Int) -> [(name: String, isList: Bool)] {
         switch ref.kind {
         case 0: return settings.prefix(limit).map { ($0.slug, true) }
-        case SettingsList.setting: return settings[ref.a].options.indices.prefix(limit).map { (settings[ref.a].optionSlug($0), false) }
+        case SettingsList.setting:
+            return settings[ref.a].options.indices.prefix(limit).map { (settings[ref.a].optionSlug($0), false) }
         default: return []
         }
     }
 
     func settingRow(_ i: Int, master: String? = nil) -> Row {
-        Row(text: "\(settings[i].slug)/  \(master ?? settings[i].masterRow)", json: .deferred(settings[i]), path: RowPath("/settings", settings[i].slug))
+        Row(
+            text: "\(settings[i].slug)/  \(master ?? settings[i].masterRow)", json: .deferred(settings[i]),
+            path: RowPath("/settings", settings[i].slug))
     }
 
     func optionRows(_ i: Int) -> [Row] {
         let s = settings[i]
         return s.options.indices.map { o in
             let mark = o == s.selected ? RowMarks.selected : RowMarks.unselected
-            return Row(text: "\(mark) #\(o + 1)  \(s.options[o])", json: .object([("type", .string("option")), ("index", .int(Int64(o + 1))), ("name", .string(s.optionSlug(o))), ("value", s.type.json(s.options[o])), ("selected", .bool(o == s.selected))]), path: RowPath(s.path, s.optionSlug(o)))
+            return Row(
+                text: "\(mark) #\(o + 1)  \(s.options[o])",
+                json: .object([
+                    ("type", .string("option")), ("index", .int(Int64(o + 1))), ("name", .string(s.optionSlug(o))),
+                    ("value", s.type.json(s.options[o])), ("selected", .bool(o == s.selected)),
+                ]), path: RowPath(s.path, s.optionSlug(o)))
         }
     }
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         switch ref.kind {
-        case 0: return try pageReply(Array(settings.indices), path: "/settings", limit: limit, after: after, viewer: viewer, name: { settings[$0].slug }, row: { settingRow($0) })
+        case 0:
+            return try pageReply(
+                Array(settings.indices), path: "/settings", limit: limit, after: after, viewer: viewer,
+                name: { settings[$0].slug }, row: { settingRow($0) })
         case SettingsList.setting: return Reply(rows: optionRows(ref.a), message: settings[ref.a].masterRow)
         default: return try show(ref, viewer: viewer)
         }
@@ -72,14 +85,21 @@ public struct SettingsList: ListStore {
         switch ref.kind {
         case SettingsList.setting:
             let s = settings[ref.a]
-            return Reply(rows: [
-                fieldRow("title", s.title, .string(s.title)), fieldRow("type", s.type.rawValue, .string(s.type.rawValue)),
-                fieldRow("selected", "\(s.selectedValue) (#\(s.selected + 1))", s.type.json(s.selectedValue)),
-                fieldRow("options", s.options.joined(separator: ", "), .array(s.options.map { s.type.json($0) })),
-            ], message: s.masterRow)
+            return Reply(
+                rows: [
+                    fieldRow("title", s.title, .string(s.title)),
+                    fieldRow("type", s.type.rawValue, .string(s.type.rawValue)),
+                    fieldRow("selected", "\(s.selectedValue) (#\(s.selected + 1))", s.type.json(s.selectedValue)),
+                    fieldRow("options", s.options.joined(separator: ", "), .array(s.options.map { s.type.json($0) })),
+                ], message: s.masterRow)
         case SettingsList.option:
             let s = settings[ref.a], o = ref.b
-            return Reply(rows: [fieldRow("value", s.options[o], s.type.json(s.options[o])), fieldRow("index", "#\(o + 1)", .int(Int64(o + 1))), fieldRow("selected", o == s.selected ? "yes" : "no", .bool(o == s.selected))], message: path(of: ref))
+            return Reply(
+                rows: [
+                    fieldRow("value", s.options[o], s.type.json(s.options[o])),
+                    fieldRow("index", "#\(o + 1)", .int(Int64(o + 1))),
+                    fieldRow("selected", o == s.selected ? "yes" : "no", .bool(o == s.selected)),
+                ], message: path(of: ref))
         default:
             return try list(ref, limit: Model.defaultPage, after: nil, viewer: viewer)
         }
@@ -96,7 +116,9 @@ public struct SettingsList: ListStore {
 
 /// Writes.
 extension SettingsList {
-    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome? {
+    public mutating func write(_ w: Write, at ref: Ref, viewer: Viewer, now: Double, rng: inout SplitMix64) throws
+        -> Outcome?
+    {
         switch (w, ref.kind) {
         case (.select(let option), SettingsList.setting): return try select(ref.a, option)
         case (.add(let args), 0): return try addSetting(args)
@@ -126,12 +148,16 @@ extension SettingsList {
         switch option {
         case .index(let n):
             guard n >= 1 && n <= settings[i].options.count else {
-                throw TabulaError(.notFound, "\(settings[i].title) has options #1 to #\(settings[i].options.count), not #\(n)")
+                throw TabulaError(
+                    .notFound, "\(settings[i].title) has options #1 to #\(settings[i].options.count), not #\(n)")
             }
             idx = n - 1
         case .value(let v):
             guard let found = settings[i].optionIndex(named: v) else {
-                throw TabulaError(.notFound, "\(settings[i].title) has no option '\(v)'; its options are \(settings[i].options.joined(separator: ", "))")
+                throw TabulaError(
+                    .notFound,
+                    "\(settings[i].title) has no option '\(v)'; its options are \(settings[i].options.joined(separator: ", "))"
+                )
             }
             idx = found
         }
@@ -141,13 +167,23 @@ extension SettingsList {
     }
 
     mutating func addSetting(_ args: [String]) throws -> Outcome {
-        guard args.count >= 3 else { throw TabulaError(.syntax, "ADD /settings takes a title, a type (\(OptionType.allCases.map(\.rawValue).joined(separator: "|"))) and at least one option, e.g. ADD /settings \"My Size\" int 1 2 3") }
+        guard args.count >= 3 else {
+            throw TabulaError(
+                .syntax,
+                "ADD /settings takes a title, a type (\(OptionType.allCases.map(\.rawValue).joined(separator: "|"))) and at least one option, e.g. ADD /settings \"My Size\" int 1 2 3"
+            )
+        }
         let title = try Title.checked(args[0], of: "a setting")
         guard let type = OptionType(rawValue: args[1].lowercased()) else {
-            throw TabulaError(.invalid, "unknown option type '\(args[1])'; use one of \(OptionType.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw TabulaError(
+                .invalid,
+                "unknown option type '\(args[1])'; use one of \(OptionType.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         let slug = Slug.make(title)
-        guard !settings.contains(where: { $0.slug == slug }) else { throw TabulaError(.exists, "/settings/\(slug) exists already") }
+        guard !settings.contains(where: { $0.slug == slug }) else {
+            throw TabulaError(.exists, "/settings/\(slug) exists already")
+        }
         var setting = Setting(slug: slug, title: title, type: type, options: [], selected: 0)
         try setting.addOptions(args.dropFirst(2))
         settings.append(setting)
@@ -156,7 +192,10 @@ extension SettingsList {
     }
 
     mutating func addOptions(_ i: Int, _ args: [String]) throws -> Outcome {
-        guard !args.isEmpty else { throw TabulaError(.syntax, "ADD \(settings[i].path) takes one or more option values, e.g. ADD /settings/my-int 128") }
+        guard !args.isEmpty else {
+            throw TabulaError(
+                .syntax, "ADD \(settings[i].path) takes one or more option values, e.g. ADD /settings/my-int 128")
+        }
         var s = settings[i]
         try s.addOptions(args[...])
         settings[i] = s
@@ -176,14 +215,24 @@ extension SettingsList {
 
     mutating func removeSetting(_ i: Int) -> Outcome {
         let gone = settings.remove(at: i)
-        let muts = record([Mutation(SettingsCodec.table, .delete(.text(gone.slug)))] + (i..<settings.count).map { put($0) })
-        return Outcome(Reply(message: "removed \(gone.path)"), event: Event(rev: 0, kind: "rm", path: gone.path, summary: gone.title, value: .null), mutations: muts)
+        let muts = record(
+            [Mutation(SettingsCodec.table, .delete(.text(gone.slug)))] + (i..<settings.count).map { put($0) })
+        return Outcome(
+            Reply(message: "removed \(gone.path)"),
+            event: Event(rev: 0, kind: "rm", path: gone.path, summary: gone.title, value: .null), mutations: muts)
     }
 
     mutating func removeOption(_ i: Int, _ o: Int) throws -> Outcome {
         let p = path(of: Ref(SettingsList.option, i, o))
-        guard settings[i].options.count > 1 else { throw TabulaError(.conflict, "\(p) is the only option of \(settings[i].title); a setting needs one (RM \(settings[i].path) removes the setting)") }
-        guard settings[i].selected != o else { throw TabulaError(.conflict, "\(p) is selected; SELECT another option first") }
+        guard settings[i].options.count > 1 else {
+            throw TabulaError(
+                .conflict,
+                "\(p) is the only option of \(settings[i].title); a setting needs one (RM \(settings[i].path) removes the setting)"
+            )
+        }
+        guard settings[i].selected != o else {
+            throw TabulaError(.conflict, "\(p) is selected; SELECT another option first")
+        }
         settings[i].options.remove(at: o)
         if settings[i].selected > o { settings[i].selected -= 1 }
         return changed("set", i, message: "removed \(p)", rows: [])

@@ -64,7 +64,10 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
     /// Set once every thread has returned.
     var finished: Bool { timerDone.load(ordering: .acquiring) && hashersDone.load(ordering: .acquiring) == hashers }
 
-    init(users: UsersDirectory?, state: SharedState, stats: ServerStats, log: Log, hashers: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
+    init(
+        users: UsersDirectory?, state: SharedState, stats: ServerStats, log: Log,
+        hashers: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    ) {
         self.users = users
         self.state = state
         self.stats = stats
@@ -99,29 +102,55 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
         let job: Job
         switch units.first {
         case .request(let r)? where r.command.verb == .auth:
-            guard case .auth(let name, let secret) = r.command else { preconditionFailure("AUTH's verb without its command") }
+            guard case .auth(let name, let secret) = r.command else {
+                preconditionFailure("AUTH's verb without its command")
+            }
             job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: r.tag)
         case .codecLogin(let name, let secret, let answer, let format)?:
-            job = Job(conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: nil, codecAnswer: (answer, format))
+            job = Job(
+                conn: c, units: units, session: session, life: life, name: name, secret: secret, tag: nil,
+                codecAnswer: (answer, format))
         default:
             // Not a login (the loop sends only what `Dispatcher` routes here): refused, and the
             // rest goes back, so that the connection never waits for an answer none will give.
             let misrouted = Job(conn: c, units: units, session: session, life: life, name: "", secret: "", tag: nil)
-            post(answer(misrouted, Reply(error: TabulaError(.invalid, "only a login (AUTH, or HELLO with AUTH) is answered by the authenticator")), session: nil))
+            post(
+                answer(
+                    misrouted,
+                    Reply(
+                        error: TabulaError(
+                            .invalid, "only a login (AUTH, or HELLO with AUTH) is answered by the authenticator")),
+                    session: nil))
             return
         }
         guard let users else {
-            post(answer(job, Reply(error: TabulaError(.invalid, "this server has no users file: every connection may do everything, no AUTH needed")), session: nil))
+            post(
+                answer(
+                    job,
+                    Reply(
+                        error: TabulaError(
+                            .invalid,
+                            "this server has no users file: every connection may do everything, no AUTH needed")),
+                    session: nil))
             return
         }
-        if let (e, generation) = users.entry(job.name), verified.withLock({ $0.knows(job.name, job.secret, generation: generation) }) {
+        if let (e, generation) = users.entry(job.name),
+            verified.withLock({ $0.knows(job.name, job.secret, generation: generation) })
+        {
             post(succeeded(job, e, generation: generation))
             return
         }
         let queued = scheduling { $0.enqueue(job, name: job.name, from: peer.network) { $0.life.isOpen } }
         guard queued else {
             let max = LoginScheduler<PeerAddress, Job>.maxPendingPerAddress
-            post(answer(job, Reply(error: TabulaError(.limit, "\(max) logins from \(peer) are waiting already; wait for their answers before sending more")), session: nil))
+            post(
+                answer(
+                    job,
+                    Reply(
+                        error: TabulaError(
+                            .limit,
+                            "\(max) logins from \(peer) are waiting already; wait for their answers before sending more"
+                        )), session: nil))
             return
         }
         work.signal()
@@ -181,14 +210,18 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
         if let codecAnswer = job.codecAnswer, reply.error == nil, var s = session {
             s.format = codecAnswer.format
             state.hub.withLock { $0.setFormat(job.conn, codecAnswer.format) }
-            return GroupAnswer(conn: job.conn, answers: [.bytes(codecAnswer.answer)], session: s, close: false, replay: nil, rest: Array(job.units.dropFirst()))
+            return GroupAnswer(
+                conn: job.conn, answers: [.bytes(codecAnswer.answer)], session: s, close: false, replay: nil,
+                rest: Array(job.units.dropFirst()))
         }
         let format = (session ?? job.session).format
         // A Redis client reads AUTH's success as `+OK` and nothing else (redis-py raises on
         // `+ci write`); WHOAMI says who the connection is.
         let said = reply.error == nil && format.namesChannel ? Reply(message: "OK") : reply
         let answer = Answer.reply(said, tag: job.tag, format: format)
-        return GroupAnswer(conn: job.conn, answers: [answer], session: session, close: false, replay: nil, rest: Array(job.units.dropFirst()))
+        return GroupAnswer(
+            conn: job.conn, answers: [answer], session: session, close: false, replay: nil,
+            rest: Array(job.units.dropFirst()))
     }
 
     /// The timer thread's body: sends each delayed answer when due.
@@ -202,7 +235,8 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
             let batch = timerInbox.takeOrSleep()
             if batch.isEmpty {
                 var pfd = pollfd(fd: timerInbox.fd, events: Int16(POLLIN), revents: 0)
-                let wait = due.map(\.at).min().map { max(0, Int32(($0 - ContinuousClock.now) / .milliseconds(1)) + 1) } ?? -1
+                let wait =
+                    due.map(\.at).min().map { max(0, Int32(($0 - ContinuousClock.now) / .milliseconds(1)) + 1) } ?? -1
                 _ = poll(&pfd, 1, wait)
                 timerInbox.awake()
                 timerInbox.clearSignal()

@@ -13,7 +13,8 @@ final class UsersDirectory: Sendable {
     private let loaded: Locked<Loaded>
 
     init(_ users: [String: UserEntry]) {
-        loaded = Locked(Loaded(users: users, generation: 1, decoy: .decoy(iterations: UsersDirectory.commonIterations(users))))
+        loaded = Locked(
+            Loaded(users: users, generation: 1, decoy: .decoy(iterations: UsersDirectory.commonIterations(users))))
     }
 
     /// The load now in use.

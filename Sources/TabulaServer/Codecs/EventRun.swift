@@ -32,7 +32,9 @@ struct EventRun {
     }
 
     mutating func append(_ e: Event) {
-        for f in WireFormat.sharingBytes where formats.contains(f) { Codec.push(.event(e), format: f, into: &pieces[f.ordinal]) }
+        for f in WireFormat.sharingBytes where formats.contains(f) {
+            Codec.push(.event(e), format: f, into: &pieces[f.ordinal])
+        }
         if framed { payloads.append(Codec.eventPayload(e)) }
     }
 

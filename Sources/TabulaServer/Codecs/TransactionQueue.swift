@@ -75,7 +75,8 @@ struct TransactionQueue: Sendable {
         if requests.count >= TransactionQueue.most {
             why = "a transaction holds at most \(TransactionQueue.most) commands; EXEC these and begin another"
         } else if r.traits.access != .write && r.command.verb != .show {
-            why = "\(r.command.verb.rawValue) cannot be queued: a transaction takes writes and SHOW (read lists before MULTI or after EXEC)"
+            why =
+                "\(r.command.verb.rawValue) cannot be queued: a transaction takes writes and SHOW (read lists before MULTI or after EXEC)"
         } else {
             why = nil
         }

@@ -18,7 +18,9 @@ enum Answer: Sendable {
 
     /// Appends `answers`, encoded (and cached where they may be); returns whether the last
     /// asked to close and the replay it began, if any.
-    static func encode(_ answers: borrowing [Answer], cache: inout ReplyCache, into out: inout [UInt8]) -> (close: Bool, replay: ReplayPlan?) {
+    static func encode(_ answers: borrowing [Answer], cache: inout ReplyCache, into out: inout [UInt8]) -> (
+        close: Bool, replay: ReplayPlan?
+    ) {
         var close = false
         var replay: ReplayPlan?
         // Read in place by index (popping each off a reversed copy moved it twice: a copy

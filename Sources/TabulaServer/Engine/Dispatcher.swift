@@ -39,6 +39,8 @@ enum Dispatcher {
             return Authorization.authenticationRequired
         }
         guard let user = session.user else { return nil }
-        return Authorization.refusal(r.command, user: user) { typed in state.readable(onEngine: onEngine).pointee.canonicalPath(typed, viewer: session.viewer) }
+        return Authorization.refusal(r.command, user: user) { typed in
+            state.readable(onEngine: onEngine).pointee.canonicalPath(typed, viewer: session.viewer)
+        }
     }
 }

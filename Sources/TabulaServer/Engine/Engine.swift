@@ -89,7 +89,9 @@ final class Engine {
         var turn: [EngineInput] = []
         var cost = 0
         for input in batch {
-            if case .group(let c, let units, let session) = input, let first = units.first, Engine.runsOnCopy(first) || Engine.isReplay(first) {
+            if case .group(let c, let units, let session) = input, let first = units.first,
+                Engine.runsOnCopy(first) || Engine.isReplay(first)
+            {
                 if !turn.isEmpty { process(turn) }
                 turn.removeAll()
                 cost = 0
@@ -141,7 +143,11 @@ final class Engine {
                 }
             }
             // Changes of its own, or other nodes' not yet confirmed durable (`abandonWrite`).
-            if !work.events.isEmpty || (start.began && !outside.isEmpty) { state.uncommitted = true } else { state.dropCommittedNow() }
+            if !work.events.isEmpty || (start.began && !outside.isEmpty) {
+                state.uncommitted = true
+            } else {
+                state.dropCommittedNow()
+            }
         }
         conclude(ran, answers: answers, work: work, outside: outside, began: start.began, eventEnds: eventEnds)
     }
@@ -153,7 +159,9 @@ final class Engine {
     /// Nil when the group starts with a WATCH and the turn has made events already: the
     /// watch would be sent those events though they are not after its reply's revision, so
     /// the group waits for the next turn (a WATCH later in a group ends the group there).
-    func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failing: Failing?, work: inout CommitWork) -> GroupAnswer? {
+    func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failing: Failing?, work: inout CommitWork)
+        -> GroupAnswer?
+    {
         var s = start
         var answers: [Answer] = []
         var rows = 0
@@ -163,7 +171,8 @@ final class Engine {
         for unit in units {
             if close || replay != nil || done == Engine.unitsPerGroup || rows >= Engine.rowsPerGroup { break }
             if done > 0 && failing == nil && Engine.runsOnCopy(unit) { break }  // a turn of its own
-            if Dispatcher.route(unit, durable: true) == .authenticator { break }  // AUTH: back to the loop, which sends it on
+            // AUTH: back to the loop, which sends it on
+            if Dispatcher.route(unit, durable: true) == .authenticator { break }
             if done > 0 && Engine.isReplay(unit) { break }  // a turn of its own (see processInTurns)
             if !work.events.isEmpty && RequestExecutor.readsPublished(unit) {  // after this turn's events are published
                 if done == 0 && failing == nil { return nil }
@@ -186,10 +195,15 @@ final class Engine {
             case .reply(let reply, let tag):
                 answers.append(.reply(reply, tag: tag, format: s.format))
             case .transaction(let queue, let tag):  // a turn of its own, unless the store is refusing writes
-                let e = failing?.error(for: queue.first?.command ?? .ping(nil)) ?? TabulaError(.storage, "the transaction could not run; try again")
+                let e =
+                    failing?.error(for: queue.first?.command ?? .ping(nil))
+                    ?? TabulaError(.storage, "the transaction could not run; try again")
                 answers.append(executor.refused(e, tag: tag, format: s.format))
             case .codecLogin:  // routed to the authenticator: the loop above stops before it
-                answers.append(executor.refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: s.format))
+                answers.append(
+                    executor.refused(
+                        TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil,
+                        format: s.format))
             case .request(let r):
                 if let refusal = Dispatcher.refusal(r, session: s, state: state, onEngine: true) {
                     answers.append(executor.refused(refusal, tag: r.tag, format: s.format))
@@ -211,6 +225,7 @@ final class Engine {
             }
         }
         let rest = close ? [] : Array(units[done...])
-        return GroupAnswer(conn: c, answers: answers, session: s == start ? nil : s, close: close, replay: replay, rest: rest)
+        return GroupAnswer(
+            conn: c, answers: answers, session: s == start ? nil : s, close: close, replay: replay, rest: rest)
     }
 }

@@ -31,17 +31,21 @@ extension Engine {
     /// Changes applied per follow turn; more come in the next.
     static let followPage = 10_000
 
-    static let reloadMessage = "this node lost PostgreSQL in the middle of a commit and must reload its state before it answers; it does so as soon as PostgreSQL is back: try again shortly, or ask another node"
+    static let reloadMessage =
+        "this node lost PostgreSQL in the middle of a commit and must reload its state before it answers; it does so as soon as PostgreSQL is back: try again shortly, or ask another node"
 
     /// Before a turn. Nil when the turn is given up (the node's history was replaced): the
     /// batch then waits for the next turn.
     func beginTurn(_ batch: [EngineInput]) -> TurnStart? {
-        if pendingReload != nil && !reload() { return TurnStart(failing: Failing(message: Engine.reloadMessage, everything: true)) }
+        if pendingReload != nil && !reload() {
+            return TurnStart(failing: Failing(message: Engine.reloadMessage, everything: true))
+        }
         guard store.isShared else { return TurnStart() }
         let writes = batch.contains(where: Engine.writes)
         // A poke for a head this node already has (its own commit's notification, or one a
         // write turn caught up with) costs no round trip; a head behind the node is read.
-        let follow = batch.contains { if case .follow = $0 { return true } else { return false } }
+        let follow =
+            batch.contains { if case .follow = $0 { return true } else { return false } }
             && state.storeHead.load(ordering: .relaxed) != state.model.revision
         guard writes || follow else { return TurnStart() }
         do {
@@ -75,7 +79,11 @@ extension Engine {
                 state.storeRefusal.withLock { $0 = "PostgreSQL is unreachable: \(error)" }
             }
             followFailing = true
-            return TurnStart(failing: writes ? Failing(message: "the change could not be saved (\(error)); nothing was changed, try again later", everything: false) : nil)
+            return TurnStart(
+                failing: writes
+                    ? Failing(
+                        message: "the change could not be saved (\(error)); nothing was changed, try again later",
+                        everything: false) : nil)
         }
     }
 
@@ -90,7 +98,9 @@ extension Engine {
         var joining: [EngineInput] = []
         for input in inbox.take() {
             switch input {
-            case .group(_, let units, _) where cost < Engine.unitsPerTurn && !(units.first.map { Engine.runsOnCopy($0) || Engine.isReplay($0) } ?? false):
+            case .group(_, let units, _)
+            where cost < Engine.unitsPerTurn
+                && !(units.first.map { Engine.runsOnCopy($0) || Engine.isReplay($0) } ?? false):
                 cost += min(units.count, Engine.unitsPerGroup)
                 joining.append(input)
             case .follow:
@@ -123,7 +133,9 @@ extension Engine {
     func applyStored(_ caught: [StoredChange]) -> [Event] {
         guard let first = caught.first, let last = caught.last else { return [] }
         guard first.event.rev == state.model.revision + 1 else {
-            log.log(.error, "changes from revision \(first.event.rev) do not follow revision \(state.model.revision); not applied")
+            log.log(
+                .error,
+                "changes from revision \(first.event.rev) do not follow revision \(state.model.revision); not applied")
             return []
         }
         state.model.apply(caught.flatMap(\.mutations), revision: last.event.rev)
@@ -135,11 +147,18 @@ extension Engine {
     /// (publishing what others committed since the turn began), or, while the store is
     /// unreachable, refuse everything that reads the state until it is back.
     func rollBackShared(_ batch: [EngineInput], error: Error, turnStart: UInt64) -> [GroupAnswer] {
-        if case .continuing(let r)? = pendingReload, r < turnStart {} else { pendingReload = .continuing(after: turnStart) }
+        if case .continuing(let r)? = pendingReload, r < turnStart {
+        } else {
+            pendingReload = .continuing(after: turnStart)
+        }
         // The store told what became of the commit (it was not saved), or could not in time.
-        var failing = Failing(message: "the change was not saved (\(error)); nothing changed, try again", everything: false)
+        var failing = Failing(
+            message: "the change was not saved (\(error)); nothing changed, try again", everything: false)
         if let unknown = error as? CommitOutcomeUnknown {
-            failing = Failing(message: "\(unknown); the change may or may not be saved: read it back (SHOW or LS it, or SYNC to a later revision) before you try again, never just retry", everything: false, code: .inDoubt)
+            failing = Failing(
+                message:
+                    "\(unknown); the change may or may not be saved: read it back (SHOW or LS it, or SYNC to a later revision) before you try again, never just retry",
+                everything: false, code: .inDoubt)
         }
         // The reload replaces the model; until it does, reads wait on the engine (refused while
         // PostgreSQL cannot be read), not on the copy held for the turn.
@@ -149,7 +168,9 @@ extension Engine {
             state.uncommitted = !reloaded
             // Writes get the commit's answer; while the node cannot reload, everything else is
             // refused too (it must not show what it cannot confirm).
-            if !reloaded && failing.code == .storage { failing = Failing(message: Engine.reloadMessage, everything: true) }
+            if !reloaded && failing.code == .storage {
+                failing = Failing(message: Engine.reloadMessage, everything: true)
+            }
             if !reloaded && failing.code == .inDoubt {
                 failing.everything = true
                 failing.others = TabulaError(.storage, Engine.reloadMessage)
@@ -167,14 +188,22 @@ extension Engine {
             guard let snap = try store.load() else { throw StorageError("the database holds no Tabula state any more") }
             var missed: [Event?] = []
             if case .continuing(let r) = pending {
-                if snap.revision < r { throw HistoryDiverged("the store's history is at revision \(snap.revision), behind the \(r) this node's clients were sent") }
-                if snap.revision > r { missed = try store.changes(after: r, limit: Int(snap.revision - r)).map { Optional($0.event) } }
+                if snap.revision < r {
+                    throw HistoryDiverged(
+                        "the store's history is at revision \(snap.revision), behind the \(r) this node's clients were sent"
+                    )
+                }
+                if snap.revision > r {
+                    missed = try store.changes(after: r, limit: Int(snap.revision - r)).map { Optional($0.event) }
+                }
             }
             state.writing {
                 state.model = Model(snapshot: snap)
                 state.model.recordsMutations = store.isDurable
                 if case .replacing = pending {
-                    state.history = ChangeHistory(capacity: state.history.capacity, byteCapacity: state.history.byteCapacity, after: snap.revision)
+                    state.history = ChangeHistory(
+                        capacity: state.history.capacity, byteCapacity: state.history.byteCapacity, after: snap.revision
+                    )
                     state.publishedRevision.store(snap.revision, ordering: .releasing)
                 }
                 state.uncommitted = false
@@ -198,7 +227,13 @@ extension Engine {
     /// `* BYE` saying so (never a split history), and the state is reloaded.
     func historyDiverged(_ d: HistoryDiverged) {
         log.log(.error, "\(d); dropping every client and reloading")
-        for loop in state.loops { loop.post([.dropAll(.historyChanged("the history changed: \(d.description); reconnect to go on from the store's history"))]) }
+        for loop in state.loops {
+            loop.post([
+                .dropAll(
+                    .historyChanged(
+                        "the history changed: \(d.description); reconnect to go on from the store's history"))
+            ])
+        }
         pendingReload = .replacing
         state.writing {
             state.dropCommittedNow()

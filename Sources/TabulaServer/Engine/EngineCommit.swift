@@ -47,7 +47,10 @@ extension Engine {
     /// hands out its answers. `began`: the turn locked a shared store's head (released here).
     /// `eventEnds[k]`: how many of `work.events` had been made once answer k's group ran
     /// (nil: all of them before any answer).
-    func conclude(_ batch: [EngineInput], answers: [GroupAnswer], work: CommitWork, outside: [Event], began: Bool = false, eventEnds: [Int]? = nil) {
+    func conclude(
+        _ batch: [EngineInput], answers: [GroupAnswer], work: CommitWork, outside: [Event], began: Bool = false,
+        eventEnds: [Int]? = nil
+    ) {
         var answers = answers
         var committed = true
         var published = outside.map { Optional($0) }
@@ -55,7 +58,10 @@ extension Engine {
         if !work.events.isEmpty {
             do {
                 let start = Histogram.now()
-                try store.commit(CommitBatch(mutations: work.mutations, events: work.events, revision: work.events.last?.rev ?? 0, mutationEnds: work.ends))
+                try store.commit(
+                    CommitBatch(
+                        mutations: work.mutations, events: work.events, revision: work.events.last?.rev ?? 0,
+                        mutationEnds: work.ends))
                 executor.stats.commitSeconds.observe(since: start)
                 executor.stats.commitChanges.observe(Double(work.events.count))
                 state.storeRefusal.withLock { $0 = nil }
@@ -82,7 +88,8 @@ extension Engine {
             log.log(.error, "could not confirm the other nodes' changes durable; reloading")
             committed = false
             let turnStart = outside.first.map { $0.rev - 1 } ?? state.publishedRevision.load(ordering: .relaxed)
-            answers = rollBackShared(batch, error: StorageError("could not confirm the other nodes' changes durable"), turnStart: turnStart)
+            answers = rollBackShared(
+                batch, error: StorageError("could not confirm the other nodes' changes durable"), turnStart: turnStart)
             published = []
         }
         // Other nodes' changes come first: they were durable before anything of this batch.
@@ -108,7 +115,9 @@ extension Engine {
     /// group ran before its answer (its own inside it, just before their replies), and those
     /// made after it after its answer: the published events are cut there (only there, so a
     /// turn of writers that watch nothing still fans out as one piece per watcher).
-    private func publishInOrder(_ published: inout [Event?], origins: [ConnectionID?], answers: [GroupAnswer], ends: [Int]?) {
+    private func publishInOrder(
+        _ published: inout [Event?], origins: [ConnectionID?], answers: [GroupAnswer], ends: [Int]?
+    ) {
         var from = 0
         var waiting: [GroupAnswer] = []
         if let ends {

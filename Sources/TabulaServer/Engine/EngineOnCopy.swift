@@ -16,7 +16,9 @@ extension Engine {
     /// rest of the group goes back to its loop. Writes the loops would run themselves come
     /// here meanwhile (and wait), so the model does not change under the copy.
     func processOnCopy(_ c: ConnectionID, _ units: [LineUnit], session: Session) {
-        if case .transaction(let queue, let tag) = units[0] { return processTransaction(c, queue, tag: tag, units, session: session) }
+        if case .transaction(let queue, let tag) = units[0] {
+            return processTransaction(c, queue, tag: tag, units, session: session)
+        }
         guard case .request(let r) = units[0] else { return }
         let rest = Array(units.dropFirst())
         let batch = [EngineInput.group(c, [units[0]], session: session)]
@@ -25,10 +27,15 @@ extension Engine {
         guard let start = beginTurn([.group(c, units, session: session)]) else { return }
         let outside = state.writing { applyStored(start.caught) }
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
-        let refusal = start.failing.map { $0.error(for: r.command) } ?? state.reading({ Dispatcher.refusal(r, session: session, state: state, onEngine: true) })
+        let refusal =
+            start.failing.map { $0.error(for: r.command) }
+            ?? state.reading({ Dispatcher.refusal(r, session: session, state: state, onEngine: true) })
         if let refusal {
             let answer = executor.refused(refusal, tag: r.tag, format: session.format)
-            conclude([], answers: [GroupAnswer(conn: c, answers: [answer], session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
+            conclude(
+                [],
+                answers: [GroupAnswer(conn: c, answers: [answer], session: nil, close: false, replay: nil, rest: rest)],
+                work: CommitWork(), outside: outside, began: start.began)
             return
         }
         var (copy, rng) = state.writing {
@@ -37,7 +44,8 @@ extension Engine {
         }
         executor.stats.ran(r.command.verb)
         var s = session
-        var outcome = copy.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &rng)
+        var outcome = copy.apply(
+            r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &rng)
         let event = outcome.event.take()
         state.writing {
             swap(&state.model, &copy)  // the old model is freed below, outside the lock
@@ -53,7 +61,8 @@ extension Engine {
         if let own = event.flatMap({ state.ownEvent($0, for: c, stats: executor.stats) }) { answers.append(own) }
         if let error = outcome.reply.error { executor.stats.failed(error.code) }
         answers.append(.reply(outcome.reply, tag: r.tag, format: s.format))
-        let answer = GroupAnswer(conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
+        let answer = GroupAnswer(
+            conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
         var work = CommitWork()
         if let event { work.add(event, outcome.mutations, origin: c) }
         conclude(batch, answers: [answer], work: work, outside: outside, began: start.began)

@@ -32,7 +32,9 @@ extension Engine {
 
     /// The group parked, when it starts with a SYNC that must wait (and has time to).
     func parkIfWaiting(_ input: EngineInput) -> ParkedSync? {
-        guard let p = Engine.waitingSync(input, state: state, onEngine: true), !syncExpired.contains(p.conn) else { return nil }  // expired: ERR TIMEOUT now
+        guard let p = Engine.waitingSync(input, state: state, onEngine: true), !syncExpired.contains(p.conn) else {
+            return nil
+        }  // expired: ERR TIMEOUT now
         return p
     }
 
@@ -40,7 +42,8 @@ extension Engine {
     /// with time to wait, that the connection may send: one it may not (no login, no read
     /// role, RESP subscribe mode) is refused when it runs, never answered with the revision.
     static func waitingSync(_ input: EngineInput, state: SharedState, onEngine: Bool) -> ParkedSync? {
-        guard case .group(let c, let units, let session) = input, case .request(let r)? = units.first, case .sync(let rev, let timeout) = r.command,
+        guard case .group(let c, let units, let session) = input, case .request(let r)? = units.first,
+            case .sync(let rev, let timeout) = r.command,
             timeout > 0, rev > state.publishedRevision.load(ordering: .acquiring),
             Dispatcher.refusal(r, session: session, state: state, onEngine: onEngine) == nil
         else { return nil }
@@ -56,7 +59,11 @@ extension Engine {
     /// OK once the node has applied `rev`, else the timeout: what every SYNC is answered.
     static func syncReply(applied now: UInt64, asked rev: UInt64) -> Reply {
         guard now >= rev else {
-            return Reply(error: TabulaError(.timeout, "this node has applied revision \(now), not yet \(rev); it may be cut off from the store (STATS shows its lag): try again, or read from the node that made the change"))
+            return Reply(
+                error: TabulaError(
+                    .timeout,
+                    "this node has applied revision \(now), not yet \(rev); it may be cut off from the store (STATS shows its lag): try again, or read from the node that made the change"
+                ))
         }
         var r = Reply(message: "synced")
         r.rev = now

@@ -9,7 +9,8 @@ import TabulaProtocol
 /// commit with consecutive revisions, their events published together, and EXEC answers an
 /// array of the replies, as Redis does.
 extension Engine {
-    func processTransaction(_ c: ConnectionID, _ queue: [Request], tag: String?, _ units: [LineUnit], session: Session) {
+    func processTransaction(_ c: ConnectionID, _ queue: [Request], tag: String?, _ units: [LineUnit], session: Session)
+    {
         let rest = Array(units.dropFirst())
         let batch = [EngineInput.group(c, [units[0]], session: session)]
         guard let start = beginTurn([.group(c, units, session: session)]) else { return }
@@ -17,11 +18,18 @@ extension Engine {
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
         func refuse(_ e: TabulaError) {
             let answer = executor.refused(e, tag: tag, format: session.format)
-            conclude([], answers: [GroupAnswer(conn: c, answers: [answer], session: nil, close: false, replay: nil, rest: rest)], work: CommitWork(), outside: outside, began: start.began)
+            conclude(
+                [],
+                answers: [GroupAnswer(conn: c, answers: [answer], session: nil, close: false, replay: nil, rest: rest)],
+                work: CommitWork(), outside: outside, began: start.began)
         }
-        if let failing = start.failing, let first = queue.first(where: { failing.covers($0.command) }) { return refuse(failing.error(for: first.command)) }
+        if let failing = start.failing, let first = queue.first(where: { failing.covers($0.command) }) {
+            return refuse(failing.error(for: first.command))
+        }
         for (k, r) in queue.enumerated() {
-            if let why = state.reading({ Dispatcher.refusal(r, session: session, state: state, onEngine: true) }) { return refuse(Engine.notApplied(k, of: queue, why)) }
+            if let why = state.reading({ Dispatcher.refusal(r, session: session, state: state, onEngine: true) }) {
+                return refuse(Engine.notApplied(k, of: queue, why))
+            }
         }
         var (copy, rng) = state.writing {
             state.writesOnEngine = true
@@ -34,7 +42,9 @@ extension Engine {
         let now = Date().timeIntervalSince1970
         for (k, r) in queue.enumerated() {
             executor.stats.ran(r.command.verb)
-            var outcome = copy.read(r.command, viewer: &s.viewer).map { Outcome($0) } ?? copy.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: now, rng: &rng)
+            var outcome =
+                copy.read(r.command, viewer: &s.viewer).map { Outcome($0) }
+                ?? copy.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: now, rng: &rng)
             if let e = outcome.reply.error {
                 executor.stats.failed(e.code)
                 state.writing { state.writesOnEngine = false }  // the copy is dropped: nothing was applied
@@ -65,7 +75,8 @@ extension Engine {
         } else {
             answers.append(.reply(Engine.execReply(replies, of: queue), tag: tag, format: s.format))
         }
-        let answer = GroupAnswer(conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
+        let answer = GroupAnswer(
+            conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
         conclude(batch, answers: [answer], work: work, outside: outside, began: start.began)
     }
 
@@ -74,7 +85,10 @@ extension Engine {
     /// last revision.
     static func execReply(_ replies: [Reply], of queue: [Request]) -> Reply {
         let rows = replies.enumerated().map { k, r in
-            var json: [(String, JSONValue)] = [("command", .string(queue[k].command.verb.rawValue)), ("message", .string(r.message)), ("data", .array(r.rows.map(\.json)))]
+            var json: [(String, JSONValue)] = [
+                ("command", .string(queue[k].command.verb.rawValue)), ("message", .string(r.message)),
+                ("data", .array(r.rows.map(\.json))),
+            ]
             if let rev = r.rev { json.append(("rev", .int(Int64(rev)))) }
             return Row(text: "\(k + 1) \(queue[k].command.verb.rawValue): \(r.message)", json: .object(json))
         }
@@ -85,6 +99,9 @@ extension Engine {
 
     /// EXEC's refusal: which command refused and why, and that nothing was applied.
     static func notApplied(_ k: Int, of queue: [Request], _ e: TabulaError) -> TabulaError {
-        TabulaError(e.code, "the transaction was not applied: command \(k + 1) of \(queue.count) (\(queue[k].command.verb.rawValue)) was refused: \(e.message)")
+        TabulaError(
+            e.code,
+            "the transaction was not applied: command \(k + 1) of \(queue.count) (\(queue[k].command.verb.rawValue)) was refused: \(e.message)"
+        )
     }
 }

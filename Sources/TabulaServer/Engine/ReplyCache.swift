@@ -56,7 +56,9 @@ struct ReplyCache {
     }
 
     static func key(_ r: Request, _ session: Session) -> Key {
-        Key(line: r.lineHash, command: r.command, user: session.user?.name, generation: session.user?.generation ?? 0, cwd: session.viewer.cwd, favoritesOnly: session.viewer.filter == .favorites, format: session.format)
+        Key(
+            line: r.lineHash, command: r.command, user: session.user?.name, generation: session.user?.generation ?? 0,
+            cwd: session.viewer.cwd, favoritesOnly: session.viewer.filter == .favorites, format: session.format)
     }
 
     /// The cached reply for `key` if it was computed at `revision`.

@@ -25,7 +25,10 @@ struct RequestExecutor: Sendable {
     /// and publishes their events once. Reads see the model as committed.
     /// Appends the encoded answers to `out`; returns how many ran, whether the last asked to
     /// close, and whether it published events (which the loop queues before `out`).
-    func runOnLoop(_ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into out: inout [UInt8]) -> LoopRun {
+    func runOnLoop(
+        _ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
+        into out: inout [UInt8]
+    ) -> LoopRun {
         var access = VerbTraits.Access.connection
         var end = units.startIndex
         let cap = units.startIndex + RequestExecutor.unitsPerLock
@@ -50,7 +53,8 @@ struct RequestExecutor: Sendable {
                 runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run)
                 state.publish(&run.events, origins: run.origins, stats: stats)
             }
-        case .read, .session: state.reading { runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run) }
+        case .read, .session:
+            state.reading { runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run) }
         case .connection: runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run)
         }
         let published = !run.events.isEmpty
@@ -60,7 +64,9 @@ struct RequestExecutor: Sendable {
         let (close, replay) = Answer.encode(answers, cache: &cache, into: &out)
         // The engine takes over at the first unit routed there, or at once when the run was
         // held back; a run cut only by a cap goes on here after the lock is released.
-        return LoopRun(answered: run.answered, close: close, replay: replay, toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), published: published)
+        return LoopRun(
+            answered: run.answered, close: close, replay: replay,
+            toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), published: published)
     }
 
     /// What a loop's run of units produced under its lock.
@@ -77,10 +83,15 @@ struct RequestExecutor: Sendable {
 
     /// Runs `here` under the lock `access` needs (held by the caller), into `run`. Its state
     /// is passed in, not captured, so that its accesses are checked when compiled.
-    private func runAll(_ here: ArraySlice<LineUnit>, access: VerbTraits.Access, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, run: inout LoopRunWork) {
+    private func runAll(
+        _ here: ArraySlice<LineUnit>, access: VerbTraits.Access, conn: ConnectionID, session: inout Session,
+        cache: inout ReplyCache, run: inout LoopRunWork
+    ) {
         // Reads go on from the committed model while the engine's turn is uncommitted; only a
         // node that holds no such copy (it must reload first) sends them to the engine.
-        if (access == .write && (state.uncommitted || state.writesOnEngine)) || (access != .connection && state.uncommitted && !state.holdsCommitted) {
+        if (access == .write && (state.uncommitted || state.writesOnEngine))
+            || (access != .connection && state.uncommitted && !state.holdsCommitted)
+        {
             run.heldBack = true
             return
         }
@@ -90,7 +101,11 @@ struct RequestExecutor: Sendable {
             // published when the run ends: it waits for the next run.
             if !run.events.isEmpty, RequestExecutor.readsPublished(u) { return }
             run.answered += 1
-            if answer(u, conn: conn, session: &session, cache: &cache, into: &run.answers, events: &run.events, rows: &rows) { return }
+            if answer(
+                u, conn: conn, session: &session, cache: &cache, into: &run.answers, events: &run.events, rows: &rows)
+            {
+                return
+            }
             while run.origins.count < run.events.count { run.origins.append(conn) }
             if rows >= RequestExecutor.rowsPerLock { return }
         }
@@ -120,7 +135,10 @@ struct RequestExecutor: Sendable {
 
     /// Answers one unit on a loop: refused, from the cache, or run. True when nothing may run
     /// after it here: it closes, or starts a replay.
-    private func answer(_ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache, into answers: inout [Answer], events: inout [Event?], rows: inout Int) -> Bool {
+    private func answer(
+        _ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
+        into answers: inout [Answer], events: inout [Event?], rows: inout Int
+    ) -> Bool {
         switch u {
         case .failure(let tag, let error):
             answers.append(refused(error, tag: tag, format: session.format))
@@ -136,10 +154,14 @@ struct RequestExecutor: Sendable {
             answers.append(.reply(reply, tag: tag, format: session.format))
             return false
         case .codecLogin:  // routed to the authenticator, never run here
-            answers.append(refused(TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil, format: session.format))
+            answers.append(
+                refused(
+                    TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil,
+                    format: session.format))
             return false
         case .transaction(_, let tag):  // routed to the engine, never run here
-            answers.append(refused(TabulaError(.invalid, "EXEC is run by the engine"), tag: tag, format: session.format))
+            answers.append(
+                refused(TabulaError(.invalid, "EXEC is run by the engine"), tag: tag, format: session.format))
             return false
         case .request(let r):
             var key: ReplyCache.Key?
@@ -175,7 +197,10 @@ struct RequestExecutor: Sendable {
             // Only a cacheable request (a read, run under the lock) needs the revision: a PING,
             // run under no lock, must not touch the model while another loop writes to it.
             let stops = e.close || e.replay != nil
-            answers.append(.run(consume e, tag: r.tag, format: session.format, cacheKey: key, revision: key == nil ? 0 : model.revision))
+            answers.append(
+                .run(
+                    consume e, tag: r.tag, format: session.format, cacheKey: key,
+                    revision: key == nil ? 0 : model.revision))
             return stops
         }
     }
@@ -222,18 +247,30 @@ struct RequestExecutor: Sendable {
             if let f { switchFormat(c, to: WireFormat(f), session: &s) }
             return Execution(Reply(message: s.format.rawValue))
         case .multi, .exec, .discard:  // taken by the connection's codec (`TransactionQueue`), never run here
-            return Execution(Reply(error: TabulaError(.invalid, "\(r.command.verb.rawValue) begins, runs or drops a connection's transaction; over HTTP each request stands alone")))
+            return Execution(
+                Reply(
+                    error: TabulaError(
+                        .invalid,
+                        "\(r.command.verb.rawValue) begins, runs or drops a connection's transaction; over HTTP each request stands alone"
+                    )))
         case .whoami:
-            guard let u = s.user else { return Execution(Reply(message: "anonymous admin all paths (the server has no users file)")) }
+            guard let u = s.user else {
+                return Execution(Reply(message: "anonymous admin all paths (the server has no users file)"))
+            }
             return Execution(Reply(message: u.description))
         case .auth:
-            return Execution(Reply(error: TabulaError(.invalid, "AUTH is answered by the authenticator")))  // routed there, never run here
+            // routed there, never run here
+            return Execution(Reply(error: TabulaError(.invalid, "AUTH is answered by the authenticator")))
         case .stats:
-            return Execution(ServerReplies.stats(state: state, model: model, stats: stats, store: store, historyOldest: retainedOldest()))
+            return Execution(
+                ServerReplies.stats(
+                    state: state, model: model, stats: stats, store: store, historyOldest: retainedOldest()))
         case .clients:
             return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
         case .watch(let prefix, let from, let snapshot, let progress):
-            let e = watch(c, prefix: prefix, from: from, snapshot: snapshot, tag: r.tag, session: s, subscribeReply: r.subscribeReply || s.format == .resp2)
+            let e = watch(
+                c, prefix: prefix, from: from, snapshot: snapshot, tag: r.tag, session: s,
+                subscribeReply: r.subscribeReply || s.format == .resp2)
             if progress && e.outcome.reply.error == nil { s.progress = true }
             return e
         case .unwatch(let prefix):
@@ -242,11 +279,15 @@ struct RequestExecutor: Sendable {
             let (n, left) = state.hub.withLock { hub in (hub.remove(c, p), hub.watchCount(of: c)) }
             if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
             var reply = Reply(message: "\(n) removed")
-            if r.subscribeReply || s.format == .resp2 { reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left) }
+            if r.subscribeReply || s.format == .resp2 {
+                reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left)
+            }
             return Execution(reply)
         default:
             if let reply = model.read(r.command, viewer: &s.viewer) { return Execution(reply) }
-            return Execution(state.model.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
+            return Execution(
+                state.model.apply(
+                    r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
         }
     }
 

@@ -5,7 +5,9 @@ import TabulaStorage
 
 /// Replies the server makes itself, from its own state: `STATS` and `HELP`.
 enum ServerReplies {
-    static func stats(state: SharedState, model: borrowing Model, stats: ServerStats, store: StateStore, historyOldest: UInt64) -> Reply {
+    static func stats(
+        state: SharedState, model: borrowing Model, stats: ServerStats, store: StateStore, historyOldest: UInt64
+    ) -> Reply {
         let up = ContinuousClock.now - stats.started
         let watches = state.hub.withLock { $0.count }
         var fields: [(String, Int)] = [
@@ -36,11 +38,17 @@ enum ServerReplies {
             // A node of a cluster: the store's head as last seen, and how far behind it this node is.
             let head = state.storeHead.load(ordering: .relaxed)
             let applied = state.publishedRevision.load(ordering: .relaxed)
-            fields += [("revision_applied", Int(applied)), ("store_head", Int(head)), ("lag", Int(head > applied ? head - applied : 0))]
+            fields += [
+                ("revision_applied", Int(applied)), ("store_head", Int(head)),
+                ("lag", Int(head > applied ? head - applied : 0)),
+            ]
         }
-        let rows = fields.map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .int(Int64($0.1)))])) }
+        let rows = fields.map {
+            Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .int(Int64($0.1)))]))
+        }
         // The store's kind, not its path: where the file lives is the operator's business (the log says).
-        let words = [("store", store.kind), ("history_id", state.historyID), ("cpus_from", ServerConfig.budget.source)].map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .string($0.1))])) }
+        let words = [("store", store.kind), ("history_id", state.historyID), ("cpus_from", ServerConfig.budget.source)]
+            .map { Row(text: "\($0.0): \($0.1)", json: .object([("name", .string($0.0)), ("value", .string($0.1))])) }
         return Reply(rows: rows + words, message: "tabulad \(ServerConfig.version)")
     }
 
@@ -58,13 +66,19 @@ enum ServerReplies {
                 let hint = Verb.suggestion(for: verb).map { "; did you mean \($0.rawValue)?" } ?? ""
                 return Reply(error: TabulaError(.unknown, "no verb \(verb)\(hint)"))
             }
-            return Reply(rows: [
-                Row(text: v.usage, json: .object([("field", .string("usage")), ("value", .string(v.usage))])),
-                Row(text: v.summary, json: .object([("field", .string("summary")), ("value", .string(v.summary))])),
-            ], message: v.rawValue)
+            return Reply(
+                rows: [
+                    Row(text: v.usage, json: .object([("field", .string("usage")), ("value", .string(v.usage))])),
+                    Row(
+                        text: v.summary, json: .object([("field", .string("summary")), ("value", .string(v.summary))])),
+                ], message: v.rawValue)
         }
         let rows = Verb.allCases.map { v in
-            Row(text: "\(v.usage.padding(toLength: 34, withPad: " ", startingAt: 0)) \(v.summary)", json: .object([("verb", .string(v.rawValue)), ("usage", .string(v.usage)), ("summary", .string(v.summary))]))
+            Row(
+                text: "\(v.usage.padding(toLength: 34, withPad: " ", startingAt: 0)) \(v.summary)",
+                json: .object([
+                    ("verb", .string(v.rawValue)), ("usage", .string(v.usage)), ("summary", .string(v.summary)),
+                ]))
         }
         return Reply(rows: rows, message: "\(rows.count) verbs; HELP verb for one; Protocol.md has them all")
     }

@@ -89,11 +89,14 @@ extension EngineHandle {
         rest.reserveCapacity(inputs.count)
         for input in inputs {
             // No lock: a SYNC names no path, so its refusal reads the session, not the model.
-            if let p = Engine.waitingSync(input, state: state, onEngine: false) { syncWaits.park(p) } else { rest.append(input) }
+            if let p = Engine.waitingSync(input, state: state, onEngine: false) {
+                syncWaits.park(p)
+            } else {
+                rest.append(input)
+            }
         }
         inbox.post(rest)
     }
-
 
     /// What a waiting SYNC is answered without the engine: `OK synced` once its revision is
     /// published, else `ERR TIMEOUT`; its group's
@@ -102,9 +105,13 @@ extension EngineHandle {
         let now = state.publishedRevision.load(ordering: .acquiring)
         var outbox = Array(repeating: [LoopMessage](), count: state.loops.count)
         for p in due {
-            guard case .group(let c, let units, let session) = p.input, case .request(let r) = units[0] else { continue }
+            guard case .group(let c, let units, let session) = p.input, case .request(let r) = units[0] else {
+                continue
+            }
             let reply = Engine.syncReply(applied: now, asked: p.rev)
-            let answer = GroupAnswer(conn: c, answers: [.reply(reply, tag: r.tag, format: session.format)], session: nil, close: false, replay: nil, rest: Array(units.dropFirst()))
+            let answer = GroupAnswer(
+                conn: c, answers: [.reply(reply, tag: r.tag, format: session.format)], session: nil, close: false,
+                replay: nil, rest: Array(units.dropFirst()))
             outbox[c.loop].append(.answer(answer))
         }
         state.writing { state.postAfterRelease(outbox) }

@@ -28,7 +28,8 @@ enum CloseReason: Sendable, Equatable {
     case notThisProtocol
 
     /// What `notThisProtocol` says.
-    static let httpOnLinePort = "this port speaks Tabula's line protocol, not HTTP, and closes on an HTTP request or header "
+    static let httpOnLinePort =
+        "this port speaks Tabula's line protocol, not HTTP, and closes on an HTTP request or header "
         + "(so that no web page can send it lines); the web view and /api are on the port tabulad's --http gives"
 
     /// What the client is told.
@@ -36,7 +37,8 @@ enum CloseReason: Sendable, Equatable {
         switch self {
         case .shutdown: return "server shutting down"
         case .idle(let s): return "idle for \(s) s (--idle-timeout); reconnect when needed"
-        case .full(let m), .stalled(let m), .slowConsumer(let m), .credentialsChanged(let m), .historyChanged(let m): return m
+        case .full(let m), .stalled(let m), .slowConsumer(let m), .credentialsChanged(let m), .historyChanged(let m):
+            return m
         case .replayStopped(let m): return "replay stopped: \(m)"
         case .notThisProtocol: return CloseReason.httpOnLinePort
         }
@@ -55,7 +57,9 @@ enum CloseReason: Sendable, Equatable {
     /// The refusal of a connection not yet adopted (nothing read from it): an HTTP
     /// response on the HTTP port, else a text goodbye line.
     func refusalBytes(http: Bool) -> [UInt8] {
-        http ? HTTPResponse.refusal(status, message).encoded(close: true) : Codec.push(.bye(reason: message), format: .text)
+        http
+            ? HTTPResponse.refusal(status, message).encoded(close: true)
+            : Codec.push(.bye(reason: message), format: .text)
     }
 }
 

@@ -110,7 +110,10 @@ final class Connection {
     /// Bytes of the request it has begun and not finished (a line, or an HTTP request).
     var partialInput: Int { http?.parser.partialCount ?? codec?.partialCount ?? decoder.bufferedCount }
 
-    init(id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int, stats: ServerStats) {
+    init(
+        id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int,
+        stats: ServerStats
+    ) {
         self.id = id
         unread = stats
         self.fd = fd

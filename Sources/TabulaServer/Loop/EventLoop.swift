@@ -110,12 +110,15 @@ final class EventLoop {
     /// Listening socket k is registered as `listenTokens + k` (connections are 256 and up).
     private static let listenTokens: UInt64 = 2
     private static let wakeToken: UInt64 = 1
-    private static let pauseAbove = 4096
+    static let pauseAbove = 4096
     /// Reading also pauses once the held requests were read from about this many bytes.
     static let pauseAboveBytes = 1 << 20
-    private static let resumeBelow = 1024
+    static let resumeBelow = 1024
 
-    init(handle: LoopHandle, listeners: [Listening], handshakes: HandshakeHandle?, replayReader: ReplayReader, engine: EngineHandle, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, log: Log) {
+    init(
+        handle: LoopHandle, listeners: [Listening], handshakes: HandshakeHandle?, replayReader: ReplayReader,
+        engine: EngineHandle, authenticator: Authenticator, executor: RequestExecutor, config: ServerConfig, log: Log
+    ) {
         self.handle = handle
         self.listeners = listeners
         self.handshakes = handshakes
@@ -137,7 +140,9 @@ final class EventLoop {
         _ = tabula_epoll_add(epfd, inbox.fd, tabula_EPOLLIN, EventLoop.wakeToken)
         // Loop 0 accepts and deals connections out round-robin, so the loads stay even.
         if index == 0 {
-            for (k, l) in listeners.enumerated() { _ = tabula_epoll_add(epfd, l.fd, tabula_EPOLLIN, EventLoop.listenTokens + UInt64(k)) }
+            for (k, l) in listeners.enumerated() {
+                _ = tabula_epoll_add(epfd, l.fd, tabula_EPOLLIN, EventLoop.listenTokens + UInt64(k))
+            }
         }
     }
 
@@ -162,7 +167,8 @@ final class EventLoop {
             flushDirty()
             shedIfOverBound()
             if shuttingDown {
-                handle.nothingForEngine.store(!conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
+                handle.nothingForEngine.store(
+                    !conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
                 if conns.isEmpty && saidGoodbye { break }
                 if let d = deadline, ContinuousClock.now > d {
                     log.log(.warn, "loop \(index): closing \(conns.count) connections that did not drain in time")
@@ -175,7 +181,8 @@ final class EventLoop {
             rollActivityWindow()
             sweepIfDue()
             if slept {
-                if config.cpuYield.applies(remoteClients: remoteClients > 0) && n > 0 && n <= EventLoop.thinWakeUp && busyWithSeveral
+                if config.cpuYield.applies(remoteClients: remoteClients > 0) && n > 0 && n <= EventLoop.thinWakeUp
+                    && busyWithSeveral
                     && !(0..<Int(n)).contains(where: { events[$0].data == EventLoop.wakeToken })
                 {
                     // Woken from sleep for a request or two while several clients keep this loop
@@ -246,7 +253,7 @@ final class EventLoop {
     }
 
     /// Counts `c` as active in this window.
-    private func noteActive(_ c: Connection) {
+    func noteActive(_ c: Connection) {
         if c.activeWindow != activeWindow {
             c.activeWindow = activeWindow
             activeNow += 1
@@ -256,77 +263,6 @@ final class EventLoop {
     /// Replies for `c` join its output as its codec writes them.
     func appendReplies(_ c: Connection, _ bytes: [UInt8]) {
         if c.http != nil { httpReplies(c, bytes) } else { c.output.append(bytes) }
-    }
-
-    // MARK: - Reading
-
-    func readFrom(_ c: Connection) {
-        guard !c.readClosed, !c.readPaused else { return }
-        if c.tls != nil {
-            readTLS(c)
-            return
-        }
-        let n = readBuffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
-        if n < 0 {
-            let e = errno
-            if e == EAGAIN || e == EWOULDBLOCK || e == EINTR { return }
-            closeConnection(c)
-            return
-        }
-        if n == 0 {
-            // Half-close: answer what was asked (a last line without a newline too), then close.
-            endOfInput(c)
-            guard conns[c.id.raw] != nil else { return }
-            c.readClosed = true
-            updateInterest(c)
-            closeIfDone(c)
-            return
-        }
-        take(c, n)
-    }
-
-    /// Handles `n` bytes just read into `readBuffer` for `c`: its codec cuts them into
-    /// requests (the line protocol's `LineDecoder`, or the `RequestCodec` its first bytes
-    /// chose), which run now or are held behind what they wait for.
-    func take(_ c: Connection, _ n: Int) {
-        stats.add(stats.bytesIn, n)
-        noteActive(c)
-        if c.http != nil { return takeHTTP(c, bytes: n) }
-        if c.greetPending { chooseCodec(c, n) }
-        units.removeAll(keepingCapacity: true)
-        let requests = readBuffer.withUnsafeBytes { raw in
-            let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-            if let codec = c.codec { return codec.decode(bytes, into: &units) { self.facts(c) } }
-            return decodeLines(c, bytes)
-        }
-        if requests > 0 {
-            c.lastRequest = nowSeconds
-            c.hasRequested = true
-        }
-        guard notePartialInput(c) else { return }
-        if c.atEngine || c.replay != nil || !c.held.isEmpty {
-            c.held += units  // after what they wait for, in order
-            c.heldBytes += n
-        } else {
-            run(c, units[...])
-        }
-        refreshReading(c)
-    }
-
-    /// Pauses reading from `c` while its held requests are many (until they are few again)
-    /// or wait for its client to read; resumes it otherwise.
-    func refreshReading(_ c: Connection) {
-        if c.held.isEmpty { c.heldBytes = 0 }
-        let httpWaiting = c.http?.waiting.count ?? 0
-        let tooMany = c.held.count > EventLoop.pauseAbove || c.heldBytes > EventLoop.pauseAboveBytes
-            || (c.readPaused && c.held.count >= EventLoop.resumeBelow) || httpWaiting > HTTPExchange.mostWaiting
-            || (httpWaiting > 0 && c.http!.waitingBodyBytes > HTTPParser.maxBody)
-        let waiting = (!c.held.isEmpty || httpWaiting > 0) && (c.replay != nil || c.output.count >= config.outputPause)
-        let pause = tooMany || waiting
-        guard pause != c.readPaused else { return }
-        c.readPaused = pause
-        if !pause && c.partialSince != nil { c.partialSince = nowSeconds }  // its clock starts again
-        updateInterest(c)
     }
 
     /// Answers what may be answered here, in order; the first unit that must run on the

@@ -22,17 +22,30 @@ extension EventLoop {
             }
             let now = stats.connections.wrappingAdd(1, ordering: .relaxed).newValue
             if now > config.maxConnections {
-                refuse(fd, peer, .full("too many connections (limit \(config.maxConnections)); try again later"), kind: listener.kind, log: "limit of \(config.maxConnections) reached")
+                refuse(
+                    fd, peer, .full("too many connections (limit \(config.maxConnections)); try again later"),
+                    kind: listener.kind, log: "limit of \(config.maxConnections) reached")
                 continue
             }
             // The last tenth of the slots is kept for addresses holding fewer than 16.
             let nearlyFull = now > config.maxConnections - config.maxConnections / 10
-            if listener.kind != .unix, let why = stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress, nearlyFull: nearlyFull) {
+            if listener.kind != .unix,
+                let why = stats.addresses.admit(peer, limit: config.maxConnectionsPerAddress, nearlyFull: nearlyFull)
+            {
                 switch why {
                 case .limit:
-                    refuse(fd, peer, .full("too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first"), kind: listener.kind, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
+                    refuse(
+                        fd, peer,
+                        .full(
+                            "too many connections from your address (limit \(config.maxConnectionsPerAddress)); close some first"
+                        ), kind: listener.kind, log: "\(peer) has its limit of \(config.maxConnectionsPerAddress)")
                 case .reserved:
-                    refuse(fd, peer, .full("the server is nearly full and its last slots are kept for addresses with fewer than \(AddressBook.smallHolder) connections; close some first"), kind: listener.kind, log: "\(peer) holds \(AddressBook.smallHolder) or more while the server is nearly full")
+                    refuse(
+                        fd, peer,
+                        .full(
+                            "the server is nearly full and its last slots are kept for addresses with fewer than \(AddressBook.smallHolder) connections; close some first"
+                        ), kind: listener.kind,
+                        log: "\(peer) holds \(AddressBook.smallHolder) or more while the server is nearly full")
                 }
                 continue
             }
@@ -43,7 +56,8 @@ extension EventLoop {
             let target = nextLoop % max(1, loops.count)
             nextLoop += 1
             if listener.kind.isTLS, let handshakes {
-                handshakes.take(.init(fd: fd, peer: peer, loop: target, kind: listener.kind))  // comes back to `target` done
+                // comes back to `target` done
+                handshakes.take(.init(fd: fd, peer: peer, loop: target, kind: listener.kind))
             } else if target == index || loops.isEmpty {
                 adopt(fd, peer, listener.kind, tls: nil)
             } else {
@@ -62,7 +76,9 @@ extension EventLoop {
     /// loop and greets it in its codec (HTTP says nothing until asked).
     func adopt(_ fd: Int32, _ peer: PeerAddress, _ kind: Listening.Kind, tls: TLSSession?) {
         serial += 1
-        let c = Connection(id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, transport: kind, maxLine: config.maxLine, now: nowSeconds, stats: stats)
+        let c = Connection(
+            id: ConnectionID(loop: index, serial: serial), fd: fd, peer: peer, transport: kind, maxLine: config.maxLine,
+            now: nowSeconds, stats: stats)
         stats.openedConnection(kind)
         c.session.authRequired = config.users != nil
         c.tls = tls?.handle
@@ -87,7 +103,8 @@ extension EventLoop {
     /// Says `* BYE reason` to a connection just accepted and closes it, uncounted; on the TLS
     /// port the handshake thread says it once the session is up (or just closes it, past a
     /// few hundred such refusals in handshake at once).
-    private func refuse(_ fd: Int32, _ peer: PeerAddress, _ reason: CloseReason, kind: Listening.Kind, log why: String) {
+    private func refuse(_ fd: Int32, _ peer: PeerAddress, _ reason: CloseReason, kind: Listening.Kind, log why: String)
+    {
         let plain = !kind.isTLS
         stats.connections.wrappingSubtract(1, ordering: .relaxed)
         stats.add(stats.rejectedConnections, 1)

@@ -23,7 +23,11 @@ extension EventLoop {
         guard c.greetPending else { return }
         c.greetPending = false
         let rev = executor.state.publishedRevision.load(ordering: .acquiring)
-        c.output.append(Codec.push(.hello(protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev, id: executor.state.historyID), format: .text))
+        c.output.append(
+            Codec.push(
+                .hello(
+                    protocolVersion: WireEncoder.protocolVersion, server: "tabulad/\(ServerConfig.version)", rev: rev,
+                    id: executor.state.historyID), format: .text))
         markDirty(c)
     }
 
@@ -31,7 +35,9 @@ extension EventLoop {
     /// `RequestCodecs` (not greeted: its client spoke first), or the line protocol after
     /// its greeting.
     func chooseCodec(_ c: Connection, _ n: Int) {
-        let opened = readBuffer.withUnsafeBytes { RequestCodecs.opened(by: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        let opened = readBuffer.withUnsafeBytes {
+            RequestCodecs.opened(by: UnsafeRawBufferPointer(rebasing: $0[0..<n]))
+        }
         guard let opened else { return greet(c) }
         c.greetPending = false
         open(opened, on: c)
@@ -48,9 +54,11 @@ extension EventLoop {
     func facts(_ c: Connection) -> ServerFacts {
         let state = executor.state
         return ServerFacts(
-            connection: c.id, historyID: state.historyID, revision: state.publishedRevision.load(ordering: .acquiring), port: config.port,
+            connection: c.id, historyID: state.historyID, revision: state.publishedRevision.load(ordering: .acquiring),
+            port: config.port,
             uptimeSeconds: Int((ContinuousClock.now - stats.started).components.seconds),
-            connectedClients: stats.connections.load(ordering: .relaxed), totalConnections: stats.totalConnections.load(ordering: .relaxed), requests: stats.requests)
+            connectedClients: stats.connections.load(ordering: .relaxed),
+            totalConnections: stats.totalConnections.load(ordering: .relaxed), requests: stats.requests)
     }
 
     /// Greets the connections whose delay has passed (each turn, after its reads: a look at

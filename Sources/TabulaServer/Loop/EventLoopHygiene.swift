@@ -19,7 +19,11 @@ extension EventLoop {
         let total = stats.partialInput.wrappingAdd(grew, ordering: .relaxed).newValue
         c.partialCounted = now
         if grew > 0 && total > config.maxPartialInput {
-            closeWithBye(c, .stalled("too much incomplete input held for all clients (limit \(config.maxPartialInput) bytes); end each request with a newline"), log: "its incomplete line of \(now) bytes passed the server's bound")
+            closeWithBye(
+                c,
+                .stalled(
+                    "too much incomplete input held for all clients (limit \(config.maxPartialInput) bytes); end each request with a newline"
+                ), log: "its incomplete line of \(now) bytes passed the server's bound")
             return false
         }
         return true
@@ -32,7 +36,8 @@ extension EventLoop {
         let total = stats.unreadOutput.load(ordering: .relaxed)
         var peak = stats.unreadOutputPeak.load(ordering: .relaxed)
         while total > peak {
-            let (exchanged, now) = stats.unreadOutputPeak.compareExchange(expected: peak, desired: total, ordering: .relaxed)
+            let (exchanged, now) = stats.unreadOutputPeak.compareExchange(
+                expected: peak, desired: total, ordering: .relaxed)
             if exchanged { break }
             peak = now
         }
@@ -50,7 +55,8 @@ extension EventLoop {
         let target = config.maxUnreadOutput / 8 * 7
         // The longest to read what they hold at the rate they read go first (`ShedOrder`).
         let waiting = conns.values.filter { $0.unreadBytes > 0 }
-        let order = ShedOrder.order(waiting.map { ShedOrder.Candidate(unread: $0.unreadBytes, took: $0.drained.recent(at: nowSeconds)) })
+        let order = ShedOrder.order(
+            waiting.map { ShedOrder.Candidate(unread: $0.unreadBytes, took: $0.drained.recent(at: nowSeconds)) })
         let stalled = order.map { waiting[$0] }
         if stalled.isEmpty { shedFoundNone = nowSeconds }
         // What the dropped held goes back to the system at the next sweep.
@@ -58,8 +64,13 @@ extension EventLoop {
         for c in stalled {
             guard stats.unreadOutput.load(ordering: .relaxed) > target else { return }
             stats.add(stats.slowConsumersDropped, 1)
-            closeWithBye(c, .slowConsumer("the server holds too much unread output for all clients (limit \(config.maxUnreadOutput) bytes) and this connection reads it slowest for what it holds; read what you ask for"),
-                         log: "\(c.unreadBytes) bytes unread while the server's unread output passed \(config.maxUnreadOutput)", timedOut: false)
+            closeWithBye(
+                c,
+                .slowConsumer(
+                    "the server holds too much unread output for all clients (limit \(config.maxUnreadOutput) bytes) and this connection reads it slowest for what it holds; read what you ask for"
+                ),
+                log: "\(c.unreadBytes) bytes unread while the server's unread output passed \(config.maxUnreadOutput)",
+                timedOut: false)
         }
     }
 
@@ -90,21 +101,27 @@ extension EventLoop {
             // While reading is paused the line is incomplete because the server stopped
             // reading (for the output, checked below), not because the client is slow.
             if let since = c.partialSince, !c.readPaused, now - since >= stall {
-                closeWithBye(c, .stalled("no complete request line in \(stall) s; end each request with a newline"), log: "an incomplete line for \(stall) s")
+                closeWithBye(
+                    c, .stalled("no complete request line in \(stall) s; end each request with a newline"),
+                    log: "an incomplete line for \(stall) s")
                 return
             }
             if !c.hasRequested && !c.readClosed && now - c.lastRequest >= stall {
-                closeWithBye(c, .stalled("no request in the first \(stall) s after connecting"), log: "no request in \(stall) s")
+                closeWithBye(
+                    c, .stalled("no request in the first \(stall) s after connecting"), log: "no request in \(stall) s")
                 return
             }
             if !c.output.isEmpty && now - c.lastDrained >= stall {
                 stats.add(stats.slowConsumersDropped, 1)
-                closeWithBye(c, .stalled("none of the output read in \(stall) s; read faster or watch less"), log: "\(c.output.count) bytes unread for \(stall) s")
+                closeWithBye(
+                    c, .stalled("none of the output read in \(stall) s; read faster or watch less"),
+                    log: "\(c.output.count) bytes unread for \(stall) s")
                 return
             }
         }
         if stall > 0 && now - c.lastRequest >= stall && httpKeepAliveIsOver(c) {
-            log.log(.debug, "closing HTTP connection \(c.id.raw): kept alive \(stall) s with no request", conn: c.id.raw)
+            log.log(
+                .debug, "closing HTTP connection \(c.id.raw): kept alive \(stall) s with no request", conn: c.id.raw)
             closeConnection(c)
             return
         }
@@ -146,9 +163,11 @@ extension EventLoop {
         markDirty(c)
     }
 
-    func closeWithBye(_ c: Connection, _ reason: CloseReason, log why: String, timedOut: Bool = true) {
+    func closeWithBye(
+        _ c: Connection, _ reason: CloseReason, log why: String, level: LogLevel = .info, timedOut: Bool = true
+    ) {
         if timedOut { stats.add(stats.timedOut, 1) }
-        log.log(.info, "closing connection \(c.id.raw) from \(c.peer): \(why)", conn: c.id.raw)
+        log.log(level, "closing connection \(c.id.raw) from \(c.peer): \(why)", conn: c.id.raw)
         if c.output.atLineBoundary, let bye = goodbye(c, reason) { sendNow(c, bye) }
         closeConnection(c)
     }

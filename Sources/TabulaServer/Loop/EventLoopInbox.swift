@@ -10,7 +10,8 @@ extension EventLoop {
                 guard let c = conns[id.raw] else { continue }
                 push(bytes, to: c)
             case .answer(let a):
-                awaitingAnswers = max(0, awaitingAnswers - 1)  // counted before the lookup: its connection may have closed meanwhile
+                // counted before the lookup: its connection may have closed meanwhile
+                awaitingAnswers = max(0, awaitingAnswers - 1)
                 guard let c = conns[a.conn.raw] else { continue }
                 c.atEngine = false
                 appendReplies(c, encoded(a.answers))

@@ -11,16 +11,22 @@ extension EventLoop {
             count += 1
             switch unit {
             case .tooLong:
-                units.append(.failure(tag: nil, TabulaError(.tooLong, "line longer than \(config.maxLine) bytes; the rest of it was skipped")))
+                units.append(
+                    .failure(
+                        tag: nil,
+                        TabulaError(.tooLong, "line longer than \(config.maxLine) bytes; the rest of it was skipped")))
             case .line(let line):
                 if ForeignProtocol.isHTTP(line) {  // the goodbye, and nothing after it runs
-                    log.log(.info, "closing connection \(c.id.raw) from \(c.peer): it sent an HTTP line to the line port", conn: c.id.raw)
+                    log.log(
+                        .info, "closing connection \(c.id.raw) from \(c.peer): it sent an HTTP line to the line port",
+                        conn: c.id.raw)
                     units.append(.answer(goodbye(c, .notThisProtocol) ?? [], format: nil, close: true))
                     return count
                 }
                 switch RequestParser.parse(line) {
                 case nil: continue
-                case .success(let r)? where c.transaction == nil && !TransactionQueue.isOwn(r.command.verb): units.append(.request(r))
+                case .success(let r)? where c.transaction == nil && !TransactionQueue.isOwn(r.command.verb):
+                    units.append(.request(r))
                 case .failure(let f)? where c.transaction == nil: units.append(.failure(tag: f.tag, f.error))
                 case .success(let r)?: units.append(transactionUnit(c, .success(r), tag: r.tag))
                 case .failure(let f)?: units.append(transactionUnit(c, .failure(f.error), tag: f.tag))
@@ -39,12 +45,23 @@ extension EventLoop {
             }
         }
         switch step {
-        case .begun: return .reply(Reply(message: "transaction begun: requests are queued until EXEC runs them as one (DISCARD drops them)"), tag: tag)
+        case .begun:
+            return .reply(
+                Reply(
+                    message: "transaction begun: requests are queued until EXEC runs them as one (DISCARD drops them)"),
+                tag: tag)
         case .queued(let n): return .reply(Reply(message: "queued (\(n))"), tag: tag)
         case .refused(let e): return .failure(tag: tag, e)
-        case .run(let requests): return requests.isEmpty ? .reply(Reply(message: "0 applied as one"), tag: tag) : .transaction(requests, tag: tag)
+        case .run(let requests):
+            return requests.isEmpty
+                ? .reply(Reply(message: "0 applied as one"), tag: tag) : .transaction(requests, tag: tag)
         case .aborted(let why):
-            return .failure(tag: tag, TabulaError(.invalid, "the transaction was discarded, nothing applied: a request was refused while queued (\(why)); MULTI to begin again"))
+            return .failure(
+                tag: tag,
+                TabulaError(
+                    .invalid,
+                    "the transaction was discarded, nothing applied: a request was refused while queued (\(why)); MULTI to begin again"
+                ))
         case .dropped: return .reply(Reply(message: "discarded"), tag: tag)
         }
     }

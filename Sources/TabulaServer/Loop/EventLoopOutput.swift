@@ -47,7 +47,11 @@ extension EventLoop {
                 return
             }
             // The client read: requests held for it may run again.
-            if (!c.held.isEmpty || c.http?.waiting.isEmpty == false) && !c.atEngine && c.replay == nil && c.output.count < config.outputPause { ready.append(c) }
+            if (!c.held.isEmpty || c.http?.waiting.isEmpty == false) && !c.atEngine && c.replay == nil
+                && c.output.count < config.outputPause
+            {
+                ready.append(c)
+            }
         }
         refreshReading(c)
         updateInterest(c)
@@ -63,11 +67,10 @@ extension EventLoop {
 
     func dropSlowConsumer(_ c: Connection) {
         stats.add(stats.slowConsumersDropped, 1)
-        log.log(.warn, "dropping connection \(c.id.raw): \(c.output.count + c.deferredCount) bytes unread, over the output limit of \(config.outputLimit)", conn: c.id.raw)
-        if c.output.atLineBoundary, let bye = goodbye(c, .slowConsumer("output limit of \(config.outputLimit) bytes exceeded; read faster or watch less")) {
-            sendNow(c, bye)
-        }
-        closeConnection(c)
+        closeWithBye(
+            c, .slowConsumer("output limit of \(config.outputLimit) bytes exceeded; read faster or watch less"),
+            log: "\(c.unreadBytes) bytes unread, over the output limit of \(config.outputLimit)", level: .warn,
+            timedOut: false)
     }
 
     func updateInterest(_ c: Connection) {

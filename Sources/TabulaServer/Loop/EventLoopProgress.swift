@@ -11,7 +11,8 @@ import TabulaProtocol
 extension EventLoop {
     func sendProgress() {
         let every = config.progressSeconds, r = postedAtTurn
-        for c in conns.values where c.session.progress && c.replay == nil && r > c.progressSent && nowSeconds - c.progressAt >= every {
+        for c in conns.values
+        where c.session.progress && c.replay == nil && r > c.progressSent && nowSeconds - c.progressAt >= every {
             guard !c.session.format.namesChannel, executor.state.hub.withLock({ $0.watches(c.id) }) else { continue }
             c.progressSent = r
             c.progressAt = nowSeconds

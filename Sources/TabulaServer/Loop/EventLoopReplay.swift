@@ -37,7 +37,12 @@ extension EventLoop {
 
     /// Whether a replay could take a step now (the loop must then not sleep).
     var replayCanStep: Bool {
-        replaying.contains { $0.replay != nil && ($0.readerStep != nil || (!$0.replayAtReader && $0.replayWaitsUntil <= nowNanos && $0.output.count < Replay.pageBytes)) && conns[$0.id.raw] != nil }
+        replaying.contains {
+            $0.replay != nil
+                && ($0.readerStep != nil
+                    || (!$0.replayAtReader && $0.replayWaitsUntil <= nowNanos && $0.output.count < Replay.pageBytes))
+                && conns[$0.id.raw] != nil
+        }
     }
 
     /// Whether a replay waits for its client to read (the loop then sleeps at most
@@ -101,7 +106,8 @@ extension EventLoop {
         stats.replaySteps.wrappingAdd(replayStepsThisTurn, ordering: .relaxed)
         var most = stats.replayStepsMostInATurn.load(ordering: .relaxed)
         while replayStepsThisTurn > most {
-            let (done, now) = stats.replayStepsMostInATurn.compareExchange(expected: most, desired: replayStepsThisTurn, ordering: .relaxed)
+            let (done, now) = stats.replayStepsMostInATurn.compareExchange(
+                expected: most, desired: replayStepsThisTurn, ordering: .relaxed)
             if done { break }
             most = now
         }
@@ -130,7 +136,8 @@ extension EventLoop {
             for row in rows { Codec.watchPush(row, channel: r.plan.prefix, format: c.session.format, into: &bytes) }
         case .finished:
             // The watcher now holds everything through the replay's end: one number to resume from.
-            Codec.watchPush(.synced(rev: r.plan.through), channel: r.plan.prefix, format: c.session.format, into: &bytes)
+            Codec.watchPush(
+                .synced(rev: r.plan.through), channel: r.plan.prefix, format: c.session.format, into: &bytes)
             c.output.append(bytes)
             bytes.removeAll()
             finishReplay(c)
@@ -158,16 +165,21 @@ extension EventLoop {
     private func failReplay(_ c: Connection, _ r: Replay, _ gap: HistoryGap) {
         let format = c.session.format
         if !r.acknowledged {
-            let error = gap.failure.map { TabulaError(.storage, "could not read the history: \($0); try again later") } ?? RequestExecutor.expired(r.plan.after, oldest: gap.oldest)
+            let error =
+                gap.failure.map { TabulaError(.storage, "could not read the history: \($0); try again later") }
+                ?? RequestExecutor.expired(r.plan.after, oldest: gap.oldest)
             c.output.append(Codec.reply(Reply(error: error), tag: r.plan.tag, format: format))
             if r.plan.addedWatch { _ = executor.state.hub.withLock { $0.remove(c.id, r.plan.prefix) } }
             finishReplay(c)
             return
         }
-        let why = gap.failure ?? "the history moved past revision \(r.cursor) while it was replayed (the oldest held is now \(gap.oldest))"
+        let why =
+            gap.failure
+            ?? "the history moved past revision \(r.cursor) while it was replayed (the oldest held is now \(gap.oldest))"
         log.log(.warn, "connection \(c.id.raw): replay of \(r.plan.prefix) stopped: \(why)", conn: c.id.raw)
         // Past the history's edge the cursor is gone too: resuming from it would be refused.
-        let next = gap.failure == nil
+        let next =
+            gap.failure == nil
             ? "what came after revision \(r.cursor) is no longer kept, so reconnect and WATCH \(r.plan.prefix) SNAPSHOT (or LS to resync, then WATCH without FROM)"
             : "reconnect and WATCH \(r.plan.prefix) FROM \(r.cursor) to go on"
         if let bye = goodbye(c, .replayStopped("\(why); \(next)")) { c.output.appendRaw(bye) }

@@ -34,7 +34,10 @@ extension EventLoop {
             default:
                 var text = [CChar](repeating: 0, count: 256)
                 tabula_tls_last_error(&text, Int32(text.count))
-                log.log(.debug, "connection \(c.id.raw): TLS failed: \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))", conn: c.id.raw)
+                log.log(
+                    .debug,
+                    "connection \(c.id.raw): TLS failed: \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))",
+                    conn: c.id.raw)
                 closeConnection(c)
                 return
             }

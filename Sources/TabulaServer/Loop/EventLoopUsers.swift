@@ -5,11 +5,17 @@ extension EventLoop {
     func refreshUser(_ c: Connection) {
         guard let users = authenticator.users, let u = c.session.user, u.generation != users.generation else { return }
         guard let now = users.current(u) else {
-            closeAfterOutput(c, .credentialsChanged("user \(u.name) was removed from the users file"), log: "its user \(u.name) was removed")
+            closeAfterOutput(
+                c, .credentialsChanged("user \(u.name) was removed from the users file"),
+                log: "its user \(u.name) was removed")
             return
         }
         if let old = u.credential, now.credential != old {
-            closeAfterOutput(c, .credentialsChanged("the secret of user \(u.name) changed in the users file; log in again with the new one"), log: "its user \(u.name) has a new secret")
+            closeAfterOutput(
+                c,
+                .credentialsChanged(
+                    "the secret of user \(u.name) changed in the users file; log in again with the new one"),
+                log: "its user \(u.name) has a new secret")
             return
         }
         c.session.become(now)

@@ -52,7 +52,9 @@ struct OutputQueue {
         count += bytes.count
         // Small pieces join the last chunk (when it has not started going out), so that a
         // burst of short replies leaves in one iovec rather than one each.
-        if bytes.count <= OutputQueue.joinLimit, head < chunks.count, chunks.count - 1 > head || offset == 0, chunks[chunks.count - 1].count < 16 * 1024 {
+        if bytes.count <= OutputQueue.joinLimit, head < chunks.count, chunks.count - 1 > head || offset == 0,
+            chunks[chunks.count - 1].count < 16 * 1024
+        {
             chunks[chunks.count - 1].append(contentsOf: bytes)
             return
         }
@@ -95,7 +97,9 @@ struct OutputQueue {
     mutating func flush(tls ssl: UnsafeMutableRawPointer) -> (FlushResult, Int) {
         var written = 0
         while count > 0 {
-            let r = chunks[head].withUnsafeBytes { tabula_tls_write(ssl, $0.baseAddress! + offset, Int32(min($0.count - offset, 16 * 1024))) }
+            let r = chunks[head].withUnsafeBytes {
+                tabula_tls_write(ssl, $0.baseAddress! + offset, Int32(min($0.count - offset, 16 * 1024)))
+            }
             if r > 0 {
                 written += Int(r)
                 consume(Int(r))
@@ -115,7 +119,8 @@ struct OutputQueue {
             return chunks[head + i].withUnsafeBytes { raw in
                 let start = i == 0 ? offset : 0
                 if let base = raw.baseAddress {
-                    iovs[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + start), iov_len: raw.count - start)
+                    iovs[i] = iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: base + start), iov_len: raw.count - start)
                 }
                 return gather(i + 1)
             }

@@ -32,13 +32,16 @@ public struct CPUBudget: Sendable, Equatable {
     /// A cgroup v2 `cpu.max` (`max 100000`, `50000 100000`) as CPUs; nil for no quota.
     static func quota(cpuMax text: String) -> Double? {
         let words = text.split(whereSeparator: \.isWhitespace)
-        guard words.count == 2, words[0] != "max", let q = Double(words[0]), let p = Double(words[1]), q > 0, p > 0 else { return nil }
+        guard words.count == 2, words[0] != "max", let q = Double(words[0]), let p = Double(words[1]), q > 0, p > 0
+        else { return nil }
         return q / p
     }
 
     /// A cgroup v1 quota and period in microseconds (`-1` for none) as CPUs; nil for no quota.
     static func quota(cfsQuota: String, period: String) -> Double? {
-        guard let q = Double(cfsQuota.trimmingCharacters(in: .whitespacesAndNewlines)), let p = Double(period.trimmingCharacters(in: .whitespacesAndNewlines)), q > 0, p > 0 else { return nil }
+        guard let q = Double(cfsQuota.trimmingCharacters(in: .whitespacesAndNewlines)),
+            let p = Double(period.trimmingCharacters(in: .whitespacesAndNewlines)), q > 0, p > 0
+        else { return nil }
         return q / p
     }
 
@@ -69,19 +72,28 @@ public struct CPUBudget: Sendable, Equatable {
     /// The budget of this process now.
     public static func current() -> CPUBudget {
         let affinity = Int(tabula_cpus_available())
-        guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return CPUBudget(affinity: affinity, quota: nil) }
+        guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else {
+            return CPUBudget(affinity: affinity, quota: nil)
+        }
         let (v2, v1) = cgroupPaths(text)
         var quotas: [Double] = []
         func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
         if let v1 {
             for p in ancestry(v1) {
                 let dir = "/sys/fs/cgroup/cpu" + (p == "/" ? "" : p)
-                if let q = read(dir + "/cpu.cfs_quota_us"), let period = read(dir + "/cpu.cfs_period_us"), let cpus = quota(cfsQuota: q, period: period) { quotas.append(cpus) }
+                if let q = read(dir + "/cpu.cfs_quota_us"), let period = read(dir + "/cpu.cfs_period_us"),
+                    let cpus = quota(cfsQuota: q, period: period)
+                {
+                    quotas.append(cpus)
+                }
             }
         }
         if let v2 {
             for p in ancestry(v2) {
-                if let text = read("/sys/fs/cgroup" + (p == "/" ? "" : p) + "/cpu.max"), let cpus = quota(cpuMax: text) { quotas.append(cpus) }
+                if let text = read("/sys/fs/cgroup" + (p == "/" ? "" : p) + "/cpu.max"), let cpus = quota(cpuMax: text)
+                {
+                    quotas.append(cpus)
+                }
             }
         }
         return CPUBudget(affinity: affinity, quota: quotas.min())

@@ -25,19 +25,23 @@ struct ClientInfo: Sendable {
     /// The fields as a row, for `CLIENTS` (text) and JSON; `now` is the monotonic clock in seconds.
     func row(now: Int) -> Row {
         let age = max(0, now - connectedAt), idle = max(0, now - lastRequest)
-        var text = "\(id)  \(address)  \(transport.rawValue)  user=\(user ?? "-")  age=\(age)s  idle=\(idle)s  watches=\(watches)  queued=\(outputQueued)"
+        var text =
+            "\(id)  \(address)  \(transport.rawValue)  user=\(user ?? "-")  age=\(age)s  idle=\(idle)s  watches=\(watches)  queued=\(outputQueued)"
         if let at = replayAt, let through = replayThrough { text += "  replay=\(at)/\(through)" }
         if let codec { text += "  proto=\(codec)" }
         if let name { text += "  name=\(name)" }
         var pairs: [(String, JSONValue)] = [
-            ("id", .int(Int64(clamping: id))), ("address", .string(address)), ("transport", .string(transport.rawValue)),
-            ("user", user.map { .string($0) } ?? .null), ("age_seconds", .int(Int64(age))), ("idle_seconds", .int(Int64(idle))),
+            ("id", .int(Int64(clamping: id))), ("address", .string(address)),
+            ("transport", .string(transport.rawValue)),
+            ("user", user.map { .string($0) } ?? .null), ("age_seconds", .int(Int64(age))),
+            ("idle_seconds", .int(Int64(idle))),
             ("watches", .int(Int64(watches))), ("output_queued_bytes", .int(Int64(outputQueued))),
         ]
         if let codec { pairs.append(("protocol", .string(codec))) }
         if let name { pairs.append(("name", .string(name))) }
         if let at = replayAt, let through = replayThrough {
-            pairs.append(("replay", .object([("at", .int(Int64(clamping: at))), ("through", .int(Int64(clamping: through)))])))
+            pairs.append(
+                ("replay", .object([("at", .int(Int64(clamping: at))), ("through", .int(Int64(clamping: through)))])))
         }
         return Row(text: text, json: .object(pairs))
     }

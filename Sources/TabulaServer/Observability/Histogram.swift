@@ -19,7 +19,9 @@ final class Histogram: Sendable {
 
     /// Durations from 50 µs to 10 s.
     static func seconds() -> Histogram {
-        Histogram(bounds: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10])
+        Histogram(bounds: [
+            0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10,
+        ])
     }
 
     /// Sizes from 1 to 4,096.
@@ -57,7 +59,10 @@ final class Histogram: Sendable {
             running += b.count
             return running
         }
-        return (cumulative, Double(sumMillionths.load(ordering: .relaxed)) / 1_000_000, observations.load(ordering: .relaxed))
+        return (
+            cumulative, Double(sumMillionths.load(ordering: .relaxed)) / 1_000_000,
+            observations.load(ordering: .relaxed)
+        )
     }
 
     /// Several histograms of the same bounds as one reading (the loops' together).

@@ -70,9 +70,12 @@ public final class Log: Sendable {
         switch format {
         // A message may quote what a client sent (an AUTH name): one line, controls made
         // visible, so no client can forge a line of the log.
-        case .text: return "\(time) \(name.uppercased()) \(conn.map { "[\($0)] " } ?? "")\(WireEncoder.oneLine(message))\n"
+        case .text:
+            return "\(time) \(name.uppercased()) \(conn.map { "[\($0)] " } ?? "")\(WireEncoder.oneLine(message))\n"
         case .logfmt: return "time=\(time) level=\(name)\(conn.map { " conn=\($0)" } ?? "") msg=\(quoted(message))\n"
-        case .json: return "{\"time\":\"\(time)\",\"level\":\"\(name)\"\(conn.map { ",\"conn\":\($0)" } ?? ""),\"msg\":\(quoted(message))}\n"
+        case .json:
+            return
+                "{\"time\":\"\(time)\",\"level\":\"\(name)\"\(conn.map { ",\"conn\":\($0)" } ?? ""),\"msg\":\(quoted(message))}\n"
         }
     }
 
@@ -93,7 +96,11 @@ public final class Log: Sendable {
                 return q
             }
             var text = lines.joined()
-            if dropped > 0 { text += Log.line(.warn, "\(dropped) log lines dropped: stderr was not keeping up", conn: nil, format: format, time: Date().formatted(.iso8601)) }
+            if dropped > 0 {
+                text += Log.line(
+                    .warn, "\(dropped) log lines dropped: stderr was not keeping up", conn: nil, format: format,
+                    time: Date().formatted(.iso8601))
+            }
             if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
         }
     }

@@ -8,40 +8,106 @@ extension EventLoop {
         var p = PrometheusText()
         let s = stats
         let state = executor.state
-        p.family("tabulad_build_info", .gauge, "The running tabulad's version (always 1).", [([("version", ServerConfig.version)], 1)])
-        p.family("tabulad_io_threads", .gauge, "I/O loop threads, chosen from the CPUs available or by --io-threads.", Double(state.loops.count))
-        p.family("tabulad_cpus_available", .gauge, "CPUs the process may use: its affinity and its cgroup's CPU quota, whichever allows fewer.", Double(ServerConfig.budget.cpus))
-        p.family("tabulad_uptime_seconds", .gauge, "Seconds since the server started.", Double((ContinuousClock.now - s.started).components.seconds))
-        p.family("tabulad_connections", .gauge, "Open connections by transport.", Listening.Kind.allCases.map { ([("transport", $0.rawValue)], Double(s.byTransport[$0.index].count)) })
-        p.family("tabulad_connections_accepted_total", .counter, "Connections accepted.", Double(s.totalConnections.load(ordering: .relaxed)))
-        p.family("tabulad_connections_rejected_total", .counter, "Connections refused at a connection limit.", Double(s.rejectedConnections.load(ordering: .relaxed)))
-        p.family("tabulad_connections_timed_out_total", .counter, "Connections closed for making no progress or sitting idle.", Double(s.timedOut.load(ordering: .relaxed)))
-        p.family("tabulad_commands_total", .counter, "Requests run, by verb.", Verb.allCases.map { ([("verb", $0.rawValue)], Double(s.byVerb[$0.ordinal].count)) })
-        p.family("tabulad_errors_total", .counter, "Error replies, by code.", ErrorCode.allCases.map { ([("code", $0.rawValue)], Double(s.byError[$0.index].count)) })
+        p.family(
+            "tabulad_build_info", .gauge, "The running tabulad's version (always 1).",
+            [([("version", ServerConfig.version)], 1)])
+        p.family(
+            "tabulad_io_threads", .gauge, "I/O loop threads, chosen from the CPUs available or by --io-threads.",
+            Double(state.loops.count))
+        p.family(
+            "tabulad_cpus_available", .gauge,
+            "CPUs the process may use: its affinity and its cgroup's CPU quota, whichever allows fewer.",
+            Double(ServerConfig.budget.cpus))
+        p.family(
+            "tabulad_uptime_seconds", .gauge, "Seconds since the server started.",
+            Double((ContinuousClock.now - s.started).components.seconds))
+        p.family(
+            "tabulad_connections", .gauge, "Open connections by transport.",
+            Listening.Kind.allCases.map { ([("transport", $0.rawValue)], Double(s.byTransport[$0.index].count)) })
+        p.family(
+            "tabulad_connections_accepted_total", .counter, "Connections accepted.",
+            Double(s.totalConnections.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_connections_rejected_total", .counter, "Connections refused at a connection limit.",
+            Double(s.rejectedConnections.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_connections_timed_out_total", .counter,
+            "Connections closed for making no progress or sitting idle.", Double(s.timedOut.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_commands_total", .counter, "Requests run, by verb.",
+            Verb.allCases.map { ([("verb", $0.rawValue)], Double(s.byVerb[$0.ordinal].count)) })
+        p.family(
+            "tabulad_errors_total", .counter, "Error replies, by code.",
+            ErrorCode.allCases.map { ([("code", $0.rawValue)], Double(s.byError[$0.index].count)) })
         p.family("tabulad_http_requests_total", .counter, "HTTP requests answered.", Double(s.httpRequests.count))
-        p.histogram("tabulad_request_batch_duration_seconds", "Time an I/O loop took to answer one read's pipelined requests.", bounds: batchSeconds.bounds, Histogram.merged(state.loops.map(\.batchSeconds)))
-        p.histogram("tabulad_store_commit_duration_seconds", "Time each store commit took (durable once it returns).", bounds: s.commitSeconds.bounds, s.commitSeconds.reading)
-        p.histogram("tabulad_group_commit_changes", "Changes made durable by one commit (group commit).", bounds: s.commitChanges.bounds, s.commitChanges.reading)
-        p.family("tabulad_events_delivered_total", .counter, "Events queued to watchers.", Double(s.eventsDelivered.load(ordering: .relaxed)))
-        p.family("tabulad_watchers", .gauge, "Watches (connection and prefix pairs) registered.", Double(state.hub.withLock { $0.count }))
-        p.family("tabulad_unread_output_bytes", .gauge, "Bytes queued for clients and not yet written, all connections together.", Double(s.unreadOutput.load(ordering: .relaxed)))
-        p.family("tabulad_unread_output_peak_bytes", .gauge, "The most bytes queued for clients and not yet written at any one time since the server started.", Double(s.unreadOutputPeak.load(ordering: .relaxed)))
-        p.family("tabulad_slow_consumers_dropped_total", .counter, "Connections dropped for not reading their output.", Double(s.slowConsumersDropped.load(ordering: .relaxed)))
-        p.family("tabulad_output_queue_max_bytes", .gauge, "The largest output queued for one connection (as of each loop's last second).", Double(state.loops.map { $0.largestQueued.load(ordering: .relaxed) }.max() ?? 0))
-        p.family("tabulad_received_bytes_total", .counter, "Bytes read from clients.", Double(s.bytesIn.load(ordering: .relaxed)))
-        p.family("tabulad_sent_bytes_total", .counter, "Bytes written to clients.", Double(s.bytesOut.load(ordering: .relaxed)))
-        p.family("tabulad_revision", .gauge, "The newest published revision.", Double(state.publishedRevision.load(ordering: .relaxed)))
-        p.family("tabulad_history_oldest_revision", .gauge, "The oldest revision WATCH ... FROM can replay.", Double(state.reading { executor.retainedOldest() }))
+        p.histogram(
+            "tabulad_request_batch_duration_seconds", "Time an I/O loop took to answer one read's pipelined requests.",
+            bounds: batchSeconds.bounds, Histogram.merged(state.loops.map(\.batchSeconds)))
+        p.histogram(
+            "tabulad_store_commit_duration_seconds", "Time each store commit took (durable once it returns).",
+            bounds: s.commitSeconds.bounds, s.commitSeconds.reading)
+        p.histogram(
+            "tabulad_group_commit_changes", "Changes made durable by one commit (group commit).",
+            bounds: s.commitChanges.bounds, s.commitChanges.reading)
+        p.family(
+            "tabulad_events_delivered_total", .counter, "Events queued to watchers.",
+            Double(s.eventsDelivered.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_watchers", .gauge, "Watches (connection and prefix pairs) registered.",
+            Double(state.hub.withLock { $0.count }))
+        p.family(
+            "tabulad_unread_output_bytes", .gauge,
+            "Bytes queued for clients and not yet written, all connections together.",
+            Double(s.unreadOutput.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_unread_output_peak_bytes", .gauge,
+            "The most bytes queued for clients and not yet written at any one time since the server started.",
+            Double(s.unreadOutputPeak.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_slow_consumers_dropped_total", .counter, "Connections dropped for not reading their output.",
+            Double(s.slowConsumersDropped.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_output_queue_max_bytes", .gauge,
+            "The largest output queued for one connection (as of each loop's last second).",
+            Double(state.loops.map { $0.largestQueued.load(ordering: .relaxed) }.max() ?? 0))
+        p.family(
+            "tabulad_received_bytes_total", .counter, "Bytes read from clients.",
+            Double(s.bytesIn.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_sent_bytes_total", .counter, "Bytes written to clients.",
+            Double(s.bytesOut.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_revision", .gauge, "The newest published revision.",
+            Double(state.publishedRevision.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_history_oldest_revision", .gauge, "The oldest revision WATCH ... FROM can replay.",
+            Double(state.reading { executor.retainedOldest() }))
         let lists = state.reading { state.committed.rootListing(Viewer()) }
-        p.family("tabulad_list_entries", .gauge, "Entries at the top of each list (items, settings, catalog nodes, menu sections, orders).", lists.rows.compactMap(Metrics.nameAndCount).map { ([("list", $0.0)], Double($0.1)) })
-        p.family("tabulad_logins_hashed_total", .counter, "Logins checked against their slow hash.", Double(s.loginsHashed.load(ordering: .relaxed)))
-        p.family("tabulad_authentication_failures_total", .counter, "Logins refused (wrong name or secret).", Double(s.loginsFailed.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_list_entries", .gauge,
+            "Entries at the top of each list (items, settings, catalog nodes, menu sections, orders).",
+            lists.rows.compactMap(Metrics.nameAndCount).map { ([("list", $0.0)], Double($0.1)) })
+        p.family(
+            "tabulad_logins_hashed_total", .counter, "Logins checked against their slow hash.",
+            Double(s.loginsHashed.load(ordering: .relaxed)))
+        p.family(
+            "tabulad_authentication_failures_total", .counter, "Logins refused (wrong name or secret).",
+            Double(s.loginsFailed.load(ordering: .relaxed)))
         if executor.store.isShared {
-            let head = state.storeHead.load(ordering: .relaxed), applied = state.publishedRevision.load(ordering: .relaxed)
-            p.family("tabulad_cluster_applied_revision", .gauge, "The newest revision this node has applied.", Double(applied))
-            p.family("tabulad_cluster_store_head_revision", .gauge, "The shared store's head revision, as this node last saw it.", Double(head))
-            p.family("tabulad_cluster_lag_revisions", .gauge, "Revisions this node is behind the store's head.", Double(head > applied ? head - applied : 0))
-            p.histogram("tabulad_cluster_head_lock_wait_seconds", "Time a write turn waited for the head row's lock.", bounds: s.headLockSeconds.bounds, s.headLockSeconds.reading)
+            let head = state.storeHead.load(ordering: .relaxed),
+                applied = state.publishedRevision.load(ordering: .relaxed)
+            p.family(
+                "tabulad_cluster_applied_revision", .gauge, "The newest revision this node has applied.",
+                Double(applied))
+            p.family(
+                "tabulad_cluster_store_head_revision", .gauge,
+                "The shared store's head revision, as this node last saw it.", Double(head))
+            p.family(
+                "tabulad_cluster_lag_revisions", .gauge, "Revisions this node is behind the store's head.",
+                Double(head > applied ? head - applied : 0))
+            p.histogram(
+                "tabulad_cluster_head_lock_wait_seconds", "Time a write turn waited for the head row's lock.",
+                bounds: s.headLockSeconds.bounds, s.headLockSeconds.reading)
         }
         return p.text
     }
@@ -56,7 +122,9 @@ extension EventLoop {
     /// Lists a connection just adopted at once (the once-a-second refresh would leave it out of
     /// a CLIENTS it asks in its first second).
     func listNewClient(_ c: Connection) {
-        let info = ClientInfo(id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: nil, connectedAt: c.connectedAt, lastRequest: c.lastRequest, watches: 0, outputQueued: 0, replayAt: nil, replayThrough: nil)
+        let info = ClientInfo(
+            id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: nil, connectedAt: c.connectedAt,
+            lastRequest: c.lastRequest, watches: 0, outputQueued: 0, replayAt: nil, replayThrough: nil)
         clients.withLock { $0.append(info) }
     }
 
@@ -64,7 +132,12 @@ extension EventLoop {
     func refreshClients() {
         let watches = executor.state.hub.withLock { hub in conns.values.map { hub.watchCount(of: $0.id) } }
         let infos = zip(conns.values, watches).map { c, w in
-            ClientInfo(id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: c.session.user?.name, connectedAt: c.connectedAt, lastRequest: c.lastRequest, watches: w, outputQueued: c.output.count + c.deferredCount, replayAt: c.replay?.cursor, replayThrough: c.replay?.plan.through, codec: c.codec.map { _ in c.session.format.rawValue }, name: c.codec?.clientName)
+            ClientInfo(
+                id: c.id.raw, address: "\(c.peer)", transport: c.transport, user: c.session.user?.name,
+                connectedAt: c.connectedAt, lastRequest: c.lastRequest, watches: w,
+                outputQueued: c.output.count + c.deferredCount, replayAt: c.replay?.cursor,
+                replayThrough: c.replay?.plan.through, codec: c.codec.map { _ in c.session.format.rawValue },
+                name: c.codec?.clientName)
         }
         clients.withLock { $0 = infos }
         handle.largestQueued.store(infos.map(\.outputQueued).max() ?? 0, ordering: .relaxed)

@@ -16,9 +16,13 @@ struct PrometheusText {
     }
 
     /// A histogram family from a reading of `Histogram`.
-    mutating func histogram(_ name: String, _ help: String, bounds: [Double], _ r: (cumulative: [Int], sum: Double, count: Int)) {
+    mutating func histogram(
+        _ name: String, _ help: String, bounds: [Double], _ r: (cumulative: [Int], sum: Double, count: Int)
+    ) {
         text += "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
-        for (b, n) in zip(bounds, r.cumulative) { sample(name + "_bucket", [("le", PrometheusText.number(b))], Double(n)) }
+        for (b, n) in zip(bounds, r.cumulative) {
+            sample(name + "_bucket", [("le", PrometheusText.number(b))], Double(n))
+        }
         sample(name + "_bucket", [("le", "+Inf")], Double(r.count))
         sample(name + "_sum", [], r.sum)
         sample(name + "_count", [], Double(r.count))

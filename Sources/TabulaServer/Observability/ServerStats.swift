@@ -81,4 +81,3 @@ extension ErrorCode {
     var index: Int { ErrorCode.indices[self] ?? 0 }
     private static let indices = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
 }
-

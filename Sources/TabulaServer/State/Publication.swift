@@ -58,14 +58,18 @@ extension SharedState {
                 // A restricted audience's run is one event: a member whose grants hide part
                 // of the entry's list gets it without the positions that count what it cannot
                 // see (`Grants.view`).
-                var hidden = audience.restricted ? { () -> EventRun in
-                    var r = EventRun(formats: audience.formats)
-                    r.append(first.restricted)
-                    return r
-                }() : nil
+                var hidden =
+                    audience.restricted
+                    ? { () -> EventRun in
+                        var r = EventRun(formats: audience.formats)
+                        r.append(first.restricted)
+                        return r
+                    }() : nil
                 for m in audience.members where m.conn != origin && (m.grants?.receives(first) ?? true) {
-                    let bytes = m.grants.map { $0.seesPositions(of: first) } == false && hidden != nil
-                        ? hidden!.bytes(for: m.format, channel: m.channel) : run.bytes(for: m.format, channel: m.channel)
+                    let bytes =
+                        m.grants.map { $0.seesPositions(of: first) } == false && hidden != nil
+                        ? hidden!.bytes(for: m.format, channel: m.channel)
+                        : run.bytes(for: m.format, channel: m.channel)
                     outbox[m.conn.loop].append(.send(m.conn, bytes))
                     delivered += events.count
                 }
@@ -97,7 +101,10 @@ extension SharedState {
                 var run = [e]
                 var j = i + 1
                 // A restricted audience takes one event at a time: its members differ in what they may receive.
-                while j < events.endIndex, let next = events[j], !audience.restricted && origin(j) == origin(i) && hub.audience(of: next.path, removal: next.isRemoval) === audience {
+                while j < events.endIndex, let next = events[j],
+                    !audience.restricted && origin(j) == origin(i)
+                        && hub.audience(of: next.path, removal: next.isRemoval) === audience
+                {
                     run.append(next)
                     j += 1
                 }

@@ -192,7 +192,11 @@ final class SharedState: @unchecked Sendable {
     /// leaves it out of their audience). Nil when it does not watch the event's path. Only
     /// looked up here (under the write lock); encoded with the other answers, after it.
     func ownEvent(_ e: Event, for c: ConnectionID, stats: ServerStats) -> Answer? {
-        guard let (f, channel, grants) = hub.withLock({ h in h.format(of: c, for: e).map { ($0.format, $0.channel, h.grants(of: c)) } }) else { return nil }
+        guard
+            let (f, channel, grants) = hub.withLock({ h in
+                h.format(of: c, for: e).map { ($0.format, $0.channel, h.grants(of: c)) }
+            })
+        else { return nil }
         stats.add(stats.eventsDelivered, 1)
         return .event(grants?.view(e) ?? e, channel: channel, format: f)
     }

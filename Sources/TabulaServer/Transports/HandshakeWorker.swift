@@ -114,7 +114,9 @@ final class HandshakeWorker {
         if p.lingering { return linger(fd) }
         if p.ssl == nil {
             if let said = plainRefusal(fd, p.accepted.kind) { return refuse(fd, &p, saying: said, in: nil) }
-            guard let ssl = tabula_tls_server_session(context.handle, fd) else { return drop(fd, why: "no TLS session could be made") }
+            guard let ssl = tabula_tls_server_session(context.handle, fd) else {
+                return drop(fd, why: "no TLS session could be made")
+            }
             p.ssl = ssl
             pending[fd] = p
         }
@@ -122,12 +124,15 @@ final class HandshakeWorker {
         let r = tabula_tls_handshake(ssl)
         switch r {
         case 1:
-            if let reason = p.accepted.refusal { return refuse(fd, &p, saying: reason.refusalBytes(http: p.accepted.kind.isHTTP), in: ssl) }
+            if let reason = p.accepted.refusal {
+                return refuse(fd, &p, saying: reason.refusalBytes(http: p.accepted.kind.isHTTP), in: ssl)
+            }
             pending[fd] = nil
             _ = tabula_epoll_del(epfd, fd)
             state.loops[p.accepted.loop].post([.adopt(fd, p.accepted.peer, p.accepted.kind, tls: TLSSession(ssl))])
         case Int32(TABULA_TLS_WANT_READ), Int32(TABULA_TLS_WANT_WRITE):
-            if r == Int32(TABULA_TLS_WANT_READ) { tabula_tls_release_buffers(ssl) }  // waiting for the client: hold no buffers
+            // waiting for the client: hold no buffers
+            if r == Int32(TABULA_TLS_WANT_READ) { tabula_tls_release_buffers(ssl) }
             let want = r == Int32(TABULA_TLS_WANT_READ) ? tabula_EPOLLIN : tabula_EPOLLOUT
             if want != p.interest {
                 p.interest = want
@@ -137,7 +142,11 @@ final class HandshakeWorker {
         default:
             var text = [CChar](repeating: 0, count: 256)
             tabula_tls_last_error(&text, Int32(text.count))
-            drop(fd, why: "TLS handshake failed: \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            drop(
+                fd,
+                why:
+                    "TLS handshake failed: \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+            )
         }
     }
 
@@ -164,10 +173,14 @@ final class HandshakeWorker {
     /// (a TLS record starts with a byte below 0x20). Nil for anything else.
     private func plainRefusal(_ fd: Int32, _ kind: Listening.Kind) -> [UInt8]? {
         var first: UInt8 = 0
-        guard recv(fd, &first, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 1, (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first) else { return nil }
+        guard recv(fd, &first, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 1,
+            (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first)
+        else { return nil }
         return kind.isHTTP
-            ? HTTPResponse.refusal(.badRequest, "this port speaks HTTPS: ask for https://, not http://").encoded(close: true)
-            : Codec.push(.bye(reason: "this port speaks TLS: connect with tabula --tls, or openssl s_client"), format: .text)
+            ? HTTPResponse.refusal(.badRequest, "this port speaks HTTPS: ask for https://, not http://").encoded(
+                close: true)
+            : Codec.push(
+                .bye(reason: "this port speaks TLS: connect with tabula --tls, or openssl s_client"), format: .text)
     }
 
     /// Reads and drops what a refused client still sends; closes at its end.

@@ -95,11 +95,14 @@ struct ChangeHistory {
         guard prefix != "/" else { return count(after: after, through: through) }
         let list = ModelPath.topName(of: prefix)
         if prefix.utf8.count == list.utf8.count + 1 {
-            let rootRemovals = lists.revisions(after: after, through: through, list: "").filter { event($0)?.concerns(prefix) == true }.count
+            let rootRemovals = lists.revisions(after: after, through: through, list: "").filter {
+                event($0)?.concerns(prefix) == true
+            }.count
             return lists.count(after: after, through: through, list: list) + rootRemovals
         }
         var n = 0
-        for rev in lists.revisions(after: after, through: through, list: list) where event(rev)?.concerns(prefix) == true { n += 1 }
+        for rev in lists.revisions(after: after, through: through, list: list)
+        where event(rev)?.concerns(prefix) == true { n += 1 }
         return n
     }
 
@@ -119,7 +122,8 @@ struct ChangeHistory {
             return (count(after: after, through: through, under: prefix), through)
         }
         var n = 0
-        for rev in lists.revisions(after: after, through: through, list: list) where event(rev)?.concerns(prefix) == true {
+        for rev in lists.revisions(after: after, through: through, list: list)
+        where event(rev)?.concerns(prefix) == true {
             n += 1
             if n == limit { return (n, rev) }
         }

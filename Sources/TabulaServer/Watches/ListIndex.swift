@@ -66,7 +66,10 @@ struct ListIndex {
     /// The revisions in `(after, through]` of the events in `list` and at `/`, in order.
     func revisions(after: UInt64, through: UInt64, list: Substring) -> MergedRevisions {
         let own = slot(list).map { (queues[$0].revs, queues[$0].range(after: after, through: through)) } ?? ([], 0..<0)
-        let root = list.isEmpty ? ([], 0..<0) : slot("").map { (queues[$0].revs, queues[$0].range(after: after, through: through)) } ?? ([], 0..<0)
+        let root =
+            list.isEmpty
+            ? ([], 0..<0)
+            : slot("").map { (queues[$0].revs, queues[$0].range(after: after, through: through)) } ?? ([], 0..<0)
         return MergedRevisions(a: own.0, ra: own.1, b: root.0, rb: root.1)
     }
 

@@ -10,17 +10,23 @@ struct MemoryHistory: RetainedHistory {
         guard state.reading({ state.history.holds(after: after) }) else { throw HistoryGap.elsewhere }
     }
 
-    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (count: Int, through: UInt64) {
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (
+        count: Int, through: UInt64
+    ) {
         let n: (count: Int, through: UInt64)? = state.reading {
-            state.history.holds(after: after) ? state.history.count(after: after, through: through, under: prefix, limit: limit) : nil
+            state.history.holds(after: after)
+                ? state.history.count(after: after, through: through, under: prefix, limit: limit) : nil
         }
         guard let n else { throw HistoryGap.elsewhere }
         return n
     }
 
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event] {
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap)
+        -> [Event]
+    {
         let page: [Event]? = state.reading {
-            state.history.holds(after: after) ? state.history.events(after: after, through: through, under: prefix, limit: limit, bytes: bytes) : nil
+            state.history.holds(after: after)
+                ? state.history.events(after: after, through: through, under: prefix, limit: limit, bytes: bytes) : nil
         }
         guard let page else { throw HistoryGap.elsewhere }
         return page

@@ -24,7 +24,10 @@ final class ReplayPlan: Sendable {
     /// `WATCH … SNAPSHOT` that replays no history: the rows to send instead.
     let snapshot: Snapshot?
 
-    init(prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool, grants: Grants? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil) {
+    init(
+        prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool,
+        grants: Grants? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil
+    ) {
         self.subscribeReply = subscribeReply
         self.snapshot = snapshot
         self.prefix = prefix
@@ -102,10 +105,13 @@ struct Replay: Sendable {
                     cursor = plan.through
                 } else if let g = plan.grants {
                     let end = min(plan.through, cursor + Replay.window)
-                    counted += try history.events(after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max).filter { g.receives($0) }.count
+                    counted += try history.events(
+                        after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max
+                    ).filter { g.receives($0) }.count
                     cursor = end
                 } else {
-                    let (n, upTo) = try history.count(after: cursor, through: stepEnd, under: plan.prefix, limit: Int(Replay.window))
+                    let (n, upTo) = try history.count(
+                        after: cursor, through: stepEnd, under: plan.prefix, limit: Int(Replay.window))
                     counted += n
                     cursor = upTo
                 }
@@ -116,7 +122,8 @@ struct Replay: Sendable {
             }
             guard cursor < plan.through else { return .finished }
             let end = stepEnd
-            let page = try history.events(after: cursor, through: end, under: plan.prefix, limit: Replay.pageEvents, bytes: Replay.pageBytes)
+            let page = try history.events(
+                after: cursor, through: end, under: plan.prefix, limit: Replay.pageEvents, bytes: Replay.pageBytes)
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end
             // As live: a watcher with grants is told no position that counts what it cannot see.
@@ -151,10 +158,13 @@ protocol RetainedHistory {
     func check(after: UInt64) throws(HistoryGap)
     /// How many events in `(after, through]` lie under `prefix`, at most `limit` counted:
     /// the count, and the revision it counted through (see `HistoryReader.count`).
-    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (count: Int, through: UInt64)
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (
+        count: Int, through: UInt64
+    )
     /// Events in `(after, through]` under `prefix`, oldest first, until `limit` of them or
     /// about `bytes` (see `Event.size`).
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event]
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap)
+        -> [Event]
 }
 
 extension Event {

@@ -23,7 +23,9 @@ struct Snapshot: Sendable {
     /// The next page after `after` (nil: the first): its rows and where the next starts.
     func page(after: String?) -> (rows: [Push], next: String?) {
         var v = viewer
-        guard let reply = model.read(.ls(path: path, limit: Snapshot.pageRows, after: after), viewer: &v), reply.error == nil else { return ([], nil) }
+        guard let reply = model.read(.ls(path: path, limit: Snapshot.pageRows, after: after), viewer: &v),
+            reply.error == nil
+        else { return ([], nil) }
         let rows = reply.rows.map { Push.row(path: $0.path?.string, $0) }
         // `LS` says where its next page starts: `…; more: LS /items LIMIT 1000 AFTER 123`.
         guard let at = reply.message.range(of: " AFTER ", options: .backwards) else { return (rows, nil) }
@@ -33,10 +35,15 @@ struct Snapshot: Sendable {
     /// Why `path` cannot be snapshot for `viewer` (not a list it may list), or nil.
     static func refusal(of path: String, in model: Model, viewer: Viewer) -> TabulaError? {
         var v = viewer
-        guard let reply = model.read(.ls(path: path, limit: 1, after: nil), viewer: &v) else { return TabulaError(.invalid, "\(path) cannot be listed") }
+        guard let reply = model.read(.ls(path: path, limit: 1, after: nil), viewer: &v) else {
+            return TabulaError(.invalid, "\(path) cannot be listed")
+        }
         if let e = reply.error { return e }
         guard case .success(let t) = model.resolve(path, viewer: viewer), model.isList(t) else {
-            return TabulaError(.invalid, "SNAPSHOT sends the rows of a list, and \(path) is not one; WATCH its list (WATCH \(ModelPath.parent(path)) SNAPSHOT)")
+            return TabulaError(
+                .invalid,
+                "SNAPSHOT sends the rows of a list, and \(path) is not one; WATCH its list (WATCH \(ModelPath.parent(path)) SNAPSHOT)"
+            )
         }
         return nil
     }

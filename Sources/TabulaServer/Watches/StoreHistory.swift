@@ -20,11 +20,15 @@ final class StoreHistory: RetainedHistory {
         _ = try fromStore(after: after) { _ in 0 }
     }
 
-    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (count: Int, through: UInt64) {
+    func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (
+        count: Int, through: UInt64
+    ) {
         try fromStore(after: after) { try $0.count(after: after, through: through, under: prefix, limit: limit) }
     }
 
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap) -> [Event] {
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap)
+        -> [Event]
+    {
         try fromStore(after: after) { reader in
             var size = 0
             return try reader.events(after: after, through: through, under: prefix, limit: limit) { e in

@@ -101,7 +101,6 @@ struct WatchHub {
         return n
     }
 
-
     /// Records a connection's new wire format, for the events it is sent.
     mutating func setFormat(_ c: ConnectionID, _ format: WireFormat) {
         guard formats[c] != nil, formats[c] != format else { return }

@@ -4,11 +4,16 @@ import TabulaProtocol
 /// `WATCH`: registering a watch, and for `FROM` the plan of its replay (which the connection's
 /// loop then counts and streams as the client reads; see `Replay`).
 extension RequestExecutor {
-    func watch(_ c: ConnectionID, prefix: String?, from: UInt64?, snapshot: Bool = false, tag: String?, session: Session, subscribeReply: Bool = false) -> Execution {
+    func watch(
+        _ c: ConnectionID, prefix: String?, from: UInt64?, snapshot: Bool = false, tag: String?, session: Session,
+        subscribeReply: Bool = false
+    ) -> Execution {
         let p = ModelPath.join(ModelPath.segments(prefix ?? "/", cwd: prefix == nil ? "/" : session.viewer.cwd))
         if let top = ModelPath.segments(p, cwd: "/").first, !Model.roots.contains(top) {
             let roots = Model.roots.filter { session.viewer.sees("/" + $0) }
-            let hint = EditDistance.closest(to: top, in: roots).map { "; did you mean /\($0)?" } ?? "; the top-level lists are /\(roots.joined(separator: ", /"))"
+            let hint =
+                EditDistance.closest(to: top, in: roots).map { "; did you mean /\($0)?" }
+                ?? "; the top-level lists are /\(roots.joined(separator: ", /"))"
             return Execution(Reply(error: TabulaError(.notFound, "nothing can change under \(p)\(hint)")))
         }
         if let why = RequestExecutor.sectionWatchRefusal(p) { return Execution(Reply(error: why)) }
@@ -26,10 +31,17 @@ extension RequestExecutor {
         // refuse, so a replica resuming across a restart is sent the rows as they read now.
         if snapshot, let f = from, f <= model.changes.base { from = nil }
         let taken = snapshot && from == nil
-        if taken, let refusal = Snapshot.refusal(of: p, in: model, viewer: session.viewer) { return Execution(Reply(error: refusal)) }
+        if taken, let refusal = Snapshot.refusal(of: p, in: model, viewer: session.viewer) {
+            return Execution(Reply(error: refusal))
+        }
         let held = taken ? state.snapshots.take() : nil
         if taken && held == nil {
-            return Execution(Reply(error: TabulaError(.limit, "\(state.snapshots.most) snapshots are being sent, the most at once; try again in a moment (or WATCH \(p) FROM a revision the history holds)")))
+            return Execution(
+                Reply(
+                    error: TabulaError(
+                        .limit,
+                        "\(state.snapshots.most) snapshots are being sent, the most at once; try again in a moment (or WATCH \(p) FROM a revision the history holds)"
+                    )))
         }
         let added: Bool? = state.hub.withLock { hub in
             guard hub.watchCount(of: c) < RequestExecutor.mostWatches || hub.watches(c, p) else { return nil }
@@ -37,7 +49,12 @@ extension RequestExecutor {
         }
         guard let added else {
             let most = RequestExecutor.mostWatches
-            return Execution(Reply(error: TabulaError(.limit, "this connection watches \(most) prefixes already, the most one may; UNWATCH some first (a prefix covers everything under it: WATCH / covers them all)")))
+            return Execution(
+                Reply(
+                    error: TabulaError(
+                        .limit,
+                        "this connection watches \(most) prefixes already, the most one may; UNWATCH some first (a prefix covers everything under it: WATCH / covers them all)"
+                    )))
         }
         guard from != nil || taken else {
             var reply = Reply(message: WatchAck(prefix: p, rev: revision).message)
@@ -52,7 +69,9 @@ extension RequestExecutor {
         unfiltered.filter = .all
         let copy = held.map { Snapshot(model: model, path: p, viewer: unfiltered, held: $0) }
         let after = min(from ?? published, published)
-        e.replay = ReplayPlan(prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added, grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy)
+        e.replay = ReplayPlan(
+            prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added,
+            grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy)
         return e
     }
 
@@ -61,7 +80,10 @@ extension RequestExecutor {
     static func sectionWatchRefusal(_ p: String) -> TabulaError? {
         let parts = ModelPath.segments(p, cwd: "/")
         guard parts.count == 2, parts[0] == "items", !parts[1].allSatisfy(\.isNumber) else { return nil }
-        return TabulaError(.invalid, "\(p) is a price section, and an item's changes are events at /items/ID, not under it: WATCH /items (each event's at names its section)")
+        return TabulaError(
+            .invalid,
+            "\(p) is a price section, and an item's changes are events at /items/ID, not under it: WATCH /items (each event's at names its section)"
+        )
     }
 
     /// Why `WATCH … FROM from` cannot resume (the history does not hold what follows
@@ -69,10 +91,16 @@ extension RequestExecutor {
     private func resumeRefusal(from: UInt64?, prefix: String?, revision: UInt64, published: UInt64) -> TabulaError? {
         guard let from else { return nil }
         if from > revision, store.isShared {
-            return TabulaError(.expired, "revision \(from) is ahead of this node, which has applied \(revision); SYNC \(from) first (it waits for this node to catch up), then WATCH \(prefix ?? "/") FROM \(from)")
+            return TabulaError(
+                .expired,
+                "revision \(from) is ahead of this node, which has applied \(revision); SYNC \(from) first (it waits for this node to catch up), then WATCH \(prefix ?? "/") FROM \(from)"
+            )
         }
         if from > revision {
-            return TabulaError(.expired, "revision \(from) is newer than this server's history, which is at \(revision) (history id \(state.historyID)); the server started a new history or is another one, so nothing can be resumed: WATCH \(prefix ?? "/") SNAPSHOT (or LS to resync, then WATCH without FROM)")
+            return TabulaError(
+                .expired,
+                "revision \(from) is newer than this server's history, which is at \(revision) (history id \(state.historyID)); the server started a new history or is another one, so nothing can be resumed: WATCH \(prefix ?? "/") SNAPSHOT (or LS to resync, then WATCH without FROM)"
+            )
         }
         if from < published {
             let oldest = retainedOldest()
@@ -91,7 +119,10 @@ extension RequestExecutor {
     }
 
     static func expired(_ rev: UInt64, oldest: UInt64) -> TabulaError {
-        TabulaError(.expired, "revision \(rev) is older than the history kept; the oldest revision held is \(oldest), so FROM must be at least \(oldest - 1); WATCH with SNAPSHOT to be sent the rows as they are (or LS to resync, then WATCH without FROM)")
+        TabulaError(
+            .expired,
+            "revision \(rev) is older than the history kept; the oldest revision held is \(oldest), so FROM must be at least \(oldest - 1); WATCH with SNAPSHOT to be sent the rows as they are (or LS to resync, then WATCH without FROM)"
+        )
     }
 
     /// The oldest revision still retained, in the store or in memory.

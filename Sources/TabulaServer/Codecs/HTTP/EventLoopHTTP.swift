@@ -51,9 +51,12 @@ extension EventLoop {
 
     /// Writes `response` for the request (without its body for HEAD); closes after it when
     /// asked or when the request did not keep the connection alive.
-    func respond(_ c: Connection, _ response: HTTPResponse, to r: HTTPRequest? = nil, head: Bool? = nil, close: Bool = false) {
+    func respond(
+        _ c: Connection, _ response: HTTPResponse, to r: HTTPRequest? = nil, head: Bool? = nil, close: Bool = false
+    ) {
         let closing = close || !(r?.keepAlive ?? true) || shuttingDown
-        c.output.append(response.encoded(head: head ?? (r?.method == "HEAD"), close: closing, keepAlive: r?.http10 == true))
+        c.output.append(
+            response.encoded(head: head ?? (r?.method == "HEAD"), close: closing, keepAlive: r?.http10 == true))
         if closing { c.closeWhenFlushed = true }
         markDirty(c)
     }
@@ -68,15 +71,24 @@ extension EventLoop {
             switch f {
             case .login(let header, let r):
                 if reply.code != nil {
-                    respond(c, .refusal(reply.status == .tooManyRequests ? .tooManyRequests : .unauthorized, reply.message, headers: EventLoop.challenge), to: r)
+                    respond(
+                        c,
+                        .refusal(
+                            reply.status == .tooManyRequests ? .tooManyRequests : .unauthorized, reply.message,
+                            headers: EventLoop.challenge), to: r)
                 } else {
                     h.authorizedAs = header
-                    h.waiting.insert(.request(r), at: h.waiting.startIndex)  // a slice: its start moves on with each popFirst
+                    // a slice: its start moves on with each popFirst
+                    h.waiting.insert(.request(r), at: h.waiting.startIndex)
                 }
             case .request(let r):
                 respond(c, HTTPResponse(reply.status, contentType: "application/json", body: reply.body), to: r)
             case .page(let r, let path):
-                respond(c, WebAssets.view(role: (c.session.user?.role ?? .admin).rawValue, path: path, reply: reply.code == nil ? reply.body.dropLast() : nil), to: r)
+                respond(
+                    c,
+                    WebAssets.view(
+                        role: (c.session.user?.role ?? .admin).rawValue, path: path,
+                        reply: reply.code == nil ? reply.body.dropLast() : nil), to: r)
             }
         }
         ready.append(c)  // what waits behind runs at the top of the turn
@@ -107,12 +119,20 @@ extension EventLoop {
         guard config.users != nil, let h = c.http else { return true }
         if HTTPRoutes.opening(of: r.path).map(config.httpOpen.contains) == true { return true }
         guard let header = r.header("authorization") else {
-            respond(c, HTTPRoutes.refusal(of: r, .unauthorized, "log in with a user of the server's users file (HTTP Basic)", headers: EventLoop.challenge), to: r)
+            respond(
+                c,
+                HTTPRoutes.refusal(
+                    of: r, .unauthorized, "log in with a user of the server's users file (HTTP Basic)",
+                    headers: EventLoop.challenge), to: r)
             return false
         }
         if header == h.authorizedAs { return true }
         guard let (name, secret) = HTTPRoutes.basicCredentials(header) else {
-            respond(c, .refusal(.unauthorized, "the Authorization header is not Basic base64(name:secret)", headers: EventLoop.challenge), to: r)
+            respond(
+                c,
+                .refusal(
+                    .unauthorized, "the Authorization header is not Basic base64(name:secret)",
+                    headers: EventLoop.challenge), to: r)
             return false
         }
         h.inFlight = .login(header: header, request: r)
@@ -124,16 +144,22 @@ extension EventLoop {
     private func route(_ c: Connection, _ r: HTTPRequest) {
         switch HTTPRoutes.route(r) {
         case .page(let body, let type):
-            respond(c, HTTPResponse(.ok, contentType: type, headers: [("Cache-Control", "no-cache")], body: body), to: r)
+            respond(
+                c, HTTPResponse(.ok, contentType: type, headers: [("Cache-Control", "no-cache")], body: body), to: r)
         case .view(let first):
             guard r.method != "HEAD", case .ls(let path?, _, _) = first.command else {
-                return respond(c, WebAssets.view(role: (c.session.user?.role ?? .admin).rawValue, path: "/", reply: nil), to: r)
+                return respond(
+                    c, WebAssets.view(role: (c.session.user?.role ?? .admin).rawValue, path: "/", reply: nil), to: r)
             }
             c.http?.inFlight = .page(r, path: path)
             run(c, [LineUnit.request(first)][...])
         case .redirect(let to):
             let location = HTTPParser.encodePath(to)
-            respond(c, HTTPResponse(.permanentRedirect, headers: [("Location", location)], text: "308 Permanent Redirect: the page is at \(location)\n"), to: r)
+            respond(
+                c,
+                HTTPResponse(
+                    .permanentRedirect, headers: [("Location", location)],
+                    text: "308 Permanent Redirect: the page is at \(location)\n"), to: r)
         case .live:
             respond(c, HTTPResponse(.ok, text: "live\n"), to: r)
         case .ready:
@@ -141,12 +167,18 @@ extension EventLoop {
             respond(c, why.map { HTTPResponse.refusal(.unavailable, $0) } ?? HTTPResponse(.ok, text: "ready\n"), to: r)
         case .metrics:
             guard adminOrOpen(c, r, .metrics) else { return }
-            respond(c, HTTPResponse(.ok, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metricsText().utf8)), to: r)
+            respond(
+                c,
+                HTTPResponse(
+                    .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metricsText().utf8)),
+                to: r)
         case .clients:
             guard adminOrOpen(c, r, nil) else { return }
             respond(c, HTTPResponse(.ok, contentType: "application/json", body: clientsBody()), to: r)
         case .request(let request):
-            if r.method == "POST", let why = postRefusal(c, r, request) { return respond(c, HTTPRoutes.refusal(of: r, .forbidden, why), to: r) }
+            if r.method == "POST", let why = postRefusal(c, r, request) {
+                return respond(c, HTTPRoutes.refusal(of: r, .forbidden, why), to: r)
+            }
             c.http?.inFlight = .request(r)
             run(c, [LineUnit.request(request)][...])
         case .events(let prefix, let from, let snapshot, let progress):
@@ -160,8 +192,10 @@ extension EventLoop {
     /// `admissible` already): without `--users`, a write only from this machine unless `--http-open writes` (with
     /// users, the login and its role and grants decide, as on every transport).
     private func postRefusal(_ c: Connection, _ r: HTTPRequest, _ request: Request) -> String? {
-        guard config.users == nil, request.command.isWrite, !c.peer.isOnThisMachine, !config.httpOpen.contains(.writes) else { return nil }
-        return "writes over HTTP are taken from this machine only while the server has no users; start tabulad with --users FILE (who may write) or --http-open writes"
+        guard config.users == nil, request.command.isWrite, !c.peer.isOnThisMachine, !config.httpOpen.contains(.writes)
+        else { return nil }
+        return
+            "writes over HTTP are taken from this machine only while the server has no users; start tabulad with --users FILE (who may write) or --http-open writes"
     }
 
     /// The `/clients` body: the one made this second while no connection came or went here,
@@ -183,7 +217,9 @@ extension EventLoop {
     }
 
     /// Turns the connection into an event stream of what is under `prefix`, from `from`.
-    private func startStream(_ c: Connection, _ r: HTTPRequest, prefix: String, from: UInt64?, snapshot: Bool, progress: Bool) {
+    private func startStream(
+        _ c: Connection, _ r: HTTPRequest, prefix: String, from: UInt64?, snapshot: Bool, progress: Bool
+    ) {
         guard let h = c.http else { return }
         if r.method == "HEAD" {
             return respond(c, HTTPResponse(.ok, contentType: "text/event-stream", body: []), to: r)
@@ -200,7 +236,12 @@ extension EventLoop {
         // but lenient readers (httpx-sse) hand it on as a message with empty data.
         c.output.append(Array("retry: 2000\n".utf8))
         markDirty(c)
-        run(c, [LineUnit.request(Request(command: .watch(prefix: prefix, from: from, snapshot: snapshot, progress: progress)))][...])
+        run(
+            c,
+            [
+                LineUnit.request(
+                    Request(command: .watch(prefix: prefix, from: from, snapshot: snapshot, progress: progress)))
+            ][...])
     }
 
     /// Why the server should not be sent traffic now, or nil when it is ready.
@@ -228,7 +269,9 @@ extension EventLoop {
     /// so that proxies keep it open and a page can tell a quiet stream from a dead one.
     func keepStreamsAlive() {
         for c in Array(conns.values) {
-            guard let h = c.http, h.streaming, c.replay == nil, nowSeconds - h.lastStreamed >= HTTPExchange.keepAliveSeconds else { continue }
+            guard let h = c.http, h.streaming, c.replay == nil,
+                nowSeconds - h.lastStreamed >= HTTPExchange.keepAliveSeconds
+            else { continue }
             push(Array(": keep-alive\n\n".utf8), to: c)
         }
     }

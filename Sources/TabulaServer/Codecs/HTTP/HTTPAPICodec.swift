@@ -31,8 +31,10 @@ enum HTTPAPICodec {
         var out: [Record] = []
         var i = 0
         while let code = next(bytes, &i), let message = next(bytes, &i), let body = next(bytes, &i) {
-            out.append(Record(code: code.isEmpty ? nil : ErrorCode(rawValue: String(decoding: code, as: UTF8.self)) ?? .syntax,
-                              message: String(decoding: message, as: UTF8.self), body: Array(body)))
+            out.append(
+                Record(
+                    code: code.isEmpty ? nil : ErrorCode(rawValue: String(decoding: code, as: UTF8.self)) ?? .syntax,
+                    message: String(decoding: message, as: UTF8.self), body: Array(body)))
         }
         assert(i == bytes.count, "an HTTP connection was handed bytes that are not whole reply records")
         return out

@@ -94,16 +94,25 @@ enum HTTPRoutes {
             return built(["SHOW", path])
         case "/events":
             let prefix = r.parameter("prefix") ?? "/"
-            guard prefix.hasPrefix("/") else { return .refusal(.badRequest, "prefix must be an absolute path such as /items") }
+            guard prefix.hasPrefix("/") else {
+                return .refusal(.badRequest, "prefix must be an absolute path such as /items")
+            }
             let snapshot = r.parameter("snapshot") == "1", progress = r.parameter("progress") == "1"
             // A reconnecting browser says the last event it had: that wins over the page's `from`.
-            guard let text = r.header("last-event-id") ?? r.parameter("from") else { return .events(prefix: prefix, from: nil, snapshot: snapshot, progress: progress) }
+            guard let text = r.header("last-event-id") ?? r.parameter("from") else {
+                return .events(prefix: prefix, from: nil, snapshot: snapshot, progress: progress)
+            }
             guard let rev = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
-                return .refusal(.badRequest, "from (or Last-Event-ID) must be a revision number, not '\(TabulaError.quoting(text))'")
+                return .refusal(
+                    .badRequest, "from (or Last-Event-ID) must be a revision number, not '\(TabulaError.quoting(text))'"
+                )
             }
             return .events(prefix: prefix, from: rev, snapshot: snapshot, progress: progress)
         default:
-            return .refusal(.notFound, "no page \(TabulaError.quoting(r.path)); / lists the pages, and /metrics, /livez, /readyz, /clients and /events are served")
+            return .refusal(
+                .notFound,
+                "no page \(TabulaError.quoting(r.path)); / lists the pages, and /metrics, /livez, /readyz, /clients and /events are served"
+            )
         }
     }
 
@@ -111,11 +120,17 @@ enum HTTPRoutes {
     /// would have them (so `IF REV n` is three more words), through the one request builder.
     private static func post(_ r: HTTPRequest) -> Route {
         guard r.path.hasPrefix("/api/"), r.path.count > 5 else {
-            return .refusal(.methodNotAllowed, "POST is taken at /api/VERB only (POST /api/select with {\"args\": [\"/settings/my-int\", \"#2\"]}); pages, streams and metrics are read with GET")
+            return .refusal(
+                .methodNotAllowed,
+                "POST is taken at /api/VERB only (POST /api/select with {\"args\": [\"/settings/my-int\", \"#2\"]}); pages, streams and metrics are read with GET"
+            )
         }
         let name = String(r.path.dropFirst(5)).uppercased()
         guard let verb = Verb(rawValue: name) else {
-            return .refusal(.notFound, "no verb \(TabulaError.quoting(name)) at \(TabulaError.quoting(r.path)); HELP over the line protocol lists them")
+            return .refusal(
+                .notFound,
+                "no verb \(TabulaError.quoting(name)) at \(TabulaError.quoting(r.path)); HELP over the line protocol lists them"
+            )
         }
         if let why = refusalOverHTTP(verb) { return .refusal(.badRequest, why) }
         switch arguments(of: r.body) {
@@ -141,10 +156,16 @@ enum HTTPRoutes {
         guard let text = String(validating: body, as: UTF8.self), let json = JSONParser.parse(text) else {
             return .failure(TabulaError(.syntax, "the body is not JSON; \(shape)"))
         }
-        guard case .object = json.resolved else { return .failure(TabulaError(.syntax, "the body is not a JSON object; \(shape)")) }
+        guard case .object = json.resolved else {
+            return .failure(TabulaError(.syntax, "the body is not a JSON object; \(shape)"))
+        }
         guard let value = json["args"] else { return .success([]) }
-        guard case .array(let items) = value.resolved else { return .failure(TabulaError(.syntax, "args is not an array; \(shape)")) }
-        guard items.count <= maxArguments else { return .failure(TabulaError(.tooLong, "more than \(maxArguments) args; send fewer words in one request")) }
+        guard case .array(let items) = value.resolved else {
+            return .failure(TabulaError(.syntax, "args is not an array; \(shape)"))
+        }
+        guard items.count <= maxArguments else {
+            return .failure(TabulaError(.tooLong, "more than \(maxArguments) args; send fewer words in one request"))
+        }
         var words: [String] = []
         for item in items {
             switch item.resolved {
@@ -175,15 +196,18 @@ enum HTTPRoutes {
         if let origin = r.header("origin") {
             let host = r.header("host") ?? ""
             if origin == "http://\(host)" || origin == "https://\(host)" { return nil }
-            return "a write from another site's page (Origin \(TabulaError.quoting(origin))) is refused; use this server's own pages, or a client that is not a browser"
+            return
+                "a write from another site's page (Origin \(TabulaError.quoting(origin))) is refused; use this server's own pages, or a client that is not a browser"
         }
         if let site = r.header("sec-fetch-site"), site != "same-origin", site != "none" {
-            return "a write from another site's page (Sec-Fetch-Site \(TabulaError.quoting(site))) is refused; use this server's own pages"
+            return
+                "a write from another site's page (Sec-Fetch-Site \(TabulaError.quoting(site))) is refused; use this server's own pages"
         }
         return nil
     }
 
-    private static let missingPath = Route.refusal(.badRequest, "give the path to read as ?path=/items (an absolute path)")
+    private static let missingPath = Route.refusal(
+        .badRequest, "give the path to read as ?path=/items (an absolute path)")
 
     private static func absolutePath(_ r: HTTPRequest) -> String? {
         guard let p = r.parameter("path"), p.hasPrefix("/") else { return nil }
@@ -201,10 +225,14 @@ enum HTTPRoutes {
 
     /// A refusal of `r` in the shape its caller reads: on `/api/…` the JSON of an error reply
     /// (`{"ok":false,"code":…,"message":…}`, as a refused request's reply), elsewhere text.
-    static func refusal(of r: HTTPRequest, _ status: HTTPStatus, _ message: String, headers: [(String, String)] = []) -> HTTPResponse {
+    static func refusal(of r: HTTPRequest, _ status: HTTPStatus, _ message: String, headers: [(String, String)] = [])
+        -> HTTPResponse
+    {
         guard r.path.hasPrefix("/api/") else { return .refusal(status, message, headers: headers) }
         var body: [UInt8] = []
-        JSONValue.object([("ok", .bool(false)), ("code", .string(ErrorCode(status: status).rawValue)), ("message", .string(message))]).write(to: &body)
+        JSONValue.object([
+            ("ok", .bool(false)), ("code", .string(ErrorCode(status: status).rawValue)), ("message", .string(message)),
+        ]).write(to: &body)
         body.append(10)
         return HTTPResponse(status, contentType: "application/json", headers: headers, body: body)
     }

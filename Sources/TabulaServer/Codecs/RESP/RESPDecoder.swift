@@ -82,7 +82,9 @@ public struct RESPDecoder: Sendable {
             if let length = bulkLength {
                 // The element's bytes and its CRLF.
                 guard buffer.count - start >= length + 2 else { return nil }
-                guard buffer[start + length] == 13, buffer[start + length + 1] == 10 else { return fail("expected CRLF after a bulk string of \(length) bytes") }
+                guard buffer[start + length] == 13, buffer[start + length + 1] == 10 else {
+                    return fail("expected CRLF after a bulk string of \(length) bytes")
+                }
                 elements.append(Array(buffer[start..<(start + length)]))
                 requestBytes += length + 2
                 consume(to: start + length + 2)
@@ -96,7 +98,9 @@ public struct RESPDecoder: Sendable {
                     return fail("expected '$', got '\(Self.shown(line.first))'")
                 }
                 guard let n = Self.number(line.dropFirst()), n >= 0 else { return fail("invalid bulk length") }
-                if unauthenticated && n > Self.unauthenticatedElementBytes { return fail("unauthenticated bulk length") }
+                if unauthenticated && n > Self.unauthenticatedElementBytes {
+                    return fail("unauthenticated bulk length")
+                }
                 requestBytes += line.count + 2
                 if requestBytes + n + 2 > maxRequest { return fail("request longer than \(maxRequest) bytes") }
                 bulkLength = n
@@ -113,7 +117,9 @@ public struct RESPDecoder: Sendable {
             if n <= 0 { continue }  // `*0` and `*-1` ask nothing, as in Redis
             if unauthenticated && n > Self.unauthenticatedElements { return fail("unauthenticated multibulk length") }
             if n > Self.mostElements { return fail("multibulk length \(n) is over \(Self.mostElements) elements") }
-            if (line.count + 2) + 6 * n > maxRequest { return fail("request longer than \(maxRequest) bytes (\(n) elements take at least \(6 * n))") }
+            if (line.count + 2) + 6 * n > maxRequest {
+                return fail("request longer than \(maxRequest) bytes (\(n) elements take at least \(6 * n))")
+            }
             requestBytes = line.count + 2
             declared = n
             elements.reserveCapacity(min(n, 64))
@@ -136,7 +142,9 @@ public struct RESPDecoder: Sendable {
         while i < buffer.count && buffer[i] != 10 { i += 1 }
         guard i < buffer.count else {
             scanned = buffer.count
-            if buffer.count - start > maxRequest, case .fatal(let why) = fail("too big inline request (more than \(maxRequest) bytes without a newline)") {
+            if buffer.count - start > maxRequest,
+                case .fatal(let why) = fail("too big inline request (more than \(maxRequest) bytes without a newline)")
+            {
                 pendingFatal = why
             }
             return nil
@@ -144,7 +152,9 @@ public struct RESPDecoder: Sendable {
         var end = i
         if end > start && buffer[end - 1] == 13 { end -= 1 }
         if end - start > maxRequest {  // however it arrived, whole or in pieces
-            if case .fatal(let why) = fail("too big inline request (more than \(maxRequest) bytes without a newline)") { pendingFatal = why }
+            if case .fatal(let why) = fail("too big inline request (more than \(maxRequest) bytes without a newline)") {
+                pendingFatal = why
+            }
             return nil
         }
         let line = buffer[start..<end]

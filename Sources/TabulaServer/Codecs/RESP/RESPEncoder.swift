@@ -14,7 +14,9 @@ public enum RESPEncoder {
     public static func encode(_ reply: Reply, resp3: Bool, into out: inout [UInt8]) {
         let w = RESPWriter(resp3: resp3)
         if let e = reply.error { return w.error(e.code.rawValue, e.message, into: &out) }
-        if let s = reply.subscription { return subscription(s.kind, channel: s.channel, count: s.count, resp3: resp3, into: &out) }
+        if let s = reply.subscription {
+            return subscription(s.kind, channel: s.channel, count: s.count, resp3: resp3, into: &out)
+        }
         guard !reply.rows.isEmpty && reply.rev == nil else {
             var message = reply.message.isEmpty ? "OK" : reply.message
             if let rev = reply.rev { message += " rev=\(rev)" }
@@ -73,7 +75,8 @@ public enum RESPEncoder {
 
     /// A confirmation of subscribe mode: `subscribe`/`unsubscribe`, the channel (nil: none)
     /// and how many the connection now watches.
-    public static func subscription(_ kind: String, channel: String?, count: Int, resp3: Bool, into out: inout [UInt8]) {
+    public static func subscription(_ kind: String, channel: String?, count: Int, resp3: Bool, into out: inout [UInt8])
+    {
         let w = RESPWriter(resp3: resp3)
         w.push(3, into: &out)
         w.bulk(kind, into: &out)
@@ -81,7 +84,6 @@ public enum RESPEncoder {
         w.integer(Int64(count), into: &out)
     }
 }
-
 
 extension RESPEncoder {
     /// A run of events' JSON payloads as RESP `message` replies on `channel` (members each

@@ -38,7 +38,9 @@ final class RESPExchange: RequestCodec {
 
     func decode(_ bytes: UnsafeRawBufferPointer, into units: inout [LineUnit], facts: () -> ServerFacts) -> Int {
         decoder.append(bytes)
-        return withoutActuallyEscaping(facts) { facts in decodeBuffered(into: &units, requests: RESPRequests(describe: facts)) }
+        return withoutActuallyEscaping(facts) { facts in
+            decodeBuffered(into: &units, requests: RESPRequests(describe: facts))
+        }
     }
 
     private func decodeBuffered(into units: inout [LineUnit], requests: RESPRequests) -> Int {
@@ -58,7 +60,11 @@ final class RESPExchange: RequestCodec {
                     continue
                 }
                 guard let words = RESPExchange.utf8Words(elements) else {
-                    units.append(.failure(tag: nil, TabulaError(.encoding, "every argument must be UTF-8 text; send names and titles as UTF-8")))
+                    units.append(
+                        .failure(
+                            tag: nil,
+                            TabulaError(.encoding, "every argument must be UTF-8 text; send names and titles as UTF-8"))
+                    )
                     continue
                 }
                 units += requests.units(words, self)
@@ -75,7 +81,9 @@ final class RESPExchange: RequestCodec {
     /// `ECHO message`, answered with its bytes as they came (binary-safe: `redis-cli --pipe`
     /// ends its input with one of 20 random bytes); nil for any other request.
     static func echo(_ elements: [[UInt8]]) -> LineUnit? {
-        guard elements.count == 2, elements[0].count == 4, String(decoding: elements[0], as: UTF8.self).uppercased() == "ECHO" else { return nil }
+        guard elements.count == 2, elements[0].count == 4,
+            String(decoding: elements[0], as: UTF8.self).uppercased() == "ECHO"
+        else { return nil }
         var out: [UInt8] = []
         RESPWriter(resp3: false).bulk(elements[1], into: &out)  // a bulk string is the same in RESP2 and RESP3
         return .answer(out, format: nil, close: false)

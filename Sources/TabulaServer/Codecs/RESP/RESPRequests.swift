@@ -31,10 +31,23 @@ struct RESPRequests {
             x.decoder.unauthenticated = false
             return parsed(words)
         case "SELECT" where args.count == 1 && args[0].allSatisfy(\.isNumber):
-            return [args[0] == "0" || Int(args[0]) == 0 ? status("OK", x) : error(.invalid, "DB index is out of range: Tabula has one database, 0; SELECT with a path and an option selects a setting's option", x)]
+            return [
+                args[0] == "0" || Int(args[0]) == 0
+                    ? status("OK", x)
+                    : error(
+                        .invalid,
+                        "DB index is out of range: Tabula has one database, 0; SELECT with a path and an option selects a setting's option",
+                        x)
+            ]
         case "CLIENT": return [client(args, x)]
         case "CONFIG":
-            guard args.first?.uppercased() == "GET" else { return [error(.unknown, "CONFIG takes only GET here (answered empty); Tabula is configured by tabulad's flags", x)] }
+            guard args.first?.uppercased() == "GET" else {
+                return [
+                    error(
+                        .unknown,
+                        "CONFIG takes only GET here (answered empty); Tabula is configured by tabulad's flags", x)
+                ]
+            }
             return [answer(.map([]), x)]
         case "INFO": return [answer(.bulk(info), x)]
         case "LATENCY": return [answer(.array([]), x)]  // no latency events are recorded: none to tell
@@ -42,13 +55,20 @@ struct RESPRequests {
         case "ECHO": return [error(.syntax, "ECHO takes one message: ECHO hello", x)]
         case "COMMAND": return [command(args, x)]
         case "SUBSCRIBE":
-            guard !args.isEmpty else { return [error(.syntax, "SUBSCRIBE takes one or more prefixes, e.g. SUBSCRIBE /orders", x)] }
+            guard !args.isEmpty else {
+                return [error(.syntax, "SUBSCRIBE takes one or more prefixes, e.g. SUBSCRIBE /orders", x)]
+            }
             return args.map { subscribing(.watch(prefix: $0, from: nil)) }
         case "UNSUBSCRIBE":
             guard !args.isEmpty else { return [subscribing(.unwatch(prefix: nil))] }
             return args.map { subscribing(.unwatch(prefix: $0)) }
         case "PSUBSCRIBE", "PUNSUBSCRIBE", "SSUBSCRIBE":
-            return [error(.unknown, "patterns are not taken: a prefix covers everything under it, so SUBSCRIBE /items receives every item's changes", x)]
+            return [
+                error(
+                    .unknown,
+                    "patterns are not taken: a prefix covers everything under it, so SUBSCRIBE /items receives every item's changes",
+                    x)
+            ]
         case "FORMAT":
             return [error(.invalid, "a RESP connection keeps RESP; HELLO 2 or HELLO 3 chooses its version", x)]
         default: return parsed(words)
@@ -64,7 +84,9 @@ struct RESPRequests {
         case .queued?: return status("QUEUED", x)
         case .refused(let e)?: return .failure(tag: nil, e)
         case .run(let requests)?: return requests.isEmpty ? answer(.array([]), x) : .transaction(requests, tag: nil)
-        case .aborted(let why)?: return error(.invalid, "EXECABORT Transaction discarded because of previous errors (\(why))", x, code: "EXECABORT")
+        case .aborted(let why)?:
+            return error(
+                .invalid, "EXECABORT Transaction discarded because of previous errors (\(why))", x, code: "EXECABORT")
         case nil: return parsed(words).first ?? .failure(tag: nil, TabulaError(.syntax, "an empty request"))
         }
     }
@@ -92,7 +114,10 @@ struct RESPRequests {
         var version = x.resp3 ? 3 : 2
         var login: (name: String, secret: String)?
         if let v = args.first {
-            guard let n = Int(v), n == 2 || n == 3 else { return error(.syntax, "NOPROTO unsupported protocol version '\(v)'; HELLO takes 2 or 3", x, code: "NOPROTO") }
+            guard let n = Int(v), n == 2 || n == 3 else {
+                return error(
+                    .syntax, "NOPROTO unsupported protocol version '\(v)'; HELLO takes 2 or 3", x, code: "NOPROTO")
+            }
             version = n
             i = 1
         }
@@ -117,11 +142,14 @@ struct RESPRequests {
         if args.first != nil { x.resp3 = version == 3 }
         let map: RESPValue = .map([
             ("server", .bulk("tabulad")), ("version", .bulk(ServerConfig.version)), ("proto", .integer(Int64(version))),
-            ("id", .integer(Int64(clamping: server.connection.raw))), ("mode", .bulk("standalone")), ("role", .bulk("master")), ("modules", .array([])),
+            ("id", .integer(Int64(clamping: server.connection.raw))), ("mode", .bulk("standalone")),
+            ("role", .bulk("master")), ("modules", .array([])),
         ])
         let format: WireFormat? = args.first == nil ? nil : version == 3 ? .resp3 : .resp2
         guard let login else { return .answer(map.encoded(resp3: version == 3), format: format, close: false) }
-        return .codecLogin(name: login.name, secret: login.secret, answer: map.encoded(resp3: version == 3), format: format ?? (version == 3 ? .resp3 : .resp2))
+        return .codecLogin(
+            name: login.name, secret: login.secret, answer: map.encoded(resp3: version == 3),
+            format: format ?? (version == 3 ? .resp3 : .resp2))
     }
 
     private func client(_ args: [String], _ x: RESPExchange) -> LineUnit {
@@ -142,7 +170,9 @@ struct RESPRequests {
 
     /// Why `name` cannot be a client's name, if it cannot.
     static func nameRefusal(_ name: String) -> String? {
-        if name.contains(where: { $0 == " " || $0.isNewline }) { return "Client names cannot contain spaces, newlines or special characters." }
+        if name.contains(where: { $0 == " " || $0.isNewline }) {
+            return "Client names cannot contain spaces, newlines or special characters."
+        }
         if name.utf8.count > mostNameBytes { return "a client name is at most \(mostNameBytes) bytes" }
         return nil
     }
@@ -164,8 +194,10 @@ struct RESPRequests {
     private var info: String {
         let s = server
         return [
-            "# Server", "redis_version:7.0.0", "tabula_version:\(ServerConfig.version)", "redis_mode:standalone", "os:Linux", "arch_bits:64",
-            "process_id:\(getpid())", "tcp_port:\(s.port)", "uptime_in_seconds:\(s.uptimeSeconds)", "uptime_in_days:\(s.uptimeSeconds / 86_400)",
+            "# Server", "redis_version:7.0.0", "tabula_version:\(ServerConfig.version)", "redis_mode:standalone",
+            "os:Linux", "arch_bits:64",
+            "process_id:\(getpid())", "tcp_port:\(s.port)", "uptime_in_seconds:\(s.uptimeSeconds)",
+            "uptime_in_days:\(s.uptimeSeconds / 86_400)",
             "history_id:\(s.historyID)", "revision:\(s.revision)", "",
             "# Clients", "connected_clients:\(s.connectedClients)", "blocked_clients:0", "",
             "# Memory", "used_memory:\(RESPRequests.residentBytes())", "",

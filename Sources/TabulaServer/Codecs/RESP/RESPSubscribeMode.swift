@@ -8,7 +8,10 @@ enum RESPSubscribeMode {
     /// Why `command` may not run in `session`'s mode, or nil.
     static func refusal(_ command: Command, session: Session) -> TabulaError? {
         guard session.subscribed, !command.traits.whileSubscribed else { return nil }
-        return TabulaError(.invalid, "Can't execute '\(command.verb.rawValue.lowercased())': only WATCH/SUBSCRIBE, UNWATCH/UNSUBSCRIBE, PING and QUIT are allowed in this context (RESP2 subscribe mode); UNSUBSCRIBE first, or use RESP3 (HELLO 3), where every command stays allowed")
+        return TabulaError(
+            .invalid,
+            "Can't execute '\(command.verb.rawValue.lowercased())': only WATCH/SUBSCRIBE, UNWATCH/UNSUBSCRIBE, PING and QUIT are allowed in this context (RESP2 subscribe mode); UNSUBSCRIBE first, or use RESP3 (HELLO 3), where every command stays allowed"
+        )
     }
 
     /// `e`, the execution of `command`, as the mode answers it; the mode entered or left.

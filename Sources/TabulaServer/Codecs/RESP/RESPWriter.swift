@@ -71,10 +71,14 @@ public struct RESPWriter {
     }
 
     /// The header of a set of `n` elements (RESP2: an array).
-    public func set(_ n: Int, into out: inout [UInt8]) { header(resp3 ? UInt8(ascii: "~") : UInt8(ascii: "*"), n, into: &out) }
+    public func set(_ n: Int, into out: inout [UInt8]) {
+        header(resp3 ? UInt8(ascii: "~") : UInt8(ascii: "*"), n, into: &out)
+    }
 
     /// The header of a push of `n` elements (RESP2, in subscribe mode: an array).
-    public func push(_ n: Int, into out: inout [UInt8]) { header(resp3 ? UInt8(ascii: ">") : UInt8(ascii: "*"), n, into: &out) }
+    public func push(_ n: Int, into out: inout [UInt8]) {
+        header(resp3 ? UInt8(ascii: ">") : UInt8(ascii: "*"), n, into: &out)
+    }
 
     /// A JSON value as RESP: an object as a map, an array as an array, a string as a bulk
     /// string, numbers, booleans and null as themselves.

@@ -57,7 +57,10 @@ enum WebAssets {
     /// not act.
     static let pageHeaders = [
         ("Cache-Control", "no-cache"),
-        ("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        ),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "same-origin"),
     ]

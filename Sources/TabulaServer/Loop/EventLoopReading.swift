@@ -1,0 +1,77 @@
+import CLinuxShims
+import Glibc
+import TabulaHTTP
+import TabulaProtocol
+
+/// Reading: a connection's bytes, cut into requests by its codec, run or held.
+extension EventLoop {
+    func readFrom(_ c: Connection) {
+        guard !c.readClosed, !c.readPaused else { return }
+        if c.tls != nil {
+            readTLS(c)
+            return
+        }
+        let n = readBuffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            let e = errno
+            if e == EAGAIN || e == EWOULDBLOCK || e == EINTR { return }
+            closeConnection(c)
+            return
+        }
+        if n == 0 {
+            // Half-close: answer what was asked (a last line without a newline too), then close.
+            endOfInput(c)
+            guard conns[c.id.raw] != nil else { return }
+            c.readClosed = true
+            updateInterest(c)
+            closeIfDone(c)
+            return
+        }
+        take(c, n)
+    }
+
+    /// Handles `n` bytes just read into `readBuffer` for `c`: its codec cuts them into
+    /// requests (the line protocol's `LineDecoder`, or the `RequestCodec` its first bytes
+    /// chose), which run now or are held behind what they wait for.
+    func take(_ c: Connection, _ n: Int) {
+        stats.add(stats.bytesIn, n)
+        noteActive(c)
+        if c.http != nil { return takeHTTP(c, bytes: n) }
+        if c.greetPending { chooseCodec(c, n) }
+        units.removeAll(keepingCapacity: true)
+        let requests = readBuffer.withUnsafeBytes { raw in
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+            if let codec = c.codec { return codec.decode(bytes, into: &units) { self.facts(c) } }
+            return decodeLines(c, bytes)
+        }
+        if requests > 0 {
+            c.lastRequest = nowSeconds
+            c.hasRequested = true
+        }
+        guard notePartialInput(c) else { return }
+        if c.atEngine || c.replay != nil || !c.held.isEmpty {
+            c.held += units  // after what they wait for, in order
+            c.heldBytes += n
+        } else {
+            run(c, units[...])
+        }
+        refreshReading(c)
+    }
+
+    /// Pauses reading from `c` while its held requests are many (until they are few again)
+    /// or wait for its client to read; resumes it otherwise.
+    func refreshReading(_ c: Connection) {
+        if c.held.isEmpty { c.heldBytes = 0 }
+        let httpWaiting = c.http?.waiting.count ?? 0
+        let tooMany =
+            c.held.count > EventLoop.pauseAbove || c.heldBytes > EventLoop.pauseAboveBytes
+            || (c.readPaused && c.held.count >= EventLoop.resumeBelow) || httpWaiting > HTTPExchange.mostWaiting
+            || (httpWaiting > 0 && c.http!.waitingBodyBytes > HTTPParser.maxBody)
+        let waiting = (!c.held.isEmpty || httpWaiting > 0) && (c.replay != nil || c.output.count >= config.outputPause)
+        let pause = tooMany || waiting
+        guard pause != c.readPaused else { return }
+        c.readPaused = pause
+        if !pause && c.partialSince != nil { c.partialSince = nowSeconds }  // its clock starts again
+        updateInterest(c)
+    }
+}
