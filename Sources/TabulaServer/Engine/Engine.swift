@@ -205,27 +205,39 @@ final class Engine {
                         TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil,
                         format: s.format))
             case .request(let r):
-                if let refusal = Dispatcher.refusal(r, session: s, state: state, onEngine: true) {
-                    answers.append(executor.refused(refusal, tag: r.tag, format: s.format))
-                } else if let failing, failing.covers(r.command) {
-                    answers.append(executor.refused(failing.error(for: r.command), tag: r.tag, format: s.format))
-                } else if case .sync(let rev, _) = r.command {
-                    answers.append(.reply(syncReply(c, rev: rev), tag: r.tag, format: s.format))
-                } else {
-                    var e = executor.execute(r, conn: c, session: &s)
-                    if let ev = e.outcome.event.take() {
-                        if let own = state.ownEvent(ev, for: c, stats: executor.stats) { answers.append(own) }
-                        work.add(ev, e.outcome.mutations, origin: c)
-                    }
-                    rows += e.outcome.reply.rows.count
-                    close = e.close
-                    replay = e.replay
-                    answers.append(.run(consume e, tag: r.tag, format: s.format, cacheKey: nil, revision: 0))
-                }
+                let ran = run(r, c, session: &s, failing: failing, work: &work, into: &answers)
+                rows += ran.rows
+                close = ran.close
+                replay = ran.replay
             }
         }
         let rest = close ? [] : Array(units[done...])
         return GroupAnswer(
             conn: c, answers: answers, session: s == start ? nil : s, close: close, replay: replay, rest: rest)
+    }
+
+    /// One request of a group: refused (its grants, the failing store), a SYNC answered, or
+    /// executed with its event given to its own connection inline and its change collected.
+    private func run(
+        _ r: Request, _ c: ConnectionID, session s: inout Session, failing: Failing?, work: inout CommitWork,
+        into answers: inout [Answer]
+    ) -> (rows: Int, close: Bool, replay: ReplayPlan?) {
+        if let refusal = Dispatcher.refusal(r, session: s, state: state, onEngine: true) {
+            answers.append(executor.refused(refusal, tag: r.tag, format: s.format))
+        } else if let failing, failing.covers(r.command) {
+            answers.append(executor.refused(failing.error(for: r.command), tag: r.tag, format: s.format))
+        } else if case .sync(let rev, _) = r.command {
+            answers.append(.reply(syncReply(c, rev: rev), tag: r.tag, format: s.format))
+        } else {
+            var e = executor.execute(r, conn: c, session: &s)
+            if let ev = e.outcome.event.take() {
+                if let own = state.ownEvent(ev, for: c, stats: executor.stats) { answers.append(own) }
+                work.add(ev, e.outcome.mutations, origin: c)
+            }
+            let ran = (rows: e.outcome.reply.rows.count, close: e.close, replay: e.replay)
+            answers.append(.run(consume e, tag: r.tag, format: s.format, cacheKey: nil, revision: 0))
+            return ran
+        }
+        return (0, false, nil)
     }
 }

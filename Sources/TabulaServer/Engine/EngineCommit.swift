@@ -57,15 +57,7 @@ extension Engine {
         var origins = [ConnectionID?](repeating: nil, count: outside.count)
         if !work.events.isEmpty {
             do {
-                let start = Histogram.now()
-                try store.commit(
-                    CommitBatch(
-                        mutations: work.mutations, events: work.events, revision: work.events.last?.rev ?? 0,
-                        mutationEnds: work.ends))
-                executor.stats.commitSeconds.observe(since: start)
-                executor.stats.commitChanges.observe(Double(work.events.count))
-                state.storeRefusal.withLock { $0 = nil }
-                noteStoredHistory()
+                try commitToStore(work)
             } catch {
                 state.storeRefusal.withLock { $0 = "the store refused the last commit: \(error)" }
                 committed = false
@@ -107,6 +99,20 @@ extension Engine {
         }
         published.removeAll()  // what fell out of the history, freed outside the lock
         _ = consume old  // the chunks only the committed copy held, likewise
+    }
+
+    /// Makes `work` durable in one store commit, timed and counted; the store takes writes
+    /// again once it took one.
+    private func commitToStore(_ work: CommitWork) throws {
+        let start = Histogram.now()
+        try store.commit(
+            CommitBatch(
+                mutations: work.mutations, events: work.events, revision: work.events.last?.rev ?? 0,
+                mutationEnds: work.ends))
+        executor.stats.commitSeconds.observe(since: start)
+        executor.stats.commitChanges.observe(Double(work.events.count))
+        state.storeRefusal.withLock { $0 = nil }
+        noteStoredHistory()
     }
 
     /// Queues events and answers so that every connection's stream follows the turn's order.

@@ -56,28 +56,37 @@ extension Engine {
             }
             replies.append(outcome.reply)
         }
+        swapIn(&copy, rng: rng, changed: !events.isEmpty)
+        let answers =
+            events.compactMap { state.ownEvent($0, for: c, stats: executor.stats) }
+            + Engine.execAnswers(replies, of: queue, tag: tag, format: s.format)
+        let answer = GroupAnswer(
+            conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
+        conclude(batch, answers: [answer], work: work, outside: outside, began: start.began)
+    }
+
+    /// Puts the transaction's copy in place of the model (the old one is left in `copy`, to
+    /// be freed outside the lock). Until the commit the loops read the model as it was, and a
+    /// refusal puts it back.
+    private func swapIn(_ copy: inout Model, rng: SplitMix64, changed: Bool) {
         state.writing {
-            swap(&state.model, &copy)  // the old model is freed below, outside the lock
+            swap(&state.model, &copy)
             state.rng = rng
             state.writesOnEngine = false
-            // Until the commit, the loops read the model as it was, and a refusal puts it back.
-            if !events.isEmpty {
+            if changed {
                 state.keepCommitted(&copy)
                 state.uncommitted = true
             }
         }
-        var answers: [Answer] = events.compactMap { state.ownEvent($0, for: c, stats: executor.stats) }
-        if s.format.namesChannel {  // RESP: an array of the replies, as Redis answers EXEC
-            var header: [UInt8] = []
-            RESPWriter(resp3: s.format == .resp3).array(replies.count, into: &header)
-            answers.append(.bytes(header))
-            answers += replies.map { .reply($0, tag: nil, format: s.format) }
-        } else {
-            answers.append(.reply(Engine.execReply(replies, of: queue), tag: tag, format: s.format))
-        }
-        let answer = GroupAnswer(
-            conn: c, answers: answers, session: s == session ? nil : s, close: false, replay: nil, rest: rest)
-        conclude(batch, answers: [answer], work: work, outside: outside, began: start.began)
+    }
+
+    /// EXEC's answers after the events: in RESP an array of the replies, as Redis answers
+    /// EXEC; in the line protocol one reply (`execReply`).
+    static func execAnswers(_ replies: [Reply], of queue: [Request], tag: String?, format: WireFormat) -> [Answer] {
+        guard format.namesChannel else { return [.reply(execReply(replies, of: queue), tag: tag, format: format)] }
+        var header: [UInt8] = []
+        RESPWriter(resp3: format == .resp3).array(replies.count, into: &header)
+        return [.bytes(header)] + replies.map { .reply($0, tag: nil, format: format) }
     }
 
     /// EXEC's reply in the line protocol: a row per command (`2 SELECT: My Int: 64`; in

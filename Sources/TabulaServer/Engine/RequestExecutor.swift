@@ -139,7 +139,54 @@ struct RequestExecutor: Sendable {
         _ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
         into answers: inout [Answer], events: inout [Event?], rows: inout Int
     ) -> Bool {
+        guard case .request(let r) = u else { return answerCodecUnit(u, conn: conn, session: &session, into: &answers) }
+        var key: ReplyCache.Key?
+        // Subscribed: refused, never cached. A current path that another client removed
+        // is moved by the read, with a notice: neither a cached reply nor one to cache (a
+        // hit would say "you are now at …" without moving the session).
+        if r.tag == nil && r.traits.cacheable && !session.subscribed && !model.mustSettle(session.viewer) {
+            let k = ReplyCache.key(r, session)
+            // A hit proves that this request passed `Dispatcher.refusal` for this user (and
+            // load of the users file), current path and revision: entries are made only
+            // for requests that passed, and keyed by all of that.
+            if let hit = cache.lookup(k, revision: model.revision) {
+                stats.ran(r.command.verb)
+                answers.append(.bytes(hit))
+                // A cached reply counts toward the run's bound like the one it copies:
+                // its rows, judged by its size (a row is at least a few bytes).
+                rows += hit.count / RequestExecutor.bytesPerRow
+                return false
+            }
+            key = k
+        }
+        if let refusal = Dispatcher.refusal(r, session: session, state: state, onEngine: onEngine) {
+            stats.ran(r.command.verb)
+            answers.append(refused(refusal, tag: r.tag, format: session.format))
+            return false
+        }
+        var e = execute(r, conn: conn, session: &session)
+        if let ev = e.outcome.event.take() {
+            if let own = state.ownEvent(ev, for: conn, stats: stats) { answers.append(own) }
+            events.append(consume ev)  // moved: an event copied is four retains and releases
+        }
+        rows += e.outcome.reply.rows.count
+        // Only a cacheable request (a read, run under the lock) needs the revision: a PING,
+        // run under no lock, must not touch the model while another loop writes to it.
+        let stops = e.close || e.replay != nil
+        answers.append(
+            .run(
+                consume e, tag: r.tag, format: session.format, cacheKey: key,
+                revision: key == nil ? 0 : model.revision))
+        return stops
+    }
+
+    /// A unit its codec made (a failure, its own reply or value), answered as it stands.
+    private func answerCodecUnit(
+        _ u: LineUnit, conn: ConnectionID, session: inout Session, into answers: inout [Answer]
+    ) -> Bool {
         switch u {
+        case .request:
+            return false  // answered by `answer`
         case .failure(let tag, let error):
             answers.append(refused(error, tag: tag, format: session.format))
             return false
@@ -163,45 +210,6 @@ struct RequestExecutor: Sendable {
             answers.append(
                 refused(TabulaError(.invalid, "EXEC is run by the engine"), tag: tag, format: session.format))
             return false
-        case .request(let r):
-            var key: ReplyCache.Key?
-            // Subscribed: refused, never cached. A current path that another client removed
-            // is moved by the read, with a notice: neither a cached reply nor one to cache (a
-            // hit would say "you are now at …" without moving the session).
-            if r.tag == nil && r.traits.cacheable && !session.subscribed && !model.mustSettle(session.viewer) {
-                let k = ReplyCache.key(r, session)
-                // A hit proves that this request passed `Dispatcher.refusal` for this user (and
-                // load of the users file), current path and revision: entries are made only
-                // for requests that passed, and keyed by all of that.
-                if let hit = cache.lookup(k, revision: model.revision) {
-                    stats.ran(r.command.verb)
-                    answers.append(.bytes(hit))
-                    // A cached reply counts toward the run's bound like the one it copies:
-                    // its rows, judged by its size (a row is at least a few bytes).
-                    rows += hit.count / RequestExecutor.bytesPerRow
-                    return false
-                }
-                key = k
-            }
-            if let refusal = Dispatcher.refusal(r, session: session, state: state, onEngine: onEngine) {
-                stats.ran(r.command.verb)
-                answers.append(refused(refusal, tag: r.tag, format: session.format))
-                return false
-            }
-            var e = execute(r, conn: conn, session: &session)
-            if let ev = e.outcome.event.take() {
-                if let own = state.ownEvent(ev, for: conn, stats: stats) { answers.append(own) }
-                events.append(consume ev)  // moved: an event copied is four retains and releases
-            }
-            rows += e.outcome.reply.rows.count
-            // Only a cacheable request (a read, run under the lock) needs the revision: a PING,
-            // run under no lock, must not touch the model while another loop writes to it.
-            let stops = e.close || e.replay != nil
-            answers.append(
-                .run(
-                    consume e, tag: r.tag, format: session.format, cacheKey: key,
-                    revision: key == nil ? 0 : model.revision))
-            return stops
         }
     }
 

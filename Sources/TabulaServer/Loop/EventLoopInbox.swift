@@ -10,24 +10,7 @@ extension EventLoop {
                 guard let c = conns[id.raw] else { continue }
                 push(bytes, to: c)
             case .answer(let a):
-                // counted before the lookup: its connection may have closed meanwhile
-                awaitingAnswers = max(0, awaitingAnswers - 1)
-                guard let c = conns[a.conn.raw] else { continue }
-                c.atEngine = false
-                appendReplies(c, encoded(a.answers))
-                if let session = a.session { c.session = session }
-                if c.session.user != nil { refreshUser(c) }
-                if c.byeAfterOutput != nil {  // the server closes it: its answer first, then the goodbye
-                    sayByeAfterOutput(c)
-                    continue
-                }
-                if a.close { c.closeWhenFlushed = true }
-                if !a.rest.isEmpty { c.held = a.rest + c.held }
-                markDirty(c)
-                if let plan = a.replay { startReplay(c, plan) }
-                // What it sent meanwhile runs at the top of the turn, not here: this may be
-                // inside a request's run (events drained before its replies).
-                if !c.held.isEmpty || c.http?.waiting.isEmpty == false { ready.append(c) }
+                takeAnswer(a)
             case .adopt(let fd, let peer, let kind, let tls):
                 adoptPosted(fd, peer, kind, tls: tls)
             case .replayStep(let id, let r, let step):
@@ -63,5 +46,25 @@ extension EventLoop {
                 }
             }
         }
+    }
+
+    /// A group's answer from the engine or the authenticator: its replies join the
+    /// connection's output, and what the connection sent meanwhile runs at the top of the
+    /// turn, not here (this may be inside a request's run: events drained before its replies).
+    private func takeAnswer(_ a: GroupAnswer) {
+        // counted before the lookup: its connection may have closed meanwhile
+        awaitingAnswers = max(0, awaitingAnswers - 1)
+        guard let c = conns[a.conn.raw] else { return }
+        c.atEngine = false
+        appendReplies(c, encoded(a.answers))
+        if let session = a.session { c.session = session }
+        if c.session.user != nil { refreshUser(c) }
+        // the server closes it: its answer first, then the goodbye
+        if c.byeAfterOutput != nil { return sayByeAfterOutput(c) }
+        if a.close { c.closeWhenFlushed = true }
+        if !a.rest.isEmpty { c.held = a.rest + c.held }
+        markDirty(c)
+        if let plan = a.replay { startReplay(c, plan) }
+        if !c.held.isEmpty || c.http?.waiting.isEmpty == false { ready.append(c) }
     }
 }

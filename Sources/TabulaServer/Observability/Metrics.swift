@@ -39,6 +39,16 @@ extension EventLoop {
         p.family(
             "tabulad_errors_total", .counter, "Error replies, by code.",
             ErrorCode.allCases.map { ([("code", $0.rawValue)], Double(s.byError[$0.index].count)) })
+        trafficFamilies(&p)
+        stateFamilies(&p)
+        if executor.store.isShared { clusterFamilies(&p) }
+        return p.text
+    }
+
+    /// Requests, commits, events and bytes.
+    private func trafficFamilies(_ p: inout PrometheusText) {
+        let s = stats
+        let state = executor.state
         p.family("tabulad_http_requests_total", .counter, "HTTP requests answered.", Double(s.httpRequests.count))
         p.histogram(
             "tabulad_request_batch_duration_seconds", "Time an I/O loop took to answer one read's pipelined requests.",
@@ -76,6 +86,12 @@ extension EventLoop {
         p.family(
             "tabulad_sent_bytes_total", .counter, "Bytes written to clients.",
             Double(s.bytesOut.load(ordering: .relaxed)))
+    }
+
+    /// Revisions, lists and logins.
+    private func stateFamilies(_ p: inout PrometheusText) {
+        let s = stats
+        let state = executor.state
         p.family(
             "tabulad_revision", .gauge, "The newest published revision.",
             Double(state.publishedRevision.load(ordering: .relaxed)))
@@ -93,23 +109,26 @@ extension EventLoop {
         p.family(
             "tabulad_authentication_failures_total", .counter, "Logins refused (wrong name or secret).",
             Double(s.loginsFailed.load(ordering: .relaxed)))
-        if executor.store.isShared {
-            let head = state.storeHead.load(ordering: .relaxed),
-                applied = state.publishedRevision.load(ordering: .relaxed)
-            p.family(
-                "tabulad_cluster_applied_revision", .gauge, "The newest revision this node has applied.",
-                Double(applied))
-            p.family(
-                "tabulad_cluster_store_head_revision", .gauge,
-                "The shared store's head revision, as this node last saw it.", Double(head))
-            p.family(
-                "tabulad_cluster_lag_revisions", .gauge, "Revisions this node is behind the store's head.",
-                Double(head > applied ? head - applied : 0))
-            p.histogram(
-                "tabulad_cluster_head_lock_wait_seconds", "Time a write turn waited for the head row's lock.",
-                bounds: s.headLockSeconds.bounds, s.headLockSeconds.reading)
-        }
-        return p.text
+    }
+
+    /// A cluster node's revisions and its waits for the head row.
+    private func clusterFamilies(_ p: inout PrometheusText) {
+        let s = stats
+        let state = executor.state
+        let head = state.storeHead.load(ordering: .relaxed),
+            applied = state.publishedRevision.load(ordering: .relaxed)
+        p.family(
+            "tabulad_cluster_applied_revision", .gauge, "The newest revision this node has applied.",
+            Double(applied))
+        p.family(
+            "tabulad_cluster_store_head_revision", .gauge,
+            "The shared store's head revision, as this node last saw it.", Double(head))
+        p.family(
+            "tabulad_cluster_lag_revisions", .gauge, "Revisions this node is behind the store's head.",
+            Double(head > applied ? head - applied : 0))
+        p.histogram(
+            "tabulad_cluster_head_lock_wait_seconds", "Time a write turn waited for the head row's lock.",
+            bounds: s.headLockSeconds.bounds, s.headLockSeconds.reading)
     }
 
     /// Every connection of every loop, by id (this loop's as of now, the others' as of their

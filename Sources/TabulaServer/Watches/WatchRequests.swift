@@ -9,14 +9,7 @@ extension RequestExecutor {
         subscribeReply: Bool = false
     ) -> Execution {
         let p = ModelPath.join(ModelPath.segments(prefix ?? "/", cwd: prefix == nil ? "/" : session.viewer.cwd))
-        if let top = ModelPath.segments(p, cwd: "/").first, !Model.roots.contains(top) {
-            let roots = Model.roots.filter { session.viewer.sees("/" + $0) }
-            let hint =
-                EditDistance.closest(to: top, in: roots).map { "; did you mean /\($0)?" }
-                ?? "; the top-level lists are /\(roots.joined(separator: ", /"))"
-            return Execution(Reply(error: TabulaError(.notFound, "nothing can change under \(p)\(hint)")))
-        }
-        if let why = RequestExecutor.sectionWatchRefusal(p) { return Execution(Reply(error: why)) }
+        if let why = RequestExecutor.unwatchable(p, viewer: session.viewer) { return Execution(Reply(error: why)) }
         let revision = model.revision
         // Replayed: what was published when the watch is added; anything later comes live.
         let published = min(revision, state.publishedRevision.load(ordering: .acquiring))
@@ -35,27 +28,12 @@ extension RequestExecutor {
             return Execution(Reply(error: refusal))
         }
         let held = taken ? state.snapshots.take() : nil
-        if taken && held == nil {
-            return Execution(
-                Reply(
-                    error: TabulaError(
-                        .limit,
-                        "\(state.snapshots.most) snapshots are being sent, the most at once; try again in a moment (or WATCH \(p) FROM a revision the history holds)"
-                    )))
-        }
+        if taken && held == nil { return Execution(Reply(error: snapshotsFull(p))) }
         let added: Bool? = state.hub.withLock { hub in
             guard hub.watchCount(of: c) < RequestExecutor.mostWatches || hub.watches(c, p) else { return nil }
             return hub.add(c, p, format: session.format, grants: session.viewer.grants)
         }
-        guard let added else {
-            let most = RequestExecutor.mostWatches
-            return Execution(
-                Reply(
-                    error: TabulaError(
-                        .limit,
-                        "this connection watches \(most) prefixes already, the most one may; UNWATCH some first (a prefix covers everything under it: WATCH / covers them all)"
-                    )))
-        }
+        guard let added else { return Execution(Reply(error: RequestExecutor.watchesFull)) }
         guard from != nil || taken else {
             var reply = Reply(message: WatchAck(prefix: p, rev: revision).message)
             if subscribeReply { reply.subscription = subscription(c, p) }
@@ -73,6 +51,35 @@ extension RequestExecutor {
             prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added,
             grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy)
         return e
+    }
+
+    /// Why nothing could ever change under `p`: it is under no list (with the nearest list's
+    /// name, of those `viewer` sees), or a price section's path; or nil.
+    static func unwatchable(_ p: String, viewer: Viewer) -> TabulaError? {
+        if let top = ModelPath.segments(p, cwd: "/").first, !Model.roots.contains(top) {
+            let roots = Model.roots.filter { viewer.sees("/" + $0) }
+            let hint =
+                EditDistance.closest(to: top, in: roots).map { "; did you mean /\($0)?" }
+                ?? "; the top-level lists are /\(roots.joined(separator: ", /"))"
+            return TabulaError(.notFound, "nothing can change under \(p)\(hint)")
+        }
+        return sectionWatchRefusal(p)
+    }
+
+    /// The refusal of a snapshot of `p` while the most snapshots at once are being sent.
+    func snapshotsFull(_ p: String) -> TabulaError {
+        TabulaError(
+            .limit,
+            "\(state.snapshots.most) snapshots are being sent, the most at once; try again in a moment (or WATCH \(p) FROM a revision the history holds)"
+        )
+    }
+
+    /// The refusal of a watch past the most one connection may have.
+    static var watchesFull: TabulaError {
+        TabulaError(
+            .limit,
+            "this connection watches \(mostWatches) prefixes already, the most one may; UNWATCH some first (a prefix covers everything under it: WATCH / covers them all)"
+        )
     }
 
     /// Why a watch of `p` would never be sent anything: a price section's path (`/items/cheap-items`)

@@ -30,25 +30,9 @@ struct RESPRequests {
         case "AUTH":
             x.decoder.unauthenticated = false
             return parsed(words)
-        case "SELECT" where args.count == 1 && args[0].allSatisfy(\.isNumber):
-            return [
-                args[0] == "0" || Int(args[0]) == 0
-                    ? status("OK", x)
-                    : error(
-                        .invalid,
-                        "DB index is out of range: Tabula has one database, 0; SELECT with a path and an option selects a setting's option",
-                        x)
-            ]
+        case "SELECT" where args.count == 1 && args[0].allSatisfy(\.isNumber): return [selectDB(args[0], x)]
         case "CLIENT": return [client(args, x)]
-        case "CONFIG":
-            guard args.first?.uppercased() == "GET" else {
-                return [
-                    error(
-                        .unknown,
-                        "CONFIG takes only GET here (answered empty); Tabula is configured by tabulad's flags", x)
-                ]
-            }
-            return [answer(.map([]), x)]
+        case "CONFIG": return [config(args, x)]
         case "INFO": return [answer(.bulk(info), x)]
         case "LATENCY": return [answer(.array([]), x)]  // no latency events are recorded: none to tell
         case "ECHO" where args.count == 1: return [answer(.bulk(args[0]), x)]
@@ -73,6 +57,24 @@ struct RESPRequests {
             return [error(.invalid, "a RESP connection keeps RESP; HELLO 2 or HELLO 3 chooses its version", x)]
         default: return parsed(words)
         }
+    }
+
+    /// Redis's `SELECT db`: Tabula has one database, 0.
+    private func selectDB(_ db: String, _ x: RESPExchange) -> LineUnit {
+        guard db != "0" && Int(db) != 0 else { return status("OK", x) }
+        return error(
+            .invalid,
+            "DB index is out of range: Tabula has one database, 0; SELECT with a path and an option selects a setting's option",
+            x)
+    }
+
+    /// `CONFIG GET …`, answered empty (clients ask it at connecting); nothing else of CONFIG.
+    private func config(_ args: [String], _ x: RESPExchange) -> LineUnit {
+        guard args.first?.uppercased() == "GET" else {
+            return error(
+                .unknown, "CONFIG takes only GET here (answered empty); Tabula is configured by tabulad's flags", x)
+        }
+        return answer(.map([]), x)
     }
 
     /// A request of a transaction (`TransactionQueue.step`), answered as Redis answers it:
