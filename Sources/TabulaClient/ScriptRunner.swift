@@ -228,39 +228,7 @@ public final class ScriptRunner {
                 )
             }
         case "\\wait":
-            guard case .success(let words) = Tokenizer.tokenize(Array(rest.utf8)), let p = words.first, words.count <= 2
-            else {
-                throw ScriptFailure(message: "usage: \\wait PATTERN [SECONDS]")
-            }
-            let seconds = words.count == 2 ? Double(words[1]) : 5
-            guard let asked = seconds, asked >= 0 else {
-                throw ScriptFailure(message: "\\wait: '\(words[1])' is not a number of seconds")
-            }
-            let timeout = min(asked, self.timeout ?? asked)
-            let regex = try pattern(p, for: "\\wait")
-            if let i = unclaimedPushes.firstIndex(where: { matches(regex, $0) }) {
-                unclaimedPushes.removeFirst(i + 1)
-                return
-            }
-            showPushes()
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                guard
-                    let push = try connection.waitPush(
-                        timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt, where: { _ in true })
-                else {
-                    throw ScriptFailure(
-                        message:
-                            "\\wait: no push matching /\(p)/ within \(timeout < asked ? "the --timeout of \(Int(timeout))" : words.count == 2 ? words[1] : "5") seconds"
-                    )
-                }
-                out(push)
-                if matches(regex, push) {
-                    unclaimedPushes.removeAll()
-                    return
-                }
-                unclaimedPushes.append(push)
-            }
+            try wait(rest)
         case "\\i", "\\include":
             guard !rest.isEmpty else { throw ScriptFailure(message: "usage: \\i FILE") }
             let url = rest.hasPrefix("/") ? URL(fileURLWithPath: rest) : directory.appendingPathComponent(rest)
@@ -280,6 +248,43 @@ public final class ScriptRunner {
         default:
             throw ScriptFailure(
                 message: "unknown meta-command \(name); known: \\echo \\expect \\expect-error \\wait \\i \\q")
+        }
+    }
+
+    /// `\\wait PATTERN [SECONDS]`: until a push matches (one already shown counts).
+    private func wait(_ rest: String) throws {
+        guard case .success(let words) = Tokenizer.tokenize(Array(rest.utf8)), let p = words.first, words.count <= 2
+        else {
+            throw ScriptFailure(message: "usage: \\wait PATTERN [SECONDS]")
+        }
+        let seconds = words.count == 2 ? Double(words[1]) : 5
+        guard let asked = seconds, asked >= 0 else {
+            throw ScriptFailure(message: "\\wait: '\(words[1])' is not a number of seconds")
+        }
+        let timeout = min(asked, self.timeout ?? asked)
+        let regex = try pattern(p, for: "\\wait")
+        if let i = unclaimedPushes.firstIndex(where: { matches(regex, $0) }) {
+            unclaimedPushes.removeFirst(i + 1)
+            return
+        }
+        showPushes()
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            guard
+                let push = try connection.waitPush(
+                    timeout: max(0, deadline.timeIntervalSinceNow), interrupt: interrupt, where: { _ in true })
+            else {
+                throw ScriptFailure(
+                    message:
+                        "\\wait: no push matching /\(p)/ within \(timeout < asked ? "the --timeout of \(Int(timeout))" : words.count == 2 ? words[1] : "5") seconds"
+                )
+            }
+            out(push)
+            if matches(regex, push) {
+                unclaimedPushes.removeAll()
+                return
+            }
+            unclaimedPushes.append(push)
         }
     }
 

@@ -164,11 +164,7 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
     -> ThreadResult
 {
     var result = ThreadResult()
-    let ep = tabula_epoll_create()
-    for (i, c) in conns.enumerated() {
-        _ = tabula_set_nonblocking(c.fd)
-        _ = tabula_epoll_add(ep, c.fd, tabula_EPOLLIN, UInt64(i))
-    }
+    let ep = epollSet(conns)
     func claim() -> Int? {
         let r = shared.remaining.wrappingSubtract(1, ordering: .relaxed).newValue
         return r >= 0 ? total - r - 1 : nil
@@ -211,10 +207,7 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
             let now = nowNanos()
             buf.withUnsafeBytes { c.lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
             let finished = consumeLines(c, now: now, into: &result)
-            if c.sendHead > 4096 {
-                c.sendTimes.removeFirst(c.sendHead)
-                c.sendHead = 0
-            }
+            c.dropAnsweredSendTimes()
             if finished > 0 {
                 result.lastReply = now
                 shared.completed.wrappingAdd(finished, ordering: .relaxed)
@@ -224,6 +217,25 @@ func runThread(_ conns: [BenchConnection], pipeline: Int, total: Int, expectedDe
     }
     close(ep)
     return result
+}
+
+/// An epoll set of `conns`, non-blocking, each by its index.
+func epollSet(_ conns: [BenchConnection]) -> Int32 {
+    let ep = tabula_epoll_create()
+    for (i, c) in conns.enumerated() {
+        _ = tabula_set_nonblocking(c.fd)
+        _ = tabula_epoll_add(ep, c.fd, tabula_EPOLLIN, UInt64(i))
+    }
+    return ep
+}
+
+extension BenchConnection {
+    /// Forgets the send times of answered requests, a few thousand at a time.
+    func dropAnsweredSendTimes() {
+        guard sendHead > 4096 else { return }
+        sendTimes.removeFirst(sendHead)
+        sendHead = 0
+    }
 }
 
 /// Sends what `c` still has queued; stops asking for EPOLLOUT once it is all out.

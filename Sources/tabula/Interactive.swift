@@ -129,6 +129,19 @@ final class Interactive {
 
     // MARK: - Lines
 
+    /// Written to the history at once (survives a crash of the client), without its outer
+    /// spaces and not again right after itself; an AUTH line, which holds a secret, never.
+    private func remember(_ trimmed: String) {
+        let previous =
+            history_length > 0
+            ? history_get(history_base + history_length - 1).flatMap { $0.pointee.line.map { String(cString: $0) } }
+            : nil
+        if !Credentials.holdsSecret(trimmed), trimmed != previous {
+            add_history(trimmed)
+            _ = append_history(1, historyPath)
+        }
+    }
+
     func accept(_ raw: UnsafeMutablePointer<CChar>?) {
         guard let raw else {
             print("")
@@ -140,16 +153,7 @@ final class Interactive {
         eraseHint(ofAccepted: line)
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return }
-        // Written at once (survives a crash of the client), without its outer spaces and not
-        // again right after itself; an AUTH line, which holds a secret, never.
-        let previous =
-            history_length > 0
-            ? history_get(history_base + history_length - 1).flatMap { $0.pointee.line.map { String(cString: $0) } }
-            : nil
-        if !Credentials.holdsSecret(trimmed), trimmed != previous {
-            add_history(trimmed)
-            _ = append_history(1, historyPath)
-        }
+        remember(trimmed)
         if ["quit", "exit", "\\q"].contains(trimmed.lowercased()) {
             done = true
             return

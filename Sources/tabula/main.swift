@@ -161,21 +161,7 @@ extension Options {
         if let user = p.string("--user") ?? ProcessInfo.processInfo.environment["TABULA_USER"] {
             o.credentials = Credentials(name: user, secret: try secret(for: user))
         }
-        switch p.positionals.first {
-        case nil: break
-        case "import":
-            guard p.positionals.count == 2 else {
-                throw UsageError("import takes one FILE: tabula import FILE [--into PATH]")
-            }
-            o.importFile = p.positionals[1]
-        case "live":
-            guard p.positionals.count <= 2 else { throw UsageError("live takes one PATH: tabula live /items") }
-            o.livePath = p.positionals.count == 2 ? p.positionals[1] : "/"
-        case let word? where Verb.named(word) != nil:
-            let line = p.positionals.joined(separator: " ").replacingOccurrences(of: "'", with: "'\\''")
-            throw UsageError("'\(word)' is a request, not a tabula command; send it with -c: tabula -c '\(line)'")
-        case let word?: throw UsageError("unexpected argument '\(word)'; see tabula --help")
-        }
+        try o.take(positionals: p.positionals)
         if o.file != nil && !o.commands.isEmpty { throw UsageError("give -f or -c, not both") }
         if let path = o.unixPath {
             o.servers = HostList(endpoints: [.unix(path)])
@@ -185,6 +171,25 @@ extension Options {
             }
         }
         return o
+    }
+
+    /// What the words after the options ask for: `import FILE`, `live [PATH]`, or nothing.
+    mutating func take(positionals: [String]) throws(UsageError) {
+        switch positionals.first {
+        case nil: break
+        case "import":
+            guard positionals.count == 2 else {
+                throw UsageError("import takes one FILE: tabula import FILE [--into PATH]")
+            }
+            importFile = positionals[1]
+        case "live":
+            guard positionals.count <= 2 else { throw UsageError("live takes one PATH: tabula live /items") }
+            livePath = positionals.count == 2 ? positionals[1] : "/"
+        case let word? where Verb.named(word) != nil:
+            let line = positionals.joined(separator: " ").replacingOccurrences(of: "'", with: "'\\''")
+            throw UsageError("'\(word)' is a request, not a tabula command; send it with -c: tabula -c '\(line)'")
+        case let word?: throw UsageError("unexpected argument '\(word)'; see tabula --help")
+        }
     }
 }
 
