@@ -1,5 +1,6 @@
 import CLinuxShims
 import TabulaAccess
+import TabulaProtocol
 
 /// When an I/O loop gives the CPU away before a thin wake-up (`--cpu-yield`). Off by
 /// default: measured with the client on another core it only delays (README, Performance),
@@ -133,7 +134,7 @@ public struct ServerConfig: Sendable {
     /// Log line format (`--log-format`).
     public var logFormat = LogFormat.text
     /// Version string in the greeting and `--version`.
-    public static let version = "0.1.0"
+    public static let version = Release.version
 
     /// The defaults.
     public init() {}

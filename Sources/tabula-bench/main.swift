@@ -60,7 +60,7 @@ func die(_ m: String, _ status: ExitStatus = .usage) -> Never {
 }
 
 func parse() throws(UsageError) -> Options {
-    let p = try commandLine.parseOrAnswer(Array(CommandLine.arguments.dropFirst()), version: "0.1.0")
+    let p = try commandLine.parseOrAnswer(Array(CommandLine.arguments.dropFirst()), version: Release.version)
     var o = Options()
     if let v = p.string("-h") { o.host = v }
     if let v = try p.int("-p", in: 1...65535) { o.port = v }

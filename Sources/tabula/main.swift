@@ -123,7 +123,7 @@ struct Options {
 
 extension Options {
     static func from(_ arguments: [String]) throws(UsageError) -> Options {
-        let p = try commandLine.parseOrAnswer(arguments, version: "0.1.0")
+        let p = try commandLine.parseOrAnswer(arguments, version: Release.version)
         if let shell = p.string("--completion") {
             guard let script = commandLine.completionScript(shell: shell, words: ["import"]) else {
                 throw UsageError(
