@@ -222,49 +222,6 @@ def mixed(work, start_tabulad, lb, seconds=60):
     print("RSS %d MB before, %d MB at the end of the load, %d MB after the clients left" % (start // 1024, during // 1024, after // 1024))
 
 
-def pinned(runs, n, work, rel, lb):
-    """The server on CPU 1 and the client on CPU 0 (taskset), so that the client never takes
-    the server's core: what a client on another machine sees. PING, a read and a write at c=50
-    P=1, Redis beside tabulad with --cpu-yield on and off and --io-threads 1 and 2."""
-    def server(argv):
-        port = free_port()
-        p = subprocess.Popen(["taskset", "-c", "1", *argv(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_port(port)
-        return p, port
-    tabulad = os.path.join(rel, "tabulad")
-    servers = [("redis", lambda port: ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])]
-    for threads in ("1", "2"):
-        for yield_ in ("on", "off"):
-            servers.append(("tabulad io=%s yield=%s" % (threads, yield_),
-                            lambda port, t=threads, y=yield_: [tabulad, "--memory", "--port", str(port), "--log-level", "warn", "--io-threads", t, "--cpu-yield", y]))
-    procs = [(name, *server(argv)) for name, argv in servers]
-    f = os.path.join(work, "pinned-writes.txt")
-    with open(f, "w") as fh:
-        fh.write(WRITES)
-    cases = [("PING", "PING", "PING", ()), ("read", "GET k", "SHOW /settings/my-int", ()), ("write", "SET k v", "PING", ("-f", f))]
-    res = {}
-    try:
-        for _ in range(runs):
-            for case, rline, tline, extra in cases:
-                for name, _, port in procs:
-                    redis_ = name == "redis"
-                    argv = ["taskset", "-c", "0", lb, "-p", str(port), "-c", "50", "-P", "1", "-n", str(n), "-m", "redis" if redis_ else "okerr", "-q",
-                            *(() if redis_ else ("-L", *extra)), rline if redis_ else tline]
-                    out = kv(subprocess.run(argv, check=True, capture_output=True, text=True).stdout)
-                    res.setdefault((case, name), []).append((float(out["rps"]), float(out["p99_ms"])))
-    finally:
-        for _, p, _ in procs:
-            p.terminate(); p.wait()
-    print("\nServer on CPU 1, client on CPU 0 (taskset; linebench c=50 P=1; medians of %d alternating runs)" % runs)
-    print("%-6s %-26s %12s %9s %10s %8s" % ("case", "server", "req/s", "ratio", "p99 ms", "p99 x"))
-    for case, _, _, _ in cases:
-        base = statistics.median(x[0] for x in res[(case, "redis")]); base99 = statistics.median(x[1] for x in res[(case, "redis")])
-        for name, _, _ in procs:
-            v = res[(case, name)]
-            rps = statistics.median(x[0] for x in v); p99 = statistics.median(x[1] for x in v)
-            print("%-6s %-26s %12.0f %8.2fx %10.3f %7.2fx" % (case, name, rps, rps / base, p99, p99 / base99))
-
-
 def fanout_100(runs, rel, lb, variants=()):
     """One writer (c=1) and 100 watchers of /items on --memory --io-threads 2, at P=1 and P=16:
     deliveries per second for this build and each variant (`--against` commits, `--variant`
