@@ -11,55 +11,59 @@ public struct Placed: Sendable {
 }
 
 extension ItemsList {
-    public func placement(of ref: Ref) -> Placed? {
+    public func placement(of ref: Ref, withRow: Bool) -> Placed? {
         guard ref.kind == ItemsList.item, let it = items.item(ref.a) else { return nil }
         return Placed(
-            at: Placement(section: sectionName(ref.a), position: items.position(of: ref.a) + 1), row: row(it).json)
+            at: Placement(section: sectionName(ref.a), position: items.position(of: ref.a) + 1),
+            row: withRow ? row(it).json : .null)
     }
 }
 
 extension CatalogList {
-    public func placement(of ref: Ref) -> Placed? {
+    public func placement(of ref: Ref, withRow: Bool) -> Placed? {
         guard ref.kind == CatalogList.node, let node = nodes[ref.a], let parent = nodes[node.parent],
             let i = parent.children.firstIndex(of: node.id)
         else { return nil }
-        return Placed(at: Placement(position: i + 1), row: json(node))
+        return Placed(at: Placement(position: i + 1), row: withRow ? json(node) : .null)
     }
 }
 
 extension MenuList {
-    public func placement(of ref: Ref) -> Placed? {
+    public func placement(of ref: Ref, withRow: Bool) -> Placed? {
         switch ref.kind {
-        case MenuList.section: return Placed(at: Placement(position: ref.a + 1), row: sectionRow(ref.a).json)
-        case MenuList.entry: return Placed(at: Placement(position: ref.b + 1), row: entryRow(ref.a, ref.b).json)
+        case MenuList.section:
+            return Placed(at: Placement(position: ref.a + 1), row: withRow ? sectionRow(ref.a).json : .null)
+        case MenuList.entry:
+            return Placed(at: Placement(position: ref.b + 1), row: withRow ? entryRow(ref.a, ref.b).json : .null)
         default: return nil
         }
     }
 }
 
 extension OrdersList {
-    public func placement(of ref: Ref) -> Placed? {
+    public func placement(of ref: Ref, withRow: Bool) -> Placed? {
         guard ref.kind == OrdersList.order, let o = orders.order(ref.a), let i = orders.position(of: ref.a) else {
             return nil
         }
-        return Placed(at: Placement(position: i + 1), row: o.json)
+        return Placed(at: Placement(position: i + 1), row: withRow ? o.json : .null)
     }
 }
 
 extension SettingsList {
-    public func placement(of ref: Ref) -> Placed? {
+    public func placement(of ref: Ref, withRow: Bool) -> Placed? {
         guard ref.kind == SettingsList.setting else { return nil }
-        return Placed(at: Placement(position: ref.a + 1), row: settingRow(ref.a).json)
+        return Placed(at: Placement(position: ref.a + 1), row: withRow ? settingRow(ref.a).json : .null)
     }
 }
 
 extension Model {
-    /// Where the entry at canonical `path` stands, and its row; nil when `path` is no entry
-    /// of an ordered list (a list itself, `/`, a setting's option, or nothing).
-    func placement(ofPath path: String) -> Placed? {
+    /// Where the entry at canonical `path` stands, and its row (`.null` unless `withRow`); nil
+    /// when `path` is no entry of an ordered list (a list itself, `/`, a setting's option, or
+    /// nothing).
+    func placement(ofPath path: String, withRow: Bool = true) -> Placed? {
         guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top
         else { return nil }
-        return lists.withUnsafeBufferPointer { $0[i].placement(of: ref) }
+        return lists.withUnsafeBufferPointer { $0[i].placement(of: ref, withRow: withRow) }
     }
 
     /// The entry a write to `target` changes, and where it stands before: `target` itself,
@@ -78,7 +82,7 @@ extension Model {
             e.from = before.placed.at
             e.prev = before.placed.row
         }
-        if e.kind != "rm" && e.kind != "clear" { e.at = placement(ofPath: e.path)?.at }
+        if e.kind != "rm" && e.kind != "clear" { e.at = placement(ofPath: e.path, withRow: false)?.at }
         if e.kind == "add" || e.kind == "rm" { e.parent = placement(ofPath: ModelPath.parent(e.path))?.row }
     }
 }

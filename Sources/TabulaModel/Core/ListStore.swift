@@ -47,9 +47,10 @@ public protocol ListStore: Sendable {
     var bareNames: [String] { get }
     /// What ordering `ref` would append to the order list: its path and title.
     func orderLine(_ ref: Ref) -> (entry: String, title: String)?
-    /// Where the entry at `ref` stands among its siblings, and its row (`ListPlacements`);
+    /// Where the entry at `ref` stands among its siblings, and its row when `withRow`
+    /// (else `.null`: building a row costs more than finding the place; `ListPlacements`);
     /// nil when `ref` is no entry of an ordered list.
-    func placement(of ref: Ref) -> Placed?
+    func placement(of ref: Ref, withRow: Bool) -> Placed?
 }
 
 extension ListStore {
@@ -61,5 +62,5 @@ extension ListStore {
     public func places(bareNamed name: String) -> [Ref] { [] }
     public var bareNames: [String] { [] }
     public func orderLine(_ ref: Ref) -> (entry: String, title: String)? { nil }
-    public func placement(of ref: Ref) -> Placed? { nil }
+    public func placement(of ref: Ref, withRow: Bool) -> Placed? { nil }
 }
