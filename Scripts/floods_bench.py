@@ -51,22 +51,27 @@ def niced(f, args):
     f(*args)
 
 
-def unread_cached(port, k, stop):
-    """Connections that pipeline cached LS /items LIMIT 10000 and never read."""
+def unread_senders(port, stop, line, pause, first=b""):
+    """5 connections that send `first`, then `line` every `pause` seconds, and never read."""
     socks = []
     for _ in range(5):
         s = socket.create_connection(("127.0.0.1", port))
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.sendall(first)
         s.setblocking(False)
         socks.append(s)
-    line = b"LS /items LIMIT 10000\n" * 64
     while not stop.is_set():
         for s in socks:
             try:
                 s.send(line)
             except OSError:
                 pass
-        time.sleep(0.05)
+        time.sleep(pause)
+
+
+def unread_cached(port, k, stop):
+    """Connections that pipeline cached LS /items LIMIT 10000 and never read."""
+    unread_senders(port, stop, b"LS /items LIMIT 10000\n" * 64, 0.05)
 
 
 def trickle_http(http, k, stop):
@@ -104,21 +109,7 @@ def unread_sse(http, k, stop):
 
 def resp_subscribers(port, k, stop):
     """5 RESP2 connections subscribed to /orders, each pipelining PINGs and never reading."""
-    socks = []
-    for _ in range(5):
-        s = socket.create_connection(("127.0.0.1", port))
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        s.sendall(b"*2\r\n$9\r\nSUBSCRIBE\r\n$7\r\n/orders\r\n")
-        s.setblocking(False)
-        socks.append(s)
-    ping = b"*1\r\n$4\r\nPING\r\n" * 256
-    while not stop.is_set():
-        for s in socks:
-            try:
-                s.send(ping)
-            except OSError:
-                pass
-        time.sleep(0.001)
+    unread_senders(port, stop, b"*1\r\n$4\r\nPING\r\n" * 256, 0.001, first=b"*2\r\n$9\r\nSUBSCRIBE\r\n$7\r\n/orders\r\n")
 
 
 def writer(port, k, stop):

@@ -27,16 +27,25 @@ import TabulaServer
         }
     }
 
-    @Test func connectionsThatNeverReadLargePagesAreDroppedOnceTheServersUnreadOutputPassesItsBound() throws {
+    /// A server with the bound and one loop, ~10 MB pages, and twelve connections that each
+    /// ask for a different page at once and never read (the loop reads them in one turn):
+    /// `body` runs once at least four of them were dropped, with a client that reads.
+    static func withStalledPages(_ body: (TabulaConnection, [LineConnection]) throws -> Void) throws {
         try withServer({
-            $0.maxUnreadOutput = Self.bound
+            $0.maxUnreadOutput = bound
             $0.ioThreads = 1
         }) { s in
             let reader = try connect(s)
-            try Self.addLongItems(reader)
+            try addLongItems(reader)
             let attackers = try (0..<12).map { _ in try rawConnect(s) }
             for (k, a) in attackers.enumerated() { try a.sendRaw(Array("LS /items LIMIT 10000 AFTER \(k + 1)\n".utf8)) }
-            #expect(try eventually(timeout: 120) { try Self.counter(reader, "slow_consumers_dropped") >= 4 })
+            #expect(try eventually(timeout: 120) { try counter(reader, "slow_consumers_dropped") >= 4 })
+            try body(reader, attackers)
+        }
+    }
+
+    @Test func connectionsThatNeverReadLargePagesAreDroppedOnceTheServersUnreadOutputPassesItsBound() throws {
+        try Self.withStalledPages { reader, attackers in
             // What is held now: under the bound and at most one more page of about 10 MB.
             let held = try Self.counter(reader, "unread_output_bytes")
             #expect(held <= Self.bound + 11 * 1024 * 1024, "\(held) bytes unread")
@@ -51,16 +60,7 @@ import TabulaServer
     }
 
     @Test func theServerHoldsAtMostTheBoundAndOnePageWhileConnectionsThatNeverReadAskForLargePages() throws {
-        try withServer({
-            $0.maxUnreadOutput = Self.bound
-            $0.ioThreads = 1
-        }) { s in
-            let reader = try connect(s)
-            try Self.addLongItems(reader)
-            let attackers = try (0..<12).map { _ in try rawConnect(s) }
-            // All twelve at once: the loop reads them in one turn, and each page is ~10 MB.
-            for (k, a) in attackers.enumerated() { try a.sendRaw(Array("LS /items LIMIT 10000 AFTER \(k + 1)\n".utf8)) }
-            #expect(try eventually(timeout: 120) { try Self.counter(reader, "slow_consumers_dropped") >= 4 })
+        try Self.withStalledPages { reader, _ in
             let peak = try Self.counter(reader, "unread_output_peak_bytes")
             #expect(peak > Self.bound, "the attack passed the bound: \(peak) bytes at most")
             #expect(peak <= Self.bound + 11 * 1024 * 1024, "\(peak) bytes unread at most")

@@ -34,13 +34,7 @@ extension EventLoop {
     /// drain of events), so the bound is passed by at most one such unit per loop.
     func shedIfOverBound() {
         let total = stats.unreadOutput.load(ordering: .relaxed)
-        var peak = stats.unreadOutputPeak.load(ordering: .relaxed)
-        while total > peak {
-            let (exchanged, now) = stats.unreadOutputPeak.compareExchange(
-                expected: peak, desired: total, ordering: .relaxed)
-            if exchanged { break }
-            peak = now
-        }
+        ServerStats.raise(stats.unreadOutputPeak, to: total)
         if total > config.maxUnreadOutput { shedUnreadOutput() }
     }
 

@@ -104,13 +104,7 @@ extension EventLoop {
     /// Counts the turn's replay steps into the server's figures.
     private func noteReplaySteps() {
         stats.replaySteps.wrappingAdd(replayStepsThisTurn, ordering: .relaxed)
-        var most = stats.replayStepsMostInATurn.load(ordering: .relaxed)
-        while replayStepsThisTurn > most {
-            let (done, now) = stats.replayStepsMostInATurn.compareExchange(
-                expected: most, desired: replayStepsThisTurn, ordering: .relaxed)
-            if done { break }
-            most = now
-        }
+        ServerStats.raise(stats.replayStepsMostInATurn, to: replayStepsThisTurn)
         replayStepsThisTurn = 0
     }
 

@@ -81,3 +81,16 @@ extension ErrorCode {
     var index: Int { ErrorCode.indices[self] ?? 0 }
     private static let indices = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
 }
+
+extension ServerStats {
+    /// Raises the high-water mark `most` to `value` if it is higher, whichever thread gets
+    /// there first.
+    static func raise(_ most: borrowing Atomic<Int>, to value: Int) {
+        var seen = most.load(ordering: .relaxed)
+        while value > seen {
+            let (done, now) = most.compareExchange(expected: seen, desired: value, ordering: .relaxed)
+            if done { return }
+            seen = now
+        }
+    }
+}
