@@ -44,4 +44,20 @@ import Testing
         m.add(1, at: 20)
         #expect(m.recent(at: 20) == 1, "a gap forgets what came before it")
     }
+
+    @Test func aLoopHoldingLessThanItsShareDropsNoneWhenAnotherLoopPassedTheBound() {
+        // 3 MB of readers here; the server's 600 MB are mostly the other loop's.
+        let held = [1_000_000, 1_000_000, 1_000_000]
+        #expect(ShedOrder.dropCount(held: held, total: 600_000_000, target: 448_000_000, share: 224_000_000) == 0)
+    }
+
+    @Test func aLoopOverItsShareDropsUntilTheTotalIsUnderTheTarget() {
+        let held = Array(repeating: 10_000_000, count: 40)  // 400 MB here, 600 MB in all
+        #expect(ShedOrder.dropCount(held: held, total: 600_000_000, target: 448_000_000, share: 224_000_000) == 16)
+    }
+
+    @Test func aLoopOverItsShareStopsAtItsShareThoughTheTotalIsStillOver() {
+        let held = Array(repeating: 10_000_000, count: 30)  // 300 MB here, 600 MB in all
+        #expect(ShedOrder.dropCount(held: held, total: 600_000_000, target: 448_000_000, share: 224_000_000) == 8)
+    }
 }

@@ -97,6 +97,9 @@ final class EventLoop {
     /// The second in which this loop last looked for connections to shed and found none
     /// (it looks again in the next: the bound's cost stays one scan a second).
     var shedFoundNone = -1
+    /// The turn (`nowNanos`) in which this loop last found it held under its share of the
+    /// unread-output bound: it does not look again in that turn.
+    var shedSkippedAt = UInt64.max
     /// Connections closed since memory was last given back to the system.
     var closedSinceTrim = 0
     /// The `/clients` body made this second, while no connection came or went on this loop

@@ -45,18 +45,21 @@ extension EventLoop {
     /// Every holder is a candidate, however little it holds: 5,000 watchers that never read
     /// and each hold less than the output pause pass the bound together.
     func shedUnreadOutput() {
-        guard shedFoundNone != nowSeconds else { return }
+        guard shedFoundNone != nowSeconds, shedSkippedAt != nowNanos else { return }
         let target = config.maxUnreadOutput / 8 * 7
         // The longest to read what they hold at the rate they read go first (`ShedOrder`).
         let waiting = conns.values.filter { $0.unreadBytes > 0 }
         let order = ShedOrder.order(
             waiting.map { ShedOrder.Candidate(unread: $0.unreadBytes, took: $0.drained.recent(at: nowSeconds)) })
-        let stalled = order.map { waiting[$0] }
-        if stalled.isEmpty { shedFoundNone = nowSeconds }
+        if order.isEmpty { shedFoundNone = nowSeconds }
+        let drop = ShedOrder.dropCount(
+            held: order.map { waiting[$0].unreadBytes }, total: stats.unreadOutput.load(ordering: .relaxed),
+            target: target, share: target / max(1, executor.state.loops.count))
+        // Under its share: the excess is another loop's to drop; not looked at again this turn.
+        if drop == 0 { shedSkippedAt = nowNanos }
         // What the dropped held goes back to the system at the next sweep.
-        if !stalled.isEmpty { closedSinceTrim = max(closedSinceTrim, EventLoop.closesBeforeTrim) }
-        for c in stalled {
-            guard stats.unreadOutput.load(ordering: .relaxed) > target else { return }
+        if drop > 0 { closedSinceTrim = max(closedSinceTrim, EventLoop.closesBeforeTrim) }
+        for c in order.prefix(drop).map({ waiting[$0] }) {
             stats.add(stats.slowConsumersDropped, 1)
             closeWithBye(
                 c,

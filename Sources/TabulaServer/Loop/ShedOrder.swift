@@ -20,4 +20,18 @@ enum ShedOrder {
             return a != b ? a > b : candidates[i].unread > candidates[j].unread
         }
     }
+
+    /// How many of the first candidates in drop order (`held`: what each holds, in that
+    /// order) one loop drops: until the server's `total` is under `target`, or until what
+    /// this loop holds is under `share`, its part of the target. A loop whose connections hold
+    /// little is not emptied for output another loop holds: that loop drops its own.
+    static func dropCount(held: [Int], total: Int, target: Int, share: Int) -> Int {
+        var total = total, mine = held.reduce(0, +), k = 0
+        while k < held.count && total > target && mine > share {
+            total -= held[k]
+            mine -= held[k]
+            k += 1
+        }
+        return k
+    }
 }
