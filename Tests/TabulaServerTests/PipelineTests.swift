@@ -17,21 +17,27 @@ import TabulaStorage
         return .request(r)
     }
 
+    static func route(_ line: String, durable: Bool) -> Dispatcher.Route {
+        RoutedUnit(unit(line), durable: durable, stats: ServerStats()).route
+    }
+
     @Test func writesGoToTheEngineOnlyWhenTheStoreIsDurableExceptThoseRunOnACopy() {
         for line in ["SELECT /settings/my-int 8", "ADD /menu X", "ORDER pesto"] {
-            #expect(Dispatcher.route(Self.unit(line), durable: true) == .engine, "\(line)")
-            #expect(Dispatcher.route(Self.unit(line), durable: false) != .engine, "\(line)")
+            #expect(Self.route(line, durable: true) == .engine, "\(line)")
+            #expect(Self.route(line, durable: false) != .engine, "\(line)")
         }
-        #expect(Dispatcher.route(Self.unit("BANDS A 5 B"), durable: false) == .engine)
-        #expect(Dispatcher.route(Self.unit("BANDS A 5 B"), durable: true) == .engine)
+        #expect(Self.route("BANDS A 5 B", durable: false) == .engine)
+        #expect(Self.route("BANDS A 5 B", durable: true) == .engine)
         // A replay reads the stored history on the loop, through a reader of its own.
         for line in [
             "LS", "SHOW /items/1", "BANDS", "CD /items", "WATCH /items", "WATCH / FROM 0", "PING", "FORMAT json",
             "STATS", "COMPLETE L",
         ] {
-            #expect(Dispatcher.route(Self.unit(line), durable: true) != .engine, "\(line)")
+            #expect(Self.route(line, durable: true) != .engine, "\(line)")
         }
-        #expect(Dispatcher.route(.failure(tag: nil, TabulaError(.syntax, "x")), durable: true) == .loop(.connection))
+        #expect(
+            RoutedUnit(.failure(tag: nil, TabulaError(.syntax, "x")), durable: true, stats: ServerStats()).route
+                == .loop(.connection))
     }
 
     @Test func theVerbTableGivesEveryVerbItsAccessCacheabilityAndPermission() {
@@ -91,6 +97,31 @@ import TabulaStorage
             #expect(replies[5].reply.rows.first?.json["name"] == .string("cola"))
             #expect(try c.request("PWD").final.hasPrefix("{\"ok\":true"))
         }
+    }
+
+    /// The route is decided once per request, as it is decoded: not again where the loop
+    /// looks for its run's end, hands the rest on, or the engine runs the group.
+    @Test(arguments: ["memory", "sqlite"])
+    func eachRequestIsRoutedOnceWhereverItRuns(store: String) throws {
+        #if DEBUG
+            try withServer(store: try makeStore(store)) { s in
+                let c = try connect(s)
+                let stats = s.loops[0].stats
+                _ = try c.request("PING")
+                let before = stats.routesDecided.load(ordering: .relaxed)
+                // Reads, durable writes (the engine, with what follows them), a session change,
+                // a login (the authenticator) and a bad line, pipelined in one write.
+                var lines: [String] = []
+                for i in 0..<300 {
+                    let kinds = ["SHOW /items/1", "FAV /items/\(1 + i % 5)", "CD /menu", "AUTH nobody x", "NOPE", "LS"]
+                    lines.append(kinds[i % kinds.count])
+                }
+                try c.line.send(lines.joined(separator: "\n"))
+                for _ in lines { _ = try c.readReply() }
+                _ = try c.request("PING")  // every reply read: the counter holds all 300 and this
+                #expect(stats.routesDecided.load(ordering: .relaxed) - before == lines.count + 1)
+            }
+        #endif
     }
 
     @Test func aPipelinedFloodIsRunInBoundedSlicesAndStillAnsweredInOrder() throws {

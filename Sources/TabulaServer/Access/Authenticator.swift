@@ -20,7 +20,7 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
     /// A login waiting for its hash.
     struct Job: Sendable {
         let conn: ConnectionID
-        let units: [LineUnit]
+        let units: [RoutedUnit]
         let session: Session
         let life: ConnectionLife
         let name: String
@@ -98,9 +98,9 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
 
     /// Takes a group that starts with AUTH (loop thread): answered at once when no hash is
     /// needed, else queued for a hasher.
-    func submit(_ c: ConnectionID, _ units: [LineUnit], session: Session, peer: PeerAddress, life: ConnectionLife) {
+    func submit(_ c: ConnectionID, _ units: [RoutedUnit], session: Session, peer: PeerAddress, life: ConnectionLife) {
         let job: Job
-        switch units.first {
+        switch units.first?.unit {
         case .request(let r)? where r.command.verb == .auth:
             guard case .auth(let name, let secret) = r.command else {
                 preconditionFailure("AUTH's verb without its command")

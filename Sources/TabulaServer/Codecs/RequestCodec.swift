@@ -13,7 +13,7 @@ protocol RequestCodec: AnyObject {
     init(maxRequest: Int, unauthenticated: Bool)
     /// Decodes `bytes` into `units` (appended, in order), returning how many requests ended.
     /// `facts` is read only when an answer the codec makes itself describes the server.
-    func decode(_ bytes: UnsafeRawBufferPointer, into units: inout [LineUnit], facts: () -> ServerFacts) -> Int
+    func decode(_ bytes: UnsafeRawBufferPointer, into units: inout RoutedUnits, facts: () -> ServerFacts) -> Int
     /// Bytes of a request begun and not finished.
     var partialCount: Int { get }
     /// The name the client gave itself, shown in CLIENTS and /clients.

@@ -16,15 +16,31 @@ enum Dispatcher {
         case authenticator
     }
 
-    static func route(_ unit: LineUnit, durable: Bool) -> Route {
-        if case .codecLogin = unit { return .authenticator }
-        if case .transaction = unit { return .engine }
-        guard case .request(let r) = unit else { return .loop(.connection) }
-        let traits = r.traits, server = ServerTraits.of(r)
+    /// Where `unit` runs, and its verb's threading traits: decided once per unit, as it is
+    /// decoded (`RoutedUnit`). A debug build counts each decision (`ServerStats.routesDecided`).
+    static func route(_ unit: LineUnit, durable: Bool, stats: ServerStats) -> (Route, ServerTraits) {
+        if case .request(let r) = unit { return route(r, durable: durable, stats: stats) }
+        #if DEBUG
+            stats.add(stats.routesDecided, 1)
+        #endif
+        switch unit {
+        case .codecLogin: return (.authenticator, ServerTraits(runner: .authenticator))
+        case .transaction: return (.engine, ServerTraits(runner: .engine, onCopy: true))
+        default: return (.loop(.connection), ServerTraits())
+        }
+    }
+
+    /// A request's route, from its verb's traits (read once at parse time) and the store.
+    static func route(_ r: borrowing Request, durable: Bool, stats: ServerStats) -> (Route, ServerTraits) {
+        #if DEBUG
+            stats.add(stats.routesDecided, 1)
+        #endif
+        let access = r.traits.access
+        let server = ServerTraits.of(r.command.verb, hasArguments: access == .write)
         switch server.runner {
-        case .authenticator: return .authenticator
-        case .engine: return .engine
-        case .byAccess: return (durable && traits.access == .write) || server.onCopy ? .engine : .loop(traits.access)
+        case .authenticator: return (.authenticator, server)
+        case .engine: return (.engine, server)
+        case .byAccess: return ((durable && access == .write) || server.onCopy ? .engine : .loop(access), server)
         }
     }
 

@@ -76,8 +76,8 @@ final class Engine {
     static let unitsPerTurn = 1024
 
     /// `WATCH … FROM`.
-    static func isReplay(_ unit: LineUnit) -> Bool {
-        guard case .request(let r) = unit else { return false }
+    static func isReplay(_ unit: RoutedUnit) -> Bool {
+        guard case .request(let r) = unit.unit else { return false }
         return r.command.replays
     }
 
@@ -159,7 +159,9 @@ final class Engine {
     /// Nil when the group starts with a WATCH and the turn has made events already: the
     /// watch would be sent those events though they are not after its reply's revision, so
     /// the group waits for the next turn (a WATCH later in a group ends the group there).
-    func run(_ c: ConnectionID, _ units: [LineUnit], session start: Session, failing: Failing?, work: inout CommitWork)
+    func run(
+        _ c: ConnectionID, _ units: [RoutedUnit], session start: Session, failing: Failing?, work: inout CommitWork
+    )
         -> GroupAnswer?
     {
         var s = start
@@ -172,15 +174,15 @@ final class Engine {
             if close || replay != nil || done == Engine.unitsPerGroup || rows >= Engine.rowsPerGroup { break }
             if done > 0 && failing == nil && Engine.runsOnCopy(unit) { break }  // a turn of its own
             // AUTH: back to the loop, which sends it on
-            if Dispatcher.route(unit, durable: true) == .authenticator { break }
+            if unit.route == .authenticator { break }
             if done > 0 && Engine.isReplay(unit) { break }  // a turn of its own (see processInTurns)
-            if !work.events.isEmpty && RequestExecutor.readsPublished(unit) {  // after this turn's events are published
+            if !work.events.isEmpty && unit.server.readsPublished {  // after this turn's events are published
                 if done == 0 && failing == nil { return nil }
                 break
             }
             if done > 0 && mustWait(unit) { break }  // a SYNC not yet due: parked on its own
             done += 1
-            switch unit {
+            switch unit.unit {
             case .failure(let tag, let error):
                 answers.append(executor.refused(error, tag: tag, format: s.format))
             case .answer(let answer, let format, let closes):

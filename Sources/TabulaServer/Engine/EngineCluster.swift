@@ -124,7 +124,7 @@ extension Engine {
     static func writes(_ input: EngineInput) -> Bool {
         guard case .group(_, let units, _) = input else { return false }
         return units.prefix(unitsPerGroup).contains {
-            if case .request(let r) = $0 { return r.command.isWrite }
+            if case .request(let r) = $0.unit { return r.command.isWrite }
             return false
         }
     }

@@ -6,20 +6,16 @@ import TabulaProtocol
 /// item) run on a copy of the model, outside the lock: readers go on meanwhile, and the lock
 /// is held only to take the copy and to swap the result in.
 extension Engine {
-    static func runsOnCopy(_ unit: LineUnit) -> Bool {
-        if case .transaction = unit { return true }
-        guard case .request(let r) = unit else { return false }
-        return ServerTraits.of(r).onCopy
-    }
+    static func runsOnCopy(_ unit: RoutedUnit) -> Bool { unit.server.onCopy }
 
     /// Runs the group's first request on a copy of the model and swaps the copy in; the
     /// rest of the group goes back to its loop. Writes the loops would run themselves come
     /// here meanwhile (and wait), so the model does not change under the copy.
-    func processOnCopy(_ c: ConnectionID, _ units: [LineUnit], session: Session) {
-        if case .transaction(let queue, let tag) = units[0] {
+    func processOnCopy(_ c: ConnectionID, _ units: [RoutedUnit], session: Session) {
+        if case .transaction(let queue, let tag) = units[0].unit {
             return processTransaction(c, queue, tag: tag, units, session: session)
         }
-        guard case .request(let r) = units[0] else { return }
+        guard case .request(let r) = units[0].unit else { return }
         let rest = Array(units.dropFirst())
         let batch = [EngineInput.group(c, [units[0]], session: session)]
         // A shared store's head is locked for the whole computation (other nodes wait). A

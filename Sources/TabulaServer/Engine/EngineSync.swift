@@ -19,13 +19,13 @@ extension Engine {
     /// publishes the loops' writes without waking the engine).
     static let parkedPoll: Int32 = 20
 
-    private static func syncTarget(_ unit: LineUnit) -> (rev: UInt64, timeout: Int)? {
-        guard case .request(let r) = unit, case .sync(let rev, let timeout) = r.command else { return nil }
+    private static func syncTarget(_ unit: RoutedUnit) -> (rev: UInt64, timeout: Int)? {
+        guard case .request(let r) = unit.unit, case .sync(let rev, let timeout) = r.command else { return nil }
         return (rev, timeout)
     }
 
     /// Whether `unit` is a SYNC that would wait now.
-    func mustWait(_ unit: LineUnit) -> Bool {
+    func mustWait(_ unit: RoutedUnit) -> Bool {
         guard let t = Engine.syncTarget(unit) else { return false }
         return t.rev > state.publishedRevision.load(ordering: .acquiring)
     }
@@ -42,7 +42,7 @@ extension Engine {
     /// with time to wait, that the connection may send: one it may not (no login, no read
     /// role, RESP subscribe mode) is refused when it runs, never answered with the revision.
     static func waitingSync(_ input: EngineInput, state: SharedState, onEngine: Bool) -> ParkedSync? {
-        guard case .group(let c, let units, let session) = input, case .request(let r)? = units.first,
+        guard case .group(let c, let units, let session) = input, case .request(let r)? = units.first?.unit,
             case .sync(let rev, let timeout) = r.command,
             timeout > 0, rev > state.publishedRevision.load(ordering: .acquiring),
             Dispatcher.refusal(r, session: session, state: state, onEngine: onEngine) == nil

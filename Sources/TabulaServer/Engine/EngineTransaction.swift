@@ -9,8 +9,9 @@ import TabulaProtocol
 /// commit with consecutive revisions, their events published together, and EXEC answers an
 /// array of the replies, as Redis does.
 extension Engine {
-    func processTransaction(_ c: ConnectionID, _ queue: [Request], tag: String?, _ units: [LineUnit], session: Session)
-    {
+    func processTransaction(
+        _ c: ConnectionID, _ queue: [Request], tag: String?, _ units: [RoutedUnit], session: Session
+    ) {
         let rest = Array(units.dropFirst())
         let batch = [EngineInput.group(c, [units[0]], session: session)]
         guard let start = beginTurn([.group(c, units, session: session)]) else { return }

@@ -13,5 +13,5 @@ struct GroupAnswer: Sendable {
     let replay: ReplayPlan?
     /// What the engine did not run (past a replay, or past its share of one turn): the
     /// loop runs it next, ahead of anything it held, routing it anew.
-    let rest: [LineUnit]
+    let rest: [RoutedUnit]
 }

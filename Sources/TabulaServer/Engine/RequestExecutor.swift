@@ -26,7 +26,7 @@ struct RequestExecutor: Sendable {
     /// Appends the encoded answers to `out`; returns how many ran, whether the last asked to
     /// close, and whether it published events (which the loop queues before `out`).
     func runOnLoop(
-        _ units: ArraySlice<LineUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
+        _ units: ArraySlice<RoutedUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
         into out: inout [UInt8]
     ) -> LoopRun {
         var access = VerbTraits.Access.connection
@@ -34,7 +34,7 @@ struct RequestExecutor: Sendable {
         let cap = units.startIndex + RequestExecutor.unitsPerLock
         var stoppedElsewhere = false  // at a unit that runs elsewhere (not at a cap)
         while end < units.endIndex, end < cap {
-            guard case .loop(let a) = Dispatcher.route(units[end], durable: durable) else {
+            guard case .loop(let a) = units.route(at: end) else {
                 stoppedElsewhere = true
                 break
             }
@@ -84,7 +84,7 @@ struct RequestExecutor: Sendable {
     /// Runs `here` under the lock `access` needs (held by the caller), into `run`. Its state
     /// is passed in, not captured, so that its accesses are checked when compiled.
     private func runAll(
-        _ here: ArraySlice<LineUnit>, access: VerbTraits.Access, conn: ConnectionID, session: inout Session,
+        _ here: ArraySlice<RoutedUnit>, access: VerbTraits.Access, conn: ConnectionID, session: inout Session,
         cache: inout ReplyCache, run: inout LoopRunWork
     ) {
         // Reads go on from the committed model while the engine's turn is uncommitted; only a
@@ -96,18 +96,23 @@ struct RequestExecutor: Sendable {
             return
         }
         var rows = 0
-        for u in here {
-            // A watch added after a change of this run would be sent that change's event,
-            // published when the run ends: it waits for the next run.
-            if !run.events.isEmpty, RequestExecutor.readsPublished(u) { return }
-            run.answered += 1
-            if answer(
-                u, conn: conn, session: &session, cache: &cache, into: &run.answers, events: &run.events, rows: &rows)
-            {
-                return
+        // Read in place: an element copied out of the slice is a retain and a release of each
+        // of its parts, per request.
+        here.withUnsafeBufferPointer { here in
+            for i in here.indices {
+                // A watch added after a change of this run would be sent that change's event,
+                // published when the run ends: it waits for the next run.
+                if !run.events.isEmpty, here[i].server.readsPublished { return }
+                run.answered += 1
+                if answer(
+                    here[i].unit, conn: conn, session: &session, cache: &cache, into: &run.answers,
+                    events: &run.events, rows: &rows)
+                {
+                    return
+                }
+                while run.origins.count < run.events.count { run.origins.append(conn) }
+                if rows >= RequestExecutor.rowsPerLock { return }
             }
-            while run.origins.count < run.events.count { run.origins.append(conn) }
-            if rows >= RequestExecutor.rowsPerLock { return }
         }
     }
 
@@ -211,12 +216,6 @@ struct RequestExecutor: Sendable {
                 refused(TabulaError(.invalid, "EXEC is run by the engine"), tag: tag, format: session.format))
             return false
         }
-    }
-
-    /// Whether `u` reads what is published (`ServerTraits.readsPublished`).
-    static func readsPublished(_ u: LineUnit) -> Bool {
-        guard case .request(let r) = u else { return false }
-        return ServerTraits.of(r).readsPublished
     }
 
     static func wider(_ a: VerbTraits.Access, _ b: VerbTraits.Access) -> VerbTraits.Access {

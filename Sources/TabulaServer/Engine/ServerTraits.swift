@@ -31,9 +31,4 @@ struct ServerTraits: Equatable {
         default: ServerTraits()
         }
     }
-
-    /// A request's, from what it read once at parse time (BANDS with arguments is the write).
-    static func of(_ r: Request) -> ServerTraits {
-        of(r.command.verb, hasArguments: r.traits.access == .write)
-    }
 }

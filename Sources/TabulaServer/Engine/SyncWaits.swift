@@ -105,7 +105,7 @@ extension EngineHandle {
         let now = state.publishedRevision.load(ordering: .acquiring)
         var outbox = Array(repeating: [LoopMessage](), count: state.loops.count)
         for p in due {
-            guard case .group(let c, let units, let session) = p.input, case .request(let r) = units[0] else {
+            guard case .group(let c, let units, let session) = p.input, case .request(let r) = units[0].unit else {
                 continue
             }
             let reply = Engine.syncReply(applied: now, asked: p.rev)

@@ -18,7 +18,7 @@ final class Connection {
     @exclusivity(unchecked) var atEngine = false
     /// Requests read while a group was at the engine, a replay ran or the output was full:
     /// they run after that, in order.
-    @exclusivity(unchecked) var held: [LineUnit] = []
+    @exclusivity(unchecked) var held: [RoutedUnit] = []
     /// About how many bytes the held requests were read from (reads appended to `held`).
     @exclusivity(unchecked) var heldBytes = 0
     /// The line protocol's requests queued since `MULTI` (nil: not in a transaction; a RESP

@@ -60,7 +60,7 @@ final class EventLoop {
     /// One read's bytes; larger than a TLS record (16 KiB), so that a TLS read never leaves
     /// decrypted bytes inside the session where epoll cannot see them.
     @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-    @exclusivity(unchecked) var units: [LineUnit] = []
+    @exclusivity(unchecked) var units: RoutedUnits
     /// Replies being encoded for one connection, before they join its output: used only by
     /// `run`, which nothing it calls enters again (the inbox is drained after a batch's
     /// replies are made, not during).
@@ -132,6 +132,7 @@ final class EventLoop {
         hostRule = HostRule(bind: config.bind, extra: config.httpHosts)
         idleSpin = IdleSpin(limitMicros: config.busyPollMicros)
         stats = handle.stats
+        units = RoutedUnits(durable: executor.durable, stats: handle.stats)
         self.log = log
         history = MemoryHistory(state: executor.state)
         self.replayReader = replayReader
@@ -271,7 +272,7 @@ final class EventLoop {
     /// Answers what may be answered here, in order; the first unit that must run on the
     /// engine goes there with everything after it, as one group with a copy of the session.
     /// Stops, holding the rest, while a replay runs or the client has much output unread.
-    func run(_ c: Connection, _ units: ArraySlice<LineUnit>) {
+    func run(_ c: Connection, _ units: ArraySlice<RoutedUnit>) {
         var rest = units
         while !rest.isEmpty && !c.closeWhenFlushed {
             if c.replay != nil || c.output.count >= config.outputPause {
@@ -304,7 +305,7 @@ final class EventLoop {
                 continue
             }
             if r.toEngine && !c.closeWhenFlushed && !rest.isEmpty {
-                if Dispatcher.route(rest[rest.startIndex], durable: executor.durable) == .authenticator {
+                if rest[rest.startIndex].route == .authenticator {
                     authenticator.submit(c.id, Array(rest), session: c.session, peer: c.peer, life: c.life)
                 } else {
                     toEngine.append(.group(c.id, Array(rest), session: c.session))
@@ -315,6 +316,9 @@ final class EventLoop {
             }
         }
     }
+
+    /// Runs one request an HTTP exchange made, routed as a decoded one is.
+    func run(_ c: Connection, request: Request) { run(c, [units.routed(.request(request))][...]) }
 
     /// Runs what connections sent while their group was at the engine, now answered; hands
     /// any new group to the engine before the loop can sleep.

@@ -26,7 +26,7 @@ extension EventLoop {
                 switch RequestParser.parse(line) {
                 case nil: continue
                 case .success(let r)? where c.transaction == nil && !TransactionQueue.isOwn(r.command.verb):
-                    units.append(.request(r))
+                    units.append(request: r)
                 case .failure(let f)? where c.transaction == nil: units.append(.failure(tag: f.tag, f.error))
                 case .success(let r)?: units.append(transactionUnit(c, .success(r), tag: r.tag))
                 case .failure(let f)?: units.append(transactionUnit(c, .failure(f.error), tag: f.tag))

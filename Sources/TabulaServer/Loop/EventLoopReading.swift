@@ -38,7 +38,7 @@ extension EventLoop {
         noteActive(c)
         if c.http != nil { return takeHTTP(c, bytes: n) }
         if c.greetPending { chooseCodec(c, n) }
-        units.removeAll(keepingCapacity: true)
+        units.removeAll()
         let requests = readBuffer.withUnsafeBytes { raw in
             let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
             if let codec = c.codec { return codec.decode(bytes, into: &units) { self.facts(c) } }
@@ -50,10 +50,10 @@ extension EventLoop {
         }
         guard notePartialInput(c) else { return }
         if c.atEngine || c.replay != nil || !c.held.isEmpty {
-            c.held += units  // after what they wait for, in order
+            c.held += units.all  // after what they wait for, in order
             c.heldBytes += n
         } else {
-            run(c, units[...])
+            run(c, units.all[...])
         }
         refreshReading(c)
     }

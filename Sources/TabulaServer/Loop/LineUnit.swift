@@ -22,3 +22,57 @@ enum LineUnit: Sendable {
     /// failure as AUTH's would be.
     case codecLogin(name: String, secret: String, answer: [UInt8], format: WireFormat)
 }
+
+/// A unit with where it runs and how, decided once, as it is decoded (`Dispatcher.route`):
+/// the loop, the engine and the authenticator read these, never decide them again.
+struct RoutedUnit: Sendable {
+    let unit: LineUnit
+    let route: Dispatcher.Route
+    /// Its verb's threading traits (a default for a unit that is not a request).
+    let server: ServerTraits
+
+    init(_ unit: LineUnit, durable: Bool, stats: ServerStats) {
+        (route, server) = Dispatcher.route(unit, durable: durable, stats: stats)
+        self.unit = unit
+    }
+
+    /// A request's unit: routed from the request itself, before it is wrapped (no copy of it).
+    init(request: consuming Request, durable: Bool, stats: ServerStats) {
+        (route, server) = Dispatcher.route(request, durable: durable, stats: stats)
+        unit = .request(request)
+    }
+}
+
+extension ArraySlice<RoutedUnit> {
+    /// The route of the unit at `i`, read in place (no copy of the unit).
+    func route(at i: Int) -> Dispatcher.Route { withUnsafeBufferPointer { $0[i - startIndex].route } }
+}
+
+/// Where a codec appends the units it decodes: each is routed as it is appended.
+struct RoutedUnits {
+    private(set) var all: [RoutedUnit] = []
+    let durable: Bool
+    let stats: ServerStats
+
+    init(durable: Bool, stats: ServerStats) {
+        self.durable = durable
+        self.stats = stats
+    }
+
+    var isEmpty: Bool { all.isEmpty }
+
+    mutating func append(_ unit: LineUnit) { all.append(RoutedUnit(unit, durable: durable, stats: stats)) }
+
+    mutating func append(request: consuming Request) {
+        all.append(RoutedUnit(request: request, durable: durable, stats: stats))
+    }
+
+    static func += (units: inout RoutedUnits, more: [LineUnit]) {
+        for u in more { units.append(u) }
+    }
+
+    mutating func removeAll() { all.removeAll(keepingCapacity: true) }
+
+    /// `unit` routed as these are, on its own.
+    func routed(_ unit: LineUnit) -> RoutedUnit { RoutedUnit(unit, durable: durable, stats: stats) }
+}

@@ -21,6 +21,9 @@ final class ServerStats: Sendable {
     /// The most `unreadOutput` was seen at when a loop checked it against the bound (after
     /// each request's replies and each drain of events): what the bound held at its worst.
     let unreadOutputPeak = Atomic<Int>(0)
+    /// Units routed (`Dispatcher.route`), counted in debug builds only: a test compares it
+    /// with the requests sent, each decided once.
+    let routesDecided = Atomic<Int>(0)
     /// Connections closed for making no progress, or for being idle.
     let timedOut = Atomic<Int>(0)
     /// Logins checked against their slow hash, and those that failed.

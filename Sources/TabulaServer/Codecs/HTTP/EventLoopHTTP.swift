@@ -136,7 +136,7 @@ extension EventLoop {
             return false
         }
         h.inFlight = .login(header: header, request: r)
-        run(c, [LineUnit.request(Request(command: .auth(name: name, secret: secret)))][...])
+        run(c, request: Request(command: .auth(name: name, secret: secret)))
         return false
     }
 
@@ -152,7 +152,7 @@ extension EventLoop {
                     c, WebAssets.view(role: (c.session.user?.role ?? .admin).rawValue, path: "/", reply: nil), to: r)
             }
             c.http?.inFlight = .page(r, path: path)
-            run(c, [LineUnit.request(first)][...])
+            run(c, request: first)
         case .redirect(let to):
             let location = HTTPParser.encodePath(to)
             respond(
@@ -180,7 +180,7 @@ extension EventLoop {
                 return respond(c, HTTPRoutes.refusal(of: r, .forbidden, why), to: r)
             }
             c.http?.inFlight = .request(r)
-            run(c, [LineUnit.request(request)][...])
+            run(c, request: request)
         case .events(let prefix, let from, let snapshot, let progress):
             startStream(c, r, prefix: prefix, from: from, snapshot: snapshot, progress: progress)
         case .refusal(let status, let message):
@@ -236,12 +236,7 @@ extension EventLoop {
         // but lenient readers (httpx-sse) hand it on as a message with empty data.
         c.output.append(Array("retry: 2000\n".utf8))
         markDirty(c)
-        run(
-            c,
-            [
-                LineUnit.request(
-                    Request(command: .watch(prefix: prefix, from: from, snapshot: snapshot, progress: progress)))
-            ][...])
+        run(c, request: Request(command: .watch(prefix: prefix, from: from, snapshot: snapshot, progress: progress)))
     }
 
     /// Why the server should not be sent traffic now, or nil when it is ready.

@@ -36,14 +36,14 @@ final class RESPExchange: RequestCodec {
         return after == 32 || after == 13 || after == 10
     }
 
-    func decode(_ bytes: UnsafeRawBufferPointer, into units: inout [LineUnit], facts: () -> ServerFacts) -> Int {
+    func decode(_ bytes: UnsafeRawBufferPointer, into units: inout RoutedUnits, facts: () -> ServerFacts) -> Int {
         decoder.append(bytes)
         return withoutActuallyEscaping(facts) { facts in
             decodeBuffered(into: &units, requests: RESPRequests(describe: facts))
         }
     }
 
-    private func decodeBuffered(into units: inout [LineUnit], requests: RESPRequests) -> Int {
+    private func decodeBuffered(into units: inout RoutedUnits, requests: RESPRequests) -> Int {
         var count = 0
         while !failed, let r = decoder.next() {
             count += 1
