@@ -109,7 +109,7 @@ extension FloodTests {
             let a = try connect(s), b = try connect(s)
             try Self.addItems(a, 100_000)
             let state = s.engine.state
-            func running() -> Bool { state.reading { state.writesOnEngine } }
+            func running() -> Bool { state.reading { _ in state.writesOnEngine } }
             try a.line.send("BANDS Low 30 Mid 60 High")
             // Gate: BANDS is under way on its copy (seconds over 100,000 items in a debug build).
             let deadline = Date().addingTimeInterval(60)

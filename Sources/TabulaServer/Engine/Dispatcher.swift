@@ -46,17 +46,16 @@ enum Dispatcher {
 
     /// Why `r` may not run for this connection, or nil. Every request passes here before it
     /// runs (a cached reply was made for a request that passed it with the same inputs). The
-    /// model is read (through `state`, never copied; as the engine's turn has it `onEngine`,
-    /// else as committed) only for a request that names a path, whose verb takes the lock
-    /// that allows it.
-    static func refusal(_ r: Request, session: Session, state: SharedState, onEngine: Bool) -> TabulaError? {
+    /// model is read (in place, as the lock held lends it) only for a request that names a
+    /// path, whose verb takes the lock that allows it (`lease` is nil for the others).
+    static func refusal(_ r: Request, session: Session, lease: ModelLease?) -> TabulaError? {
         if let refusal = Codec.refusal(r.command, session: session) { return refusal }
         if session.authRequired && session.user == nil && !r.command.traits.beforeLogin {
             return Authorization.authenticationRequired
         }
         guard let user = session.user else { return nil }
         return Authorization.refusal(r.command, user: user) { typed in
-            state.readable(onEngine: onEngine).pointee.canonicalPath(typed, viewer: session.viewer)
+            lease!.model.canonicalPath(typed, viewer: session.viewer)
         }
     }
 }

@@ -118,18 +118,18 @@ final class Engine {
         guard let start = beginTurn(batch) else { return }
         // Requests that came while the shared store's head was awaited join this turn.
         let batch = start.deferred ? [] : start.began ? batch + lateArrivals(after: batch) : batch
-        state.writing {
+        state.writing { lease in
             // The model as committed: what the loops read until this turn is, and what a
             // refused commit puts back.
             state.keepCommitted()
             // Other nodes' changes first: their revisions follow the model's as it stands.
-            outside += applyStored(start.caught)
+            outside += applyStored(start.caught, lease)
             for input in batch {
                 switch input {
                 case .group(let c, let units, let session):
                     if let p = parkIfWaiting(input) {
                         parked.park(p)
-                    } else if let a = run(c, units, session: session, failing: start.failing, work: &work) {
+                    } else if let a = run(c, units, lease, session: session, failing: start.failing, work: &work) {
                         answers.append(a)
                         eventEnds.append(work.events.count)
                         ran.append(input)
@@ -160,10 +160,9 @@ final class Engine {
     /// watch would be sent those events though they are not after its reply's revision, so
     /// the group waits for the next turn (a WATCH later in a group ends the group there).
     func run(
-        _ c: ConnectionID, _ units: [RoutedUnit], session start: Session, failing: Failing?, work: inout CommitWork
-    )
-        -> GroupAnswer?
-    {
+        _ c: ConnectionID, _ units: [RoutedUnit], _ lease: ModelLease, session start: Session, failing: Failing?,
+        work: inout CommitWork
+    ) -> GroupAnswer? {
         var s = start
         var answers: [Answer] = []
         var rows = 0
@@ -207,7 +206,7 @@ final class Engine {
                         TabulaError(.invalid, "HELLO with AUTH is answered by the authenticator"), tag: nil,
                         format: s.format))
             case .request(let r):
-                let ran = run(r, c, session: &s, failing: failing, work: &work, into: &answers)
+                let ran = run(r, c, lease, session: &s, failing: failing, work: &work, into: &answers)
                 rows += ran.rows
                 close = ran.close
                 replay = ran.replay
@@ -221,17 +220,18 @@ final class Engine {
     /// One request of a group: refused (its grants, the failing store), a SYNC answered, or
     /// executed with its event given to its own connection inline and its change collected.
     private func run(
-        _ r: Request, _ c: ConnectionID, session s: inout Session, failing: Failing?, work: inout CommitWork,
+        _ r: Request, _ c: ConnectionID, _ lease: ModelLease, session s: inout Session, failing: Failing?,
+        work: inout CommitWork,
         into answers: inout [Answer]
     ) -> (rows: Int, close: Bool, replay: ReplayPlan?) {
-        if let refusal = Dispatcher.refusal(r, session: s, state: state, onEngine: true) {
+        if let refusal = Dispatcher.refusal(r, session: s, lease: lease) {
             answers.append(executor.refused(refusal, tag: r.tag, format: s.format))
         } else if let failing, failing.covers(r.command) {
             answers.append(executor.refused(failing.error(for: r.command), tag: r.tag, format: s.format))
         } else if case .sync(let rev, _) = r.command {
             answers.append(.reply(syncReply(c, rev: rev), tag: r.tag, format: s.format))
         } else {
-            var e = executor.execute(r, conn: c, session: &s)
+            var e = executor.execute(r, lease, conn: c, session: &s)
             if let ev = e.outcome.event.take() {
                 if let own = state.ownEvent(ev, for: c, stats: executor.stats) { answers.append(own) }
                 work.add(ev, e.outcome.mutations, origin: c)

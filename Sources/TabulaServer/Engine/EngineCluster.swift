@@ -42,29 +42,32 @@ extension Engine {
         }
         guard store.isShared else { return TurnStart() }
         let writes = batch.contains(where: Engine.writes)
+        // The model's revision, which only this thread changes: read under the lock all the
+        // same (the model is reached only through a lease).
+        let revision = state.reading(onEngine: true) { $0.model.revision }
         // A poke for a head this node already has (its own commit's notification, or one a
         // write turn caught up with) costs no round trip; a head behind the node is read.
         let follow =
             batch.contains { if case .follow = $0 { return true } else { return false } }
-            && state.storeHead.load(ordering: .relaxed) != state.model.revision
+            && state.storeHead.load(ordering: .relaxed) != revision
         guard writes || follow else { return TurnStart() }
         do {
             // Far behind (back from a long cut-off): catch up a page a turn first, so that
             // the write turn, which reads under the lock all it missed, reads little.
-            if writes && state.storeHead.load(ordering: .relaxed) > state.model.revision + UInt64(Engine.followPage) {
-                let caught = try store.changes(after: state.model.revision, limit: Engine.followPage)
+            if writes && state.storeHead.load(ordering: .relaxed) > revision + UInt64(Engine.followPage) {
+                let caught = try store.changes(after: revision, limit: Engine.followPage)
                 noteReachable()
                 carried += batch.filter { if case .follow = $0 { return false } else { return true } }
                 return TurnStart(caught: caught, deferred: true)
             }
             if writes {
                 let asked = Histogram.now()
-                let caught = try store.beginWrite(after: state.model.revision)
+                let caught = try store.beginWrite(after: revision)
                 executor.stats.headLockSeconds.observe(since: asked)
                 noteReachable()
                 return TurnStart(caught: caught, began: true)
             }
-            let caught = try store.changes(after: state.model.revision, limit: Engine.followPage)
+            let caught = try store.changes(after: revision, limit: Engine.followPage)
             noteReachable()
             if !caught.isEmpty { noteStoredHistory() }
             if caught.count == Engine.followPage { submit([.follow]) }  // more to read
@@ -130,16 +133,16 @@ extension Engine {
     }
 
     /// Applies what other nodes committed (write lock held); returns their events.
-    func applyStored(_ caught: [StoredChange]) -> [Event] {
+    func applyStored(_ caught: [StoredChange], _ lease: ModelLease) -> [Event] {
         guard let first = caught.first, let last = caught.last else { return [] }
-        guard first.event.rev == state.model.revision + 1 else {
+        guard first.event.rev == lease.model.revision + 1 else {
             log.log(
                 .error,
-                "changes from revision \(first.event.rev) do not follow revision \(state.model.revision); not applied")
+                "changes from revision \(first.event.rev) do not follow revision \(lease.model.revision); not applied")
             return []
         }
-        state.model.apply(caught.flatMap(\.mutations), revision: last.event.rev)
-        state.model.noteChanges(caught.map(\.event))
+        lease.changing.apply(caught.flatMap(\.mutations), revision: last.event.rev)
+        lease.changing.noteChanges(caught.map(\.event))
         return caught.map(\.event)
     }
 
@@ -162,9 +165,9 @@ extension Engine {
         }
         // The reload replaces the model; until it does, reads wait on the engine (refused while
         // PostgreSQL cannot be read), not on the copy held for the turn.
-        state.writing { state.dropCommittedNow() }
+        state.writing { _ in state.dropCommittedNow() }
         let reloaded = reload()
-        return state.writing {
+        return state.writing { lease in
             state.uncommitted = !reloaded
             // Writes get the commit's answer; while the node cannot reload, everything else is
             // refused too (it must not show what it cannot confirm).
@@ -175,7 +178,7 @@ extension Engine {
                 failing.everything = true
                 failing.others = TabulaError(.storage, Engine.reloadMessage)
             }
-            return rerun(batch, failing: failing)
+            return rerun(batch, lease, failing: failing)
         }
     }
 
@@ -197,9 +200,9 @@ extension Engine {
                     missed = try store.changes(after: r, limit: Int(snap.revision - r)).map { Optional($0.event) }
                 }
             }
-            state.writing {
-                state.model = Model(snapshot: snap)
-                state.model.recordsMutations = store.isDurable
+            state.writing { lease in
+                lease.changing = Model(snapshot: snap)
+                lease.changing.recordsMutations = store.isDurable
                 if case .replacing = pending {
                     state.history = ChangeHistory(
                         capacity: state.history.capacity, byteCapacity: state.history.byteCapacity, after: snap.revision
@@ -235,7 +238,7 @@ extension Engine {
             ])
         }
         pendingReload = .replacing
-        state.writing {
+        state.writing { _ in
             state.dropCommittedNow()
             state.uncommitted = true
         }

@@ -91,7 +91,7 @@ extension Engine {
         }
         let ends = committed ? eventEnds?.map { $0 + outside.count } : nil
         var old = Model.empty
-        state.writing {
+        state.writing { _ in
             if state.holdsCommitted { old = state.dropCommitted() }
             state.uncommitted = pendingReload != nil
             publishInOrder(&published, origins: origins, answers: answers, ends: ends)
@@ -156,11 +156,11 @@ extension Engine {
     }
 
     /// Answers a batch again from the state as it now is, with `failing` requests refused.
-    func rerun(_ batch: [EngineInput], failing: Failing?) -> [GroupAnswer] {
+    func rerun(_ batch: [EngineInput], _ lease: ModelLease, failing: Failing?) -> [GroupAnswer] {
         var work = CommitWork()
         return batch.compactMap {
             guard case .group(let c, let units, let session) = $0 else { return nil }
-            return run(c, units, session: session, failing: failing, work: &work)
+            return run(c, units, lease, session: session, failing: failing, work: &work)
         }
     }
 
@@ -171,10 +171,10 @@ extension Engine {
     private func rollBack(_ batch: [EngineInput], error: Error) -> [GroupAnswer] {
         let message = "the change could not be saved (\(error)); nothing was changed, try again later"
         var refused = Model.empty
-        let answers = state.writing {
+        let answers = state.writing { lease in
             refused = state.restoreCommitted()
             state.uncommitted = false
-            return rerun(batch, failing: Failing(message: message, everything: false))
+            return rerun(batch, lease, failing: Failing(message: message, everything: false))
         }
         _ = consume refused  // freed outside the lock
         return answers
@@ -187,7 +187,7 @@ extension Engine {
     /// writes). Costs at most about 2·log₂(groups) more commits for each group refused.
     private func retryApart(_ batch: [EngineInput]) {
         var refused = Model.empty
-        state.writing {
+        state.writing { _ in
             refused = state.restoreCommitted()
             state.uncommitted = false
         }

@@ -14,9 +14,7 @@ final class EngineHandle: Sendable {
 
     init(state: SharedState, executor: RequestExecutor) {
         self.state = state
-        var onEngine = executor
-        onEngine.onEngine = true
-        self.executor = onEngine
+        self.executor = executor
     }
 
 }

@@ -21,11 +21,11 @@ extension Engine {
         // A shared store's head is locked for the whole computation (other nodes wait). A
         // turn given up or deferred carries the whole group to the next.
         guard let start = beginTurn([.group(c, units, session: session)]) else { return }
-        let outside = state.writing { applyStored(start.caught) }
+        let outside = state.writing { applyStored(start.caught, $0) }
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
         let refusal =
             start.failing.map { $0.error(for: r.command) }
-            ?? state.reading({ Dispatcher.refusal(r, session: session, state: state, onEngine: true) })
+            ?? state.reading(onEngine: true, { Dispatcher.refusal(r, session: session, lease: $0) })
         if let refusal {
             let answer = executor.refused(refusal, tag: r.tag, format: session.format)
             conclude(
@@ -34,17 +34,17 @@ extension Engine {
                 work: CommitWork(), outside: outside, began: start.began)
             return
         }
-        var (copy, rng) = state.writing {
+        var (copy, rng) = state.writing { lease in
             state.writesOnEngine = true
-            return (state.model, state.rng)
+            return (lease.changing, state.rng)
         }
         executor.stats.ran(r.command.verb)
         var s = session
         var outcome = copy.apply(
             r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &rng)
         let event = outcome.event.take()
-        state.writing {
-            swap(&state.model, &copy)  // the old model is freed below, outside the lock
+        state.writing { lease in
+            swap(&lease.changing, &copy)  // the old model is freed below, outside the lock
             state.rng = rng
             state.writesOnEngine = false
             // Until the commit, the loops read the model as it was, and a refusal puts it back.

@@ -32,7 +32,7 @@ extension Engine {
 
     /// The group parked, when it starts with a SYNC that must wait (and has time to).
     func parkIfWaiting(_ input: EngineInput) -> ParkedSync? {
-        guard let p = Engine.waitingSync(input, state: state, onEngine: true), !syncExpired.contains(p.conn) else {
+        guard let p = Engine.waitingSync(input, state: state), !syncExpired.contains(p.conn) else {
             return nil
         }  // expired: ERR TIMEOUT now
         return p
@@ -41,11 +41,12 @@ extension Engine {
     /// The group as it would wait, when it starts with a SYNC to a revision not yet published,
     /// with time to wait, that the connection may send: one it may not (no login, no read
     /// role, RESP subscribe mode) is refused when it runs, never answered with the revision.
-    static func waitingSync(_ input: EngineInput, state: SharedState, onEngine: Bool) -> ParkedSync? {
+    static func waitingSync(_ input: EngineInput, state: SharedState) -> ParkedSync? {
         guard case .group(let c, let units, let session) = input, case .request(let r)? = units.first?.unit,
             case .sync(let rev, let timeout) = r.command,
             timeout > 0, rev > state.publishedRevision.load(ordering: .acquiring),
-            Dispatcher.refusal(r, session: session, state: state, onEngine: onEngine) == nil
+            // A SYNC names no path: its refusal reads the session, never the model (no lease).
+            Dispatcher.refusal(r, session: session, lease: nil) == nil
         else { return nil }
         return ParkedSync(input: input, conn: c, rev: rev, deadline: SyncClock.seconds() + Double(timeout) / 1000)
     }
@@ -96,8 +97,8 @@ extension Engine {
         guard !waiting.isEmpty else { return }
         for p in waiting { syncExpired.insert(p.conn) }
         let batch = waiting.map(\.input)
-        let answers = state.writing { rerun(batch, failing: nil) }
-        state.writing { deliver(answers) }
+        let answers = state.writing { rerun(batch, $0, failing: nil) }
+        state.writing { _ in deliver(answers) }
     }
 }
 

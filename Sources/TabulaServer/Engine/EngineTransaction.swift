@@ -15,7 +15,7 @@ extension Engine {
         let rest = Array(units.dropFirst())
         let batch = [EngineInput.group(c, [units[0]], session: session)]
         guard let start = beginTurn([.group(c, units, session: session)]) else { return }
-        let outside = state.writing { applyStored(start.caught) }
+        let outside = state.writing { applyStored(start.caught, $0) }
         if start.deferred { return conclude([], answers: [], work: CommitWork(), outside: outside) }
         func refuse(_ e: TabulaError) {
             let answer = executor.refused(e, tag: tag, format: session.format)
@@ -28,13 +28,13 @@ extension Engine {
             return refuse(failing.error(for: first.command))
         }
         for (k, r) in queue.enumerated() {
-            if let why = state.reading({ Dispatcher.refusal(r, session: session, state: state, onEngine: true) }) {
+            if let why = state.reading(onEngine: true, { Dispatcher.refusal(r, session: session, lease: $0) }) {
                 return refuse(Engine.notApplied(k, of: queue, why))
             }
         }
-        var (copy, rng) = state.writing {
+        var (copy, rng) = state.writing { lease in
             state.writesOnEngine = true
-            return (state.model, state.rng)
+            return (lease.changing, state.rng)
         }
         var s = session
         var replies: [Reply] = []
@@ -48,7 +48,7 @@ extension Engine {
                 ?? copy.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: now, rng: &rng)
             if let e = outcome.reply.error {
                 executor.stats.failed(e.code)
-                state.writing { state.writesOnEngine = false }  // the copy is dropped: nothing was applied
+                state.writing { _ in state.writesOnEngine = false }  // the copy is dropped: nothing was applied
                 return refuse(Engine.notApplied(k, of: queue, e))
             }
             if let ev = outcome.event.take() {
@@ -70,8 +70,8 @@ extension Engine {
     /// be freed outside the lock). Until the commit the loops read the model as it was, and a
     /// refusal puts it back.
     private func swapIn(_ copy: inout Model, rng: SplitMix64, changed: Bool) {
-        state.writing {
-            swap(&state.model, &copy)
+        state.writing { lease in
+            swap(&lease.changing, &copy)
             state.rng = rng
             state.writesOnEngine = false
             if changed {

@@ -11,13 +11,6 @@ struct RequestExecutor: Sendable {
     let stats: ServerStats
     /// Whether the store keeps anything (writes then go to the engine; see `Dispatcher`).
     let durable: Bool
-    /// Whether this is the engine's executor: it reads the model as the engine's turn has
-    /// it; the loops' reads see the model as committed (`SharedState.committed`).
-    var onEngine = false
-
-    /// The model this executor reads (write through `state.model`, which only a writer
-    /// holding the write lock with nothing uncommitted, or the engine, may do).
-    var model: Model { unsafeAddress { state.readable(onEngine: onEngine) } }
 
     /// On an I/O loop: runs, in order and under one acquisition of the lock they need, the
     /// units `Dispatcher` routes to the loop, up to the first it routes to the engine (or
@@ -49,13 +42,15 @@ struct RequestExecutor: Sendable {
         if access == .write { run.events.reserveCapacity(here.count) }
         switch access {
         case .write:
-            state.writing {
-                runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run)
+            state.writing { lease in
+                runAll(here, lease, access: access, conn: conn, session: &session, cache: &cache, run: &run)
                 state.publish(&run.events, origins: run.origins, stats: stats)
             }
         case .read, .session:
-            state.reading { runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run) }
-        case .connection: runAll(here, access: access, conn: conn, session: &session, cache: &cache, run: &run)
+            state.reading { lease in
+                runAll(here, lease, access: access, conn: conn, session: &session, cache: &cache, run: &run)
+            }
+        case .connection: runAll(here, nil, access: access, conn: conn, session: &session, cache: &cache, run: &run)
         }
         let published = !run.events.isEmpty
         run.events.removeAll()  // what fell out of the history, freed outside the lock
@@ -81,10 +76,12 @@ struct RequestExecutor: Sendable {
         var answered = 0
     }
 
-    /// Runs `here` under the lock `access` needs (held by the caller), into `run`. Its state
-    /// is passed in, not captured, so that its accesses are checked when compiled.
+    /// Runs `here` under the lock `access` needs (held by the caller, who lends the model:
+    /// none for requests that touch only their connection), into `run`. Its state is passed
+    /// in, not captured, so that its accesses are checked when compiled.
     private func runAll(
-        _ here: ArraySlice<RoutedUnit>, access: VerbTraits.Access, conn: ConnectionID, session: inout Session,
+        _ here: ArraySlice<RoutedUnit>, _ lease: ModelLease?, access: VerbTraits.Access, conn: ConnectionID,
+        session: inout Session,
         cache: inout ReplyCache, run: inout LoopRunWork
     ) {
         // Reads go on from the committed model while the engine's turn is uncommitted; only a
@@ -105,7 +102,7 @@ struct RequestExecutor: Sendable {
                 if !run.events.isEmpty, here[i].server.readsPublished { return }
                 run.answered += 1
                 if answer(
-                    here[i].unit, conn: conn, session: &session, cache: &cache, into: &run.answers,
+                    here[i].unit, lease, conn: conn, session: &session, cache: &cache, into: &run.answers,
                     events: &run.events, rows: &rows)
                 {
                     return
@@ -141,7 +138,7 @@ struct RequestExecutor: Sendable {
     /// Answers one unit on a loop: refused, from the cache, or run. True when nothing may run
     /// after it here: it closes, or starts a replay.
     private func answer(
-        _ u: LineUnit, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
+        _ u: LineUnit, _ lease: ModelLease?, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
         into answers: inout [Answer], events: inout [Event?], rows: inout Int
     ) -> Bool {
         guard case .request(let r) = u else { return answerCodecUnit(u, conn: conn, session: &session, into: &answers) }
@@ -149,12 +146,13 @@ struct RequestExecutor: Sendable {
         // Subscribed: refused, never cached. A current path that another client removed
         // is moved by the read, with a notice: neither a cached reply nor one to cache (a
         // hit would say "you are now at …" without moving the session).
-        if r.tag == nil && r.traits.cacheable && !session.subscribed && !model.mustSettle(session.viewer) {
+        // A cacheable request is a read: it runs under a lock, which lent the model.
+        if r.tag == nil && r.traits.cacheable && !session.subscribed && !lease!.model.mustSettle(session.viewer) {
             let k = ReplyCache.key(r, session)
             // A hit proves that this request passed `Dispatcher.refusal` for this user (and
             // load of the users file), current path and revision: entries are made only
             // for requests that passed, and keyed by all of that.
-            if let hit = cache.lookup(k, revision: model.revision) {
+            if let hit = cache.lookup(k, revision: lease!.model.revision) {
                 stats.ran(r.command.verb)
                 answers.append(.bytes(hit))
                 // A cached reply counts toward the run's bound like the one it copies:
@@ -164,12 +162,12 @@ struct RequestExecutor: Sendable {
             }
             key = k
         }
-        if let refusal = Dispatcher.refusal(r, session: session, state: state, onEngine: onEngine) {
+        if let refusal = Dispatcher.refusal(r, session: session, lease: lease) {
             stats.ran(r.command.verb)
             answers.append(refused(refusal, tag: r.tag, format: session.format))
             return false
         }
-        var e = execute(r, conn: conn, session: &session)
+        var e = execute(r, lease, conn: conn, session: &session)
         if let ev = e.outcome.event.take() {
             if let own = state.ownEvent(ev, for: conn, stats: stats) { answers.append(own) }
             events.append(consume ev)  // moved: an event copied is four retains and releases
@@ -181,7 +179,7 @@ struct RequestExecutor: Sendable {
         answers.append(
             .run(
                 consume e, tag: r.tag, format: session.format, cacheKey: key,
-                revision: key == nil ? 0 : model.revision))
+                revision: key == nil ? 0 : lease!.model.revision))
         return stops
     }
 
@@ -230,17 +228,20 @@ struct RequestExecutor: Sendable {
         return rank(a) >= rank(b) ? a : b
     }
 
-    /// Runs one request. The caller holds the lock the command needs (the engine holds the
-    /// write lock for its whole batch).
-    func execute(_ r: Request, conn c: ConnectionID, session s: inout Session) -> Execution {
+    /// Runs one request. The caller holds the lock the command needs, which lent `lease`
+    /// (the engine holds the write lock for its whole batch; nil for a request that touches
+    /// only its connection).
+    func execute(_ r: Request, _ lease: ModelLease?, conn c: ConnectionID, session s: inout Session) -> Execution {
         stats.ran(r.command.verb)
-        var e = perform(r, conn: c, session: &s)
+        var e = perform(r, lease, conn: c, session: &s)
         Codec.settle(&e, of: r.command, session: &s)
         if let error = e.outcome.reply.error { stats.failed(error.code) }
         return e
     }
 
-    private func perform(_ r: Request, conn c: ConnectionID, session s: inout Session) -> Execution {
+    private func perform(_ r: Request, _ lease: ModelLease?, conn c: ConnectionID, session s: inout Session)
+        -> Execution
+    {
         switch r.command {
         case .ping(let text):
             return Execution(Reply(message: text ?? "PONG"))
@@ -271,12 +272,13 @@ struct RequestExecutor: Sendable {
         case .stats:
             return Execution(
                 ServerReplies.stats(
-                    state: state, model: model, stats: stats, store: store, historyOldest: retainedOldest()))
+                    state: state, model: lease!.model, stats: stats, store: store,
+                    historyOldest: retainedOldest(lease!)))
         case .clients:
             return Execution(ServerReplies.clients(state.loops.flatMap { $0.clients.withLock { $0 } }))
         case .watch(let prefix, let from, let snapshot, let progress):
             let e = watch(
-                c, prefix: prefix, from: from, snapshot: snapshot, tag: r.tag, session: s,
+                c, lease!, prefix: prefix, from: from, snapshot: snapshot, tag: r.tag, session: s,
                 subscribeReply: r.subscribeReply || s.format == .resp2)
             if progress && e.outcome.reply.error == nil { s.progress = true }
             return e
@@ -291,9 +293,10 @@ struct RequestExecutor: Sendable {
             }
             return Execution(reply)
         default:
-            if let reply = model.read(r.command, viewer: &s.viewer) { return Execution(reply) }
+            // The lists' verbs: reads under the read lock, writes under the write lock.
+            if let reply = lease!.model.read(r.command, viewer: &s.viewer) { return Execution(reply) }
             return Execution(
-                state.model.apply(
+                lease!.changing.apply(
                     r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
         }
     }

@@ -89,7 +89,7 @@ extension EngineHandle {
         rest.reserveCapacity(inputs.count)
         for input in inputs {
             // No lock: a SYNC names no path, so its refusal reads the session, not the model.
-            if let p = Engine.waitingSync(input, state: state, onEngine: false) {
+            if let p = Engine.waitingSync(input, state: state) {
                 syncWaits.park(p)
             } else {
                 rest.append(input)
@@ -114,6 +114,6 @@ extension EngineHandle {
                 replay: nil, rest: Array(units.dropFirst()))
             outbox[c.loop].append(.answer(answer))
         }
-        state.writing { state.postAfterRelease(outbox) }
+        state.writing { _ in state.postAfterRelease(outbox) }
     }
 }

@@ -97,8 +97,8 @@ extension EventLoop {
             Double(state.publishedRevision.load(ordering: .relaxed)))
         p.family(
             "tabulad_history_oldest_revision", .gauge, "The oldest revision WATCH ... FROM can replay.",
-            Double(state.reading { executor.retainedOldest() }))
-        let lists = state.reading { state.committed.rootListing(Viewer()) }
+            Double(state.reading { executor.retainedOldest($0) }))
+        let lists = state.reading { $0.model.rootListing(Viewer()) }
         p.family(
             "tabulad_list_entries", .gauge,
             "Entries at the top of each list (items, settings, catalog nodes, menu sections, orders).",

@@ -14,29 +14,14 @@ import TabulaProtocol
 /// their accesses exclusive, and a run-time check on each read would cost every request.
 final class SharedState: @unchecked Sendable {
     private let lock = SpinRWLock()
+    /// Guarded by `lock`, reached only through the lease its holds lend (`ModelLease`). The
+    /// model as it stands (the engine's turn in it).
     private let modelStorage: UnsafeMutablePointer<Model>
-    /// Guarded by `lock`. Reached through its address, so that calling a method on it
-    /// never copies the struct (a copy retains and releases every array in it).
-    var model: Model {
-        unsafeAddress { UnsafePointer(modelStorage) }
-        unsafeMutableAddress { modelStorage }
-    }
-    /// Guarded by `lock`. The model readers on the loops see: as committed (the engine's
-    /// turn in flight is not in it). The engine, which runs the turn, reads `model`.
-    var committed: Model {
-        unsafeAddress { UnsafePointer(holdsCommitted ? committedStorage : modelStorage) }
-    }
-
-    /// The model a reader sees: on the engine the model as its turn has it, elsewhere as
-    /// committed.
-    func readable(onEngine: Bool) -> UnsafePointer<Model> {
-        UnsafePointer(onEngine || !holdsCommitted ? modelStorage : committedStorage)
-    }
 
     /// Guarded by `lock`. Recent events for `WATCH … FROM`.
     @exclusivity(unchecked) var history: ChangeHistory
     /// Guarded by `lock`. True while the engine has applied changes that are not yet
-    /// committed: the loops then read the model as it was committed (`committed`), or, when
+    /// committed: the loops then read the model as it was committed (what `reading` lends them), or, when
     /// no such copy is held (a node that must reload first), send their reads to the engine.
     @exclusivity(unchecked) var uncommitted = false
     /// Guarded by `lock`. The model as last committed, while `holdsCommitted`: kept by the
@@ -103,7 +88,7 @@ final class SharedState: @unchecked Sendable {
     /// holding the write lock). The first change to each part of the model then copies that
     /// part: a turn costs a copy of the chunks it touches, never of the whole model.
     func keepCommitted() {
-        committedStorage.pointee = model
+        committedStorage.pointee = modelStorage.pointee
         holdsCommitted = true
     }
 
@@ -135,19 +120,21 @@ final class SharedState: @unchecked Sendable {
         return dropCommitted()
     }
 
-    /// Runs `body` holding the read lock.
-    func reading<R>(_ body: () throws -> R) rethrows -> R {
+    /// Runs `body` holding the read lock, lending it the model as a reader sees it: on the
+    /// engine as its turn has it, elsewhere as committed.
+    func reading<R>(onEngine: Bool = false, _ body: (ModelLease) throws -> R) rethrows -> R {
         lock.lockRead()
         defer { lock.unlockRead() }
-        return try body()
+        let readable = onEngine || !holdsCommitted ? modelStorage : committedStorage
+        return try body(ModelLease(readable: readable, writable: nil, lock: lock))
     }
 
-    /// Runs `body` holding the write lock; then, with the lock released, posts what it
-    /// published (`Publication`) before returning.
-    func writing<R>(_ body: () throws -> R) rethrows -> R {
+    /// Runs `body` holding the write lock, lending it the model to change; then, with the
+    /// lock released, posts what it published (`Publication`) before returning.
+    func writing<R>(_ body: (ModelLease) throws -> R) rethrows -> R {
         lock.lockWrite()
         defer { releaseWrite() }
-        return try body()
+        return try body(ModelLease(readable: modelStorage, writable: modelStorage, lock: lock))
     }
 
     private func releaseWrite() {

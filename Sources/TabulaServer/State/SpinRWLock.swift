@@ -53,6 +53,11 @@ final class SpinRWLock: Sendable {
         state.wrappingSubtract(SpinRWLock.writer, ordering: .releasing)
     }
 
+    /// Whether a reader or a writer is inside (debug checks: by anyone, not only the caller).
+    var isHeld: Bool { state.load(ordering: .relaxed) & (SpinRWLock.readerMask | SpinRWLock.writer) != 0 }
+    /// Whether a writer is inside.
+    var isHeldForWriting: Bool { state.load(ordering: .relaxed) & SpinRWLock.writer != 0 }
+
     /// Writers waiting to get in (for tests and diagnostics; a snapshot).
     var writersWaiting: Int { Int(state.load(ordering: .acquiring) / SpinRWLock.waitingWriter) }
 

@@ -7,13 +7,13 @@ struct MemoryHistory: RetainedHistory {
     let state: SharedState
 
     func check(after: UInt64) throws(HistoryGap) {
-        guard state.reading({ state.history.holds(after: after) }) else { throw HistoryGap.elsewhere }
+        guard state.reading({ _ in state.history.holds(after: after) }) else { throw HistoryGap.elsewhere }
     }
 
     func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws(HistoryGap) -> (
         count: Int, through: UInt64
     ) {
-        let n: (count: Int, through: UInt64)? = state.reading {
+        let n: (count: Int, through: UInt64)? = state.reading { _ in
             state.history.holds(after: after)
                 ? state.history.count(after: after, through: through, under: prefix, limit: limit) : nil
         }
@@ -24,7 +24,7 @@ struct MemoryHistory: RetainedHistory {
     func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap)
         -> [Event]
     {
-        let page: [Event]? = state.reading {
+        let page: [Event]? = state.reading { _ in
             state.history.holds(after: after)
                 ? state.history.events(after: after, through: through, under: prefix, limit: limit, bytes: bytes) : nil
         }

@@ -40,7 +40,7 @@ final class StoreHistory: RetainedHistory {
 
     /// Reads from the store, then checks that it still holds every event after `after`.
     private func fromStore<R>(after: UInt64, _ read: (HistoryReader) throws -> R) throws(HistoryGap) -> R {
-        let memoryOldest = state.reading { state.history.oldest } ?? 0
+        let memoryOldest = state.reading { _ in state.history.oldest } ?? 0
         do {
             if reader == nil { reader = try store.openHistoryReader() }
             guard let reader else { throw HistoryGap(oldest: memoryOldest) }

@@ -5,12 +5,13 @@ import TabulaProtocol
 /// loop then counts and streams as the client reads; see `Replay`).
 extension RequestExecutor {
     func watch(
-        _ c: ConnectionID, prefix: String?, from: UInt64?, snapshot: Bool = false, tag: String?, session: Session,
+        _ c: ConnectionID, _ lease: ModelLease, prefix: String?, from: UInt64?, snapshot: Bool = false, tag: String?,
+        session: Session,
         subscribeReply: Bool = false
     ) -> Execution {
         let p = ModelPath.join(ModelPath.segments(prefix ?? "/", cwd: prefix == nil ? "/" : session.viewer.cwd))
         if let why = RequestExecutor.unwatchable(p, viewer: session.viewer) { return Execution(Reply(error: why)) }
-        let revision = model.revision
+        let revision = lease.model.revision
         // Replayed: what was published when the watch is added; anything later comes live.
         let published = min(revision, state.publishedRevision.load(ordering: .acquiring))
         var from = from
@@ -22,9 +23,9 @@ extension RequestExecutor {
         // Rows' revisions are kept in memory: since a restart, every entry not changed reads
         // as the revision loaded. A copy from before it holds older ones, which IF REV would
         // refuse, so a replica resuming across a restart is sent the rows as they read now.
-        if snapshot, let f = from, f <= model.changes.base { from = nil }
+        if snapshot, let f = from, f <= lease.model.changes.base { from = nil }
         let taken = snapshot && from == nil
-        if taken, let refusal = Snapshot.refusal(of: p, in: model, viewer: session.viewer) {
+        if taken, let refusal = Snapshot.refusal(of: p, in: lease.model, viewer: session.viewer) {
             return Execution(Reply(error: refusal))
         }
         let held = taken ? state.snapshots.take() : nil
@@ -45,7 +46,7 @@ extension RequestExecutor {
         // their positions count in it (a client filters its copy).
         var unfiltered = session.viewer
         unfiltered.filter = .all
-        let copy = held.map { Snapshot(model: model, path: p, viewer: unfiltered, held: $0) }
+        let copy = held.map { Snapshot(model: lease.model, path: p, viewer: unfiltered, held: $0) }
         let after = min(from ?? published, published)
         e.replay = ReplayPlan(
             prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added,
@@ -110,7 +111,7 @@ extension RequestExecutor {
             )
         }
         if from < published {
-            let oldest = retainedOldest()
+            let oldest = retainedOldest(revision: revision)
             if from + 1 < oldest { return RequestExecutor.expired(from, oldest: oldest) }
         }
         return nil
@@ -132,9 +133,13 @@ extension RequestExecutor {
         )
     }
 
-    /// The oldest revision still retained, in the store or in memory.
-    func retainedOldest() -> UInt64 {
-        let memory = state.history.oldest ?? model.revision + 1
+    /// The oldest revision still retained, in the store or in memory (call holding the lock
+    /// that lent `lease`).
+    func retainedOldest(_ lease: ModelLease) -> UInt64 { retainedOldest(revision: lease.model.revision) }
+
+    /// `retainedOldest` where the model is at `revision`.
+    private func retainedOldest(revision: UInt64) -> UInt64 {
+        let memory = state.history.oldest ?? revision + 1
         let stored = state.storedHistoryOldest.load(ordering: .relaxed)
         return stored > 0 ? min(stored, memory) : memory
     }
