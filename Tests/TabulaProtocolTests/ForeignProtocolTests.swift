@@ -40,4 +40,30 @@ import TabulaProtocol
             }
         }
     }
+
+    /// The rule as Protocol.md states it, written plainly: the first word, `POST` or `Host:`
+    /// in any case, or an HTTP method whose line's last word starts `HTTP/`.
+    static func plainlyHTTP(_ line: String) -> Bool {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let first = words.first else { return false }
+        if first.uppercased() == "POST" || first.uppercased().hasPrefix("HOST:") { return true }
+        let methods = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE"]
+        guard methods.contains(first), words.count > 1 else { return false }
+        let last = words.last!.trimmingCharacters(in: ["\r"])
+        return last.hasPrefix("HTTP/") || (last.isEmpty && words[words.count - 2].hasPrefix("HTTP/"))
+    }
+
+    @Test func randomLinesAreJudgedAsThePlainRuleJudgesThem() {
+        var rng = SplitMix64(seed: 7)
+        let words = [
+            "GET", "get", "POST", "PoSt", "POSTS", "HOST:", "Host:x", "hostname:", "HEAD", "TRACE", "TRACES", "OPTIONS",
+            "CONNECT", "DELETE", "PATCH", "PUT", "PING", "SHOW", "/", "/items", "HTTP/1.1", "http/1.1", "HTTP", "\r",
+            "x", "Ho", "P", "",
+        ]
+        for _ in 0..<20_000 {
+            let line = (0..<Int.random(in: 1...4, using: &rng)).map { _ in words.randomElement(using: &rng)! }
+                .joined(separator: Bool.random(using: &rng) ? " " : "\t")
+            #expect(Self.foreign(line) == Self.plainlyHTTP(line), "\(line.debugDescription)")
+        }
+    }
 }

@@ -48,6 +48,7 @@ enum Dispatcher {
     /// runs (a cached reply was made for a request that passed it with the same inputs). The
     /// model is read (in place, as the lock held lends it) only for a request that names a
     /// path, whose verb takes the lock that allows it (`lease` is nil for the others).
+    @inline(__always)
     static func refusal(_ r: Request, session: Session, lease: ModelLease?) -> TabulaError? {
         if let refusal = Codec.refusal(r.command, session: session) { return refusal }
         if session.authRequired && session.user == nil && !r.command.traits.beforeLogin {
