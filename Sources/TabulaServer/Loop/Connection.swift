@@ -14,8 +14,11 @@ final class Connection {
     /// Current path, filter and format: this loop is the session's only owner (the engine
     /// works on copies and hands back what they became).
     @exclusivity(unchecked) var session = Session()
-    /// A group of this connection's requests is at the engine and not yet answered.
-    @exclusivity(unchecked) var atEngine = false
+    /// Where it is in its life (`ConnectionPhase`).
+    @exclusivity(unchecked) var phase = ConnectionPhase.open
+    /// A run's replies, and what it left to do, while the events it published are queued
+    /// ahead of them (`EventLoop.settlePublished`; the phase is then `awaiting`).
+    @exclusivity(unchecked) var parked: ParkedRun?
     /// Requests read while a group was at the engine, a replay ran or the output was full:
     /// they run after that, in order.
     @exclusivity(unchecked) var held: [RoutedUnit] = []
@@ -57,11 +60,6 @@ final class Connection {
     @exclusivity(unchecked) var readClosed = false
     /// Reading is paused: requests are held (too many, or waiting for the client to read).
     @exclusivity(unchecked) var readPaused = false
-    /// Close once the output is written.
-    @exclusivity(unchecked) var closeWhenFlushed = false
-    /// The goodbye of a close the server chose (`closeAfterOutput`), said once the group at
-    /// the engine is answered.
-    var byeAfterOutput: CloseReason?
     /// The epoll interest now registered.
     @exclusivity(unchecked) var interest: UInt32 = 0
     /// Queued for a flush at the end of this loop turn.
@@ -82,9 +80,6 @@ final class Connection {
     @exclusivity(unchecked) var http: HTTPExchange?
     /// The codec its first bytes chose (RESP), with its state; nil: the line protocol.
     @exclusivity(unchecked) var codec: (any RequestCodec)?
-    /// Not greeted yet: a line client is greeted at its first bytes or after
-    /// `EventLoop.greetingDelay`, a `RequestCodec`'s client never (see `EventLoopGreeting`).
-    @exclusivity(unchecked) var greetPending = false
     /// The TLS session on a connection to the TLS port.
     var tls: UnsafeMutableRawPointer?
     /// The TLS session needs the socket writable to go on (a handshake message to send).
@@ -127,4 +122,12 @@ final class Connection {
 
     /// A closed connection's bytes leave the count.
     deinit { unread.unreadOutput.wrappingSubtract(unreadCounted, ordering: .relaxed) }
+}
+
+/// A run's replies held back until the events it published are queued before them, with
+/// what the run left: the units after it, and what its last unit asked for.
+struct ParkedRun {
+    var replies: [UInt8]
+    let run: RequestExecutor.LoopRun
+    let rest: ArraySlice<RoutedUnit>
 }

@@ -62,10 +62,14 @@ final class EventLoop {
     @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     @exclusivity(unchecked) var units: RoutedUnits
     /// Replies being encoded for one connection, before they join its output: used only by
-    /// `run`, which nothing it calls enters again (the inbox is drained after a batch's
-    /// replies are made, not during).
-    @exclusivity(unchecked) private var replies: [UInt8] = []
-    @exclusivity(unchecked) private var cache = ReplyCache()
+    /// `runHere`, which nothing it calls enters again (`inRun`).
+    @exclusivity(unchecked) var replies: [UInt8] = []
+    @exclusivity(unchecked) var cache = ReplyCache()
+    /// A run is under way (`runHere`): nothing may drain the inbox or start another run.
+    @exclusivity(unchecked) var inRun = false
+    /// Connections whose run published events, its replies parked until those events are
+    /// queued ahead of them (`settlePublished`).
+    @exclusivity(unchecked) var published: [Connection] = []
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
     /// monotonic clock in nanoseconds); `ungreetedHead` is the first still waiting.
     @exclusivity(unchecked) var ungreeted: [(conn: Connection, due: UInt64)] = []
@@ -87,9 +91,6 @@ final class EventLoop {
     private var activeWindow: UInt64 = 1
     /// The monotonic clock in seconds, as of this turn.
     var nowSeconds = 0
-    /// The connection whose run is draining the inbox: a goodbye for it then waits until
-    /// the run's replies are queued, so that nothing follows the goodbye.
-    @exclusivity(unchecked) var running: Connection?
     /// When connections were last checked for timeouts.
     var lastSweep = 0
     /// `SharedState.postedRevision` as read before this turn's inbox was drained (`sendProgress`).
@@ -172,7 +173,7 @@ final class EventLoop {
             shedIfOverBound()
             if shuttingDown {
                 handle.nothingForEngine.store(
-                    !conns.values.contains { $0.atEngine || !$0.held.isEmpty }, ordering: .releasing)
+                    !conns.values.contains { $0.phase.awaits || !$0.held.isEmpty }, ordering: .releasing)
                 if conns.isEmpty && saidGoodbye { break }
                 if let d = deadline, ContinuousClock.now > d {
                     log.log(.warn, "loop \(index): closing \(conns.count) connections that did not drain in time")
@@ -269,75 +270,6 @@ final class EventLoop {
         if c.http != nil { httpReplies(c, bytes) } else { c.output.append(bytes) }
     }
 
-    /// Answers what may be answered here, in order; the first unit that must run on the
-    /// engine goes there with everything after it, as one group with a copy of the session.
-    /// Stops, holding the rest, while a replay runs or the client has much output unread.
-    func run(_ c: Connection, _ units: ArraySlice<RoutedUnit>) {
-        var rest = units
-        while !rest.isEmpty && !c.closeWhenFlushed {
-            if c.replay != nil || c.output.count >= config.outputPause {
-                c.held = Array(rest) + c.held
-                return
-            }
-            replies.removeAll(keepingCapacity: true)
-            let began = Histogram.now()
-            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, into: &replies)
-            batchSeconds.observe(since: began)
-            // The events just published sit in this loop's inbox too: queued before the
-            // replies (after everything posted before them), as the engine does, so that no
-            // reply reflects a change whose event its connection has not been sent yet.
-            if r.published {
-                running = c  // a goodbye the drain brings waits for these replies (closeAfterOutput)
-                drainInbox()
-                running = nil
-                guard conns[c.id.raw] != nil else { return }  // closed by the drain: nothing more runs for it
-            }
-            appendReplies(c, replies)
-            // A big piece becomes the queue's own chunk; the next batch then starts a fresh
-            // buffer of the same capacity (no regrowth), unless that capacity is large.
-            if replies.capacity > 64 * 1024 { replies = [] }
-            if r.close { c.closeWhenFlushed = true }
-            if c.byeAfterOutput != nil { return sayByeAfterOutput(c) }  // the drain closed it: its goodbye is last
-            if r.answered > 0 { markDirty(c) }
-            rest = rest.dropFirst(r.answered)
-            if let plan = r.replay {
-                startReplay(c, plan)
-                continue
-            }
-            if r.toEngine && !c.closeWhenFlushed && !rest.isEmpty {
-                if rest[rest.startIndex].route == .authenticator {
-                    authenticator.submit(c.id, Array(rest), session: c.session, peer: c.peer, life: c.life)
-                } else {
-                    toEngine.append(.group(c.id, Array(rest), session: c.session))
-                }
-                c.atEngine = true
-                awaitingAnswers += 1
-                return
-            }
-        }
-    }
-
     /// Runs one request an HTTP exchange made, routed as a decoded one is.
     func run(_ c: Connection, request: Request) { run(c, [units.routed(.request(request))][...]) }
-
-    /// Runs what connections sent while their group was at the engine, now answered; hands
-    /// any new group to the engine before the loop can sleep.
-    private func runReady() {
-        while let c = ready.popLast() {
-            if c.http != nil && c.held.isEmpty {
-                if conns[c.id.raw] != nil { serveHTTP(c) }
-                continue
-            }
-            guard conns[c.id.raw] != nil, !c.atEngine, c.replay == nil, !c.held.isEmpty else { continue }
-            let held = c.held
-            c.held.removeAll()
-            c.heldBytes = 0
-            if !c.closeWhenFlushed { run(c, held[...]) }
-            refreshReading(c)
-        }
-        if !toEngine.isEmpty {
-            engine.submit(toEngine)
-            toEngine.removeAll(keepingCapacity: true)
-        }
-    }
 }

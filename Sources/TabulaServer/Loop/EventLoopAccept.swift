@@ -141,7 +141,7 @@ extension EventLoop {
     /// (an HTTP request cut short is answered 400).
     func endOfInput(_ c: Connection) {
         if let h = c.http { return takeHTTP(c, h.parser.finish()) }
-        if c.greetPending { greet(c) }  // it sent nothing: a line client that only listens
+        if c.phase == .greeting { greet(c) }  // it sent nothing: a line client that only listens
         guard c.codec == nil, c.decoder.bufferedCount > 0 else { return }
         c.decoder.finish()
         take(c, 0)

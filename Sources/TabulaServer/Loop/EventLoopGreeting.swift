@@ -14,14 +14,14 @@ extension EventLoop {
 
     /// Greets `c` at its first bytes, or after the delay.
     func greetLater(_ c: Connection) {
-        c.greetPending = true
+        c.phase = .greeting
         ungreeted.append((c, nowNanos + EventLoop.greetingDelay))
     }
 
     /// Sends `c` its greeting, if it has not had it.
     func greet(_ c: Connection) {
-        guard c.greetPending else { return }
-        c.greetPending = false
+        guard c.phase == .greeting else { return }
+        c.phase = .open
         let rev = executor.state.publishedRevision.load(ordering: .acquiring)
         c.output.append(
             Codec.push(
@@ -39,7 +39,7 @@ extension EventLoop {
             RequestCodecs.opened(by: UnsafeRawBufferPointer(rebasing: $0[0..<n]))
         }
         guard let opened else { return greet(c) }
-        c.greetPending = false
+        c.phase = .open
         open(opened, on: c)
     }
 
@@ -68,7 +68,7 @@ extension EventLoop {
         while ungreetedHead < ungreeted.count, ungreeted[ungreetedHead].due <= nowNanos {
             let c = ungreeted[ungreetedHead].conn
             ungreetedHead += 1
-            if conns[c.id.raw] != nil && c.greetPending && !EventLoop.hasInput(c) { greet(c) }
+            if c.phase == .greeting && !EventLoop.hasInput(c) { greet(c) }
         }
         // Greeted connections leave the list at once when it is all greeted (it held closed
         // connections, and the buffers they read into, until the next one came), and in a

@@ -122,7 +122,7 @@ extension EventLoop {
             closeConnection(c)
             return
         }
-        if idle > 0 && now - c.lastRequest >= idle && c.output.isEmpty && !c.atEngine && c.replay == nil,
+        if idle > 0 && now - c.lastRequest >= idle && c.output.isEmpty && !c.phase.awaits && c.replay == nil,
             executor.state.hub.withLock({ !$0.watches(c.id) })
         {
             closeWithBye(c, .idle(seconds: idle), log: "idle for \(idle) s")
@@ -137,7 +137,8 @@ extension EventLoop {
     /// the engine when it comes closes the connection after its answer (see `.answer`).
     /// An HTTP request in progress is answered the status that fits the reason.
     func closeAfterOutput(_ c: Connection, _ reason: CloseReason, log why: String) {
-        guard c.byeAfterOutput == nil, !c.closeWhenFlushed else { return }  // closing already
+        if c.phase.isEnding { return }  // closing already
+        if case .awaiting(_?) = c.phase { return }
         log.log(.info, "closing connection \(c.id.raw) from \(c.peer) once its output is sent: \(why)", conn: c.id.raw)
         c.readClosed = true
         c.held.removeAll()
@@ -145,17 +146,17 @@ extension EventLoop {
         c.readerStep = nil
         c.deferred.removeAll()
         c.deferredCount = 0
-        c.byeAfterOutput = reason
-        guard !c.atEngine, c !== running else { return updateInterest(c) }
-        sayByeAfterOutput(c)
+        guard !c.phase.awaits else {
+            c.phase = .awaiting(bye: reason)
+            return updateInterest(c)
+        }
+        sayBye(c, reason)
     }
 
-    /// Queues the goodbye a `closeAfterOutput` left, and closes once all is written.
-    func sayByeAfterOutput(_ c: Connection) {
-        guard let reason = c.byeAfterOutput else { return }
-        c.byeAfterOutput = nil
+    /// Queues the goodbye `reason` says, and closes once all is written.
+    func sayBye(_ c: Connection, _ reason: CloseReason) {
         if let bye = goodbye(c, reason) { c.output.appendRaw(bye) }
-        c.closeWhenFlushed = true
+        c.phase = .closing
         updateInterest(c)
         markDirty(c)
     }

@@ -4,6 +4,9 @@ import TabulaProtocol
 /// What the engine, the other loops and the helper threads post to a loop.
 extension EventLoop {
     func drainInbox() {
+        #if DEBUG
+            precondition(!inRun, "the inbox was drained inside a run")
+        #endif
         for m in inbox.take() {
             switch m {
             case .send(let id, let bytes):
@@ -33,15 +36,15 @@ extension EventLoop {
                 handle.readingStopped.store(true, ordering: .releasing)
             case .goodbye:
                 saidGoodbye = true
-                for c in conns.values {
+                for c in conns.values where !c.phase.isEnding {
                     c.replay = nil  // the goodbye is the last thing it gets
                     c.readerStep = nil
-                    if c === running {  // after the replies of the run that drains this
-                        c.byeAfterOutput = .shutdown
+                    if c.phase.awaits {  // after the replies it awaits
+                        c.phase = .awaiting(bye: .shutdown)
                         continue
                     }
                     if let bye = goodbye(c, .shutdown) { c.output.appendRaw(bye) }
-                    c.closeWhenFlushed = true
+                    c.phase = .closing
                     markDirty(c)
                 }
             }
@@ -54,14 +57,14 @@ extension EventLoop {
     private func takeAnswer(_ a: GroupAnswer) {
         // counted before the lookup: its connection may have closed meanwhile
         awaitingAnswers = max(0, awaitingAnswers - 1)
-        guard let c = conns[a.conn.raw] else { return }
-        c.atEngine = false
+        guard let c = conns[a.conn.raw], case .awaiting(let bye) = c.phase else { return }
+        c.phase = .open
         appendReplies(c, encoded(a.answers))
         if let session = a.session { c.session = session }
-        if c.session.user != nil { refreshUser(c) }
         // the server closes it: its answer first, then the goodbye
-        if c.byeAfterOutput != nil { return sayByeAfterOutput(c) }
-        if a.close { c.closeWhenFlushed = true }
+        if let bye { return sayBye(c, bye) }
+        if c.session.user != nil { refreshUser(c) }
+        if a.close { c.phase = .closing }
         if !a.rest.isEmpty { c.held = a.rest + c.held }
         markDirty(c)
         if let plan = a.replay { startReplay(c, plan) }

@@ -47,7 +47,7 @@ extension EventLoop {
                 return
             }
             // The client read: requests held for it may run again.
-            if (!c.held.isEmpty || c.http?.waiting.isEmpty == false) && !c.atEngine && c.replay == nil
+            if (!c.held.isEmpty || c.http?.waiting.isEmpty == false) && c.phase.runs && c.replay == nil
                 && c.output.count < config.outputPause
             {
                 ready.append(c)
@@ -60,7 +60,9 @@ extension EventLoop {
 
     func closeIfDone(_ c: Connection) {
         guard c.output.isEmpty else { return }
-        if c.closeWhenFlushed || (c.readClosed && !c.atEngine && c.replay == nil && c.held.isEmpty && !shuttingDown) {
+        if c.phase == .closing
+            || (c.readClosed && !c.phase.awaits && c.replay == nil && c.held.isEmpty && !shuttingDown)
+        {
             closeConnection(c)
         }
     }
@@ -85,6 +87,7 @@ extension EventLoop {
 
     func closeConnection(_ c: Connection) {
         guard conns.removeValue(forKey: c.id.raw) != nil else { return }
+        c.phase = .closed
         if !c.peer.isOnThisMachine { remoteClients -= 1 }
         _ = tabula_epoll_del(epfd, c.fd)
         c.life.end()

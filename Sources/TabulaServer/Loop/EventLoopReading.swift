@@ -37,7 +37,7 @@ extension EventLoop {
         stats.add(stats.bytesIn, n)
         noteActive(c)
         if c.http != nil { return takeHTTP(c, bytes: n) }
-        if c.greetPending { chooseCodec(c, n) }
+        if c.phase == .greeting { chooseCodec(c, n) }
         units.removeAll()
         let requests = readBuffer.withUnsafeBytes { raw in
             let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
@@ -49,7 +49,7 @@ extension EventLoop {
             c.hasRequested = true
         }
         guard notePartialInput(c) else { return }
-        if c.atEngine || c.replay != nil || !c.held.isEmpty {
+        if !c.phase.runs || c.replay != nil || !c.held.isEmpty {
             c.held += units.all  // after what they wait for, in order
             c.heldBytes += n
         } else {

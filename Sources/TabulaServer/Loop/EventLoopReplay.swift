@@ -149,7 +149,7 @@ extension EventLoop {
         for piece in c.deferred { c.output.append(piece) }
         c.deferred.removeAll()
         c.deferredCount = 0
-        if !c.held.isEmpty && !c.atEngine { ready.append(c) }
+        if !c.held.isEmpty && c.phase.runs { ready.append(c) }
         refreshReading(c)
     }
 
@@ -178,7 +178,7 @@ extension EventLoop {
             : "reconnect and WATCH \(r.plan.prefix) FROM \(r.cursor) to go on"
         if let bye = goodbye(c, .replayStopped("\(why); \(next)")) { c.output.appendRaw(bye) }
         c.replay = nil
-        c.closeWhenFlushed = true
+        c.phase = .closing
     }
 
     /// Queues event bytes for `c`: after its replay when one is running (past the output

@@ -33,7 +33,7 @@ extension EventLoop {
     /// the client, or the connection became a stream or is closing.
     func serveHTTP(_ c: Connection) {
         guard let h = c.http else { return }
-        while h.inFlight == nil, !h.streaming, !c.closeWhenFlushed, !c.atEngine, c.replay == nil,
+        while h.inFlight == nil, !h.streaming, c.phase.runs, c.replay == nil,
             c.output.count < config.outputPause, !h.waiting.isEmpty, conns[c.id.raw] != nil
         {
             switch h.waiting.popFirst()! {
@@ -57,7 +57,7 @@ extension EventLoop {
         let closing = close || !(r?.keepAlive ?? true) || shuttingDown
         c.output.append(
             response.encoded(head: head ?? (r?.method == "HEAD"), close: closing, keepAlive: r?.http10 == true))
-        if closing { c.closeWhenFlushed = true }
+        if closing { c.phase = .closing }
         markDirty(c)
     }
 
@@ -257,7 +257,7 @@ extension EventLoop {
     /// nothing said, once that lasts the stall timeout).
     func httpKeepAliveIsOver(_ c: Connection) -> Bool {
         guard let h = c.http, !h.streaming else { return false }
-        return c.output.isEmpty && c.partialSince == nil && h.inFlight == nil && h.waiting.isEmpty && !c.atEngine
+        return c.output.isEmpty && c.partialSince == nil && h.inFlight == nil && h.waiting.isEmpty && !c.phase.awaits
     }
 
     /// Sends a comment down every event stream that has been quiet for `keepAliveSeconds`,

@@ -1,0 +1,123 @@
+import TabulaProtocol
+
+/// Running a connection's requests on its loop. A run answers what it may here and hands the
+/// rest on; a run that published events parks its replies until those events are queued
+/// ahead of them. The inbox is drained only between runs (`settlePublished`), never inside
+/// one: a debug build stops at any drain or run begun inside a run.
+extension EventLoop {
+    /// Runs `units` for `c`, then queues the replies of every run that published behind the
+    /// events it published. The entry point for a connection's requests (reads, held
+    /// requests made ready, HTTP exchanges); it is never entered from inside a run.
+    func run(_ c: Connection, _ units: ArraySlice<RoutedUnit>) {
+        runHere(c, units)
+        settlePublished()
+    }
+
+    /// Answers what may be answered here, in order; the first unit that must run on the
+    /// engine goes there with everything after it, as one group with a copy of the session.
+    /// Stops, holding the rest, while a replay runs or the client has much output unread;
+    /// stops at a run that published events, its replies parked (`settlePublished`).
+    private func runHere(_ c: Connection, _ units: ArraySlice<RoutedUnit>) {
+        #if DEBUG
+            precondition(!inRun, "a run began inside a run")
+        #endif
+        inRun = true
+        defer { inRun = false }
+        var rest = units
+        while !rest.isEmpty && c.phase.runs {
+            if c.replay != nil || c.output.count >= config.outputPause {
+                c.held = Array(rest) + c.held
+                return
+            }
+            replies.removeAll(keepingCapacity: true)
+            let began = Histogram.now()
+            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, into: &replies)
+            batchSeconds.observe(since: began)
+            let after = rest.dropFirst(r.answered)
+            if r.published {
+                // The events just published sit in this loop's inbox too, behind whatever was
+                // posted before them: queued ahead of these replies (as the engine's are), so
+                // that no reply reflects a change whose event its connection was not sent.
+                c.parked = ParkedRun(replies: replies, run: r, rest: after)
+                replies = []
+                c.phase = .awaiting(bye: nil)
+                published.append(c)
+                return
+            }
+            guard let next = finish(c, replies, r, after) else { return }
+            // A big piece becomes the queue's own chunk; the next batch then starts a fresh
+            // buffer of the same capacity (no regrowth), unless that capacity is large.
+            if replies.capacity > 64 * 1024 { replies = [] }
+            rest = next
+        }
+    }
+
+    /// Queues a run's replies and does what its last unit asked: close, a replay, the rest to
+    /// the engine or the authenticator. Returns the units left to run here (nil: none now).
+    private func finish(
+        _ c: Connection, _ replies: [UInt8], _ r: RequestExecutor.LoopRun, _ rest: ArraySlice<RoutedUnit>
+    ) -> ArraySlice<RoutedUnit>? {
+        appendReplies(c, replies)
+        if r.close { c.phase = .closing }
+        if r.answered > 0 { markDirty(c) }
+        if let plan = r.replay {
+            startReplay(c, plan)
+            return rest
+        }
+        guard r.toEngine && c.phase.runs && !rest.isEmpty else { return rest }
+        if rest[rest.startIndex].route == .authenticator {
+            authenticator.submit(c.id, Array(rest), session: c.session, peer: c.peer, life: c.life)
+        } else {
+            toEngine.append(.group(c.id, Array(rest), session: c.session))
+        }
+        c.phase = .awaiting(bye: nil)
+        awaitingAnswers += 1
+        return nil
+    }
+
+    /// Drains the inbox (queuing the events the parked runs published, and everything posted
+    /// before them), then queues each parked run's replies and goes on with what its
+    /// connection sent after it; again while those runs publish. A connection the drain
+    /// closed runs nothing more; one the server began to close gets its replies, then its
+    /// goodbye.
+    func settlePublished() {
+        while !published.isEmpty {
+            drainInbox()
+            let settling = published
+            published.removeAll(keepingCapacity: true)
+            for c in settling {
+                guard let p = c.parked, case .awaiting(let bye) = c.phase else { continue }
+                c.parked = nil
+                c.phase = .open
+                if let bye {
+                    appendReplies(c, p.replies)
+                    sayBye(c, bye)
+                    continue
+                }
+                if let rest = finish(c, p.replies, p.run, p.rest), !rest.isEmpty { runHere(c, rest) }
+                if !c.held.isEmpty && c.phase.runs { ready.append(c) }
+            }
+        }
+    }
+
+    /// Runs what connections sent while their group was at the engine, now answered; hands
+    /// any new group to the engine before the loop can sleep.
+    func runReady() {
+        while let c = ready.popLast() {
+            if c.http != nil && c.held.isEmpty {
+                if conns[c.id.raw] != nil { serveHTTP(c) }
+                continue
+            }
+            guard conns[c.id.raw] != nil, c.phase.runs, c.replay == nil, !c.held.isEmpty else { continue }
+            let held = c.held
+            c.held.removeAll()
+            c.heldBytes = 0
+            run(c, held[...])
+            refreshReading(c)
+        }
+        if !toEngine.isEmpty {
+            engine.submit(toEngine)
+            toEngine.removeAll(keepingCapacity: true)
+        }
+    }
+}
