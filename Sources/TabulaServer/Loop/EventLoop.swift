@@ -70,6 +70,8 @@ final class EventLoop {
     /// Connections whose run published events, its replies parked until those events are
     /// queued ahead of them (`settlePublished`).
     @exclusivity(unchecked) var published: [Connection] = []
+    /// A reply buffer for the next run that parks its replies (`ParkedRun`), recycled.
+    @exclusivity(unchecked) var spareReplies: [UInt8] = []
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
     /// monotonic clock in nanoseconds); `ungreetedHead` is the first still waiting.
     @exclusivity(unchecked) var ungreeted: [(conn: Connection, due: UInt64)] = []

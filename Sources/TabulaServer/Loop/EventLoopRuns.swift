@@ -39,7 +39,7 @@ extension EventLoop {
                 // posted before them: queued ahead of these replies (as the engine's are), so
                 // that no reply reflects a change whose event its connection was not sent.
                 c.parked = ParkedRun(replies: replies, run: r, rest: after)
-                replies = []
+                swap(&replies, &spareReplies)  // given back once the parked replies are queued
                 c.phase = .awaiting(bye: nil)
                 published.append(c)
                 return
@@ -94,10 +94,20 @@ extension EventLoop {
                     sayBye(c, bye)
                     continue
                 }
-                if let rest = finish(c, p.replies, p.run, p.rest), !rest.isEmpty { runHere(c, rest) }
+                let rest = finish(c, p.replies, p.run, p.rest)
+                recycle(p.replies)
+                if let rest, !rest.isEmpty { runHere(c, rest) }
                 if !c.held.isEmpty && c.phase.runs { ready.append(c) }
             }
         }
+    }
+
+    /// Keeps a parked run's reply buffer, now queued, for the next run that parks (a small
+    /// one: the output queue copied it rather than keep it).
+    private func recycle(_ buffer: consuming [UInt8]) {
+        guard buffer.capacity <= 64 * 1024 && spareReplies.capacity == 0 else { return }
+        buffer.removeAll(keepingCapacity: true)
+        spareReplies = buffer
     }
 
     /// Runs what connections sent while their group was at the engine, now answered; hands
