@@ -45,4 +45,22 @@ import TabulaClient
             #expect(count.contains("of \(oks)"), "\(oks) OKs, \(count)")
         }
     }
+
+    /// QUIT makes the connection closing: what it pipelined after QUIT, writes that publish
+    /// and reads alike, never runs, on a store whose writes run on the loop or on the engine.
+    @Test(arguments: ["memory", "sqlite"])
+    func nothingRunsForAConnectionAfterItsQuit(store: String) throws {
+        try withServer(store: try makeStore(store)) { s in
+            let c = try connect(s)
+            let before = try c.request("LS /orders LIMIT 1").final
+            try c.line.send("ORDER margherita\nQUIT\nORDER margherita\nLS /orders\nORDER margherita")
+            let lines = Self.toTheEnd(c)
+            #expect(lines.filter { $0.hasPrefix("OK") }.count == 2, "\(lines)")
+            #expect(lines.last?.hasPrefix("OK bye") == true, "\(lines)")
+            let after = try connect(s).request("LS /orders LIMIT 1").final
+            // "OK n of total": the total is the orders there are.
+            let total = { (line: String) in Int(line.split(separator: " ").last ?? "") ?? -1 }
+            #expect(total(before) >= 0 && total(after) == total(before) + 1, "\(before) → \(after)")
+        }
+    }
 }
