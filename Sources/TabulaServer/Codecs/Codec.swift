@@ -8,10 +8,11 @@ enum Codec {
     static func reply(_ reply: Reply, tag: String?, format: WireFormat, into out: inout [UInt8]) {
         switch format {
         case .text: WireEncoder.encode(reply, tag: tag, format: .text, into: &out)
-        case .json: WireEncoder.encode(reply, tag: tag, format: .json, into: &out)
+        // An HTTP API reply is handed to its codec as a value (`HTTPExchange.deliver`); as
+        // bytes it is the line protocol's JSON, its body.
+        case .json, .httpAPI: WireEncoder.encode(reply, tag: tag, format: .json, into: &out)
         case .sse: SSECodec.reply(reply, tag: tag, into: &out)
         case .resp2, .resp3: RESPEncoder.encode(reply, resp3: format == .resp3, into: &out)
-        case .httpAPI: HTTPAPICodec.reply(reply, tag: tag, into: &out)
         }
     }
 

@@ -16,11 +16,10 @@ struct RequestExecutor: Sendable {
     /// units `Dispatcher` routes to the loop, up to the first it routes to the engine (or
     /// none when the engine holds state it must reload, or a write meets uncommitted state),
     /// and publishes their events once. Reads see the model as committed.
-    /// Appends the encoded answers to `out`; returns how many ran, whether the last asked to
-    /// close, and whether it published events (which the loop queues before `out`).
+    /// Returns the answers as values (the connection's codec writes them, after the lock),
+    /// how many units ran, and whether it published events (which the loop queues first).
     func runOnLoop(
-        _ units: ArraySlice<RoutedUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
-        into out: inout [UInt8]
+        _ units: ArraySlice<RoutedUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache
     ) -> LoopRun {
         var access = VerbTraits.Access.connection
         var end = units.startIndex
@@ -56,11 +55,10 @@ struct RequestExecutor: Sendable {
         run.events.removeAll()  // what fell out of the history, freed outside the lock
         var answers: [Answer] = []
         swap(&answers, &run.answers)
-        let (close, replay) = Answer.encode(answers, cache: &cache, into: &out)
         // The engine takes over at the first unit routed there, or at once when the run was
         // held back; a run cut only by a cap goes on here after the lock is released.
         return LoopRun(
-            answered: run.answered, close: close, replay: replay,
+            answered: run.answered, answers: answers,
             toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), published: published)
     }
 
@@ -123,13 +121,11 @@ struct RequestExecutor: Sendable {
     /// 64 bytes, 640 KB, are one run's worth whether built or copied).
     static let bytesPerRow = 64
 
-    /// What `runOnLoop` did: how many units it answered, whether the last asked to close or
-    /// began a replay, and whether the next must go to the engine (rather than run here
-    /// after a release).
+    /// What `runOnLoop` did: how many units it answered and their answers, and whether the
+    /// next must go to the engine (rather than run here after a release).
     struct LoopRun {
         let answered: Int
-        let close: Bool
-        let replay: ReplayPlan?
+        let answers: [Answer]
         let toEngine: Bool
         /// It published events (which this loop's inbox holds too, for its watchers).
         let published: Bool

@@ -70,8 +70,6 @@ extension EventLoop {
     func goodbye(_ c: Connection, _ reason: CloseReason) -> [UInt8]? {
         let bye = Codec.push(.bye(reason: reason.message), format: c.session.format)
         if c.output.chunkedBody { return c.output.framed(bye) + OutputQueue.lastChunk }
-        guard let h = c.http, !h.streaming else { return bye }
-        guard c.partialInput > 0 || h.inFlight != nil || !h.waiting.isEmpty else { return nil }
-        return HTTPResponse.refusal(reason.status, reason.message).encoded(close: true)
+        return c.exchange.map { $0.goodbye(reason, pushed: bye, of: c) } ?? bye
     }
 }

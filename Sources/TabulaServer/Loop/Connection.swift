@@ -76,8 +76,9 @@ final class Connection {
     let life = ConnectionLife()
     /// The listener it came from: which codec reads and writes it.
     let transport: Listening.Kind
-    /// The HTTP codec's state, on a connection to the HTTP port (nil: the line protocol).
-    @exclusivity(unchecked) var http: HTTPExchange?
+    /// The codec that pairs its requests and responses itself, chosen by its port (HTTP;
+    /// nil: the line protocol or a `RequestCodec`).
+    @exclusivity(unchecked) var exchange: (any ExchangeCodec)?
     /// The codec its first bytes chose (RESP), with its state; nil: the line protocol.
     @exclusivity(unchecked) var codec: (any RequestCodec)?
     /// The TLS session on a connection to the TLS port.
@@ -103,7 +104,7 @@ final class Connection {
     var progressAt = 0
 
     /// Bytes of the request it has begun and not finished (a line, or an HTTP request).
-    var partialInput: Int { http?.parser.partialCount ?? codec?.partialCount ?? decoder.bufferedCount }
+    var partialInput: Int { exchange?.partialCount ?? codec?.partialCount ?? decoder.bufferedCount }
 
     init(
         id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int,
@@ -124,10 +125,9 @@ final class Connection {
     deinit { unread.unreadOutput.wrappingSubtract(unreadCounted, ordering: .relaxed) }
 }
 
-/// A run's replies held back until the events it published are queued before them, with
-/// what the run left: the units after it, and what its last unit asked for.
+/// A run's answers held back until the events it published are queued before them, with
+/// the units it left.
 struct ParkedRun {
-    var replies: [UInt8]
     let run: RequestExecutor.LoopRun
     let rest: ArraySlice<RoutedUnit>
 }

@@ -61,8 +61,7 @@ final class EventLoop {
     /// decrypted bytes inside the session where epoll cannot see them.
     @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     @exclusivity(unchecked) var units: RoutedUnits
-    /// Replies being encoded for one connection, before they join its output: used only by
-    /// `runHere`, which nothing it calls enters again (`inRun`).
+    /// Replies being encoded for one connection, before they join its output (`deliver`).
     @exclusivity(unchecked) var replies: [UInt8] = []
     @exclusivity(unchecked) var cache = ReplyCache()
     /// A run is under way (`runHere`): nothing may drain the inbox or start another run.
@@ -70,8 +69,6 @@ final class EventLoop {
     /// Connections whose run published events, its replies parked until those events are
     /// queued ahead of them (`settlePublished`).
     @exclusivity(unchecked) var published: [Connection] = []
-    /// A reply buffer for the next run that parks its replies (`ParkedRun`), recycled.
-    @exclusivity(unchecked) var spareReplies: [UInt8] = []
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
     /// monotonic clock in nanoseconds); `ungreetedHead` is the first still waiting.
     @exclusivity(unchecked) var ungreeted: [(conn: Connection, due: UInt64)] = []
@@ -153,9 +150,21 @@ final class EventLoop {
         }
     }
 
-    /// Answers made elsewhere (the engine, the login pool), encoded here, on the connection's
-    /// own loop, into a buffer of their own: this may run between a batch's run and the
-    /// writing of its replies (`replies`).
+    /// Hands `answers` to `c`'s codec, which writes them to its output: encoded here, on the
+    /// connection's own loop, in the format each was made in (an exchange codec takes them as
+    /// values). Returns whether the last asked to close, and the replay it began.
+    func deliver(_ answers: [Answer], to c: Connection) -> (close: Bool, replay: ReplayPlan?) {
+        if let x = c.exchange { return x.deliver(answers, to: c, on: self) }
+        replies.removeAll(keepingCapacity: true)
+        let effects = Answer.encode(answers, cache: &cache, into: &replies)
+        c.output.append(replies)
+        // A big piece becomes the queue's own chunk; the next starts a fresh buffer of the same
+        // capacity (no regrowth), unless that capacity is large.
+        if replies.capacity > 64 * 1024 { replies = [] }
+        return effects
+    }
+
+    /// `answers` encoded as a byte codec writes them (an event stream's replies).
     func encoded(_ answers: [Answer]) -> [UInt8] {
         var bytes: [UInt8] = []
         _ = Answer.encode(answers, cache: &cache, into: &bytes)
@@ -265,11 +274,6 @@ final class EventLoop {
             c.activeWindow = activeWindow
             activeNow += 1
         }
-    }
-
-    /// Replies for `c` join its output as its codec writes them.
-    func appendReplies(_ c: Connection, _ bytes: [UInt8]) {
-        if c.http != nil { httpReplies(c, bytes) } else { c.output.append(bytes) }
     }
 
     /// Runs one request an HTTP exchange made, routed as a decoded one is.

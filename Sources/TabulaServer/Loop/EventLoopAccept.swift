@@ -88,9 +88,9 @@ extension EventLoop {
         if !peer.isOnThisMachine { remoteClients += 1 }
         _ = tabula_epoll_add(epfd, fd, tabula_EPOLLIN, c.id.raw)
         c.interest = tabula_EPOLLIN
-        if kind.isHTTP {
-            c.http = HTTPExchange()
-            c.session.format = .httpAPI
+        if let (codec, format) = ExchangeCodecs.opened(for: kind) {
+            c.exchange = codec
+            c.session.format = format
         } else if kind == .resp {
             open(RESPExchange.self, on: c)
         } else {
@@ -140,7 +140,7 @@ extension EventLoop {
     /// The peer sent its last byte: a last line it left without a newline runs as a line
     /// (an HTTP request cut short is answered 400).
     func endOfInput(_ c: Connection) {
-        if let h = c.http { return takeHTTP(c, h.parser.finish()) }
+        if let x = c.exchange { return x.inputEnded(of: c, on: self) }
         if c.phase == .greeting { greet(c) }  // it sent nothing: a line client that only listens
         guard c.codec == nil, c.decoder.bufferedCount > 0 else { return }
         c.decoder.finish()

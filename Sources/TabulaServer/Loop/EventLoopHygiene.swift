@@ -82,7 +82,7 @@ extension EventLoop {
             tabula_trim_memory()
         }
         refreshClients()
-        keepStreamsAlive()
+        for c in Array(conns.values) { c.exchange?.keepAlive(c, on: self) }
         sendProgress()
         let stall = config.stallTimeout, idle = config.idleTimeout
         guard stall > 0 || idle > 0, !shuttingDown else { return }
@@ -116,9 +116,8 @@ extension EventLoop {
                 return
             }
         }
-        if stall > 0 && now - c.lastRequest >= stall && httpKeepAliveIsOver(c) {
-            log.log(
-                .debug, "closing HTTP connection \(c.id.raw): kept alive \(stall) s with no request", conn: c.id.raw)
+        if stall > 0 && now - c.lastRequest >= stall && c.exchange?.isIdle(c) == true {
+            log.log(.debug, "closing connection \(c.id.raw): kept alive \(stall) s with no request", conn: c.id.raw)
             closeConnection(c)
             return
         }

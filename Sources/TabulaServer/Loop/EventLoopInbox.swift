@@ -59,7 +59,7 @@ extension EventLoop {
         awaitingAnswers = max(0, awaitingAnswers - 1)
         guard let c = conns[a.conn.raw], case .awaiting(let bye) = c.phase else { return }
         c.phase = .open
-        appendReplies(c, encoded(a.answers))
+        _ = deliver(a.answers, to: c)
         if let session = a.session { c.session = session }
         // the server closes it: its answer first, then the goodbye
         if let bye { return sayBye(c, bye) }
@@ -68,6 +68,6 @@ extension EventLoop {
         if !a.rest.isEmpty { c.held = a.rest + c.held }
         markDirty(c)
         if let plan = a.replay { startReplay(c, plan) }
-        if !c.held.isEmpty || c.http?.waiting.isEmpty == false { ready.append(c) }
+        if !c.held.isEmpty || c.exchange?.hasWaiting == true { ready.append(c) }
     }
 }

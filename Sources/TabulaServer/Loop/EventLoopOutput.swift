@@ -47,7 +47,7 @@ extension EventLoop {
                 return
             }
             // The client read: requests held for it may run again.
-            if (!c.held.isEmpty || c.http?.waiting.isEmpty == false) && c.phase.runs && c.replay == nil
+            if (!c.held.isEmpty || c.exchange?.hasWaiting == true) && c.phase.runs && c.replay == nil
                 && c.output.count < config.outputPause
             {
                 ready.append(c)

@@ -36,7 +36,9 @@ extension EventLoop {
     func take(_ c: Connection, _ n: Int) {
         stats.add(stats.bytesIn, n)
         noteActive(c)
-        if c.http != nil { return takeHTTP(c, bytes: n) }
+        if let x = c.exchange {
+            return readBuffer.withUnsafeBytes { x.take(UnsafeRawBufferPointer(rebasing: $0[0..<n]), of: c, on: self) }
+        }
         if c.phase == .greeting { chooseCodec(c, n) }
         units.removeAll()
         let requests = readBuffer.withUnsafeBytes { raw in
@@ -62,12 +64,12 @@ extension EventLoop {
     /// or wait for its client to read; resumes it otherwise.
     func refreshReading(_ c: Connection) {
         if c.held.isEmpty { c.heldBytes = 0 }
-        let httpWaiting = c.http?.waiting.count ?? 0
         let tooMany =
             c.held.count > EventLoop.pauseAbove || c.heldBytes > EventLoop.pauseAboveBytes
-            || (c.readPaused && c.held.count >= EventLoop.resumeBelow) || httpWaiting > HTTPExchange.mostWaiting
-            || (httpWaiting > 0 && c.http!.waitingBodyBytes > HTTPParser.maxBody)
-        let waiting = (!c.held.isEmpty || httpWaiting > 0) && (c.replay != nil || c.output.count >= config.outputPause)
+            || (c.readPaused && c.held.count >= EventLoop.resumeBelow) || c.exchange?.holdsTooMuch == true
+        let waiting =
+            (!c.held.isEmpty || c.exchange?.hasWaiting == true)
+            && (c.replay != nil || c.output.count >= config.outputPause)
         let pause = tooMany || waiting
         guard pause != c.readPaused else { return }
         c.readPaused = pause

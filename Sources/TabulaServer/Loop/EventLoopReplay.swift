@@ -186,7 +186,7 @@ extension EventLoop {
     func push(_ bytes: [UInt8], to c: Connection) {
         guard c.replay != nil else {
             c.output.append(bytes)
-            if let h = c.http { h.lastStreamed = nowSeconds }
+            c.exchange?.pushed(at: nowSeconds)
             // Only pushes can pass the limit: replies wait for the client to read (see
             // `refreshReading`), so one large reply never drops a client that reads.
             if c.output.count > config.outputLimit {

@@ -29,38 +29,34 @@ extension EventLoop {
                 c.held = Array(rest) + c.held
                 return
             }
-            replies.removeAll(keepingCapacity: true)
             let began = Histogram.now()
-            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, into: &replies)
+            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache)
             batchSeconds.observe(since: began)
             let after = rest.dropFirst(r.answered)
             if r.published {
                 // The events just published sit in this loop's inbox too, behind whatever was
                 // posted before them: queued ahead of these replies (as the engine's are), so
                 // that no reply reflects a change whose event its connection was not sent.
-                c.parked = ParkedRun(replies: replies, run: r, rest: after)
-                swap(&replies, &spareReplies)  // given back once the parked replies are queued
+                c.parked = ParkedRun(run: r, rest: after)
                 c.phase = .awaiting(bye: nil)
                 published.append(c)
                 return
             }
-            guard let next = finish(c, replies, r, after) else { return }
-            // A big piece becomes the queue's own chunk; the next batch then starts a fresh
-            // buffer of the same capacity (no regrowth), unless that capacity is large.
-            if replies.capacity > 64 * 1024 { replies = [] }
+            guard let next = finish(c, r, after) else { return }
             rest = next
         }
     }
 
-    /// Queues a run's replies and does what its last unit asked: close, a replay, the rest to
-    /// the engine or the authenticator. Returns the units left to run here (nil: none now).
-    private func finish(
-        _ c: Connection, _ replies: [UInt8], _ r: RequestExecutor.LoopRun, _ rest: ArraySlice<RoutedUnit>
-    ) -> ArraySlice<RoutedUnit>? {
-        appendReplies(c, replies)
-        if r.close { c.phase = .closing }
+    /// Hands a run's answers to the connection's codec and does what its last unit asked:
+    /// close, a replay, the rest to the engine or the authenticator. Returns the units left
+    /// to run here (nil: none now).
+    private func finish(_ c: Connection, _ r: RequestExecutor.LoopRun, _ rest: ArraySlice<RoutedUnit>)
+        -> ArraySlice<RoutedUnit>?
+    {
+        let (close, replay) = deliver(r.answers, to: c)
+        if close { c.phase = .closing }
         if r.answered > 0 { markDirty(c) }
-        if let plan = r.replay {
+        if let plan = replay {
             startReplay(c, plan)
             return rest
         }
@@ -90,32 +86,22 @@ extension EventLoop {
                 c.parked = nil
                 c.phase = .open
                 if let bye {
-                    appendReplies(c, p.replies)
+                    _ = deliver(p.run.answers, to: c)
                     sayBye(c, bye)
                     continue
                 }
-                let rest = finish(c, p.replies, p.run, p.rest)
-                recycle(p.replies)
-                if let rest, !rest.isEmpty { runHere(c, rest) }
+                if let rest = finish(c, p.run, p.rest), !rest.isEmpty { runHere(c, rest) }
                 if !c.held.isEmpty && c.phase.runs { ready.append(c) }
             }
         }
-    }
-
-    /// Keeps a parked run's reply buffer, now queued, for the next run that parks (a small
-    /// one: the output queue copied it rather than keep it).
-    private func recycle(_ buffer: consuming [UInt8]) {
-        guard buffer.capacity <= 64 * 1024 && spareReplies.capacity == 0 else { return }
-        buffer.removeAll(keepingCapacity: true)
-        spareReplies = buffer
     }
 
     /// Runs what connections sent while their group was at the engine, now answered; hands
     /// any new group to the engine before the loop can sleep.
     func runReady() {
         while let c = ready.popLast() {
-            if c.http != nil && c.held.isEmpty {
-                if conns[c.id.raw] != nil { serveHTTP(c) }
+            if let x = c.exchange, c.held.isEmpty {
+                if conns[c.id.raw] != nil { x.serve(c, on: self) }
                 continue
             }
             guard conns[c.id.raw] != nil, c.phase.runs, c.replay == nil, !c.held.isEmpty else { continue }

@@ -131,6 +131,30 @@ extension EventLoop {
             bounds: s.headLockSeconds.bounds, s.headLockSeconds.reading)
     }
 
+    /// The `/clients` body: the one made this second while no connection came or went here,
+    /// else made now (O(connections): about 15 ms of CPU at 5,000 of them, which every
+    /// request of a scraper in a loop paid before).
+    func clientsBody() -> [UInt8] {
+        if let page = clientsPage, page.second == nowSeconds { return page.body }
+        let body = ClientInfo.json(allClients(), now: nowSeconds)
+        clientsPage = (nowSeconds, body)
+        return body
+    }
+
+    /// Why the server should not be sent traffic now, or nil when it is ready.
+    func readiness() -> String? {
+        if shuttingDown { return "shutting down" }
+        if let why = executor.state.storeRefusal.withLock({ $0 }) { return why }
+        if executor.store.isShared {
+            let head = executor.state.storeHead.load(ordering: .relaxed)
+            let applied = executor.state.publishedRevision.load(ordering: .relaxed)
+            if head > applied && head - applied > config.readyLag {
+                return "this node is \(head - applied) revisions behind the store (more than \(config.readyLag))"
+            }
+        }
+        return nil
+    }
+
     /// Every connection of every loop, by id (this loop's as of now, the others' as of their
     /// last second).
     func allClients() -> [ClientInfo] {
