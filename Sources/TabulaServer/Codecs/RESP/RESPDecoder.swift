@@ -58,16 +58,7 @@ public struct RESPDecoder: Sendable {
     /// Adds received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if failed { return }
-        if start > 0 && start == buffer.count {
-            buffer.removeAll(keepingCapacity: bytes.count > 0)
-            scanned = 0
-            start = 0
-        } else if start > 4096 && start * 2 > buffer.count {
-            buffer.removeSubrange(0..<start)
-            scanned -= start
-            start = 0
-        }
-        buffer.append(contentsOf: bytes)
+        InputBuffer.append(bytes, to: &buffer, start: &start, scanned: &scanned)
     }
 
     /// Adds received bytes.
