@@ -68,8 +68,16 @@ extension Model {
 
     /// The entry a write to `target` changes, and where it stands before: `target` itself,
     /// or when that is no entry (a setting's option) its parent (the setting).
-    func placementBefore(writing target: String) -> (path: String, placed: Placed)? {
-        if let p = placement(ofPath: target) { return (target, p) }
+    /// `resolved` is the write's named path as resolved: read in place when `target` is that
+    /// path (not resolved again), which it is unless the write's condition is its whole list.
+    func placementBefore(writing target: String, resolved: Result<Target, TabulaError>?) -> (
+        path: String, placed: Placed
+    )? {
+        if case .success(.place(let i, let ref))? = resolved, ref != .top, !Model.conditionIsItsList(i, ref, in: self) {
+            if let p = lists.withUnsafeBufferPointer({ $0[i].placement(of: ref, withRow: true) }) { return (target, p) }
+        } else if let p = placement(ofPath: target) {
+            return (target, p)
+        }
         let parent = ModelPath.parent(target)
         return parent == target ? nil : placement(ofPath: parent).map { (parent, $0) }
     }

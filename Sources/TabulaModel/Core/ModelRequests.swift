@@ -101,7 +101,10 @@ extension Model {
         if let reply = read(command, viewer: &viewer) { return Outcome(reply) }
         guard command.isWrite else { return .fail(TabulaError(.invalid, "the model does not handle this verb")) }
         do {
-            let target = conditionPath(command, viewer: viewer)
+            // The path the write names, resolved once: for its condition, its place before and
+            // the write itself.
+            let resolved = Model.namedPath(command).map { resolve($0, viewer: viewer) }
+            let target = conditionPath(command, resolved: resolved)
             if let n = ifRev, let path = target {
                 let m = changes.revision(of: path)
                 if m > n {
@@ -109,8 +112,8 @@ extension Model {
                         TabulaError(.conflict, "\(path) changed at rev \(m), after rev \(n); SHOW it and try again"))
                 }
             }
-            let before = target.flatMap { placementBefore(writing: $0) }
-            var out = try write(command, viewer: viewer, now: now, rng: &rng)
+            let before = target.flatMap { placementBefore(writing: $0, resolved: resolved) }
+            var out = try write(command, resolved: resolved, viewer: viewer, now: now, rng: &rng)
             if var event = out.event.take() {  // moved out and back: no copy of the event
                 addContext(to: &event, before: before)
                 revision += 1
@@ -145,7 +148,10 @@ extension Model {
         }
     }
 
-    mutating func write(_ command: Command, viewer: Viewer, now: Double, rng: inout SplitMix64) throws -> Outcome {
+    /// `command`, a write, applied; `resolved` is its named path resolved for `viewer`.
+    mutating func write(
+        _ command: Command, resolved: Result<Target, TabulaError>?, viewer: Viewer, now: Double, rng: inout SplitMix64
+    ) throws -> Outcome {
         let path: String, w: Write, refused: (String) -> String
         switch command {
         case .select(let p, let option):
@@ -170,7 +176,7 @@ extension Model {
         case .order(let p): return try order(p, viewer: viewer, now: now, rng: &rng)
         default: throw TabulaError(.invalid, "not a write")
         }
-        let t = try resolve(path, viewer: viewer).get()
+        let t = try (resolved ?? resolve(path, viewer: viewer)).get()
         guard case .place(let i, let ref) = t,
             let out = try write(w, list: i, at: ref, viewer: viewer, now: now, rng: &rng)
         else {
@@ -238,20 +244,32 @@ extension Model {
     /// list it adds to (ADD; a price section counts as /items, which holds every item), the
     /// order list (ORDER) or /items (BANDS). Nil when the path does not resolve: the write
     /// then fails as it would without the condition (NOTFOUND).
-    func conditionPath(_ command: Command, viewer: Viewer) -> String? {
-        let named: String
+    func conditionPath(_ command: Command, resolved: Result<Target, TabulaError>?) -> String? {
         switch command {
-        case .select(let p, _), .add(let p, _), .set(let p, _), .rm(let p), .mv(let p, _), .fav(let p, _): named = p
         case .order: return "/" + OrdersList.name
         case .bands: return "/" + ItemsList.name
-        default: return nil
+        default: break
         }
-        guard case .success(let t) = resolve(named, viewer: viewer) else { return nil }
+        guard case .success(let t)? = resolved else { return nil }
         let path = self.path(of: t)
-        if case .place(let i, let ref) = t, i == Model.rootIndex[ItemsList.name], ref != .top, lists[i].isList(ref) {
+        if case .place(let i, let ref) = t, ref != .top, Model.conditionIsItsList(i, ref, in: self) {
             return "/" + ItemsList.name
         }
         return path
+    }
+
+    /// Whether a write at `ref` of list `i` is conditioned on its whole list (a price section
+    /// of the item store: its items' order is the list's).
+    static func conditionIsItsList(_ i: Int, _ ref: Ref, in model: borrowing Model) -> Bool {
+        i == Model.rootIndex[ItemsList.name] && model.lists[i].isList(ref)
+    }
+
+    /// The path a write names, as typed (nil: ORDER, BANDS and what is no write).
+    static func namedPath(_ command: Command) -> String? {
+        switch command {
+        case .select(let p, _), .add(let p, _), .set(let p, _), .rm(let p), .mv(let p, _), .fav(let p, _): p
+        default: nil
+        }
     }
 
     /// SHOW: an entry's fields, then the revision of its last change (a list's SHOW, its
