@@ -13,8 +13,8 @@ enum WireFormat: String, Sendable, Hashable {
     /// a FORMAT): `Codecs/RESP/RESPEncoder`.
     case resp2
     case resp3
-    /// An HTTP request's reply, as a record its response is made from (`GET /api/…`,
-    /// `POST /api/VERB`, a page's first read, a Basic login): `Codecs/HTTP/HTTPAPICodec`.
+    /// An HTTP request's reply (`GET /api/…`, `POST /api/VERB`, a page's first read, a Basic
+    /// login): handed to `HTTPExchange` as a value, its body the reply's JSON.
     case httpAPI
 
     /// The line protocol's form `f`.

@@ -78,7 +78,7 @@ final class EventLoop {
     /// Whether the loop polls before it sleeps (`waitForWork`), which it does only while it
     /// awaits answers: groups handed to the engine or the authenticator not yet answered.
     var idleSpin: IdleSpin
-    /// Groups this loop handed on (one each time a connection goes `atEngine`) whose answer
+    /// Groups this loop handed to the engine or the authenticator (its connection `awaiting`) whose answer
     /// has not come back: each is answered once, closed connection or not.
     var awaitingAnswers = 0
 
