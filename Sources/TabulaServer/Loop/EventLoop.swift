@@ -155,6 +155,12 @@ final class EventLoop {
     /// values). Returns whether the last asked to close, and the replay it began.
     func deliver(_ answers: [Answer], to c: Connection) -> (close: Bool, replay: ReplayPlan?) {
         if let x = c.exchange { return x.deliver(answers, to: c, on: self) }
+        return write(answers, to: c)
+    }
+
+    /// `answers` encoded in the formats they were made in and queued on `c`'s output, as a
+    /// byte codec writes them (the line protocol, RESP, an event stream).
+    func write(_ answers: [Answer], to c: Connection) -> (close: Bool, replay: ReplayPlan?) {
         replies.removeAll(keepingCapacity: true)
         let effects = Answer.encode(answers, cache: &cache, into: &replies)
         c.output.append(replies)
@@ -162,13 +168,6 @@ final class EventLoop {
         // capacity (no regrowth), unless that capacity is large.
         if replies.capacity > 64 * 1024 { replies = [] }
         return effects
-    }
-
-    /// `answers` encoded as a byte codec writes them (an event stream's replies).
-    func encoded(_ answers: [Answer]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        _ = Answer.encode(answers, cache: &cache, into: &bytes)
-        return bytes
     }
 
     /// The loop thread's body; returns once shut down and every connection is closed.

@@ -59,8 +59,6 @@ struct RoutedUnits {
         self.stats = stats
     }
 
-    var isEmpty: Bool { all.isEmpty }
-
     mutating func append(_ unit: LineUnit) { all.append(RoutedUnit(unit, durable: durable, stats: stats)) }
 
     mutating func append(request: consuming Request) {

@@ -64,12 +64,7 @@ extension HTTPExchange: ExchangeCodec {
     /// reply answers the request in flight (a login, an API request, a page's first read),
     /// its status from its error's code.
     func deliver(_ answers: [Answer], to c: Connection, on loop: EventLoop) -> (close: Bool, replay: ReplayPlan?) {
-        if streaming {
-            var bytes: [UInt8] = []
-            let effects = Answer.encode(answers, cache: &loop.cache, into: &bytes)
-            c.output.append(bytes)
-            return effects
-        }
+        if streaming { return loop.write(answers, to: c) }
         for answer in answers {
             guard case .run(let e, let tag, _, _, _) = answer, let f = inFlight else { continue }
             inFlight = nil
