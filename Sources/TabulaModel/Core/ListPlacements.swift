@@ -15,7 +15,7 @@ extension ItemsList {
         guard ref.kind == ItemsList.item, let it = items.item(ref.a) else { return nil }
         return Placed(
             at: Placement(section: sectionName(ref.a), position: items.position(of: ref.a) + 1),
-            row: withRow ? row(it).json : .null)
+            row: withRow ? items.json(it) : .null)
     }
 }
 
@@ -52,8 +52,17 @@ extension OrdersList {
 extension SettingsList {
     public func placement(of ref: Ref, withRow: Bool) -> Placed? {
         guard ref.kind == SettingsList.setting else { return nil }
-        return Placed(at: Placement(position: ref.a + 1), row: withRow ? settingRow(ref.a).json : .null)
+        return Placed(at: Placement(position: ref.a + 1), row: withRow ? settingJSON(ref.a) : .null)
     }
+}
+
+/// Where the entry a write changes stood before it: its path, its place and row, and where
+/// the write resolved it (`list`, `ref`: nil when it was found by path), from which its place
+/// after the write is read again.
+struct PlacedBefore: Sendable {
+    var path: String
+    var placed: Placed
+    var resolved: (list: Int, ref: Ref)?
 }
 
 extension Model {
@@ -70,27 +79,38 @@ extension Model {
     /// or when that is no entry (a setting's option) its parent (the setting).
     /// `resolved` is the write's named path as resolved: read in place when `target` is that
     /// path (not resolved again), which it is unless the write's condition is its whole list.
-    func placementBefore(writing target: String, resolved: Result<Target, TabulaError>?) -> (
-        path: String, placed: Placed
-    )? {
+    func placementBefore(writing target: String, resolved: Result<Target, TabulaError>?) -> PlacedBefore? {
         if case .success(.place(let i, let ref))? = resolved, ref != .top, !Model.conditionIsItsList(i, ref, in: self) {
-            if let p = lists.withUnsafeBufferPointer({ $0[i].placement(of: ref, withRow: true) }) { return (target, p) }
+            if let p = lists.withUnsafeBufferPointer({ $0[i].placement(of: ref, withRow: true) }) {
+                return PlacedBefore(path: target, placed: p, resolved: (i, ref))
+            }
         } else if let p = placement(ofPath: target) {
-            return (target, p)
+            return PlacedBefore(path: target, placed: p, resolved: nil)
         }
         let parent = ModelPath.parent(target)
-        return parent == target ? nil : placement(ofPath: parent).map { (parent, $0) }
+        guard parent != target, let p = placement(ofPath: parent) else { return nil }
+        return PlacedBefore(path: parent, placed: p, resolved: nil)
     }
 
     /// What `e`, the event of a write whose entry stood at `before`, says besides its value:
     /// where its entry stands now and stood before, the entry as it was, and for an addition
-    /// or removal under a nested list its parent's row now.
-    func addContext(to e: inout Event, before: (path: String, placed: Placed)?) {
-        if let before, before.path == e.path {
-            e.from = before.placed.at
-            e.prev = before.placed.row
+    /// or removal under a nested list its parent's row now. An event that names the path its
+    /// write resolved finds its place after from that resolution (`ListStore.placement(of:)`
+    /// says why the ref still names the entry); any other path is resolved.
+    func addContext(to e: inout Event, before: consuming PlacedBefore?) {
+        var again: (list: Int, ref: Ref)?
+        if let b = before.take(), b.path == e.path {
+            again = b.resolved
+            e.from = b.placed.at
+            e.prev = b.placed.row
         }
-        if e.kind != "rm" && e.kind != "clear" { e.at = placement(ofPath: e.path, withRow: false)?.at }
+        if e.kind != "rm" && e.kind != "clear" {
+            if let (i, ref) = again {
+                e.at = lists.withUnsafeBufferPointer { $0[i].placement(of: ref, withRow: false) }?.at
+            } else {
+                e.at = placement(ofPath: e.path, withRow: false)?.at
+            }
+        }
         if e.kind == "add" || e.kind == "rm" { e.parent = placement(ofPath: ModelPath.parent(e.path))?.row }
     }
 }

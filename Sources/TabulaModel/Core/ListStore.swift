@@ -49,7 +49,10 @@ public protocol ListStore: Sendable {
     func orderLine(_ ref: Ref) -> (entry: String, title: String)?
     /// Where the entry at `ref` stands among its siblings, and its row when `withRow`
     /// (else `.null`: building a row costs more than finding the place; `ListPlacements`);
-    /// nil when `ref` is no entry of an ordered list.
+    /// nil when `ref` is no entry of an ordered list. A write whose event names the path the
+    /// write was given leaves that path's `ref` naming the same entry (a ref is an id, or an
+    /// index that only an addition or a removal shifts), so the entry's place after the write
+    /// is read from the `ref` it was resolved to.
     func placement(of ref: Ref, withRow: Bool) -> Placed?
 }
 

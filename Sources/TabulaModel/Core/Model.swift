@@ -29,6 +29,8 @@ public struct Model: Sendable {
     }()
     static let rootIndex: [String: Int] = Dictionary(
         uniqueKeysWithValues: roots.enumerated().map { ($0.element, $0.offset) })
+    /// Where `/items` is in `lists` (looked up once: a write asks on every request).
+    static let itemsIndex = rootIndex[ItemsList.name]!
 
     /// The revision of the last change; every change adds one (a write that changes nothing
     /// adds nothing).

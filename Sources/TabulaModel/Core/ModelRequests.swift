@@ -261,7 +261,7 @@ extension Model {
     /// Whether a write at `ref` of list `i` is conditioned on its whole list (a price section
     /// of the item store: its items' order is the list's).
     static func conditionIsItsList(_ i: Int, _ ref: Ref, in model: borrowing Model) -> Bool {
-        i == Model.rootIndex[ItemsList.name] && model.lists[i].isList(ref)
+        i == Model.itemsIndex && model.lists[i].isList(ref)
     }
 
     /// The path a write names, as typed (nil: ORDER, BANDS and what is no write).

@@ -53,9 +53,12 @@ public struct SettingsList: ListStore {
 
     func settingRow(_ i: Int, master: String? = nil) -> Row {
         Row(
-            text: "\(settings[i].slug)/  \(master ?? settings[i].masterRow)", json: .deferred(settings[i]),
+            text: "\(settings[i].slug)/  \(master ?? settings[i].masterRow)", json: settingJSON(i),
             path: RowPath("/settings", settings[i].slug))
     }
+
+    /// Setting `i`'s row as JSON, without its text.
+    func settingJSON(_ i: Int) -> JSONValue { .deferred(settings[i]) }
 
     func optionRows(_ i: Int) -> [Row] {
         let s = settings[i]
