@@ -240,20 +240,20 @@ public struct ItemStore: Sendable {
 
     /// The item's one-line text row.
     public func row(_ item: Item) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(40 + item.name.utf8.count + item.serial.utf8.count)
-        JSONValue.writeInt(Int64(item.id), to: &out)
-        out.append("  ")
-        out.append(contentsOf: item.name.utf8)
-        out.append("  ")
-        Display.writeDollars(item.value, to: &out)
-        out.append("  serial=")
-        out.append(contentsOf: item.serial.utf8)
-        if item.favorite {
+        // id, name, price ("-$" and 19 digits), serial, the favourite's mark, and the spaces between
+        TextBuilder.build(capacity: 60 + item.name.utf8.count + item.serial.utf8.count) { out in
+            out.appendDecimal(item.id)
             out.append("  ")
-            out.append(contentsOf: RowMarks.favorite.utf8)
+            out.append(item.name)
+            out.append(item.value < 0 ? "  -$" : "  $")
+            out.appendDecimal(UInt64(item.value.magnitude))
+            out.append("  serial=")
+            out.append(item.serial)
+            if item.favorite {
+                out.append("  ")
+                out.append(RowMarks.favorite)
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// A band's range in words: "< $50", "$50 – $99", "≥ $100".
