@@ -162,20 +162,18 @@ public enum WireEncoder {
 
     /// Appends `v` in decimal, without making a String.
     public static func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8
-            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        var x = v
+        if v < 10 { return out.append(UInt8(ascii: "0") + UInt8(v)) }
+        // Written from the right into 20 bytes on the stack, then appended with one copy.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { d in
+            var i = 20
+            var x = v
             repeat {
-                d[n] = UInt8(ascii: "0") + UInt8(x % 10)
+                i -= 1
+                d[i] = UInt8(ascii: "0") + UInt8(x % 10)
                 x /= 10
-                n += 1
             } while x > 0
-            for i in stride(from: n - 1, through: 0, by: -1) { out.append(d[i]) }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[i..<20]))
         }
     }
 

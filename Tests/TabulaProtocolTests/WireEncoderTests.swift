@@ -120,4 +120,14 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
             #expect(!v.summary.isEmpty)
         }
     }
+
+    @Test func aDecimalIsWrittenAsSwiftPrintsIt() {
+        var rng = SplitMix64(seed: 48)
+        let edges: [UInt64] = [0, 9, 10, 99, 100, 999_999, 1_000_000, UInt64(UInt32.max), UInt64.max - 1, UInt64.max]
+        for v in edges + (0..<5_000).map({ _ in rng.next() >> (rng.next() % 64) }) {
+            var out: [UInt8] = [UInt8(ascii: "x")]
+            WireEncoder.appendDecimal(v, to: &out)
+            #expect(out == Array("x\(v)".utf8), "\(v)")
+        }
+    }
 }
