@@ -72,7 +72,7 @@ extension Model {
     func placement(ofPath path: String, withRow: Bool = true) -> Placed? {
         guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top
         else { return nil }
-        return lists.withUnsafeBufferPointer { $0[i].placement(of: ref, withRow: withRow) }
+        return lists[i].placement(of: ref, withRow: withRow)
     }
 
     /// The entry a write to `target` changes, and where it stands before: `target` itself,
@@ -81,7 +81,7 @@ extension Model {
     /// path (not resolved again), which it is unless the write's condition is its whole list.
     func placementBefore(writing target: String, resolved: Result<Target, TabulaError>?) -> PlacedBefore? {
         if case .success(.place(let i, let ref))? = resolved, ref != .top, !Model.conditionIsItsList(i, ref, in: self) {
-            if let p = lists.withUnsafeBufferPointer({ $0[i].placement(of: ref, withRow: true) }) {
+            if let p = lists[i].placement(of: ref, withRow: true) {
                 return PlacedBefore(path: target, placed: p, resolved: (i, ref))
             }
         } else if let p = placement(ofPath: target) {
@@ -106,7 +106,7 @@ extension Model {
         }
         if e.kind != "rm" && e.kind != "clear" {
             if let (i, ref) = again {
-                e.at = lists.withUnsafeBufferPointer { $0[i].placement(of: ref, withRow: false) }?.at
+                e.at = lists[i].placement(of: ref, withRow: false)?.at
             } else {
                 e.at = placement(ofPath: e.path, withRow: false)?.at
             }

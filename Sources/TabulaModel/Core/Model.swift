@@ -108,7 +108,7 @@ public struct Model: Sendable {
     public func path(of t: Target) -> String {
         switch t {
         case .root: return "/"
-        case .place(let i, let ref): return lists.withUnsafeBufferPointer { $0[i].path(of: ref) }
+        case .place(let i, let ref): return lists[i].path(of: ref)
         }
     }
 
@@ -116,7 +116,7 @@ public struct Model: Sendable {
     public func isList(_ t: Target) -> Bool {
         switch t {
         case .root: return true
-        case .place(let i, let ref): return lists.withUnsafeBufferPointer { $0[i].isList(ref) }
+        case .place(let i, let ref): return lists[i].isList(ref)
         }
     }
 
@@ -135,7 +135,7 @@ public struct Model: Sendable {
             let lower = folded(name)
             return Model.roots.firstIndex(of: lower).map { .place(list: $0, .top) }
         case .place(let i, let ref):
-            return lists.withUnsafeBufferPointer { $0[i].child(of: ref, named: name) }.map { .place(list: i, $0) }
+            return lists[i].child(of: ref, named: name).map { .place(list: i, $0) }
         }
     }
 
