@@ -99,10 +99,10 @@ extension Model {
     /// says why the ref still names the entry); any other path is resolved.
     func addContext(to e: inout Event, before: consuming PlacedBefore?) {
         var again: (list: Int, ref: Ref)?
-        if let b = before.take(), b.path == e.path {
+        if var b = before.take(), b.path == e.path {
             again = b.resolved
             e.from = b.placed.at
-            e.prev = b.placed.row
+            swap(&e.prev, &b.placed.row)  // moved in, not copied (a copy retains it, and b's end releases it)
         }
         if e.kind != "rm" && e.kind != "clear" {
             if let (i, ref) = again {
