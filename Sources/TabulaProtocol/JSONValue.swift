@@ -67,8 +67,8 @@ public enum JSONValue: Sendable, Equatable {
     /// Appends the compact JSON text of this value to `out`.
     public func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
         case .int(let i): JSONValue.writeInt(i, to: &out)
         case .double(let d):
             if d.isFinite { out.append(contentsOf: String(d).utf8) } else { out.append(contentsOf: "null".utf8) }

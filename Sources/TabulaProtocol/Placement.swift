@@ -21,6 +21,21 @@ public struct Placement: Sendable, Hashable {
         return .object(pairs)
     }
 
+    /// Appends `json`'s text, written without building it (every change's event and stored
+    /// row carries one or two).
+    public func writeJSON(to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        if let section {
+            out.append(#""section":"#)
+            JSONValue.writeString(section, to: &out)
+        }
+        if let position {
+            out.append(section == nil ? #""position":"# : #","position":"#)
+            JSONValue.writeInt(Int64(position), to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     /// The placement `v` states, or nil when it is not an object.
     public init?(json v: JSONValue?) {
         guard let v, case .object = v.resolved else { return nil }

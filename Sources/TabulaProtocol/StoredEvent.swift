@@ -7,6 +7,7 @@ extension Event {
     /// The payload column's bytes.
     public var storedPayload: [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(512)  // an item's value and its row before, with room: no regrowth
         value.write(to: &out)
         guard hasContext else { return out }
         out.append(10)

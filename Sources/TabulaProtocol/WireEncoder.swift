@@ -148,11 +148,11 @@ public enum WireEncoder {
     public static func appendContext(_ e: Event, to out: inout [UInt8]) {
         if let at = e.at {
             out.append(#","at":"#)
-            at.json.write(to: &out)
+            at.writeJSON(to: &out)
         }
         if let from = e.from {
             out.append(#","from":"#)
-            from.json.write(to: &out)
+            from.writeJSON(to: &out)
         }
         if let parent = e.parent {
             out.append(#","parent":"#)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TabulaModel
 import TabulaProtocol
@@ -64,6 +65,26 @@ import TabulaProtocol
         #expect(Display.timestamp(-62_135_596_801) == "0-12-31T23:59:59Z")
         #expect(Display.timestamp(-62_198_755_200) == "-1-01-01T00:00:00Z")
         #expect(Display.timestamp(.nan) == "invalid-time")
+    }
+
+    @Test func aTimestampOfAFourDigitYearIsFoundationsISOText() {
+        let iso = ISO8601DateFormatter()
+        iso.timeZone = TimeZone(identifier: "UTC")
+        var rng = SplitMix64(seed: 48)
+        // 1583-01-01 (Foundation's calendar is Julian before the Gregorian reform; ours is
+        // proleptic Gregorian) to 9999-12-31
+        let (lo, hi): (Int64, Int64) = (-12_212_553_600, 253_402_300_799)
+        for t in [lo, lo - 1, hi, hi + 1, 0, 86_399, 86_400]
+            + (0..<3_000).map({ _ in
+                lo + Int64(rng.next() % UInt64(hi - lo))
+            })
+        {
+            let expected = (lo...hi).contains(t) ? iso.string(from: Date(timeIntervalSince1970: Double(t))) : nil
+            if let expected { #expect(Display.timestamp(Double(t) + 0.75) == expected, "\(t)") }
+        }
+        #expect(Display.timestamp(-30_610_224_000) == "1000-01-01T00:00:00Z")
+        #expect(Display.timestamp(-30_610_224_001) == "999-12-31T23:59:59Z")
+        #expect(Display.timestamp(Double(hi + 1)) == "10000-01-01T00:00:00Z")
     }
 
     @Test func dollarsAreWholeWithTheSignBeforeTheMark() {
