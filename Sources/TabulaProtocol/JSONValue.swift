@@ -71,7 +71,7 @@ public enum JSONValue: Sendable, Equatable {
         case .bool(let b): out.append(b ? "true" : "false")
         case .int(let i): JSONValue.writeInt(i, to: &out)
         case .double(let d):
-            if d.isFinite { out.append(contentsOf: String(d).utf8) } else { out.append(contentsOf: "null".utf8) }
+            if d.isFinite { out.append(contentsOf: String(d).utf8) } else { out.append("null") }
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))

@@ -53,20 +53,6 @@ public struct TextBuilder: ~Copyable {
 
     /// Appends `v` in decimal.
     public mutating func appendDecimal(_ v: UInt64) {
-        var x = v
-        var digits = 1
-        var t = x
-        while t >= 10 {
-            t /= 10
-            digits += 1
-        }
-        precondition(count + digits <= capacity, "TextBuilder: past the capacity it was given")
-        var i = count + digits
-        repeat {
-            i -= 1
-            base[i] = UInt8(ascii: "0") + UInt8(x % 10)
-            x /= 10
-        } while x > 0
-        count += digits
+        WireEncoder.withDecimalDigits(v) { copy($0) }
     }
 }

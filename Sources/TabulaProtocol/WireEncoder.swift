@@ -163,9 +163,15 @@ public enum WireEncoder {
     /// Appends `v` in decimal, without making a String.
     public static func appendDecimal(_ v: UInt64, to out: inout [UInt8]) {
         if v < 10 { return out.append(UInt8(ascii: "0") + UInt8(v)) }
-        // Written from the right into 20 bytes on the stack, then appended with one copy.
+        withDecimalDigits(v) { out.append(contentsOf: $0) }
+    }
+
+    /// Lends `v`'s decimal digits, written from the right into 20 bytes on the stack (so
+    /// that they are appended with one copy, not a checked append a byte).
+    @inline(__always)
+    public static func withDecimalDigits<R>(_ v: UInt64, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { d in
+        return withUnsafeMutableBytes(of: &digits) { d in
             var i = 20
             var x = v
             repeat {
@@ -173,7 +179,7 @@ public enum WireEncoder {
                 d[i] = UInt8(ascii: "0") + UInt8(x % 10)
                 x /= 10
             } while x > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[i..<20]))
+            return body(UnsafeRawBufferPointer(rebasing: d[i..<20]))
         }
     }
 

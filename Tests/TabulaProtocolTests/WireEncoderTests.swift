@@ -130,4 +130,15 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
             #expect(out == Array("x\(v)".utf8), "\(v)")
         }
     }
+
+    @Test func aPlacementWrittenAsBytesIsItsJSONText() {
+        for section in [nil, "cheap-items", "a \"quoted\" name"] {
+            for position in [nil, 1, 10_000] {
+                let p = Placement(section: section, position: position)
+                var out: [UInt8] = []
+                p.writeJSON(to: &out)
+                #expect(String(decoding: out, as: UTF8.self) == p.json.jsonText)
+            }
+        }
+    }
 }

@@ -57,7 +57,7 @@ public enum Display {
     /// Appends `timestamp(t)` to `out`, without making a String.
     public static func writeTimestamp(_ t: Double, to out: inout [UInt8]) {
         guard t.isFinite, abs(t) < 1e13 else {
-            out.append(contentsOf: "invalid-time".utf8)
+            out.append("invalid-time")
             return
         }
         let secs = Int64(t.rounded(.down))
@@ -73,40 +73,23 @@ public enum Display {
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        guard (1000...9999).contains(y) else { return writeTimestamp(year: y, m, d, rem, to: &out) }
-        // The 20 bytes written on the stack and appended with one copy (a checked append a
-        // byte cost more than the arithmetic).
-        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        JSONValue.writeInt(y, to: &out)
+        // The 16 bytes after the year written on the stack and appended with one copy (a
+        // checked append a byte cost more than the arithmetic).
+        var text: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &text) { b in
             func two(_ v: Int64, at i: Int, then: Unicode.Scalar) {
                 b[i] = UInt8(ascii: "0") + UInt8(v / 10)
                 b[i + 1] = UInt8(ascii: "0") + UInt8(v % 10)
                 b[i + 2] = UInt8(ascii: then)
             }
-            two(y / 100, at: 0, then: "-")
-            two(y % 100, at: 2, then: "-")
-            two(m, at: 5, then: "-")
-            two(d, at: 8, then: "T")
-            two(rem / 3600, at: 11, then: ":")
-            two(rem / 60 % 60, at: 14, then: ":")
-            two(rem % 60, at: 17, then: "Z")
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[0..<20]))
+            b[0] = UInt8(ascii: "-")
+            two(m, at: 1, then: "-")
+            two(d, at: 4, then: "T")
+            two(rem / 3600, at: 7, then: ":")
+            two(rem / 60 % 60, at: 10, then: ":")
+            two(rem % 60, at: 13, then: "Z")
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[0..<16]))
         }
-    }
-
-    /// A timestamp whose year has other than four digits, written a part at a time.
-    private static func writeTimestamp(year y: Int64, _ m: Int64, _ d: Int64, _ rem: Int64, to out: inout [UInt8]) {
-        func two(_ v: Int64, then: Unicode.Scalar) {
-            out.append(UInt8(ascii: "0") + UInt8(v / 10))
-            out.append(UInt8(ascii: "0") + UInt8(v % 10))
-            out.append(UInt8(ascii: then))
-        }
-        JSONValue.writeInt(y, to: &out)
-        out.append(UInt8(ascii: "-"))
-        two(m, then: "-")
-        two(d, then: "T")
-        two(rem / 3600, then: ":")
-        two(rem / 60 % 60, then: ":")
-        two(rem % 60, then: "Z")
     }
 }
