@@ -14,6 +14,15 @@ need() {
         || { DEBIAN_FRONTEND=noninteractive $sudo apt-get update >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "$@" >/dev/null; }
 }
 
+# Installs PyPI packages unless Python can already import the modules:
+# need_pip "MODULE[, MODULE…]" PACKAGE...
+need_pip() {
+    local modules="$1"; shift
+    python3 -c "import $modules" 2>/dev/null && return 0
+    echo "installing $* (pip)" >&2
+    python3 -m pip install -q "$@" >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages "$@" >/dev/null
+}
+
 # Starts tabulad on a free port with the given extra flags; sets SERVER_PID and PORT.
 start_server() {
     local out

@@ -8,7 +8,7 @@ source "$(dirname "$0")/../lib.sh"
 need redis-cli redis-tools
 need redis-benchmark redis-tools
 need tmux tmux
-python3 -c "import redis" 2>/dev/null || python3 -m pip install -q redis >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages redis >/dev/null
+need_pip redis redis
 work="$(mktemp -d)"
 sock="tabula-resp-$$"
 S=resp

@@ -5,7 +5,7 @@
 # chunked: a close-delimited one held an event until more bytes came).
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
-python3 -c "import httpx, httpx_sse, requests, sseclient" 2>/dev/null || { echo "installing httpx httpx-sse requests sseclient-py (pip)" >&2; python3 -m pip install -q httpx httpx-sse requests sseclient-py >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages httpx httpx-sse requests sseclient-py >/dev/null; }
+need_pip "httpx, httpx_sse, requests, sseclient" httpx httpx-sse requests sseclient-py
 work="$(mktemp -d)"
 trap '[[ -n "${SPID:-}" ]] && kill "$SPID" 2>/dev/null; rm -rf "$work"' EXIT
 "$BIN/tabulad" --memory --port 0 --http 0 --log-level warn >"$work/ports" 2>/dev/null &
