@@ -26,6 +26,8 @@ pass "an inline PING on --resp-port is +PONG, with no greeting before it"
 timeout 120 redis-benchmark -p "$RESP" -t ping -n 2000 -c 5 -q >"$work/bench.txt" 2>&1 || { cat "$work/bench.txt"; fail "redis-benchmark -t ping"; }
 [[ "$(tr '\r' '\n' <"$work/bench.txt" | grep -c 'requests per second')" -ge 2 ]] || { cat "$work/bench.txt"; fail "redis-benchmark -t ping: not both PING tests"; }
 pass "redis-benchmark -t ping (inline and multibulk) runs to the end on --resp-port"
+! grep -q "Could not fetch server CONFIG" "$work/bench.txt" || { cat "$work/bench.txt"; fail "redis-benchmark could not read CONFIG GET save/appendonly"; }
+pass "redis-benchmark reads CONFIG GET save and appendonly (no 'Could not fetch server CONFIG')"
 
 # node-redis connects, waits 300 ms (as a pool's idle connection does), then PINGs and runs
 # a transaction: on the shared port its PING was never answered.

@@ -49,22 +49,8 @@ public enum RequestParser {
         guard !args.isEmpty else { return .failure(TabulaError(.syntax, "empty request")) }
         let word = args.count == 1 ? args.removeLast() : args.removeFirst()  // a lone verb: nothing to shift
         guard let verb = Verb.named(word) else { return .failure(unknownVerb(word, args)) }
-        if let refusal = nulRefusal(verb, args) { return .failure(refusal) }
+        if let refusal = RequestGate.storedTextRefusal(verb, args) { return .failure(refusal) }
         return parseRequest(verb: verb, args: args, tag: tag, lineHash: lineHash)
-    }
-
-    /// A write whose words hold U+0000, which no store keeps: words split by another codec
-    /// (RESP, HTTP's JSON) may, a line may not (its NUL byte is refused as it is read).
-    static func nulRefusal(_ verb: Verb, _ args: [String]) -> TabulaError? {
-        func holdsNUL(_ s: String) -> Bool {
-            var s = s
-            return s.withUTF8 { $0.contains(0) }
-        }
-        guard args.contains(where: holdsNUL), verb.traits(hasArguments: !args.isEmpty).access == .write else {
-            return nil
-        }
-        return TabulaError(
-            .invalid, "\(verb.rawValue) was given a NUL character (U+0000), which no store keeps: leave it out")
     }
 
     /// Parses a verb's arguments, a last `IF REV n` the condition.

@@ -114,6 +114,20 @@ import TabulaStorage
         }
     }
 
+    @Test(arguments: ["/events?prefix=/items&from=1", "/events?prefix=/nowhere"])
+    func aRefusedStreamEndsAfterItsReplyWithTheLastChunk(_ target: String) throws {
+        try HTTPTests.withHTTP({ $0.historyInMemory = 3 }) { s, port in
+            let t = try connect(s)
+            for i in 0..<8 { _ = try t.request("ADD /items Thing\(i) 5") }
+            let h = try HTTPTestClient(port: port)
+            h.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(h.closesWithin(10), "a refused stream stays open and silent")
+            let text = String(decoding: h.buffer, as: UTF8.self)
+            #expect(text.contains("event: reply\ndata: {\"ok\":false"), "\(text)")
+            #expect(text.hasSuffix("0\r\n\r\n"), "the chunked body ends: \(text)")
+        }
+    }
+
     @Test func aStreamThatDoesNotReadIsDroppedAtTheOutputLimit() throws {
         try HTTPTests.withHTTP({ $0.outputLimit = 64 * 1024 }) { s, port in
             let h = try HTTPTestClient(port: port)

@@ -11,7 +11,7 @@ final class HTTPTestClient {
     }
 
     let fd: Int32
-    private var buffer: [UInt8] = []
+    private(set) var buffer: [UInt8] = []
     private(set) var closed = false
 
     init(port: Int, host: String = "127.0.0.1") throws {

@@ -28,7 +28,16 @@ import TabulaServer
             guard case .error(let e) = try r.call("LS", "/items") else { Issue.record("LS before AUTH ran"); return }
             #expect(e.hasPrefix("NOAUTH"))
             #expect(try r.call("HELLO", "3", "AUTH", "ci", "pw-ci")["proto"] == .integer(3))
-            #expect(try r.call("CONFIG", "GET", "save") == .map([]))
+            #expect(try r.call("CONFIG", "GET", "save") == .map([.bulk("save"), .bulk("")]))
+        }
+    }
+
+    @Test func configGetAnswersSaveAndAppendonlyAsRedisBenchmarkReadsThem() throws {
+        try withServer({ $0.respPort = 0 }) { s in
+            let r = try RESPTestClient(port: try #require(s.respPort))
+            #expect(try r.call("CONFIG", "GET", "save") == .array([.bulk("save"), .bulk("")]))
+            #expect(try r.call("CONFIG", "GET", "appendonly") == .array([.bulk("appendonly"), .bulk("no")]), "memory")
+            #expect(try r.call("CONFIG", "GET", "maxmemory") == .array([]), "a name not kept: nothing, as Redis")
         }
     }
 

@@ -31,6 +31,9 @@ struct ServerFacts {
     let connectedClients: Int
     let totalConnections: Int
     let requests: Int
+    /// Whether the store keeps what is written (every commit flushed), as Redis's
+    /// `appendonly yes` does.
+    let durable: Bool
 }
 
 /// The registry of codecs chosen by first bytes, asked in order.

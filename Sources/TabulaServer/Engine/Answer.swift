@@ -11,6 +11,12 @@ enum Answer: Sendable {
     /// A request's execution, with what encoding it needs (and the cache entry it makes).
     case run(Execution, tag: String?, format: WireFormat, cacheKey: ReplyCache.Key?, revision: UInt64)
 
+    /// Whether it answers a request with an error.
+    var isRefusal: Bool {
+        if case .run(let e, _, _, _, _) = self { return e.outcome.reply.error != nil }
+        return false
+    }
+
     /// The reply `reply` to a request tagged `tag`, in `format`, cached nowhere.
     static func reply(_ reply: consuming Reply, tag: String?, format: WireFormat) -> Answer {
         .run(Execution(reply), tag: tag, format: format, cacheKey: nil, revision: 0)

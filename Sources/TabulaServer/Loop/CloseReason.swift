@@ -23,14 +23,17 @@ enum CloseReason: Sendable, Equatable {
     case historyChanged(String)
     /// The history moved past a replay in progress.
     case replayStopped(String)
-    /// It spoke HTTP to the line port (`ForeignProtocol`): a browser made to send a request
-    /// there, whose body would run as lines.
+    /// It spoke HTTP to the line port or a RESP port (`ForeignProtocol`): a browser made to
+    /// send a request there, whose body would run as requests.
     case notThisProtocol
+    /// A request past the gate's bounds before a login (`RequestGate`): what follows it is
+    /// not read.
+    case overBound(String)
 
     /// What `notThisProtocol` says.
     static let httpOnLinePort =
-        "this port speaks Tabula's line protocol, not HTTP, and closes on an HTTP request or header "
-        + "(so that no web page can send it lines); the web view and /api are on the port tabulad's --http gives"
+        "this port speaks Tabula's line protocol or RESP, not HTTP, and closes on an HTTP request or header "
+        + "(so that no web page can send it requests); the web view and /api are on the port tabulad's --http gives"
 
     /// What the client is told.
     var message: String {
@@ -41,6 +44,7 @@ enum CloseReason: Sendable, Equatable {
             return m
         case .replayStopped(let m): return "replay stopped: \(m)"
         case .notThisProtocol: return CloseReason.httpOnLinePort
+        case .overBound(let m): return m
         }
     }
 
@@ -50,7 +54,7 @@ enum CloseReason: Sendable, Equatable {
         case .shutdown, .full, .slowConsumer, .historyChanged, .replayStopped: return .unavailable
         case .idle, .stalled: return .requestTimeout
         case .credentialsChanged: return .unauthorized
-        case .notThisProtocol: return .badRequest
+        case .notThisProtocol, .overBound: return .badRequest
         }
     }
 

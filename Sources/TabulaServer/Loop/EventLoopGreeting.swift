@@ -58,7 +58,8 @@ extension EventLoop {
             port: config.port,
             uptimeSeconds: Int((ContinuousClock.now - stats.started).components.seconds),
             connectedClients: stats.connections.load(ordering: .relaxed),
-            totalConnections: stats.totalConnections.load(ordering: .relaxed), requests: stats.requests)
+            totalConnections: stats.totalConnections.load(ordering: .relaxed), requests: stats.requests,
+            durable: executor.durable)
     }
 
     /// Greets the connections whose delay has passed (each turn, after its reads: a look at

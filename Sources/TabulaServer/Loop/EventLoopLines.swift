@@ -23,6 +23,12 @@ extension EventLoop {
                     units.append(.answer(goodbye(c, .notThisProtocol) ?? [], format: nil, close: true))
                     return count
                 }
+                if c.session.authRequired && c.session.user == nil && line.count > RequestGate.preLoginElementBytes {
+                    let why =
+                        "a line of \(line.count) bytes before a login is over the bound of \(RequestGate.preLoginElementBytes); log in first (AUTH name secret)"
+                    units.append(.answer(goodbye(c, .overBound(why)) ?? [], format: nil, close: true))
+                    return count
+                }
                 switch RequestParser.parse(line) {
                 case nil: continue
                 case .success(let r)? where c.transaction == nil && !TransactionQueue.isOwn(r.command.verb):

@@ -64,7 +64,14 @@ extension HTTPExchange: ExchangeCodec {
     /// reply answers the request in flight (a login, an API request, a page's first read),
     /// its status from its error's code.
     func deliver(_ answers: [Answer], to c: Connection, on loop: EventLoop) -> (close: Bool, replay: ReplayPlan?) {
-        if streaming { return loop.write(answers, to: c) }
+        if streaming {
+            let effects = loop.write(answers, to: c)
+            // A stream runs one request, its WATCH: refused (EXPIRED, NOTFOUND, LIMIT), the
+            // stream ends after its `reply` event rather than stay open and silent.
+            guard answers.contains(where: \.isRefusal) else { return effects }
+            if c.output.chunkedBody { c.output.appendRaw(OutputQueue.lastChunk) }
+            return (true, nil)
+        }
         for answer in answers {
             guard case .run(let e, let tag, _, _, _) = answer, let f = inFlight else { continue }
             inFlight = nil

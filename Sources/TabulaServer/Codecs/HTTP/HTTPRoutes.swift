@@ -177,8 +177,8 @@ enum HTTPRoutes {
         return .success(words)
     }
 
-    /// Most words one POST may carry (a line's are bounded by its length; a body's by this).
-    static let maxArguments = 1_024
+    /// Most words one POST may carry: the gate's element bound, as on every port.
+    static let maxArguments = RequestGate.mostElements
 
     /// The request the words make, or the refusal that says why they make none.
     private static func built(_ words: [String]) -> Route {

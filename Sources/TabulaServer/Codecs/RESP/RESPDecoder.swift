@@ -25,13 +25,11 @@ public struct RESPDecoder: Sendable {
     public let maxRequest: Int
     /// Whether the unauthenticated bounds apply (the server clears it once a login is asked).
     public var unauthenticated: Bool
-    /// Redis's bounds before a login.
-    public static let unauthenticatedElements = 10
-    public static let unauthenticatedElementBytes = 16 * 1024
-    /// The most elements one request may declare: the loop's bound on requests held for one
-    /// connection, so that one request (a SUBSCRIBE of as many prefixes) never becomes more
-    /// units than the loop would hold of many.
-    public static let mostElements = 4096
+    /// The gate's bounds before a login (`RequestGate`), held to as the request is read.
+    public static let unauthenticatedElements = RequestGate.preLoginElements
+    public static let unauthenticatedElementBytes = RequestGate.preLoginElementBytes
+    /// The gate's bound on the elements of one request (`RequestGate.mostElements`).
+    public static let mostElements = RequestGate.mostElements
 
     private var buffer: [UInt8] = []
     private var start = 0

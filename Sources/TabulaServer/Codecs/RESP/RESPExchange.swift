@@ -50,11 +50,12 @@ final class RESPExchange: RequestCodec {
             switch r {
             case .fatal(let why):
                 // Redis's rule: the framing is lost, so the error is the last reply.
-                failed = true
-                var out: [UInt8] = []
-                RESPWriter(resp3: resp3).error("ERR", why, into: &out)
-                units.append(.answer(out, format: nil, close: true))
+                units.append(fatal(why))
             case .multibulk(let elements):
+                if let why = admissionRefusal(elements.count, elements.lazy.map(\.count).max() ?? 0) {
+                    units.append(fatal(why))
+                    continue
+                }
                 if let echoed = RESPExchange.echo(elements) {
                     units.append(echoed)
                     continue
@@ -69,13 +70,39 @@ final class RESPExchange: RequestCodec {
                 }
                 units += requests.units(words, self)
             case .inline(let line):
+                if ForeignProtocol.isHTTP(line[...]) {  // a page's request: nothing after it runs
+                    failed = true
+                    let bye = Codec.push(
+                        .bye(reason: CloseReason.notThisProtocol.message), format: resp3 ? .resp3 : .resp2)
+                    units.append(.answer(bye, format: nil, close: true))
+                    continue
+                }
                 switch Tokenizer.tokenize(line[...]) {
                 case .failure(let e): units.append(.failure(tag: nil, e))
-                case .success(let words): units += requests.units(words, self)
+                case .success(let words):
+                    if let why = admissionRefusal(words.count, words.lazy.map(\.utf8.count).max() ?? 0) {
+                        units.append(fatal("Protocol error: " + why))
+                        continue
+                    }
+                    units += requests.units(words, self)
                 }
             }
         }
         return count
+    }
+
+    /// The gate's element bounds (`RequestGate`), whatever the framing: the multibulk
+    /// decoder holds to them as it reads, an inline line is held to them once split.
+    private func admissionRefusal(_ elements: Int, _ longest: Int) -> String? {
+        RequestGate.boundRefusal(elements: elements, longest: longest, loggedIn: !decoder.unauthenticated)
+    }
+
+    /// The last answer of a stream that is read no further: `why`, as Redis says it.
+    private func fatal(_ why: String) -> LineUnit {
+        failed = true
+        var out: [UInt8] = []
+        RESPWriter(resp3: resp3).error("ERR", why, into: &out)
+        return .answer(out, format: nil, close: true)
     }
 
     /// `ECHO message`, answered with its bytes as they came (binary-safe: `redis-cli --pipe`

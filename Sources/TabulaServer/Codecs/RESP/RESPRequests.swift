@@ -68,13 +68,24 @@ struct RESPRequests {
             x)
     }
 
-    /// `CONFIG GET …`, answered empty (clients ask it at connecting); nothing else of CONFIG.
+    /// `CONFIG GET name…`: the parameters clients ask at connecting, as Redis would answer
+    /// them for a server like this one (`save` "", none; `appendonly` whether writes are
+    /// flushed), the others left out (Redis answers an unknown name with nothing too);
+    /// nothing else of CONFIG.
     private func config(_ args: [String], _ x: RESPExchange) -> LineUnit {
         guard args.first?.uppercased() == "GET" else {
             return error(
                 .unknown, "CONFIG takes only GET here (answered empty); Tabula is configured by tabulad's flags", x)
         }
-        return answer(.map([]), x)
+        var pairs: [(String, RESPValue)] = []
+        for name in args.dropFirst() {
+            switch name.lowercased() {
+            case "save": pairs.append(("save", .bulk("")))
+            case "appendonly": pairs.append(("appendonly", .bulk(server.durable ? "yes" : "no")))
+            default: continue
+            }
+        }
+        return answer(.map(pairs), x)
     }
 
     /// A request of a transaction (`TransactionQueue.step`), answered as Redis answers it:
