@@ -168,6 +168,28 @@ def logins(port):
         fail("a password alone logged in as a user who does not exist")
     except redis.AuthenticationError as e:
         check(True, f"RESP2: a password alone is refused as a wrong login ({str(e)[:40]})")
+    # A wrong password, again and again from the one local address (as typos anywhere on a
+    # machine add up): the server refuses each within 2 s, under redis-py's 5 s timeout, so
+    # redis-py (which retries a refused login itself) reports AuthenticationError, never
+    # TimeoutError.
+    import socket
+    import time
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    for attempt in range(8):
+        started = time.monotonic()
+        raw.sendall(b"*3\r\n$4\r\nAUTH\r\n$2\r\nci\r\n$5\r\nwrong\r\n")
+        answer = raw.recv(1000)
+        took = time.monotonic() - started
+        check(answer.startswith(b"-WRONGPASS") and took < 2, f"wrong AUTH #{attempt + 1}: refused in {took:.2f} s")
+    raw.close()
+    started = time.monotonic()
+    try:
+        redis.Redis(port=port, protocol=2, username="ci", password="wrong", socket_timeout=5).ping()
+        fail("a wrong password logged in")
+    except redis.AuthenticationError:
+        check(True, f"redis-py with a wrong password: AuthenticationError ({time.monotonic() - started:.1f} s, its retries included)")
+    except redis.TimeoutError:
+        fail("redis-py with a wrong password: a TimeoutError, not a refusal")
 
 
 def transactions(port):

@@ -11,15 +11,22 @@ import Foundation
 ///   that guesses drops behind everyone who does not, and a first login from a quiet
 ///   address waits for at most the hashes already running.
 /// - A failure's answer waits `firstDelay` doubled for each recent failure of the address or
-///   of the name (whichever has more), up to `maxDelay`. Recent counts halve every
+///   of the name (whichever has more), up to `maxDelay`: short enough that a client's own
+///   timeout (redis-py's 5 s) sees the refusal, not a timeout. Recent counts halve every
 ///   `halfLife` seconds, so nobody is locked out for good.
+/// - A name with `freeFailures` recent failures or more is hashed at most once every
+///   `namePace` seconds, whatever the addresses and connections that try it: a guesser gets
+///   about one try a second per user. Its waiting logins stay queued (other names' logins of
+///   the same address go ahead of them); `pacedUntil` says when the next may go.
 /// - Remembered addresses and names are bounded (`maxRemembered` each; the faintest are
 ///   forgotten first).
 public struct LoginScheduler<Address: Hashable & Sendable, Job: Sendable>: Sendable {
     public static var maxPendingPerAddress: Int { 32 }
     public static var maxHashingPerAddress: Int { 2 }
     public static var firstDelay: Double { 0.25 }
-    public static var maxDelay: Double { 8 }
+    public static var maxDelay: Double { 1 }
+    public static var freeFailures: Double { 3 }
+    public static var namePace: Double { 1 }
     public static var halfLife: Double { 60 }
     public static var maxRemembered: Int { 4096 }
 
@@ -47,6 +54,8 @@ public struct LoginScheduler<Address: Hashable & Sendable, Job: Sendable>: Senda
     private var waiting: [Address: Waiting] = [:]
     private var addresses: [Address: Record] = [:]
     private var names: [String: Fading] = [:]
+    /// When each name was last hashed (only names with failures are paced).
+    private var lastHashed: [String: Double] = [:]
     private var seq: UInt64 = 0
     /// Logins dropped unhashed because their connection had gone, since the start.
     public private(set) var dropped = 0
@@ -77,9 +86,9 @@ public struct LoginScheduler<Address: Hashable & Sendable, Job: Sendable>: Senda
     /// The next login to hash, counted as hashing for its address until `finish`; logins whose
     /// connection is gone are dropped on the way, unhashed.
     public mutating func next(at t: Double, isLive: (Job) -> Bool) -> (job: Job, name: String, address: Address)? {
-        while let address = best(at: t) {
+        while let (address, index) = best(at: t) {
             var w = waiting[address]!
-            let first = w.jobs.removeFirst()
+            let first = w.jobs.remove(at: index)
             pendingCount -= 1
             guard isLive(first.job) else {
                 dropped += 1
@@ -89,6 +98,7 @@ public struct LoginScheduler<Address: Hashable & Sendable, Job: Sendable>: Senda
             w.hashing += 1
             store(w, address)
             addresses[address, default: Record()].attempts.add(1, t)
+            if names[first.name] != nil { lastHashed[first.name] = t }
             return (first.job, first.name, address)
         }
         return nil
@@ -116,19 +126,44 @@ public struct LoginScheduler<Address: Hashable & Sendable, Job: Sendable>: Senda
         return jobs
     }
 
-    /// The address whose next login goes first: fewest recent failures of the address, then
-    /// of the name it logs in as (so that, while fresh addresses guess one name, a login as
-    /// another name goes ahead of them), then fewest recent attempts, then the oldest.
-    private func best(at t: Double) -> Address? {
-        var chosen: (address: Address, key: (Double, Double, Double, UInt64))?
+    /// The address whose next login goes first, and which of its logins (the oldest whose
+    /// name is not paced): fewest recent failures of the address, then of the name it logs
+    /// in as (so that, while fresh addresses guess one name, a login as another name goes
+    /// ahead of them), then fewest recent attempts, then the oldest.
+    private func best(at t: Double) -> (Address, Int)? {
+        var chosen: (address: Address, index: Int, key: (Double, Double, Double, UInt64))?
         for (a, w) in waiting where !w.jobs.isEmpty && w.hashing < Self.maxHashingPerAddress {
+            guard let i = w.jobs.firstIndex(where: { pacedUntil($0.name, at: t) == nil }) else { continue }
             let r = addresses[a] ?? Record()
-            let nameFailures = names[w.jobs[0].name]?.now(t) ?? 0
-            let key = (r.failures.now(t).rounded(), nameFailures.rounded(), r.attempts.now(t).rounded(), w.jobs[0].seq)
+            let nameFailures = names[w.jobs[i].name]?.now(t) ?? 0
+            let key = (r.failures.now(t).rounded(), nameFailures.rounded(), r.attempts.now(t).rounded(), w.jobs[i].seq)
             if let c = chosen, c.key <= key { continue }
-            chosen = (a, key)
+            chosen = (a, i, key)
         }
-        return chosen?.address
+        return chosen.map { ($0.address, $0.index) }
+    }
+
+    /// When a login of `name` may next be hashed, if not now (`namePace` after its last hash,
+    /// once it has `freeFailures` recent failures).
+    private func pacedUntil(_ name: String, at t: Double) -> Double? {
+        guard let failures = names[name], failures.now(t) >= Self.freeFailures, let last = lastHashed[name] else {
+            return nil
+        }
+        let until = last + Self.namePace
+        return until > t ? until : nil
+    }
+
+    /// The soonest time a waiting login held back by its name's pace may be hashed (nil:
+    /// none is held back): a hasher with nothing else to do waits until then.
+    public func pacedUntil(at t: Double) -> Double? {
+        var soonest: Double?
+        for w in waiting.values where w.hashing < Self.maxHashingPerAddress {
+            for j in w.jobs {
+                guard let u = pacedUntil(j.name, at: t) else { continue }
+                soonest = min(soonest ?? u, u)
+            }
+        }
+        return soonest
     }
 
     private mutating func store(_ w: Waiting, _ address: Address) {
@@ -146,6 +181,7 @@ public struct LoginScheduler<Address: Hashable & Sendable, Job: Sendable>: Senda
         if names.count > Self.maxRemembered {
             let keep = names.sorted { $0.value.now(t) > $1.value.now(t) }.prefix(Self.maxRemembered / 2)
             names = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+            lastHashed = lastHashed.filter { names[$0.key] != nil }
         }
     }
 }

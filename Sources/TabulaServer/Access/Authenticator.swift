@@ -160,7 +160,13 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
     private func hash() {
         defer { hashersDone.add(1, ordering: .releasing) }
         while true {
-            work.wait()
+            // A login held back by its name's pace (`LoginScheduler.namePace`) is due at a
+            // time, not at a signal: wait until then at most.
+            if let due = scheduling({ $0.pacedUntil(at: seconds()) }) {
+                _ = work.wait(timeout: .now() + max(0.005, due - seconds()))
+            } else {
+                work.wait()
+            }
             if stopping.load(ordering: .acquiring) { return }
             while let (job, name, address) = scheduling({ $0.next(at: seconds(), isLive: { $0.life.isOpen }) }) {
                 let (reply, session, failed) = verdict(job)
