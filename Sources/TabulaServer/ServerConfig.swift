@@ -75,8 +75,8 @@ public struct ServerConfig: Sendable {
     /// Seconds a connection with no watch may go without a request before it is closed
     /// (0, the default: never).
     public var idleTimeout = 0
-    /// Bytes of incomplete request lines held for all clients together; past it, a client
-    /// whose incomplete line grows is closed.
+    /// Bytes of requests held unrun for all clients together (`Connection.heldInput`); past
+    /// it, the largest holders are closed (`EventLoop.shedHeldInput`).
     public var maxPartialInput = 64 * 1024 * 1024
     /// Longest request line in bytes.
     public var maxLine = 64 * 1024

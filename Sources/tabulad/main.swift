@@ -120,7 +120,7 @@ let commandLine = CommandLineSpec(
         OptionSpec(
             "--max-partial-input", value: "BYTES",
             help:
-                "incomplete request lines held for all clients together; past\nit a client whose incomplete line grows is closed (default\n67108864)"
+                "requests held unrun for all clients together (lines begun,\nrequests waiting behind a SYNC or a write, open transactions);\npast it the largest holders are closed (default 67108864)"
         ),
         OptionSpec("--max-line", value: "BYTES", help: "longest request line (default 65536)"),
         OptionSpec(

@@ -18,6 +18,8 @@ protocol RequestCodec: AnyObject {
     var partialCount: Int { get }
     /// The name the client gave itself, shown in CLIENTS and /clients.
     var clientName: String? { get }
+    /// The transaction it has open (MULTI without EXEC yet), if any.
+    var openTransaction: TransactionQueue? { get }
 }
 
 /// What a codec may tell a client about the server and its connection.

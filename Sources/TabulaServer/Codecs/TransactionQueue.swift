@@ -2,15 +2,23 @@ import TabulaProtocol
 
 /// What a connection queued since `MULTI`: the requests EXEC runs as one (see
 /// `Engine.processTransaction`), or why EXEC will discard them. Only writes and SHOW are
-/// taken (what changes or reads one entry); at most `most` of them. The line protocol and
-/// RESP keep theirs with `step`, and differ only in how they answer each step. Pure.
+/// taken (what changes or reads one entry); at most `most` of them, of at most `mostBytes`
+/// as sent. The line protocol and RESP keep theirs with `step`, and differ only in how they
+/// answer each step. Its bytes count toward the input the server holds for the connection
+/// (`Connection.heldInput`), and one open for `--stall-timeout` closes its connection.
 struct TransactionQueue: Sendable {
     private(set) var requests: [Request] = []
     /// Why EXEC discards the transaction (a request refused while queued), or nil.
     private(set) var discarded: String?
+    /// The bytes its requests were sent as.
+    private(set) var bytes = 0
+    /// When MULTI began it.
+    let begun = ContinuousClock.now
 
     /// Most requests one transaction holds.
     static let most = 128
+    /// Most bytes (as sent) of the requests one transaction holds.
+    static let mostBytes = 1 << 20
 
     /// What a request did to a connection's transaction.
     enum Step: Sendable, Equatable {
@@ -35,7 +43,7 @@ struct TransactionQueue: Sendable {
     /// The step `parsed` (a request, or why its line was refused) takes with `open` (the
     /// connection's transaction, nil outside one); nil when it is no transaction's business
     /// (outside a transaction, anything but MULTI, EXEC and DISCARD: run as usual).
-    static func step(_ open: inout TransactionQueue?, _ parsed: Result<Request, TabulaError>) -> Step? {
+    static func step(_ open: inout TransactionQueue?, _ parsed: Result<Request, TabulaError>, bytes: Int = 0) -> Step? {
         let verb = try? parsed.get().command.verb
         guard var t = open else {
             switch verb {
@@ -62,18 +70,21 @@ struct TransactionQueue: Sendable {
                 return .dropped
             case .multi: return .refused(TabulaError(.invalid, "MULTI calls can not be nested"))
             default:
-                let why = t.add(r)
+                let why = t.add(r, bytes: bytes)
                 open = t
                 return why.map { .refused(TabulaError(.invalid, $0)) } ?? .queued(t.requests.count)
             }
         }
     }
 
-    /// Queues `r`, or says why it is refused (and the transaction with it).
-    mutating func add(_ r: Request) -> String? {
+    /// Queues `r`, sent as `size` bytes, or says why it is refused (and the transaction with it).
+    mutating func add(_ r: Request, bytes size: Int) -> String? {
         let why: String?
         if requests.count >= TransactionQueue.most {
             why = "a transaction holds at most \(TransactionQueue.most) commands; EXEC these and begin another"
+        } else if bytes + size > TransactionQueue.mostBytes {
+            why =
+                "a transaction holds at most \(TransactionQueue.mostBytes) bytes of requests; EXEC these and begin another"
         } else if r.traits.access != .write && r.command.verb != .show {
             why =
                 "\(r.command.verb.rawValue) cannot be queued: a transaction takes writes and SHOW (read lists before MULTI or after EXEC)"
@@ -85,6 +96,7 @@ struct TransactionQueue: Sendable {
             return why
         }
         requests.append(r)
+        bytes += size
         return nil
     }
 

@@ -24,6 +24,7 @@ enum ServerReplies {
             ("slow_consumers_dropped", stats.slowConsumersDropped.load(ordering: .relaxed)),
             ("unread_output_bytes", stats.unreadOutput.load(ordering: .relaxed)),
             ("unread_output_peak_bytes", stats.unreadOutputPeak.load(ordering: .relaxed)),
+            ("input_held_bytes", stats.partialInput.load(ordering: .relaxed)),
             ("connections_timed_out", stats.timedOut.load(ordering: .relaxed)),
             ("logins_hashed", stats.loginsHashed.load(ordering: .relaxed)),
             ("logins_failed", stats.loginsFailed.load(ordering: .relaxed)),

@@ -85,7 +85,7 @@ final class Connection {
     var tls: UnsafeMutableRawPointer?
     /// The TLS session needs the socket writable to go on (a handshake message to send).
     var tlsWantsWrite = false
-    /// The incomplete line's bytes last counted in `ServerStats.partialInput`.
+    /// Its held input (`heldInput`) last counted in `ServerStats.partialInput`.
     @exclusivity(unchecked) var partialCounted = 0
     /// Whether it has completed a request line yet.
     @exclusivity(unchecked) var hasRequested = false
@@ -105,6 +105,14 @@ final class Connection {
 
     /// Bytes of the request it has begun and not finished (a line, or an HTTP request).
     var partialInput: Int { exchange?.partialCount ?? codec?.partialCount ?? decoder.bufferedCount }
+
+    /// The transaction it has open (MULTI without EXEC yet), in whichever codec keeps it.
+    var openTransaction: TransactionQueue? { codec?.openTransaction ?? transaction }
+
+    /// Everything the server holds of what it sent and has not run: the request begun, the
+    /// requests held behind what they wait for (a SYNC, the engine, a replay), and those an
+    /// open transaction queued. Counted against `--max-partial-input` for all clients together.
+    var heldInput: Int { partialInput + heldBytes + (openTransaction?.bytes ?? 0) }
 
     init(
         id: ConnectionID, fd: Int32, peer: PeerAddress, transport: Listening.Kind, maxLine: Int, now: Int,

@@ -1,32 +1,57 @@
 import CLinuxShims
 import TabulaProtocol
 
-/// Connection hygiene: incomplete input counted against one bound for the whole server, and
+/// Connection hygiene: input held (begun, held behind a wait, queued in a transaction)
+/// counted against one bound for the whole server, and
 /// once a second, connections that make no progress (or, with `--idle-timeout`, sit idle)
 /// are told why and closed.
 extension EventLoop {
-    /// Counts `c`'s incomplete line against the server-wide bound. False when `c` was closed
-    /// for growing it past that bound.
+    /// Counts the input held for `c` (`Connection.heldInput`) against the server-wide bound;
+    /// past it, sheds (`shedHeldInput`). False when `c` was closed.
     func notePartialInput(_ c: Connection) -> Bool {
-        let now = c.partialInput
-        if now == 0 {
+        if c.partialInput == 0 {
             c.partialSince = nil
         } else if c.partialSince == nil {
             c.partialSince = nowSeconds
         }
-        let grew = now - c.partialCounted
-        guard grew != 0 else { return true }
-        let total = stats.partialInput.wrappingAdd(grew, ordering: .relaxed).newValue
-        c.partialCounted = now
-        if grew > 0 && total > config.maxPartialInput {
+        let grew = recountHeldInput(c)
+        guard grew > 0 && stats.partialInput.load(ordering: .relaxed) > config.maxPartialInput else { return true }
+        shedHeldInput()
+        return conns[c.id.raw] != nil
+    }
+
+    /// The server holds more input than `--max-partial-input`: this loop's holders are
+    /// closed, largest first, while the total is over the bound and this loop holds more than
+    /// its share of it (the bound over the I/O threads; past that, the excess is another
+    /// loop's, shed at its next growth or its sweep within a second). A client that holds
+    /// nothing is never closed for it.
+    func shedHeldInput() {
+        let share = config.maxPartialInput / max(1, executor.state.loops.count)
+        var mine = conns.values.reduce(0) { $0 + $1.partialCounted }
+        while stats.partialInput.load(ordering: .relaxed) > config.maxPartialInput, mine > share,
+            let largest = conns.values.max(by: { $0.partialCounted < $1.partialCounted }), largest.partialCounted > 0
+        {
+            let held = largest.partialCounted
+            mine -= held
             closeWithBye(
-                c,
+                largest,
                 .stalled(
-                    "too much incomplete input held for all clients (limit \(config.maxPartialInput) bytes); end each request with a newline"
-                ), log: "its incomplete line of \(now) bytes passed the server's bound")
-            return false
+                    "too much input held for all clients (limit \(config.maxPartialInput) bytes), this connection's \(held) the most; "
+                        + "end each request with a newline, read replies before sending more, EXEC transactions sooner"
+                ), log: "it held \(held) bytes of input, the most, past the server's bound")
         }
-        return true
+    }
+
+    /// Brings `c`'s share of `ServerStats.partialInput` up to date; returns how much it grew.
+    @discardableResult
+    func recountHeldInput(_ c: Connection) -> Int {
+        let now = c.heldInput
+        let grew = now - c.partialCounted
+        if grew != 0 {
+            stats.partialInput.wrappingAdd(grew, ordering: .relaxed)
+            c.partialCounted = now
+        }
+        return grew
     }
 
     /// Checks the server's unread output against its bound, recording the most it was seen
@@ -82,6 +107,7 @@ extension EventLoop {
             tabula_trim_memory()
         }
         refreshClients()
+        if stats.partialInput.load(ordering: .relaxed) > config.maxPartialInput { shedHeldInput() }
         for c in Array(conns.values) { c.exchange?.keepAlive(c, on: self) }
         sendProgress()
         let stall = config.stallTimeout, idle = config.idleTimeout
@@ -115,6 +141,14 @@ extension EventLoop {
                     log: "\(c.output.count) bytes unread for \(stall) s")
                 return
             }
+        }
+        if stall > 0, let t = c.openTransaction, ContinuousClock.now - t.begun >= .seconds(stall) {
+            closeWithBye(
+                c,
+                .stalled(
+                    "a transaction open for \(stall) s without EXEC (--stall-timeout); nothing of it ran: send MULTI, its requests and EXEC together"
+                ), log: "a transaction open for \(stall) s")
+            return
         }
         if stall > 0 && now - c.lastRequest >= stall && c.exchange?.isIdle(c) == true {
             log.log(.debug, "closing connection \(c.id.raw): kept alive \(stall) s with no request", conn: c.id.raw)

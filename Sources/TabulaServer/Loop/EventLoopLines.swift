@@ -34,8 +34,9 @@ extension EventLoop {
                 case .success(let r)? where c.transaction == nil && !TransactionQueue.isOwn(r.command.verb):
                     units.append(request: r)
                 case .failure(let f)? where c.transaction == nil: units.append(.failure(tag: f.tag, f.error))
-                case .success(let r)?: units.append(transactionUnit(c, .success(r), tag: r.tag))
-                case .failure(let f)?: units.append(transactionUnit(c, .failure(f.error), tag: f.tag))
+                case .success(let r)?: units.append(transactionUnit(c, .success(r), tag: r.tag, bytes: line.count))
+                case .failure(let f)?:
+                    units.append(transactionUnit(c, .failure(f.error), tag: f.tag, bytes: line.count))
                 }
             }
         }
@@ -43,8 +44,11 @@ extension EventLoop {
     }
 
     /// How the line protocol answers a line of a transaction (in one, or MULTI, EXEC, DISCARD).
-    private func transactionUnit(_ c: Connection, _ parsed: Result<Request, TabulaError>, tag: String?) -> LineUnit {
-        guard let step = TransactionQueue.step(&c.transaction, parsed) else {  // not the transaction's: as any line
+    private func transactionUnit(_ c: Connection, _ parsed: Result<Request, TabulaError>, tag: String?, bytes: Int)
+        -> LineUnit
+    {
+        // Not the transaction's: as any line.
+        guard let step = TransactionQueue.step(&c.transaction, parsed, bytes: bytes) else {
             switch parsed {
             case .success(let r): return .request(r)
             case .failure(let e): return .failure(tag: tag, e)

@@ -50,20 +50,23 @@ extension EventLoop {
             c.lastRequest = nowSeconds
             c.hasRequested = true
         }
-        guard notePartialInput(c) else { return }
-        if !c.phase.runs || c.replay != nil || !c.held.isEmpty {
+        let holds = !c.phase.runs || c.replay != nil || !c.held.isEmpty
+        if holds {
             c.held += units.all  // after what they wait for, in order
             c.heldBytes += n
-        } else {
-            run(c, units.all[...])
         }
+        guard notePartialInput(c) else { return }  // what it holds counted, held requests too
+        if !holds { run(c, units.all[...]) }
         refreshReading(c)
     }
 
     /// Pauses reading from `c` while its held requests are many (until they are few again)
     /// or wait for its client to read; resumes it otherwise.
     func refreshReading(_ c: Connection) {
-        if c.held.isEmpty { c.heldBytes = 0 }
+        if c.held.isEmpty && c.heldBytes > 0 {
+            c.heldBytes = 0
+            recountHeldInput(c)
+        }
         let tooMany =
             c.held.count > EventLoop.pauseAbove || c.heldBytes > EventLoop.pauseAboveBytes
             || (c.readPaused && c.held.count >= EventLoop.resumeBelow) || c.exchange?.holdsTooMuch == true

@@ -108,6 +108,7 @@ extension EventLoop {
             let held = c.held
             c.held.removeAll()
             c.heldBytes = 0
+            recountHeldInput(c)
             run(c, held[...])
             refreshReading(c)
         }

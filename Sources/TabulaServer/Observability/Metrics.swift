@@ -74,6 +74,10 @@ extension EventLoop {
             "The most bytes queued for clients and not yet written at any one time since the server started.",
             Double(s.unreadOutputPeak.load(ordering: .relaxed)))
         p.family(
+            "tabulad_input_held_bytes", .gauge,
+            "Bytes of requests the server holds unrun (begun, held behind a wait, queued in a transaction), all connections together.",
+            Double(s.partialInput.load(ordering: .relaxed)))
+        p.family(
             "tabulad_slow_consumers_dropped_total", .counter, "Connections dropped for not reading their output.",
             Double(s.slowConsumersDropped.load(ordering: .relaxed)))
         p.family(

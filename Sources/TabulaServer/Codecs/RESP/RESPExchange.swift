@@ -23,6 +23,7 @@ final class RESPExchange: RequestCodec {
     static var firstFormat: WireFormat { .resp2 }
     var partialCount: Int { decoder.bufferedCount }
     var clientName: String? { name }
+    var openTransaction: TransactionQueue? { transaction }
 
     /// Whether the first bytes a connection sends are RESP: a multibulk request, or an
     /// inline HELLO (Tabula's own lines never start with `*`, and HELLO is not a verb).

@@ -92,7 +92,8 @@ struct RESPRequests {
     /// `+OK` for MULTI and DISCARD, `+QUEUED`, an error (which makes EXEC discard the
     /// transaction), EXEC's array, or `-EXECABORT`.
     private func transaction(_ words: [String], _ x: RESPExchange) -> LineUnit {
-        switch TransactionQueue.step(&x.transaction, RequestParser.parseRequest(tokens: words)) {
+        let bytes = words.reduce(0) { $0 + $1.utf8.count + 1 }
+        switch TransactionQueue.step(&x.transaction, RequestParser.parseRequest(tokens: words), bytes: bytes) {
         case .begun?, .dropped?: return status("OK", x)
         case .queued?: return status("QUEUED", x)
         case .refused(let e)?: return .failure(tag: nil, e)
