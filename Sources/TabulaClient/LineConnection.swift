@@ -49,6 +49,12 @@ public final class LineConnection {
     public let fd: Int32
     /// Received bytes cut into lines: the same decoder the server reads requests with.
     private var lines = LineDecoder(maxLine: LineConnection.maxLine)
+    /// Reads lines of at most `n` bytes from now on (before anything is read: what is
+    /// buffered goes).
+    public func boundLines(to n: Int) { lines = LineDecoder(maxLine: n) }
+
+    /// Lines longer than the bound seen (each came back as an empty line).
+    public private(set) var linesTooLong = 0
     private var eof = false
     /// The longest line read (a JSON reply to `LS … LIMIT 10000` is one line of a few MB).
     public static let maxLine = 64 << 20
@@ -257,7 +263,9 @@ public final class LineConnection {
     public func bufferedLine() -> String? {
         switch lines.next() {
         case .line(let bytes)?: return String(decoding: bytes, as: UTF8.self)
-        case .tooLong?: return ""
+        case .tooLong?:
+            linesTooLong += 1
+            return ""
         case nil: return nil
         }
     }

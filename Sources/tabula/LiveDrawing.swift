@@ -59,6 +59,7 @@ extension LiveView {
         case .snapshot: return " (snapshot)"
         case .resuming: return " (resuming)"
         case .idle: return " (connecting)"
+        case .tooLarge: return " (too large)"
         }
     }
 

@@ -58,6 +58,7 @@ extension LiveView {
     /// again: the rest of the batch is the old watch's, which that copy now ignores).
     func take(_ pushes: [String], on c: TabulaConnection) {
         var asked: [(String, LiveSync.Which)] = []
+        var tooLong = false
         for line in pushes {
             guard let push = TabulaConnection.push(line) else { continue }
             for which in route(push) {
@@ -69,12 +70,13 @@ extension LiveView {
                     mark(change)
                     if case .event(let e) = push { status = "last change: rev \(e.rev) \(e.kind) \(e.path)" }
                 case .send(let requests): asked += requests.map { ($0, which) }
+                case .stop: tooLong = true
                 }
             }
             if case .synced = push, !syncing.isEmpty { syncing.removeFirst() }
         }
+        if tooLong { return dropTooLong(on: c) }
         for (r, which) in asked { _ = try? ask(r, for: which, on: c) }
-        if feed.replica.sections.reduce(0, { $0 + $1.entries.count }) > LiveView.mostRows { dropTooLong(on: c) }
     }
 
     /// The list outgrew what the view keeps: it stops watching, and says so.

@@ -5,7 +5,14 @@ import Synchronization
 /// `AsyncStream` (replies and pushes, in order, without line endings), and `send`. One
 /// thread of its own makes the socket and owns it (it reads, and writes what `send` queued),
 /// so the connection is used from any task, TLS included, without two threads in one socket.
+///
+/// Bounded against a server that floods it: a line longer than `maxLine` ends the
+/// connection (`endReason` says so), and while more than `mostBacklog` bytes of lines are
+/// yielded and not yet `took`, the thread stops reading (the server's own bound on a client
+/// that does not read applies), so a slow consumer holds at most that much.
 public final class AsyncTabulaConnection: Sendable {
+    /// Bytes of lines yielded and not yet consumed past which reading stops.
+    public static let mostBacklog = 8 << 20
     /// Every line the server sends, until it closes (or `close`).
     public let lines: AsyncStream<String>
     private let sink: AsyncStream<String>.Continuation
@@ -14,10 +21,22 @@ public final class AsyncTabulaConnection: Sendable {
     private let closing = Atomic<Bool>(false)
     /// Written to wake the owning thread: something to send, or to close.
     private let wake: (read: Int32, write: Int32)
+    /// Bytes of lines yielded and not yet `took`.
+    private let backlog = Atomic<Int>(0)
+    /// Signalled when the backlog falls under half its bound while the reader waits.
+    private let roomMade = DispatchSemaphore(value: 0)
+    private let readerWaits = Atomic<Bool>(false)
+    private let ended = Mutex<String?>(nil)
+    private let maxLine: Int
+
+    /// Why the connection ended, when it was not the server's plain close.
+    public var endReason: String? { ended.withLock { $0 } }
 
     /// Connects (on the connection's own thread) and starts reading.
-    public static func connect(_ endpoint: Endpoint, timeout: Double = 5) async throws -> AsyncTabulaConnection {
-        let c = AsyncTabulaConnection()
+    public static func connect(_ endpoint: Endpoint, timeout: Double = 5, maxLine: Int = LineConnection.maxLine)
+        async throws -> AsyncTabulaConnection
+    {
+        let c = AsyncTabulaConnection(maxLine: maxLine)
         try await withCheckedThrowingContinuation { (k: CheckedContinuation<Void, any Error>) in
             let thread = Thread { c.run(endpoint, timeout: timeout, connected: k) }
             thread.name = "tabula-connection"
@@ -26,7 +45,8 @@ public final class AsyncTabulaConnection: Sendable {
         return c
     }
 
-    private init() {
+    private init(maxLine: Int) {
+        self.maxLine = maxLine
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
         wake = (fds[0], fds[1])
@@ -43,6 +63,13 @@ public final class AsyncTabulaConnection: Sendable {
     public func close() {
         closing.store(true, ordering: .relaxed)
         poke()
+        roomMade.signal()
+    }
+
+    /// The consumer has taken `line` from `lines`: its bytes leave the backlog.
+    public func took(_ line: String) {
+        let left = backlog.subtract(line.utf8.count + 1, ordering: .relaxed).newValue
+        if left < Self.mostBacklog / 2, readerWaits.exchange(false, ordering: .relaxed) { roomMade.signal() }
     }
 
     private func poke() {
@@ -63,18 +90,40 @@ public final class AsyncTabulaConnection: Sendable {
             connected.resume(throwing: error)
             return
         }
+        c.boundLines(to: maxLine)
         connected.resume()
         var drained = [UInt8](repeating: 0, count: 64)
         while !closing.load(ordering: .relaxed) {
             do {
                 for l in outbox.take() { try c.send(l) }
-                while let l = try c.readLine(timeout: 3600, interrupt: wake.read) { sink.yield(l) }
+                while let l = try c.readLine(timeout: 3600, interrupt: wake.read) {
+                    if c.linesTooLong > 0 {
+                        ended.withLock { $0 = "the server sent a line longer than \(maxLine) bytes" }
+                        return
+                    }
+                    sink.yield(l)
+                    if backlog.add(l.utf8.count + 1, ordering: .relaxed).newValue > Self.mostBacklog {
+                        waitForRoom()
+                    }
+                }
             } catch ClientError.interrupted {
                 _ = Glibc.read(wake.read, &drained, drained.count)
             } catch {
                 return
             }
         }
+    }
+}
+
+extension AsyncTabulaConnection {
+    /// Stops reading until the consumer has taken half the backlog (or the connection closes).
+    fileprivate func waitForRoom() {
+        readerWaits.store(true, ordering: .relaxed)
+        while backlog.load(ordering: .relaxed) > Self.mostBacklog / 2, !closing.load(ordering: .relaxed) {
+            roomMade.wait()
+            readerWaits.store(true, ordering: .relaxed)
+        }
+        readerWaits.store(false, ordering: .relaxed)
     }
 }
 

@@ -68,6 +68,9 @@ public struct ListReplica: Sendable, Equatable {
     /// The row of `path`.
     public func entry(_ path: String) -> Entry? { index(of: path).map { sections[$0.section].entries[$0.row] } }
 
+    /// The rows it holds (an unfinished snapshot's included), section headers left out.
+    public var rowCount: Int { sections.reduce(0) { $0 + $1.entries.count } }
+
     // MARK: - Snapshots
 
     /// A snapshot begins: the rows that follow replace everything.

@@ -20,7 +20,14 @@ public final class LiveList {
         case resuming
         /// Every change through `rev` is shown, and the rest arrive as they happen.
         case live(rev: UInt64)
+        /// The server sent more than a live copy keeps (why: a list past
+        /// `ReplicaFeed.mostRows`): the copy is emptied and `run` returns, without retrying.
+        case stopped(String)
     }
+
+    /// The longest line it takes from a server: a push is one row or one event, a few KiB;
+    /// a longer line ends the connection (`.offline` says so) rather than be buffered.
+    public static let mostLineBytes = 1 << 20
 
     public let path: String
     public let endpoint: Endpoint
@@ -54,15 +61,16 @@ public final class LiveList {
         while !Task.isCancelled {
             state = .connecting
             do {
-                let c = try await AsyncTabulaConnection.connect(endpoint)
+                let c = try await AsyncTabulaConnection.connect(endpoint, maxLine: LiveList.mostLineBytes)
                 connection = c
                 connections += 1
                 wait = 0.05
                 await follow(c)
                 c.close()
                 connection = nil
+                if case .stopped = state { return }
                 feed.lost()
-                state = .offline("the server closed the connection")
+                state = .offline(c.endReason ?? "the server closed the connection")
             } catch {
                 state = .offline("\(error)")
             }
@@ -91,6 +99,8 @@ public final class LiveList {
 
     private func follow(_ c: AsyncTabulaConnection) async {
         for await line in c.lines {
+            c.took(line)
+            if case .stopped = state { return }
             // The greeting comes before FORMAT json takes effect: a text line.
             if let push = WireDecoder.textPush(line) {
                 take(push, on: c)
@@ -113,6 +123,10 @@ public final class LiveList {
         switch feed.take(push) {
         case .changed(let change): changeSink.yield(change)
         case .send(let requests): for request in requests { c.send(request) }
+        case .stop(let why):
+            state = .stopped(why)
+            changeSink.yield(ListChange(rev: feed.replica.rev, reset: true))
+            return
         case .none: break
         }
         showPhase()
@@ -128,6 +142,7 @@ public final class LiveList {
         case .snapshot: state = .snapshot
         case .resuming: state = .resuming
         case .live: state = .live(rev: feed.replica.rev)
+        case .tooLarge(let why): state = .stopped(why)
         }
     }
 }

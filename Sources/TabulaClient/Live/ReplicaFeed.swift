@@ -16,7 +16,14 @@ public struct ReplicaFeed: Sendable {
         case resuming
         /// Every change through the replica's `rev` is held.
         case live
+        /// The list passed `mostRows`: nothing more is taken (why).
+        case tooLarge(String)
     }
+
+    /// The most rows a copy holds, an unfinished snapshot's included: a server that sends a
+    /// list larger than this (or rows without end) stops the copy, at a bounded size, rather
+    /// than grow it without bound.
+    public static let mostRows = 100_000
 
     /// What taking a line did.
     public enum Step: Sendable, Equatable {
@@ -25,6 +32,8 @@ public struct ReplicaFeed: Sendable {
         case changed(ListChange)
         /// Send these requests (the event did not fit: a snapshot instead).
         case send([String])
+        /// The list passed `mostRows` (why): stop watching it; nothing more is taken.
+        case stop(String)
     }
 
     public private(set) var replica: ListReplica
@@ -59,6 +68,17 @@ public struct ReplicaFeed: Sendable {
 
     /// A push from the connection.
     public mutating func take(_ push: Push) -> Step {
+        if case .tooLarge = phase { return .none }
+        let step = taken(push)
+        guard replica.rowCount > Self.mostRows else { return step }
+        let why =
+            "\(replica.path) has more than \(Self.mostRows) rows, more than a live copy keeps; LS \(replica.path) LIMIT 1000 pages it"
+        phase = .tooLarge(why)
+        replica = ListReplica(path: replica.path)  // what it held goes
+        return .stop(why)
+    }
+
+    private mutating func taken(_ push: Push) -> Step {
         switch push {
         case .row(let p, let row):
             guard phase == .snapshot, !awaitingSnapshot else { return .none }
