@@ -34,17 +34,6 @@ public struct Grants: Sendable, Hashable {
     /// Whether an event at `path` may reach a watcher holding these grants.
     public func receives(_ path: String) -> Bool { covers(path) }
 
-    /// Whether a watcher with these grants is sent `e`: its path, and for an order the menu
-    /// entry it names is not denied (an order of a denied entry is, for that user, an order
-    /// never made; a user allowed only /orders, a kitchen's screen, sees every order).
-    public func receives(_ e: Event) -> Bool {
-        guard covers(e.path) else { return false }
-        guard !deny.isEmpty, e.kind == "order", case .object(let fields) = e.value.resolved,
-            case .string(let entry)? = fields.first(where: { $0.0 == "entry" })?.1
-        else { return true }
-        return !denies(entry)
-    }
-
     /// Whether everything under `list` is reachable, so that a position counted in it is one
     /// in this user's view too: `list` is covered and no deny prefix lies under it.
     public func seesAll(of list: String) -> Bool {
@@ -59,9 +48,6 @@ public struct Grants: Sendable, Hashable {
         if !deny.isEmpty && e.path.hasPrefix("/orders/") { return false }
         return seesAll(of: ModelPath.parent(e.path))
     }
-
-    /// `e` as a watcher with these grants is sent it.
-    public func view(_ e: Event) -> Event { seesPositions(of: e) ? e : e.restricted }
 
     /// Whether a deny prefix covers `path`.
     public func denies(_ path: String) -> Bool { deny.contains { ModelPath.isUnder(path, prefix: $0) } }

@@ -8,7 +8,13 @@ extension Model {
     public func read(_ command: Command, viewer: inout Viewer) -> Reply? {
         let moved = settle(&viewer)
         guard var reply = readAll(command, viewer: &viewer) else { return nil }
-        if viewer.isRestricted { reply.rows.removeAll { $0.path.map { !viewer.sees($0.string) } ?? false } }
+        if viewer.isRestricted, let grants = viewer.grants {
+            reply.rows.removeAll { $0.path.map { !viewer.sees($0.string) } ?? false }
+            for i in reply.rows.indices {  // a setting's row lists only the options it sees
+                guard let p = reply.rows[i].path?.string, ModelPath.parent(p) == "/settings" else { continue }
+                reply.rows[i].json = grants.seenOptions(reply.rows[i].json, at: p)
+            }
+        }
         addRevisions(&reply, viewer: viewer)
         if let moved { reply.note(moved) }
         return reply

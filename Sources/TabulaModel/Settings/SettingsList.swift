@@ -88,12 +88,14 @@ public struct SettingsList: ListStore {
         switch ref.kind {
         case SettingsList.setting:
             let s = settings[ref.a]
+            // Only the options the viewer sees (a deny of /settings/x/64 hides 64).
+            let seen = s.options.indices.filter { viewer.sees(s.path + "/" + s.optionSlug($0)) }.map { s.options[$0] }
             return Reply(
                 rows: [
                     fieldRow("title", s.title, .string(s.title)),
                     fieldRow("type", s.type.rawValue, .string(s.type.rawValue)),
                     fieldRow("selected", "\(s.selectedValue) (#\(s.selected + 1))", s.type.json(s.selectedValue)),
-                    fieldRow("options", s.options.joined(separator: ", "), .array(s.options.map { s.type.json($0) })),
+                    fieldRow("options", seen.joined(separator: ", "), .array(seen.map { s.type.json($0) })),
                 ], message: s.masterRow)
         case SettingsList.option:
             let s = settings[ref.a], o = ref.b

@@ -1,4 +1,5 @@
 import Glibc
+import TabulaModel
 import TabulaProtocol
 
 /// What one hold of the write lock makes visible to the other threads, in the order it was
@@ -55,21 +56,21 @@ extension SharedState {
                 var run = EventRun(formats: audience.formats)
                 for e in events { run.append(e) }
                 let first = events[0]
-                // A restricted audience's run is one event: a member whose grants hide part
-                // of the entry's list gets it without the positions that count what it cannot
-                // see (`Grants.view`).
-                var hidden =
-                    audience.restricted
-                    ? { () -> EventRun in
-                        var r = EventRun(formats: audience.formats)
-                        r.append(first.restricted)
-                        return r
-                    }() : nil
+                // A restricted audience's run is one event: a member with grants gets it as
+                // its grants render it (`Grants.view`), encoded once per distinct grants.
+                var views: [Grants: EventRun] = [:]
                 for m in audience.members where m.conn != origin && (m.grants?.receives(first) ?? true) {
-                    let bytes =
-                        m.grants.map { $0.seesPositions(of: first) } == false && hidden != nil
-                        ? hidden!.bytes(for: m.format, channel: m.channel)
-                        : run.bytes(for: m.format, channel: m.channel)
+                    let bytes: [UInt8]
+                    if let g = m.grants {
+                        if views[g] == nil {
+                            var r = EventRun(formats: audience.formats)
+                            r.append(g.view(first))
+                            views[g] = r
+                        }
+                        bytes = views[g]!.bytes(for: m.format, channel: m.channel)
+                    } else {
+                        bytes = run.bytes(for: m.format, channel: m.channel)
+                    }
                     outbox[m.conn.loop].append(.send(m.conn, bytes))
                     delivered += events.count
                 }

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TabulaAccess
+import TabulaClient
+import TabulaModel
+import TabulaProtocol
+import TabulaServer
+
+/// Random grants (allows and denies over /items, /orders, /menu, /catalog and settings'
+/// options) and random writes by an admin; every push a user with those grants is sent,
+/// live in JSON and in text and in a replay from 0, is checked against an oracle that
+/// shares no code with the server (its own prefix rules and the names each denied path
+/// hides) and against the user's own `LS`. A failure names its seed.
+@Suite struct GrantedEventsGeneratedTests {
+    /// Denied paths and the words that would show them (a title, a name).
+    static let denials: [(String, [String])] = [
+        ("/menu/pizza/margherita", ["argherita"]), ("/menu/dessert/tiramisu", ["iramisu"]),
+        ("/catalog/item-2/item-2.2", ["Item 2.2", "item-2.2"]), ("/catalog/item-3", ["Item 3", "item-3"]),
+        ("/items/3", ["Shiny Mac"]), ("/settings/my-int/64", []), ("/settings/my-string/green", []),
+    ]
+    static let allows: [[String]] = [[], ["/items", "/orders", "/menu"], ["/catalog"], ["/orders", "/settings"]]
+
+    static let writes: [String] = [
+        "ORDER margherita", "ORDER pepperoni", "ORDER tiramisu", "ORDER gelato", "RM /orders/1", "RM /orders/2",
+        "RM /orders", "SELECT /settings/my-int #1", "SELECT /settings/my-int #4", "SELECT /settings/my-string #2",
+        "SELECT /settings/my-string #3", "SET /catalog/item-2 title=Two", "ADD /catalog/item-2 Extra",
+        "RM /catalog/item-2/extra", "SET /catalog/item-3 title=Three", "FAV /items/3", "FAV /items/1",
+        "SET /items/3 value=70", "MV /items/4 1", "ADD /menu/dessert Sorbet", "RM /menu/dessert/sorbet",
+        "ADD /settings/my-int 128", "RM /settings/my-int/128",
+    ]
+
+    /// The oracle's own prefix rule.
+    static func under(_ path: String, _ prefix: String) -> Bool { path == prefix || path.hasPrefix(prefix + "/") }
+
+    struct Oracle {
+        let allow: [String]
+        let deny: [String]
+        var words: [String] { GrantedEventsGeneratedTests.denials.filter { deny.contains($0.0) }.flatMap(\.1) }
+        func covers(_ p: String) -> Bool {
+            !deny.contains { under(p, $0) } && (allow.isEmpty || allow.contains { under(p, $0) })
+        }
+
+        /// What is wrong with push `line` (JSON) for this user, or nil.
+        func fault(json line: String) -> String? {
+            for w in words where line.contains(w) { return "it names '\(w)'" }
+            guard let e = JSONParser.parse(line), e["push"] == .string("event"), let path = e["path"]?.stringValue
+            else { return nil }
+            if !covers(path) { return "an event at \(path)" }
+            for v in [e["value"], e["prev"]] {
+                if let entry = v?["entry"]?.stringValue, deny.contains(where: { under(entry, $0) }) {
+                    return "an order of \(entry)"
+                }
+                if case .array(let options)? = v?["options"] {
+                    for o in options {
+                        let name: String
+                        switch o {
+                        case .int(let n): name = String(n)
+                        case .string(let s): name = s.lowercased()
+                        default: continue
+                        }
+                        if deny.contains(path + "/" + name) { return "option \(name) of \(path)" }
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
+    static func random(_ g: inout SplitMix64) -> Oracle {
+        let allow = allows[Int(g.next() % UInt64(allows.count))]
+        let deny = denials.map(\.0).filter { _ in g.next() % 2 == 0 }
+        return Oracle(allow: allow, deny: deny)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func everyFieldOfEveryPushIsWhatTheUsersGrantsShow(seed: UInt64) throws {
+        var g = SplitMix64(seed: seed)
+        let oracle = Self.random(&g)
+        let users: [String: UserEntry] = [
+            "admin": AccessControlTests.user("admin", .admin),
+            "u": AccessControlTests.user("u", .read, allow: oracle.allow, deny: oracle.deny),
+        ]
+        try withServer({ $0.users = users }) { s in
+            let json = try AccessControlTests.login(s, "u"), text = try AccessControlTests.login(s, "u")
+            #expect(try json.request("FORMAT json").isOK)
+            #expect(try json.request("WATCH /").isOK && text.request("WATCH /").isOK)
+            let admin = try AccessControlTests.login(s, "admin")
+            for _ in 0..<40 {
+                let w = Self.writes[Int(g.next() % UInt64(Self.writes.count))]
+                _ = try admin.request(w)
+                let pushed = try GrantedEventTests.lines(json)
+                for line in pushed {
+                    if let f = oracle.fault(json: line) {
+                        Issue.record("seed \(seed), \(oracle), after \(w): \(f): \(line)")
+                    }
+                    try checkCounts(line, as: json, seed: seed)
+                }
+                for line in try GrantedEventTests.lines(text) where oracle.words.contains(where: line.contains) {
+                    Issue.record("seed \(seed), \(oracle), after \(w): the text names what is hidden: \(line)")
+                }
+            }
+            let replay = try AccessControlTests.login(s, "u")
+            #expect(try replay.request("FORMAT json").isOK)
+            #expect(try replay.request("WATCH / FROM 0").isOK)
+            for line in try GrantedEventTests.lines(replay) {
+                if let f = oracle.fault(json: line) { Issue.record("seed \(seed), \(oracle), replayed: \(f): \(line)") }
+            }
+        }
+    }
+
+    /// A count of children an event states is the one the user's own `LS` of that path gives.
+    func checkCounts(_ line: String, as c: TabulaConnection, seed: UInt64) throws {
+        guard let e = JSONParser.parse(line), e["push"] == .string("event"), let path = e["path"]?.stringValue,
+            let stated = e["value"]?["children"]?.intValue ?? e["value"]?["entries"]?.intValue
+        else { return }
+        let listed = try c.request("LS \(path) LIMIT 1000")
+        guard listed.isOK else { return }  // gone since
+        let seen = listed.reply.rows.count
+        if Int(stated) != seen {
+            Issue.record("seed \(seed): \(path) said \(stated) children, LS shows \(seen): \(line)")
+        }
+    }
+}
