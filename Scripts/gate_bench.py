@@ -1,0 +1,187 @@
+"""The fifth hostile round's attacks on the gate and the budget (Scripts/bench --gate, and
+part of --attacks): each prints its figure against its bar. With --against, the same
+attacks on another build, in turn, so that before and after are measured in one run.
+
+  a page's text/plain POST to --resp-port    bar: nothing it sends runs
+  150 unread connections x 4 inline 64 KB SUBSCRIBE lines   bar: RSS within a few hundred MB
+  100 open transactions of 128 x 65 KB ADDs, never EXECed   bar: RSS within a few hundred MB
+  300 connections: a SYNC that waits, then 1 MB of PINGs    bar: RSS bounded, PING < 50 ms
+  eight wrong passwords in a row from one address           bar: each refused within 2 s
+"""
+import socket
+import subprocess
+import threading
+import time
+
+
+def rss_mb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return int(next(l for l in f if l.startswith("VmRSS")).split()[1]) // 1024
+
+
+def start(binary, *flags):
+    p = subprocess.Popen([binary, "--port", "0", "--resp-port", "0", "--log-level", "error", "--memory", *flags],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return p, int(p.stdout.readline()), int(p.stdout.readline())
+
+
+def line_conn(port):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"\n")
+    f = s.makefile("rb")
+    f.readline()  # the greeting
+    return s, f
+
+
+def answer(f):
+    while True:
+        l = f.readline()
+        if not l or l.startswith(b"OK") or l.startswith(b"ERR"):
+            return l
+
+
+def ping_max(s, f, n=50):
+    worst = 0.0
+    for _ in range(n):
+        t = time.time()
+        s.sendall(b"PING\n")
+        answer(f)
+        worst = max(worst, (time.time() - t) * 1000)
+    return worst
+
+
+def senders(port, payloads, first=None):
+    """One connection per payload, each sent from a thread of its own (blocking sends: a
+    server that stops reading holds the sender, not this script); never read."""
+    socks = []
+
+    def send(s, data):
+        try:
+            if first:
+                s.sendall(first)
+                time.sleep(0.05)  # so that the first request is read on its own
+            s.sendall(data)
+        except OSError:
+            pass
+
+    threads = []
+    for data in payloads:
+        s = socket.create_connection(("127.0.0.1", port))
+        s.settimeout(20)
+        socks.append(s)
+        t = threading.Thread(target=send, args=(s, data), daemon=True)
+        t.start()
+        threads.append(t)
+    return socks, threads
+
+
+def web_post(binary):
+    p, port, resp = start(binary)
+    try:
+        body = b"ADD /items pwned 1\nSELECT /settings/my-int #3\n"
+        s = socket.create_connection(("127.0.0.1", resp))
+        s.sendall(b"POST / HTTP/1.1\r\nHost: localhost:%d\r\nOrigin: http://localhost:9\r\nContent-Type: text/plain\r\n"
+                  b"Content-Length: %d\r\n\r\n%s" % (resp, len(body), body))
+        s.settimeout(5)
+        try:
+            while s.recv(65536):
+                pass
+        except OSError:
+            pass
+        c, f = line_conn(port)
+        c.sendall(b"LS /items\n")
+        listed = b""
+        while True:
+            l = f.readline()
+            listed += l
+            if l.startswith(b"OK") or l.startswith(b"ERR") or not l:
+                break
+        ran = b"pwned" in listed
+        return "a page's POST to --resp-port: its body %s (bar: nothing runs)" % ("RAN" if ran else "did not run")
+    finally:
+        p.kill()
+
+
+def inline_elements(binary, conns=150, lines=4):
+    p, port, resp = start(binary)
+    try:
+        c, f = line_conn(port)
+        base = rss_mb(p.pid)
+        line = b"SUBSCRIBE" + b" /" * 32_000 + b"\r\n"
+        socks, _ = senders(resp, [line * lines] * conns)
+        time.sleep(3)
+        worst = ping_max(c, f)
+        peak = rss_mb(p.pid)
+        for s in socks:
+            s.close()
+        return ("%d unread connections x %d inline SUBSCRIBE lines of 32,000 prefixes: RSS %d -> %d MB, another"
+                " client's PING max %.1f ms (bar: a few hundred MB, 50 ms)" % (conns, lines, base, peak, worst))
+    finally:
+        p.kill()
+
+
+def open_transactions(binary, conns=100):
+    p, port, resp = start(binary, "--stall-timeout", "5")
+    try:
+        c, f = line_conn(port)
+        base = rss_mb(p.pid)
+        add = b"ADD /items " + b"x" * 65_000 + b" 5\n"
+        socks, _ = senders(port, [b"\nMULTI\n" + add * 128] * conns)
+        time.sleep(3)
+        peak = rss_mb(p.pid)
+        worst = ping_max(c, f)
+        time.sleep(4)  # past --stall-timeout 5 from the MULTIs
+        after = rss_mb(p.pid)
+        for s in socks:
+            s.close()
+        return ("%d open transactions of 128 x 65 KB ADDs, never EXECed: RSS %d -> %d MB (%d MB after --stall-timeout 5),"
+                " another client's PING max %.1f ms (bar: a few hundred MB)" % (conns, base, peak, after, worst))
+    finally:
+        p.kill()
+
+
+def sync_holds(binary, conns=300):
+    p, port, resp = start(binary)
+    try:
+        c, f = line_conn(port)
+        base = rss_mb(p.pid)
+        pings = (b"PING " + b"p" * 1000 + b"\n") * 1000
+        started = time.time()
+        socks, threads = senders(port, [pings] * conns, first=b"\nSYNC 999999999999 TIMEOUT 60000\n")
+        worst = 0.0
+        while any(t.is_alive() for t in threads) and time.time() - started < 20:
+            worst = max(worst, ping_max(c, f, 5))
+        peak = rss_mb(p.pid)
+        for s in socks:
+            s.close()
+        return ("%d connections: a SYNC that waits, then 1 MB of PINGs each: RSS %d -> %d MB, another client's PING max"
+                " %.1f ms while they were sent (bar: bounded RSS, PING < 50 ms)" % (conns, base, peak, worst))
+    finally:
+        p.kill()
+
+
+def wrong_passwords(binary, work):
+    users = "%s/gate-users" % work
+    subprocess.run([binary, "passwd", "ci", "write", "--iterations", "1000", "--force"], input="hunter2\n",
+                   text=True, stdout=open(users, "w"), check=True)
+    p, port, resp = start(binary, "--users", users)
+    try:
+        s = socket.create_connection(("127.0.0.1", resp))
+        s.settimeout(30)
+        worst = 0.0
+        for _ in range(8):
+            t = time.time()
+            s.sendall(b"*3\r\n$4\r\nAUTH\r\n$2\r\nci\r\n$5\r\nwrong\r\n")
+            s.recv(1000)
+            worst = max(worst, time.time() - t)
+        return "eight wrong passwords in a row: the slowest refused in %.2f s (bar: 2 s; redis-py's timeout 5 s)" % worst
+    finally:
+        p.kill()
+
+
+def run(binaries, work):
+    """Each attack on each of `binaries` (name, path), in turn."""
+    for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords):
+        for name, binary in binaries:
+            figure = attack(binary, work) if attack is wrong_passwords else attack(binary)
+            print("%-10s %s" % (name, figure), flush=True)
