@@ -108,11 +108,16 @@ public struct CatalogList: ListStore {
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         guard let node = nodes[CatalogList.id(ref)], node.view == .branch else { return try show(ref, viewer: viewer) }
-        let kids = node.children.compactMap { nodes[$0] }
+        // The branch's children are read in place, by position: a page builds its own rows
+        // only, and AFTER finds its child by the branch's index of names (then its place
+        // among the ids), not by making every child's row.
+        let kids = node.children
         let p = path(of: ref)
-        return try pageReply(kids, path: p, limit: limit, after: after, viewer: viewer, name: \.slug) {
-            row($0, in: p, viewer: viewer)
-        }
+        return try pageReply(
+            count: kids.count, path: p, limit: limit, after: after, viewer: viewer,
+            name: { nodes[kids[$0]]?.slug ?? "" },
+            position: { name in bySlug[node.id]?[name].flatMap { kids.firstIndex(of: $0) } },
+            row: { row(nodes[kids[$0]]!, in: p, viewer: viewer) })
     }
 
     public func completions(for verb: Verb, argument index: Int, at ref: Ref) -> [String] {
