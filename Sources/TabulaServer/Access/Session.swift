@@ -13,6 +13,15 @@ struct Session: Sendable, Equatable {
     var authRequired = false
     /// The user this connection acts as, once authenticated.
     var user: AuthUser?
+    /// The network its connection comes from (`PeerAddress.network`), as text, or nil for
+    /// this machine (loopback, a Unix socket): whose share of limited places it takes where
+    /// there are no users.
+    var network: String?
+
+    /// Whose share of limited places (snapshots being sent) it takes: its user's, or where
+    /// there are no users its address's; nil for this machine's own clients without users,
+    /// which share one address and are bounded by the total alone.
+    var owner: String? { user.map { "user " + $0.name } ?? network.map { "address " + $0 } }
     /// Its codec's subscribe mode: its events arrive in its reply stream, so it may ask only
     /// verbs whose traits say `whileSubscribed` (kept by `Codec.settle`; RESP2's mode).
     var subscribed = false

@@ -29,6 +29,9 @@ final class Connection {
     @exclusivity(unchecked) var transaction: TransactionQueue?
     /// A `WATCH … FROM` replay in progress.
     @exclusivity(unchecked) var replay: Replay?
+    /// When (the loop's clock, seconds) its replay or snapshot last sent a step: one that
+    /// waits on a client that does not read stops moving (`shedUnreadSnapshots`).
+    var replayStepAt = 0
     /// Its next step is at the `ReplayReader` (the store is being read for it).
     var replayAtReader = false
     /// A step the `ReplayReader` read for its replay, taken when the turn's replay budget

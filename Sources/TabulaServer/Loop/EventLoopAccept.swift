@@ -81,6 +81,7 @@ extension EventLoop {
             now: nowSeconds, stats: stats)
         stats.openedConnection(kind)
         c.session.authRequired = config.users != nil
+        c.session.network = c.peer.isOnThisMachine ? nil : c.peer.network.description
         c.tls = tls?.handle
         conns[c.id.raw] = c
         listNewClient(c)

@@ -42,6 +42,28 @@ extension EventLoop {
         }
     }
 
+    /// Seconds a snapshot may go unread, while others want places, before its connection
+    /// gives its place back.
+    static let snapshotUnreadSeconds = 3
+
+    /// While more than half the snapshot places are taken, a connection whose snapshot has
+    /// sent no step for `snapshotUnreadSeconds` (each waits until its client has read the
+    /// last) is closed: its place goes to a client that reads, within seconds rather than at
+    /// `--stall-timeout`. Once a second.
+    func shedUnreadSnapshots() {
+        let places = executor.state.snapshots
+        guard places.inUse * 2 > places.most else { return }
+        for c in Array(conns.values) where c.replay?.plan.snapshot != nil {
+            guard nowSeconds - c.replayStepAt >= EventLoop.snapshotUnreadSeconds else { continue }
+            stats.add(stats.slowConsumersDropped, 1)
+            closeWithBye(
+                c,
+                .slowConsumer(
+                    "a snapshot not read for \(EventLoop.snapshotUnreadSeconds) s while others wait for one: its place goes to them; read what you are sent, then WATCH again"
+                ), log: "its snapshot went unread for \(EventLoop.snapshotUnreadSeconds) s while places were short")
+        }
+    }
+
     /// Brings `c`'s share of `ServerStats.partialInput` up to date; returns how much it grew.
     @discardableResult
     func recountHeldInput(_ c: Connection) -> Int {
@@ -108,6 +130,7 @@ extension EventLoop {
         }
         refreshClients()
         if stats.partialInput.load(ordering: .relaxed) > config.maxPartialInput { shedHeldInput() }
+        shedUnreadSnapshots()
         for c in Array(conns.values) { c.exchange?.keepAlive(c, on: self) }
         sendProgress()
         let stall = config.stallTimeout, idle = config.idleTimeout

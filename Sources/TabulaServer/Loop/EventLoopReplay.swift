@@ -110,7 +110,11 @@ extension EventLoop {
 
     /// Queues what a step of `r` made for `c`.
     func take(_ step: Replay.Step, of r: Replay, for c: Connection) {
-        if case .counting = step {} else { replayStepsThisTurn += 1 }
+        if case .counting = step {
+        } else {
+            replayStepsThisTurn += 1
+            c.replayStepAt = nowSeconds
+        }
         var bytes: [UInt8] = []
         switch step {
         case .counting:

@@ -49,33 +49,60 @@ struct Snapshot: Sendable {
     }
 }
 
-/// How many snapshots are being sent, at most `most`: a snapshot's copy of the model keeps
-/// alive what later writes replace until its client has read it all, so one that never reads
-/// holds memory; this bounds how many can.
+/// How many snapshots are being sent, at most `most` in all and `perOwner` to one owner (a
+/// user, or an address where there are no users): a snapshot's copy of the model keeps alive
+/// what later writes replace until its client has read it all, so one that never reads holds
+/// memory; this bounds how many can, and no one owner takes every place. (A holder that does
+/// not read gives its place back within seconds: `EventLoop.shedUnreadSnapshots`.)
 final class SnapshotCount: Sendable {
     let most: Int
-    private let taken = Atomic<Int>(0)
+    let perOwner: Int
+    private let taken = Mutex<(total: Int, byOwner: [String: Int])>((0, [:]))
 
-    init(most: Int) { self.most = max(1, most) }
-
-    /// A place, or nil when `most` are being sent.
-    func take() -> Held? {
-        var now = taken.load(ordering: .relaxed)
-        while now < most {
-            let (done, seen) = taken.compareExchange(expected: now, desired: now + 1, ordering: .acquiringAndReleasing)
-            if done { return Held(self) }
-            now = seen
-        }
-        return nil
+    init(most: Int) {
+        self.most = max(1, most)
+        perOwner = max(1, most / 4)
     }
 
-    fileprivate func give() { taken.subtract(1, ordering: .releasing) }
+    /// A place for `owner` (nil: bounded by the total alone), or nil when `most` are being
+    /// sent, or `perOwner` to it.
+    func take(owner: String?) -> Held? {
+        let ok = taken.withLock { t -> Bool in
+            guard t.total < most else { return false }
+            if let owner {
+                guard t.byOwner[owner, default: 0] < perOwner else { return false }
+                t.byOwner[owner, default: 0] += 1
+            }
+            t.total += 1
+            return true
+        }
+        return ok ? Held(self, owner: owner) : nil
+    }
+
+    /// How many are being sent, to everyone.
+    var inUse: Int { taken.withLock { $0.total } }
+
+    /// How many are being sent to `owner`.
+    func heldBy(_ owner: String?) -> Int { owner.map { o in taken.withLock { $0.byOwner[o] ?? 0 } } ?? 0 }
+
+    fileprivate func give(_ owner: String?) {
+        taken.withLock { t in
+            t.total -= 1
+            guard let owner else { return }
+            let n = t.byOwner[owner, default: 1] - 1
+            t.byOwner[owner] = n > 0 ? n : nil
+        }
+    }
 
     /// One place, given back when the snapshot holding it goes (finished, failed, or its
     /// connection closed).
     final class Held: Sendable {
         private let count: SnapshotCount
-        fileprivate init(_ c: SnapshotCount) { count = c }
-        deinit { count.give() }
+        private let owner: String?
+        fileprivate init(_ c: SnapshotCount, owner: String?) {
+            count = c
+            self.owner = owner
+        }
+        deinit { count.give(owner) }
     }
 }

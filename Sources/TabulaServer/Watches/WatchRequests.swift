@@ -28,8 +28,8 @@ extension RequestExecutor {
         if taken, let refusal = Snapshot.refusal(of: p, in: lease.model, viewer: session.viewer) {
             return Execution(Reply(error: refusal))
         }
-        let held = taken ? state.snapshots.take() : nil
-        if taken && held == nil { return Execution(Reply(error: snapshotsFull(p))) }
+        let held = taken ? state.snapshots.take(owner: session.owner) : nil
+        if taken && held == nil { return Execution(Reply(error: snapshotsFull(p, owner: session.owner))) }
         let added: Bool? = state.hub.withLock { hub in
             guard hub.watchCount(of: c) < RequestExecutor.mostWatches || hub.watches(c, p) else { return nil }
             return hub.add(c, p, format: session.format, grants: session.viewer.grants)
@@ -67,12 +67,17 @@ extension RequestExecutor {
         return sectionWatchRefusal(p)
     }
 
-    /// The refusal of a snapshot of `p` while the most snapshots at once are being sent.
-    func snapshotsFull(_ p: String) -> TabulaError {
-        TabulaError(
+    /// The refusal of a snapshot of `p` while the most snapshots at once are being sent, to
+    /// all or to `owner`.
+    func snapshotsFull(_ p: String, owner: String?) -> TabulaError {
+        let s = state.snapshots
+        var whose = "\(s.most) snapshots are being sent, the most at once"
+        if s.inUse < s.most, let owner {
+            whose = "\(s.perOwner) snapshots are being sent to \(owner), its share at once"
+        }
+        return TabulaError(
             .limit,
-            "\(state.snapshots.most) snapshots are being sent, the most at once; try again in a moment (or WATCH \(p) FROM a revision the history holds)"
-        )
+            "\(whose); try again in a moment (or WATCH \(p) FROM a revision the history holds)")
     }
 
     /// The refusal of a watch past the most one connection may have.

@@ -1,0 +1,84 @@
+import Foundation
+import Glibc
+import Testing
+import TabulaClient
+
+@testable import TabulaServer
+
+/// Snapshot places are shared fairly: one user (or one remote address) takes at most a
+/// quarter of them, and a connection that does not read its snapshot gives its place back
+/// within seconds while places are short, whoever shares its account.
+@Suite struct SnapshotShareTests {
+    @Test func oneOwnerTakesAtMostItsShareAndTheTotalStillBoundsEveryone() {
+        let places = SnapshotCount(most: 8)
+        #expect(places.perOwner == 2)
+        let mine = (0..<3).map { _ in places.take(owner: "user ci") }
+        #expect(mine.compactMap { $0 }.count == 2, "a third place for one user")
+        let local = (0..<10).map { _ in places.take(owner: nil) }
+        #expect(local.compactMap { $0 }.count == 6, "this machine's clients: the total alone")
+        #expect(places.take(owner: "user other") == nil, "the total is reached")
+    }
+
+    @Test func aPlaceComesBackWhenItsSnapshotGoes() {
+        let places = SnapshotCount(most: 4)
+        var held = places.take(owner: "user ci")
+        #expect(places.take(owner: "user ci") == nil)
+        held = nil
+        let again = places.take(owner: "user ci")
+        #expect(held == nil && again != nil)
+        #expect(places.inUse == 1)
+    }
+
+    /// A client of `s`, logged in as `user` (nil: none), that asks for a snapshot of ~9 MB of
+    /// rows and reads nothing after the reply: its snapshot stays in progress.
+    static func stalledSnapshot(_ s: Server, as user: String?) throws -> LineConnection {
+        let c = try rawConnect(s)
+        var small: Int32 = 4096
+        setsockopt(c.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        if let user {
+            try c.send("AUTH \(user) pw-\(user)")
+            #expect(try c.readLine(timeout: 10)?.hasPrefix("OK") == true)
+        }
+        try c.send("WATCH /items SNAPSHOT")
+        #expect(try c.readLine(timeout: 30)?.hasPrefix("OK watching /items") == true, "the snapshot began")
+        return c
+    }
+
+    /// 20,000 items of 400-byte names: more rows than the sockets' buffers take.
+    static func fill(_ filler: TabulaConnection) throws {
+        let name = String(repeating: "x", count: 400)
+        for _ in 0..<10 {
+            try filler.line.sendRaw(Array(String(repeating: "ADD /items \(name) 5\n", count: 2_000).utf8))
+            for _ in 0..<2_000 { _ = try filler.readReply(timeout: 30) }
+        }
+    }
+
+    @Test func aUserWhoseSnapshotsAreNotReadCannotTakeAnotherUsersPlace() throws {
+        try AccessControlTests.withUsers({ $0.maxSnapshots = 4 }) { s in
+            try Self.fill(try AccessControlTests.login(s, "admin"))
+            let stalled = try Self.stalledSnapshot(s, as: "reader")
+            let again = try AccessControlTests.login(s, "reader")
+            let refused = try again.request("WATCH /orders SNAPSHOT")
+            #expect(
+                refused.final.hasPrefix("ERR LIMIT 1 snapshots are being sent to user reader, its share"),
+                "\(refused.final)")
+            let other = try AccessControlTests.login(s, "writer")
+            #expect(try other.request("WATCH /orders SNAPSHOT").isOK, "another user's snapshot")
+            _ = stalled
+        }
+    }
+
+    @Test func aSnapshotNobodyReadsGivesItsPlaceBackWithinSecondsWhilePlacesAreShort() throws {
+        try withServer({ $0.maxSnapshots = 1 }) { s in
+            try Self.fill(try connect(s))
+            let stalled = try Self.stalledSnapshot(s, as: nil)
+            let b = try connect(s)
+            let started = Date()
+            var r = try b.request("WATCH /orders SNAPSHOT")
+            while !r.isOK && Date().timeIntervalSince(started) < 15 { r = try b.request("WATCH /orders SNAPSHOT") }
+            #expect(r.isOK, "the unread snapshot still holds the only place: \(r.final)")
+            #expect(Date().timeIntervalSince(started) < 10, "given back at the stall timeout, not within seconds")
+            _ = stalled
+        }
+    }
+}
