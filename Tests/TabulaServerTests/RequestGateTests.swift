@@ -94,6 +94,18 @@ import TabulaServer
         }
     }
 
+    @Test func aRESPRequestAfterLineProtocolLinesEndsTheConnectionSayingWhy() throws {
+        try Self.withPorts { s in
+            let c = try StreamPort.line.open(s)
+            c.sendRaw(Array("ADD /items Inline 1\r\n*2\r\n$4\r\nECHO\r\n$2\r\nhi\r\nADD /items After 2\r\n".utf8))
+            #expect(c.closedByServer(), "redis-cli --pipe would wait for its ECHO")
+            let said = String(decoding: c.unread, as: UTF8.self)
+            #expect(said.contains("a RESP request (*N) cannot follow"), "\(said)")
+            let listed = try connect(s).request("LS /items").data.joined()
+            #expect(listed.contains("Inline") && !listed.contains("After"), "\(listed)")
+        }
+    }
+
     /// A write whose text holds ESC, sent the way each transport sends text.
     enum Transport: String, CaseIterable, CustomTestStringConvertible {
         case lineEscape, respMultibulk, httpJSON

@@ -29,6 +29,9 @@ enum CloseReason: Sendable, Equatable {
     /// A request past the gate's bounds before a login (`RequestGate`): what follows it is
     /// not read.
     case overBound(String)
+    /// A RESP request (`*N`) on a connection its first line made a line-protocol one:
+    /// `redis-cli --pipe` on the shared port, whose inline commands ran as lines.
+    case respAfterLines
 
     /// What `notThisProtocol` says.
     static let httpOnLinePort =
@@ -45,6 +48,10 @@ enum CloseReason: Sendable, Equatable {
         case .replayStopped(let m): return "replay stopped: \(m)"
         case .notThisProtocol: return CloseReason.httpOnLinePort
         case .overBound(let m): return m
+        case .respAfterLines:
+            return
+                "this connection speaks the line protocol, chosen by its first line, and a RESP request (*N) cannot follow; "
+                + "send RESP from the first byte, or use tabulad's --resp-port (redis-cli --pipe: -p with the --resp-port)"
         }
     }
 
@@ -54,7 +61,7 @@ enum CloseReason: Sendable, Equatable {
         case .shutdown, .full, .slowConsumer, .historyChanged, .replayStopped: return .unavailable
         case .idle, .stalled: return .requestTimeout
         case .credentialsChanged: return .unauthorized
-        case .notThisProtocol, .overBound: return .badRequest
+        case .notThisProtocol, .overBound, .respAfterLines: return .badRequest
         }
     }
 

@@ -23,6 +23,14 @@ extension EventLoop {
                     units.append(.answer(goodbye(c, .notThisProtocol) ?? [], format: nil, close: true))
                     return count
                 }
+                if line.first == UInt8(ascii: "*"), line.count > 1,
+                    line.dropFirst().allSatisfy({ $0 >= 48 && $0 <= 57 })
+                {
+                    // A RESP multibulk header: a RESP client on a line connection (its replies
+                    // would never parse); the goodbye says so at once, not after its timeout.
+                    units.append(.answer(goodbye(c, .respAfterLines) ?? [], format: nil, close: true))
+                    return count
+                }
                 if c.session.authRequired && c.session.user == nil && line.count > RequestGate.preLoginElementBytes {
                     let why =
                         "a line of \(line.count) bytes before a login is over the bound of \(RequestGate.preLoginElementBytes); log in first (AUTH name secret)"
