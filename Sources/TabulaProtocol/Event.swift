@@ -32,7 +32,7 @@ public struct Event: Sendable, Equatable {
     }
 
     /// Whether it says more than its value (what `WireEncoder` and the stores add).
-    public var hasContext: Bool { at != nil || from != nil || parent != nil || prev != .null }
+    public var hasContext: Bool { at != nil || from != nil || parent != nil || !prev.isNull }
 }
 
 extension Event {

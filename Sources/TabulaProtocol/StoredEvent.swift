@@ -19,18 +19,149 @@ extension Event {
     }
 
     /// The event a store's row holds: its columns, the payload as `storedPayload` wrote it.
-    /// The value is parsed only when read (`StoredJSON`); the context, small, at once.
+    /// The value and `prev` (the entry's row before, as large as the value) are parsed only
+    /// when read (`StoredJSON`): `prev`'s extent is found by a scan that builds nothing, so a
+    /// replay that nobody reads, or whose watchers take the text as it is, parses neither.
+    /// The rest of the context (`at`, `from`, `parent`), small, is parsed at once.
     public init(rev: UInt64, kind: String, path: String, summary: String, storedPayload text: String) {
-        guard let cut = text.utf8.firstIndex(of: 10) else {
+        var text = text
+        let parts = text.withUTF8 { Event.storedParts($0) }
+        guard let parts else {
             self.init(rev: rev, kind: kind, path: path, summary: summary, value: .deferred(StoredJSON(text)))
             return
         }
-        self.init(
-            rev: rev, kind: kind, path: path, summary: summary, value: .deferred(StoredJSON(String(text[..<cut]))))
-        let context = JSONParser.parse(String(text[text.utf8.index(after: cut)...]))
-        at = Placement(json: context?["at"])
-        from = Placement(json: context?["from"])
-        prev = context?["prev"] ?? .null
-        parent = context?["parent"]
+        self.init(rev: rev, kind: kind, path: path, summary: summary, value: .deferred(StoredJSON(parts.value)))
+        switch parts.context {
+        case .scanned(let p, let at, let from, let parent):
+            prev = p == "null" ? .null : .deferred(StoredJSON(p))
+            self.at = at
+            self.from = from
+            self.parent = parent.map { .deferred(StoredJSON($0)) }
+        case .text(let t):  // not as `storedPayload` writes it: parsed whole
+            let parsed = JSONParser.parse(t)
+            at = Placement(json: parsed?["at"])
+            from = Placement(json: parsed?["from"])
+            prev = parsed?["prev"] ?? .null
+            parent = parsed?["parent"]
+        }
+    }
+
+    /// A stored context: scanned (prev's and parent's text, kept as text; the placements
+    /// read), or its text when it is not as `storedPayload` writes it.
+    enum StoredContext {
+        case scanned(prev: String, at: Placement?, from: Placement?, parent: String?)
+        case text(String)
+    }
+
+    /// A stored payload's parts: the value's text and its context; nil when the payload has
+    /// no context. The context `{"prev":P[,"at":A][,"from":F][,"parent":Q]}` is scanned, not
+    /// parsed: P and Q stay text (parsed when read), A and F are small and read here.
+    static func storedParts(_ b: UnsafeBufferPointer<UInt8>) -> (value: String, context: StoredContext)? {
+        guard let cut = b.firstIndex(of: 10) else { return nil }
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        let value = text(0..<cut)
+        let whole = StoredContext.text(text((cut + 1)..<b.count))
+        guard let prev = field(b, #"{"prev":"#, at: cut + 1) else { return (value, whole) }
+        var i = prev.upperBound
+        var placements: [Placement?] = [nil, nil]
+        for (k, key) in [#","at":"#, #","from":"#].enumerated() {
+            guard let r = field(b, key, at: i) else { continue }
+            guard let p = Placement(scanning: UnsafeBufferPointer(rebasing: b[r])) else { return (value, whole) }
+            placements[k] = p
+            i = r.upperBound
+        }
+        let parent = field(b, #","parent":"#, at: i)
+        i = parent?.upperBound ?? i
+        guard i == b.count - 1, b[i] == UInt8(ascii: "}") else { return (value, whole) }
+        return (value, .scanned(prev: text(prev), at: placements[0], from: placements[1], parent: parent.map(text)))
+    }
+
+    /// The extent of the value after `key` (which names it, with its colon) at `i`, or nil.
+    private static func field(_ b: UnsafeBufferPointer<UInt8>, _ key: String, at i: Int) -> Range<Int>? {
+        let k = key.utf8
+        guard i + k.count <= b.count, b[i..<(i + k.count)].elementsEqual(k),
+            let end = JSONScan.valueEnd(b, from: i + k.count)
+        else { return nil }
+        return (i + k.count)..<end
+    }
+}
+
+extension Placement {
+    /// The placement `{"section":"S","position":N}` (either field may be absent) as
+    /// `writeJSON` writes it, read without building JSON; nil for anything else (a section
+    /// with an escape included: the caller then parses).
+    init?(scanning b: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        func take(_ s: String) -> Bool {
+            let u = s.utf8
+            guard i + u.count <= b.count, b[i..<(i + u.count)].elementsEqual(u) else { return false }
+            i += u.count
+            return true
+        }
+        guard take("{") else { return nil }
+        var section: String?
+        var position: Int?
+        if take(#""section":""#) {
+            let start = i
+            while i < b.count && b[i] != UInt8(ascii: "\"") {
+                if b[i] == UInt8(ascii: "\\") { return nil }
+                i += 1
+            }
+            guard i < b.count else { return nil }
+            section = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+            i += 1
+            if take("}") {
+                guard i == b.count else { return nil }
+                self.init(section: section, position: nil)
+                return
+            }
+            guard take(",") else { return nil }
+        }
+        if take(#""position":"#) {
+            var n = 0
+            let start = i
+            while i < b.count, b[i] >= 48, b[i] <= 57, i - start < 18 {
+                n = n * 10 + Int(b[i] - 48)
+                i += 1
+            }
+            guard i > start else { return nil }
+            position = n
+        }
+        guard take("}"), i == b.count else { return nil }
+        self.init(section: section, position: position)
+    }
+}
+
+/// Finds where a JSON value ends in compact JSON text without building it: strings (their
+/// escapes skipped), objects and arrays (nesting counted), and scalars. Pure.
+enum JSONScan {
+    /// The index just past the value starting at `i`, or nil when the text ends first.
+    static func valueEnd<B: RandomAccessCollection>(_ b: B, from i: Int) -> Int?
+    where B.Element == UInt8, B.Index == Int {
+        var i = i
+        var depth = 0
+        while i < b.count {
+            switch b[i] {
+            case UInt8(ascii: "\""):
+                i += 1
+                while i < b.count && b[i] != UInt8(ascii: "\"") { i += b[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                guard i < b.count else { return nil }
+                i += 1
+                if depth == 0 { return i }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return i }  // the end of what holds a scalar
+                depth -= 1
+                i += 1
+                if depth == 0 { return i }
+            case UInt8(ascii: ","):
+                if depth == 0 { return i }
+                i += 1
+            default: i += 1
+            }
+        }
+        return depth == 0 ? i : nil
     }
 }

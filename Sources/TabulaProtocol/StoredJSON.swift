@@ -11,3 +11,15 @@ public struct StoredJSON: JSONRepresentable {
 
     public func writeJSON(to out: inout [UInt8]) { out.append(contentsOf: text.utf8) }
 }
+
+extension JSONValue {
+    /// Whether it is null, told without parsing stored text (`StoredJSON` keeps "null" as it is).
+    public var isNull: Bool {
+        switch self {
+        case .null: return true
+        case .deferred(let d as StoredJSON): return d.text == "null"
+        case .deferred(let d): return d.json == .null
+        default: return false
+        }
+    }
+}

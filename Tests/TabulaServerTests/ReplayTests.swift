@@ -107,14 +107,19 @@ final class ArrayHistory: RetainedHistory {
         #expect(sent.count == 29_900)
     }
 
-    @Test func aPageHoldsAtMostAThousandEvents() {
+    @Test func pagesStartAt64EventsAndDoubleUpToAThousandEachAfterTheLast() {
         let h = ArrayHistory((1...5_000).map { "/orders/\($0)" })
         var r = Replay(Self.plan("/", after: 0, through: 5_000))
         _ = r.step(h)
-        guard case .events(let first) = r.step(h) else { Issue.record("no events"); return }
-        #expect(first.count == Replay.pageEvents)
-        guard case .events(let second) = r.step(h) else { Issue.record("no events"); return }
-        #expect(second.first?.rev == 1_001)
+        var sizes: [Int] = []
+        var next: UInt64 = 1
+        for _ in 0..<6 {
+            guard case .events(let page) = r.step(h) else { Issue.record("no events"); return }
+            #expect(page.first?.rev == next, "each page starts after the last")
+            next += UInt64(page.count)
+            sizes.append(page.count)
+        }
+        #expect(sizes == [64, 128, 256, 512, 1_000, 1_000], "a replay nobody reads costs its first 64 events")
     }
 
     @Test func historyTrimmedBeforeTheReplyFailsBeforeAcknowledging() {
@@ -133,7 +138,7 @@ final class ArrayHistory: RetainedHistory {
         h.trimmed = 2_000
         #expect(r.step(h) == .failed(HistoryGap(oldest: 2_001)))
         #expect(r.acknowledged)
-        #expect(r.cursor == 1_000)
+        #expect(r.cursor == UInt64(Replay.firstPageEvents))
     }
 }
 
@@ -145,10 +150,14 @@ extension ReplayTests {
         }
         var r = Replay(Self.plan("/items", after: 0, through: 100))
         #expect(r.step(h) == .acknowledge(100))
-        guard case .events(let page) = r.step(h) else { Issue.record("no events"); return }
-        #expect(page.count == 7)
-        guard case .events(let next) = r.step(h) else { Issue.record("no events"); return }
-        #expect(next.first?.rev == 8)
+        var sizes: [Int] = []
+        for _ in 0..<6 {
+            guard case .events(let page) = r.step(h) else { Issue.record("no events"); return }
+            sizes.append(page.count)
+        }
+        // Bytes grow with the page's events (4 KiB first): one 10 KB event at least, and 7
+        // once a page may hold about 64 KiB.
+        #expect(sizes == [1, 1, 2, 4, 7, 7], "\(sizes)")
     }
 }
 

@@ -56,6 +56,13 @@ struct Replay: Sendable {
     /// whatever the events hold.
     static let pageEvents = 1_000
     static let pageBytes = 64 * 1024
+    /// Events of a replay's first page: each later page doubles it, up to `pageEvents`, and
+    /// each waits until the client has read the last, so a replay nobody reads costs the
+    /// reading of this many events, not a full page's (TCP's slow start, for a replay).
+    static let firstPageEvents = 64
+
+    /// Events the next page may hold.
+    private var pageLimit = Replay.firstPageEvents
 
     init(_ plan: ReplayPlan) {
         self.plan = plan
@@ -123,7 +130,9 @@ struct Replay: Sendable {
             guard cursor < plan.through else { return .finished }
             let end = stepEnd
             let page = try history.events(
-                after: cursor, through: end, under: plan.prefix, limit: Replay.pageEvents, bytes: Replay.pageBytes)
+                after: cursor, through: end, under: plan.prefix, limit: pageLimit,
+                bytes: Replay.pageBytes * pageLimit / Replay.pageEvents)
+            pageLimit = min(pageLimit * 2, Replay.pageEvents)
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end
             // As live: a watcher with grants is told no position that counts what it cannot see.
