@@ -7,6 +7,7 @@ attacks on another build, in turn, so that before and after are measured in one 
   100 open transactions of 128 x 65 KB ADDs, never EXECed   bar: RSS within a few hundred MB
   300 connections: a SYNC that waits, then 1 MB of PINGs    bar: RSS bounded, PING < 50 ms
   eight wrong passwords in a row from one address           bar: each refused within 2 s
+  200 writers refused for size on a full store, each once a second   bar: others' writes < 50 ms
 """
 import socket
 import subprocess
@@ -179,9 +180,60 @@ def wrong_passwords(binary, work):
         p.kill()
 
 
+def refused_commits(binary, work, conns=200, seconds=12):
+    """On SQLite at --max-size (4 MB, filled first), `conns` connections each send one 60 KB
+    ADD a second, which the store refuses; the admin SELECTs one at a time meanwhile."""
+    import os
+    db = "%s/full-%d.sqlite" % (work, os.getpid())
+    for f in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(f):
+            os.remove(f)
+    p = subprocess.Popen([binary, "--port", "0", "--log-level", "error", "--data", db, "--max-size", str(4 << 20),
+                          "--history", "1000", "--max-connections-per-ip", "0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    port = int(p.stdout.readline())
+    try:
+        a, af = line_conn(port)
+        k = 0
+        while True:  # fill the store until it refuses
+            a.sendall(b"ADD /items fill%d-%s 1\n" % (k, b"f" * 60_000))
+            k += 1
+            if answer(af).startswith(b"ERR"):
+                break
+        stop = threading.Event()
+        refused = [0]
+
+        def attacker(i):
+            s, f = line_conn(port)
+            n = 0
+            while not stop.is_set():
+                s.sendall(b"ADD /items a%d-%d-%s 1\n" % (i, n, b"x" * 60_000))
+                n += 1
+                if answer(f).startswith(b"ERR"):
+                    refused[0] += 1
+                stop.wait(1)
+
+        threads = [threading.Thread(target=attacker, args=(i,), daemon=True) for i in range(conns)]
+        for t in threads:
+            t.start()
+        lat = []
+        started = time.time()
+        while time.time() - started < seconds:
+            t = time.time()
+            a.sendall(b"SELECT /settings/my-int #%d\n" % (len(lat) % 4 + 1))
+            answer(af)
+            lat.append((time.time() - t) * 1000)
+        stop.set()
+        lat.sort()
+        return ("%d writers x one 60 KB ADD a second on a full store (--max-size 4 MB), %d s: %d refused; the admin's"
+                " SELECT p50 %.1f ms, max %.1f ms (bar: 50 ms)" % (conns, seconds, refused[0], lat[len(lat) // 2], lat[-1]))
+    finally:
+        p.kill()
+
+
 def run(binaries, work):
     """Each attack on each of `binaries` (name, path), in turn."""
-    for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords):
+    for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits):
         for name, binary in binaries:
-            figure = attack(binary, work) if attack is wrong_passwords else attack(binary)
+            figure = attack(binary, work) if attack in (wrong_passwords, refused_commits) else attack(binary)
             print("%-10s %s" % (name, figure), flush=True)

@@ -39,6 +39,42 @@ import TabulaStorage
         }
     }
 
+    @Test func aWriterRefusedLatelyRunsInATurnAfterTheOthersSoItsRefusalCostsNoneOfThem() throws {
+        let store = BrokenStore(try SQLiteStore(path: tempDB()))
+        try withServer(store: store) { s in
+            let first = try connect(s), big = try connect(s), small = try connect(s)
+            store.refuseTextsOver.store(1_000, ordering: .releasing)
+            let long = String(repeating: "x", count: 2_000)
+            #expect(try big.request("ADD /items \(long) 5").reply.error?.code == .storage, "refused, alone")
+            store.holdCommits.store(true, ordering: .releasing)
+            try first.line.send("SELECT /settings/my-int #1")
+            #expect(Self.until { store.commitsHeld.load(ordering: .acquiring) == 1 })
+            try big.line.send("ADD /items \(long)2 5")
+            try small.line.send("SELECT /settings/my-int #3")
+            #expect(Self.until { s.engine.inbox.count == 2 }, "both writes reached the engine while it was held")
+            let before = store.commits.load(ordering: .acquiring)
+            store.holdCommits.store(false, ordering: .releasing)
+            #expect(try first.readReply().isOK)
+            #expect(try small.readReply().isOK)
+            #expect(try big.readReply().reply.error?.code == .storage)
+            // small's turn, then big's alone: no commit of both refused and tried again in halves.
+            #expect(store.commits.load(ordering: .acquiring) - before == 2)
+        }
+    }
+
+    @Test func refusedWritersAreRememberedForAWhileAndOrderedLast() {
+        var w = RefusedWriters()
+        let a = ConnectionID(loop: 0, serial: 1), b = ConnectionID(loop: 0, serial: 2)
+        let batch: [EngineInput] = [.group(a, [], session: Session()), .group(b, [], session: Session()), .follow]
+        #expect(w.ordered(batch, at: 0).later.isEmpty)
+        w.note(a, at: 10)
+        let (first, later) = w.ordered(batch, at: 11)
+        #expect(first.count == 2 && later.count == 1)
+        if case .group(let c, _, _)? = later.first { #expect(c == a) }
+        #expect(w.ordered(batch, at: 10 + RefusedWriters.seconds).later.isEmpty, "forgotten after a while")
+        #expect(w.ordered(batch + [.shutdown], at: 11).later.isEmpty, "a stop keeps the order")
+    }
+
     @Test func readsAreAnsweredFromTheCommittedStateWhileACommitHangs() throws {
         let store = BrokenStore(try SQLiteStore(path: tempDB()))
         try withServer(store: store) { s in

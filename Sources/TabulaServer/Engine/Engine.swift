@@ -37,6 +37,15 @@ final class Engine {
     var followFailing = false
     /// Whether the engine polls its inbox before it sleeps (`nextBatch`).
     var idleSpin: IdleSpin
+    /// Connections whose changes the store refused lately: their groups run last.
+    var refusedWriters = RefusedWriters()
+    let started = ContinuousClock.now
+
+    /// Seconds since the engine started (`RefusedWriters`' clock).
+    var now: Double {
+        let d = ContinuousClock.now - started
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
     init(handle: EngineHandle, store: StateStore, log: Log, busyPollMicros: Int) {
         self.handle = handle
         state = handle.state
@@ -56,7 +65,15 @@ final class Engine {
             // Groups put off by the last turn go first, so that they cannot be put off again.
             let batch = carried.isEmpty ? nextBatch() : carried + inbox.take()
             carried.removeAll()
-            if !batch.isEmpty { processInTurns(batch) }
+            if !batch.isEmpty {
+                // A writer whose changes the store refused lately runs after the others.
+                let (first, later) = refusedWriters.ordered(batch, at: now)
+                if !first.isEmpty { processInTurns(first) }
+                // Each in a turn of its own, so that its refusal costs one commit and no
+                // retries in halves; a few a round, the rest after what arrives meanwhile.
+                for input in later.prefix(RefusedWriters.perRound) { process([input]) }
+                carried += later.dropFirst(RefusedWriters.perRound)
+            }
             if !parked.isEmpty { parked.poke() }  // SYNCs the turn's revisions may answer
         }
         answerParkedAtShutdown()

@@ -69,6 +69,7 @@ extension Engine {
                 } else if batch.count > 1 {
                     return retryApart(batch)
                 } else {
+                    if case .group(let c, _, _)? = batch.first { refusedWriters.note(c, at: now) }
                     answers = rollBack(batch, error: error)
                 }
             }

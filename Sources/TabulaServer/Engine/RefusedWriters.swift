@@ -1,0 +1,43 @@
+import TabulaProtocol
+
+/// Connections whose own changes the store refused lately (a full disk, `--max-size`): their
+/// next groups run after everyone else's, each in a turn of its own and `perRound` at most
+/// before the engine looks at what arrived meanwhile, so that a refused commit costs one
+/// commit of the writer that caused it, not the turn it shared with others and its retries
+/// in halves. Kept by the engine's one thread; at most `most` connections remembered, each
+/// for `seconds`. Pure: times are passed in.
+struct RefusedWriters {
+    static let seconds = 2.0
+    static let most = 4_096
+    static let perRound = 8
+    private var refusedAt: [ConnectionID: Double] = [:]
+
+    /// `c`'s change was refused at `now`.
+    mutating func note(_ c: ConnectionID, at now: Double) {
+        if refusedAt.count >= Self.most { refusedAt = refusedAt.filter { now - $0.value < Self.seconds } }
+        if refusedAt.count < Self.most { refusedAt[c] = now }
+    }
+
+    /// Whether `c` had a change refused in the last `seconds`.
+    func isSuspect(_ c: ConnectionID, at now: Double) -> Bool {
+        guard let t = refusedAt[c] else { return false }
+        return now - t < Self.seconds
+    }
+
+    /// `batch` in the order to run it: every other input first, in order, then the groups
+    /// of connections refused lately, in order (nothing is reordered when the batch asks the
+    /// engine to stop, or none is suspect).
+    func ordered(_ batch: [EngineInput], at now: Double) -> (first: [EngineInput], later: [EngineInput]) {
+        guard !refusedAt.isEmpty else { return (batch, []) }
+        var first: [EngineInput] = []
+        var later: [EngineInput] = []
+        for input in batch {
+            switch input {
+            case .group(let c, _, _) where isSuspect(c, at: now): later.append(input)
+            case .shutdown: return (batch, [])
+            default: first.append(input)
+            }
+        }
+        return (first, later)
+    }
+}
