@@ -44,10 +44,11 @@ public final class LiveList {
     @ObservationIgnored private var connection: AsyncTabulaConnection?
     private var feed: ReplicaFeed
 
-    public init(path: String, endpoint: Endpoint) {
+    /// Keeps `path` of `endpoint`, at most `mostRows` rows (`ReplicaFeed.mostRows`, or fewer).
+    public init(path: String, endpoint: Endpoint, mostRows: Int = ReplicaFeed.mostRows) {
         self.path = path
         self.endpoint = endpoint
-        feed = ReplicaFeed(path: path)
+        feed = ReplicaFeed(path: path, mostRows: mostRows)
         (changes, changeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
 

@@ -45,7 +45,13 @@ public struct ReplicaFeed: Sendable {
     /// A snapshot was asked for; events until its reply belong to the watch before it.
     private var awaitingSnapshot = false
 
-    public init(path: String) { replica = ListReplica(path: path) }
+    /// The most rows this copy holds (`mostRows` unless told fewer).
+    public let rowBound: Int
+
+    public init(path: String, mostRows: Int = ReplicaFeed.mostRows) {
+        replica = ListReplica(path: path)
+        rowBound = min(mostRows, ReplicaFeed.mostRows)
+    }
 
     /// The requests that start the watch on a connection whose greeting named history `id`:
     /// a snapshot when the history is another than the one the copy came from (a restarted
@@ -70,9 +76,9 @@ public struct ReplicaFeed: Sendable {
     public mutating func take(_ push: Push) -> Step {
         if case .tooLarge = phase { return .none }
         let step = taken(push)
-        guard replica.rowCount > Self.mostRows else { return step }
+        guard replica.rowCount > rowBound else { return step }
         let why =
-            "\(replica.path) has more than \(Self.mostRows) rows, more than a live copy keeps; LS \(replica.path) LIMIT 1000 pages it"
+            "\(replica.path) has more than \(rowBound) rows, more than a live copy keeps; LS \(replica.path) LIMIT 1000 pages it"
         phase = .tooLarge(why)
         replica = ListReplica(path: replica.path)  // what it held goes
         return .stop(why)
