@@ -133,7 +133,10 @@ extension LiveView {
         } else {
             new = LiveRow.lines(of: feed.replica, section: place.section, favoritesOnly: favoritesOnly)
         }
-        selected = LiveCursor.follow(selected, from: lines, to: new)  // the same entry, not the same row number
+        // The same entry, not the same row number; a new place's first lines: the row it was
+        // entered from, or the first row.
+        selected = LiveCursor.follow(selected, from: lines, to: new, arriving: arriving)
+        if !new.isEmpty { arriving = nil }
         if place.entry != nil {  // an entry's detail: its lines that read otherwise now
             let before = Dictionary(lines.map { ($0.key, $0.text) }, uniquingKeysWith: { a, _ in a })
             let now = Date()

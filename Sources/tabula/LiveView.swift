@@ -37,6 +37,9 @@ final class LiveView {
     /// Lines that just changed, by key, and when.
     var changed: [String: Date] = [:]
     var selected = 0
+    /// The place the view came back from (an entry's or a branch's path): its row takes the
+    /// cursor when the list's lines first come.
+    var arriving: String?
     var top = 0
     /// The chosen tab of a leaf shown as tabs (Tab switches).
     var tab = 0
@@ -173,6 +176,7 @@ final class LiveView {
             _ = try? c.request("UNWATCH")
             _ = c.takePushes()  // the old watches' last events: not the new place's
         }
+        arriving = path
         path = target
         place = LivePlace.of(target)
         feed = ReplicaFeed(path: place.list)

@@ -26,7 +26,12 @@ import TabulaProtocol
         let gone = [Self.lines[0], Self.lines[1], Self.lines[3], Self.lines[4]]
         #expect(LiveCursor.follow(2, from: Self.lines, to: gone) == 2)
         #expect(LiveCursor.follow(4, from: Self.lines, to: Array(gone.prefix(2))) == 1)
-        #expect(LiveCursor.follow(0, from: [], to: Self.lines) == 0)
+        #expect(LiveCursor.follow(0, from: [], to: Self.lines) == 1, "a new place: its first row, not a header")
+    }
+
+    @Test func backFromAnEntryTheCursorIsOnThatEntrysRow() {
+        #expect(LiveCursor.follow(0, from: [], to: Self.lines, arriving: "/items/4") == 4)
+        #expect(LiveCursor.follow(0, from: [], to: Self.lines, arriving: "/items/99") == 1, "gone: the first row")
     }
 
     @Test func anOptionIsKnownByItsNumberWhateverItsMark() {
