@@ -51,6 +51,18 @@ import TabulaProtocol
         #expect(said, "\(list.state)")
     }
 
+    @Test func sectionHeadersWithoutEndStopTheFeedToo() {
+        var feed = ReplicaFeed(path: "/items", mostRows: 500)
+        _ = feed.connected(historyID: "h")
+        _ = feed.takeReply(ok: true, message: "watching /items at rev 0; sending a snapshot")
+        var stopped = false
+        for k in 0..<2_000 where !stopped {
+            let header = JSONValue.object([("type", .string("section")), ("name", .string("s\(k)"))])
+            if case .stop = feed.take(.row(path: nil, Row(text: "", json: header))) { stopped = true }
+        }
+        #expect(stopped && feed.replica.sections.isEmpty)
+    }
+
     @Test func theFeedStopsTakingRowsPastItsBound() {
         var feed = ReplicaFeed(path: "/items")
         _ = feed.connected(historyID: "h")

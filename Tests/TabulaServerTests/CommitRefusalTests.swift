@@ -62,12 +62,26 @@ import TabulaStorage
         }
     }
 
+    @Test func aWriterRefusedLatelyStillRunsATransactionOnceTheStoreTakesIt() throws {
+        let store = BrokenStore(try SQLiteStore(path: tempDB()))
+        try withServer(store: store) { s in
+            let c = try connect(s)
+            store.refuseTextsOver.store(1_000, ordering: .releasing)
+            #expect(try c.request("ADD /items \(String(repeating: "x", count: 2_000)) 5").reply.error?.code == .storage)
+            store.refuseTextsOver.store(0, ordering: .releasing)
+            #expect(try c.request("MULTI").isOK)
+            #expect(try c.request("ORDER pesto").isOK)
+            let done = try c.request("EXEC")
+            #expect(done.isOK, "\(done.final)")
+        }
+    }
+
     @Test func refusedWritersAreRememberedForAWhileAndOrderedLast() {
         var w = RefusedWriters()
         let a = ConnectionID(loop: 0, serial: 1), b = ConnectionID(loop: 0, serial: 2)
         let batch: [EngineInput] = [.group(a, [], session: Session()), .group(b, [], session: Session()), .follow]
         #expect(w.ordered(batch, at: 0).later.isEmpty)
-        w.note(a, at: 10)
+        w.note(RefusedWriters.key(a, Session()), at: 10)
         let (first, later) = w.ordered(batch, at: 11)
         #expect(first.count == 2 && later.count == 1)
         if case .group(let c, _, _)? = later.first { #expect(c == a) }

@@ -106,6 +106,7 @@ import TabulaServer
             _ = try menu.request("FORMAT text")
             let shown = try menu.request("SHOW /settings/my-int").data
             #expect(shown.contains { $0.hasPrefix("options") && !$0.contains("64") }, "\(shown)")
+            #expect(shown.contains("selected: 32"), "no index that counts the hidden option: \(shown)")
         }
     }
 

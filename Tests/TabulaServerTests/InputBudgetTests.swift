@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TabulaClient
 import TabulaProtocol
@@ -74,6 +75,17 @@ import TabulaProtocol
             #expect(try other.request("PING").isOK)
             #expect(
                 try eventually { try stat(other, "input_held_bytes") == 0 }, "the closed holder's input left the count")
+        }
+    }
+
+    @Test func requestsSentWithTheSyncInOneWriteAreCountedToo() throws {
+        try withServer { s in
+            let watcher = try connect(s)
+            let holder = try rawConnect(s)
+            try holder.sendRaw(Array(("SYNC 999999999 TIMEOUT 3000\n" + String(repeating: Self.ping, count: 50)).utf8))
+            #expect(try eventually { try stat(watcher, "input_held_bytes") >= 50 * 1006 }, "what went with the SYNC")
+            #expect(try holder.readLine(timeout: 10)?.hasPrefix("ERR TIMEOUT") == true, "the SYNC's own timeout")
+            #expect(try eventually { try stat(watcher, "input_held_bytes") == 0 }, "answered: no longer held")
         }
     }
 

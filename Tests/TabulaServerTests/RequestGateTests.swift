@@ -84,6 +84,19 @@ import TabulaServer
         }
     }
 
+    @Test(arguments: [StreamPort.respOnSharedPort, .respPort])
+    func aRefusedLoginLeavesThePreLoginBoundInPlace(_ port: StreamPort) throws {
+        try Self.withPorts(users: true) { s in
+            let c = try port.open(s)
+            guard case .error(let e) = try c.call("AUTH", "ci", "wrong") else { Issue.record("logged in"); return }
+            #expect(e.hasPrefix("WRONGPASS"), "\(e)")
+            let long = String(repeating: "x", count: RequestGate.preLoginElementBytes + 1)
+            c.sendRaw(Array("PING \(long)\r\n".utf8))
+            #expect(c.closedByServer(), "a long PING after a refused AUTH was kept reading")
+            #expect(!String(decoding: c.unread, as: UTF8.self).contains(long), "answered before a login")
+        }
+    }
+
     @Test(arguments: StreamPort.allCases)
     func aRequestWithinThePreLoginBoundIsAnsweredBeforeALogin(_ port: StreamPort) throws {
         try Self.withPorts(users: true) { s in

@@ -7,11 +7,12 @@ import Synchronization
 /// so the connection is used from any task, TLS included, without two threads in one socket.
 ///
 /// Bounded against a server that floods it: a line longer than `maxLine` ends the
-/// connection (`endReason` says so), and while more than `mostBacklog` bytes of lines are
-/// yielded and not yet `took`, the thread stops reading (the server's own bound on a client
-/// that does not read applies), so a slow consumer holds at most that much.
+/// connection (`endReason` says so); and with a `backlog` bound, while more than that many
+/// bytes of lines are yielded and not yet `took` (the consumer says what it took), the thread
+/// stops reading (the server's own bound on a client that does not read applies), so a slow
+/// consumer holds at most that much.
 public final class AsyncTabulaConnection: Sendable {
-    /// Bytes of lines yielded and not yet consumed past which reading stops.
+    /// The backlog bound `LiveList` sets: 8 MiB.
     public static let mostBacklog = 8 << 20
     /// Every line the server sends, until it closes (or `close`).
     public let lines: AsyncStream<String>
@@ -28,15 +29,18 @@ public final class AsyncTabulaConnection: Sendable {
     private let readerWaits = Atomic<Bool>(false)
     private let ended = Mutex<String?>(nil)
     private let maxLine: Int
+    /// Bytes of lines yielded and not yet `took` past which reading stops (nil: no bound,
+    /// and `took` need not be called).
+    private let backlogBound: Int?
 
     /// Why the connection ended, when it was not the server's plain close.
     public var endReason: String? { ended.withLock { $0 } }
 
     /// Connects (on the connection's own thread) and starts reading.
-    public static func connect(_ endpoint: Endpoint, timeout: Double = 5, maxLine: Int = LineConnection.maxLine)
-        async throws -> AsyncTabulaConnection
-    {
-        let c = AsyncTabulaConnection(maxLine: maxLine)
+    public static func connect(
+        _ endpoint: Endpoint, timeout: Double = 5, maxLine: Int = LineConnection.maxLine, backlog: Int? = nil
+    ) async throws -> AsyncTabulaConnection {
+        let c = AsyncTabulaConnection(maxLine: maxLine, backlog: backlog)
         try await withCheckedThrowingContinuation { (k: CheckedContinuation<Void, any Error>) in
             let thread = Thread { c.run(endpoint, timeout: timeout, connected: k) }
             thread.name = "tabula-connection"
@@ -45,8 +49,9 @@ public final class AsyncTabulaConnection: Sendable {
         return c
     }
 
-    private init(maxLine: Int) {
+    private init(maxLine: Int, backlog: Int?) {
         self.maxLine = maxLine
+        backlogBound = backlog
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
         wake = (fds[0], fds[1])
@@ -68,8 +73,9 @@ public final class AsyncTabulaConnection: Sendable {
 
     /// The consumer has taken `line` from `lines`: its bytes leave the backlog.
     public func took(_ line: String) {
+        guard let bound = backlogBound else { return }
         let left = backlog.subtract(line.utf8.count + 1, ordering: .relaxed).newValue
-        if left < Self.mostBacklog / 2, readerWaits.exchange(false, ordering: .relaxed) { roomMade.signal() }
+        if left < bound / 2, readerWaits.exchange(false, ordering: .relaxed) { roomMade.signal() }
     }
 
     private func poke() {
@@ -102,8 +108,8 @@ public final class AsyncTabulaConnection: Sendable {
                         return
                     }
                     sink.yield(l)
-                    if backlog.add(l.utf8.count + 1, ordering: .relaxed).newValue > Self.mostBacklog {
-                        waitForRoom()
+                    if let bound = backlogBound, backlog.add(l.utf8.count + 1, ordering: .relaxed).newValue > bound {
+                        waitForRoom(bound)
                     }
                 }
             } catch ClientError.interrupted {
@@ -117,9 +123,9 @@ public final class AsyncTabulaConnection: Sendable {
 
 extension AsyncTabulaConnection {
     /// Stops reading until the consumer has taken half the backlog (or the connection closes).
-    fileprivate func waitForRoom() {
+    fileprivate func waitForRoom(_ bound: Int) {
         readerWaits.store(true, ordering: .relaxed)
-        while backlog.load(ordering: .relaxed) > Self.mostBacklog / 2, !closing.load(ordering: .relaxed) {
+        while backlog.load(ordering: .relaxed) > bound / 2, !closing.load(ordering: .relaxed) {
             roomMade.wait()
             readerWaits.store(true, ordering: .relaxed)
         }

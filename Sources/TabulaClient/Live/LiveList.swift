@@ -62,7 +62,8 @@ public final class LiveList {
         while !Task.isCancelled {
             state = .connecting
             do {
-                let c = try await AsyncTabulaConnection.connect(endpoint, maxLine: LiveList.mostLineBytes)
+                let c = try await AsyncTabulaConnection.connect(
+                    endpoint, maxLine: LiveList.mostLineBytes, backlog: AsyncTabulaConnection.mostBacklog)
                 connection = c
                 connections += 1
                 wait = 0.05

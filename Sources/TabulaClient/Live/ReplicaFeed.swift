@@ -44,6 +44,8 @@ public struct ReplicaFeed: Sendable {
     private var historyID: String?
     /// A snapshot was asked for; events until its reply belong to the watch before it.
     private var awaitingSnapshot = false
+    /// Rows of the snapshot being received, section headers included.
+    private var snapshotRows = 0
 
     /// The most rows this copy holds (`mostRows` unless told fewer).
     public let rowBound: Int
@@ -76,7 +78,14 @@ public struct ReplicaFeed: Sendable {
     public mutating func take(_ push: Push) -> Step {
         if case .tooLarge = phase { return .none }
         let step = taken(push)
-        guard replica.rowCount > rowBound else { return step }
+        // A snapshot's rows are counted as they come (section headers too: a server may send
+        // those without end); an event adds one entry at most, so the copy is counted then.
+        switch push {
+        case .row: snapshotRows += 1
+        case .event: if replica.rowCount + replica.sections.count <= rowBound { return step }
+        default: return step
+        }
+        guard snapshotRows > rowBound || replica.rowCount + replica.sections.count > rowBound else { return step }
         let why =
             "\(replica.path) has more than \(rowBound) rows, more than a live copy keeps; LS \(replica.path) LIMIT 1000 pages it"
         phase = .tooLarge(why)
@@ -119,6 +128,7 @@ public struct ReplicaFeed: Sendable {
         guard ok, let ack = WatchAck(message: message) else { return ok ? nil : false }
         if ack.snapshot {
             awaitingSnapshot = false
+            snapshotRows = 0
             replica.beginSnapshot()
             snapshots += 1
             phase = .snapshot

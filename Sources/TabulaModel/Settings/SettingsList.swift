@@ -94,7 +94,11 @@ public struct SettingsList: ListStore {
                 rows: [
                     fieldRow("title", s.title, .string(s.title)),
                     fieldRow("type", s.type.rawValue, .string(s.type.rawValue)),
-                    fieldRow("selected", "\(s.selectedValue) (#\(s.selected + 1))", s.type.json(s.selectedValue)),
+                    // Its index counts every option: said only to a viewer who sees them all.
+                    fieldRow(
+                        "selected",
+                        seen.count == s.options.count ? "\(s.selectedValue) (#\(s.selected + 1))" : s.selectedValue,
+                        s.type.json(s.selectedValue)),
                     fieldRow("options", seen.joined(separator: ", "), .array(seen.map { s.type.json($0) })),
                 ], message: s.masterRow)
         case SettingsList.option:

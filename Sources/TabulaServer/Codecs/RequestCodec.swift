@@ -18,6 +18,9 @@ protocol RequestCodec: AnyObject {
     var partialCount: Int { get }
     /// The name the client gave itself, shown in CLIENTS and /clients.
     var clientName: String? { get }
+    /// Whether the pre-login bounds apply (`RequestGate`): set before each read from whether
+    /// the connection has logged in.
+    var unauthenticated: Bool { get set }
     /// The transaction it has open (MULTI without EXEC yet), if any.
     var openTransaction: TransactionQueue? { get }
 }

@@ -71,7 +71,7 @@ final class Engine {
                 if !first.isEmpty { processInTurns(first) }
                 // Each in a turn of its own, so that its refusal costs one commit and no
                 // retries in halves; a few a round, the rest after what arrives meanwhile.
-                for input in later.prefix(RefusedWriters.perRound) { process([input]) }
+                for input in later.prefix(RefusedWriters.perRound) { processInTurns([input]) }
                 carried += later.dropFirst(RefusedWriters.perRound)
             }
             if !parked.isEmpty { parked.poke() }  // SYNCs the turn's revisions may answer

@@ -69,7 +69,9 @@ extension Engine {
                 } else if batch.count > 1 {
                     return retryApart(batch)
                 } else {
-                    if case .group(let c, _, _)? = batch.first { refusedWriters.note(c, at: now) }
+                    if case .group(let c, _, let session)? = batch.first {
+                        refusedWriters.note(RefusedWriters.key(c, session), at: now)
+                    }
                     answers = rollBack(batch, error: error)
                 }
             }

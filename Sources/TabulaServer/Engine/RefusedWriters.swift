@@ -1,6 +1,7 @@
 import TabulaProtocol
 
-/// Connections whose own changes the store refused lately (a full disk, `--max-size`): their
+/// Writers whose own changes the store refused lately (a full disk, `--max-size`), each a
+/// user, or a connection where there are no users (`key`): their
 /// next groups run after everyone else's, each in a turn of its own and `perRound` at most
 /// before the engine looks at what arrived meanwhile, so that a refused commit costs one
 /// commit of the writer that caused it, not the turn it shared with others and its retries
@@ -10,16 +11,22 @@ struct RefusedWriters {
     static let seconds = 2.0
     static let most = 4_096
     static let perRound = 8
-    private var refusedAt: [ConnectionID: Double] = [:]
+    private var refusedAt: [String: Double] = [:]
+
+    /// Whose refusals a group of connection `c` with `session` counts as: its user's (so that
+    /// a writer cannot shed its past by reconnecting), else its connection's.
+    static func key(_ c: ConnectionID, _ session: Session) -> String {
+        session.user.map { "user " + $0.name } ?? "connection \(c.raw)"
+    }
 
     /// `c`'s change was refused at `now`.
-    mutating func note(_ c: ConnectionID, at now: Double) {
+    mutating func note(_ c: String, at now: Double) {
         if refusedAt.count >= Self.most { refusedAt = refusedAt.filter { now - $0.value < Self.seconds } }
         if refusedAt.count < Self.most { refusedAt[c] = now }
     }
 
     /// Whether `c` had a change refused in the last `seconds`.
-    func isSuspect(_ c: ConnectionID, at now: Double) -> Bool {
+    func isSuspect(_ c: String, at now: Double) -> Bool {
         guard let t = refusedAt[c] else { return false }
         return now - t < Self.seconds
     }
@@ -33,7 +40,7 @@ struct RefusedWriters {
         var later: [EngineInput] = []
         for input in batch {
             switch input {
-            case .group(let c, _, _) where isSuspect(c, at: now): later.append(input)
+            case .group(let c, _, let session) where isSuspect(Self.key(c, session), at: now): later.append(input)
             case .shutdown: return (batch, [])
             default: first.append(input)
             }

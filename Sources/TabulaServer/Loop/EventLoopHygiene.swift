@@ -46,15 +46,18 @@ extension EventLoop {
     /// gives its place back.
     static let snapshotUnreadSeconds = 3
 
-    /// While more than half the snapshot places are taken, a connection whose snapshot has
-    /// sent no step for `snapshotUnreadSeconds` (each waits until its client has read the
-    /// last) is closed: its place goes to a client that reads, within seconds rather than at
-    /// `--stall-timeout`. Once a second.
+    /// A connection whose snapshot has sent no step for `snapshotUnreadSeconds` (each waits
+    /// until its client has read the last) while places are short (more than half taken, or
+    /// its owner's share full: the attacker and the victim may share an account) is closed:
+    /// its place goes to a client that reads, within seconds rather than at `--stall-timeout`.
+    /// Once a second.
     func shedUnreadSnapshots() {
         let places = executor.state.snapshots
-        guard places.inUse * 2 > places.most else { return }
+        let short = places.inUse * 2 > places.most
         for c in Array(conns.values) where c.replay?.plan.snapshot != nil {
-            guard nowSeconds - c.replayStepAt >= EventLoop.snapshotUnreadSeconds else { continue }
+            guard nowSeconds - c.replayStepAt >= EventLoop.snapshotUnreadSeconds,
+                short || places.heldBy(c.session.owner) >= places.perOwner
+            else { continue }
             stats.add(stats.slowConsumersDropped, 1)
             closeWithBye(
                 c,

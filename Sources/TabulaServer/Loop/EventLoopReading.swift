@@ -43,7 +43,10 @@ extension EventLoop {
         units.removeAll()
         let requests = readBuffer.withUnsafeBytes { raw in
             let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-            if let codec = c.codec { return codec.decode(bytes, into: &units) { self.facts(c) } }
+            if let codec = c.codec {
+                codec.unauthenticated = c.session.authRequired && c.session.user == nil
+                return codec.decode(bytes, into: &units) { self.facts(c) }
+            }
             return decodeLines(c, bytes)
         }
         if requests > 0 {
@@ -56,14 +59,22 @@ extension EventLoop {
             c.heldBytes += n
         }
         guard notePartialInput(c) else { return }  // what it holds counted, held requests too
-        if !holds { run(c, units.all[...]) }
+        if !holds {
+            run(c, units.all[...])
+            // What went to the engine with its group (behind a SYNC, a write) waits there:
+            // counted as held until the group's answer (a read's bytes at most).
+            if c.phase.awaits && c.parked == nil && conns[c.id.raw] != nil {
+                c.heldBytes += n
+                guard notePartialInput(c) else { return }
+            }
+        }
         refreshReading(c)
     }
 
     /// Pauses reading from `c` while its held requests are many (until they are few again)
     /// or wait for its client to read; resumes it otherwise.
     func refreshReading(_ c: Connection) {
-        if c.held.isEmpty && c.heldBytes > 0 {
+        if c.held.isEmpty && c.heldBytes > 0 && !c.phase.awaits {
             c.heldBytes = 0
             recountHeldInput(c)
         }

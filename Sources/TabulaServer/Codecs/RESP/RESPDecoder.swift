@@ -23,7 +23,8 @@ public enum RESPRequest: Equatable, Sendable {
 public struct RESPDecoder: Sendable {
     /// The most bytes of one request.
     public let maxRequest: Int
-    /// Whether the unauthenticated bounds apply (the server clears it once a login is asked).
+    /// Whether the unauthenticated bounds apply: set by the server before each read, from
+    /// whether the connection has logged in (a login asked and refused leaves them on).
     public var unauthenticated: Bool
     /// The gate's bounds before a login (`RequestGate`), held to as the request is read.
     public static let unauthenticatedElements = RequestGate.preLoginElements

@@ -23,6 +23,10 @@ final class RESPExchange: RequestCodec {
     static var firstFormat: WireFormat { .resp2 }
     var partialCount: Int { decoder.bufferedCount }
     var clientName: String? { name }
+    var unauthenticated: Bool {
+        get { decoder.unauthenticated }
+        set { decoder.unauthenticated = newValue }
+    }
     var openTransaction: TransactionQueue? { transaction }
 
     /// Whether the first bytes a connection sends are RESP: a multibulk request, or an

@@ -25,11 +25,8 @@ struct RESPRequests {
         switch first.uppercased() {
         case "HELLO": return [hello(args, x)]
         case "AUTH" where args.count == 1:
-            x.decoder.unauthenticated = false  // a login is asked: its bounds are the line protocol's
             return [.request(Request(command: .auth(name: "default", secret: args[0])))]
-        case "AUTH":
-            x.decoder.unauthenticated = false
-            return parsed(words)
+        case "AUTH": return parsed(words)
         case "SELECT" where args.count == 1 && args[0].allSatisfy(\.isNumber): return [selectDB(args[0], x)]
         case "CLIENT": return [client(args, x)]
         case "CONFIG": return [config(args, x)]
@@ -143,7 +140,6 @@ struct RESPRequests {
                 i += 2
             case "AUTH" where i + 2 < args.count:
                 login = (args[i + 1], args[i + 2])
-                x.decoder.unauthenticated = false
                 i += 3
             default:
                 return error(.syntax, "HELLO takes [2|3] [AUTH name secret] [SETNAME name], not '\(args[i])'", x)
