@@ -60,7 +60,8 @@ import TabulaClient
             let again = try AccessControlTests.login(s, "reader")
             let refused = try again.request("WATCH /orders SNAPSHOT")
             #expect(
-                refused.final.hasPrefix("ERR LIMIT 1 snapshots are being sent to user reader, its share"), "\(refused.final)")
+                refused.final.hasPrefix("ERR LIMIT 1 snapshots are being sent to user reader, its share"),
+                "\(refused.final)")
             let other = try AccessControlTests.login(s, "writer")
             #expect(try other.request("WATCH /orders SNAPSHOT").isOK, "another user's snapshot")
             _ = stalled
