@@ -8,6 +8,7 @@ attacks on another build, in turn, so that before and after are measured in one 
   300 connections: a SYNC that waits, then 1 MB of PINGs    bar: RSS bounded, PING < 50 ms
   eight wrong passwords in a row from one address           bar: each refused within 2 s
   200 writers refused for size on a full store, each once a second   bar: others' writes < 50 ms
+  a title changed in a loop in a catalog of 100,000 nodes    bar: the write costs its part
 """
 import socket
 import subprocess
@@ -21,7 +22,8 @@ def rss_mb(pid):
 
 
 def start(binary, *flags):
-    p = subprocess.Popen([binary, "--port", "0", "--resp-port", "0", "--log-level", "error", "--memory", *flags],
+    store = [] if "--data" in flags else ["--memory"]
+    p = subprocess.Popen([binary, "--port", "0", "--resp-port", "0", "--log-level", "error", *store, *flags],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     return p, int(p.stdout.readline()), int(p.stdout.readline())
 
@@ -231,9 +233,61 @@ def refused_commits(binary, work, conns=200, seconds=12):
         p.kill()
 
 
+def catalog_writes(binary, work, branches=200, children=500, seconds=10):
+    """On SQLite (whose writes keep the model's committed copy), a catalog of `branches` x
+    `children` nodes built by pipelined ADDs (timed), then one client changes a branch's
+    title in a loop while another SHOWs a node: writes a second and the SHOW's p50 and max."""
+    import os
+    db = "%s/catalog-%d.sqlite" % (work, os.getpid())
+    for f in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(f):
+            os.remove(f)
+    p, port, resp = start(binary, "--data", db, "--sync", "normal")
+    try:
+        a, af = line_conn(port)
+        started = time.time()
+        for b in range(branches):
+            lines = [b"ADD /catalog B%d\n" % b] + [b"ADD /catalog/b%d N%d\n" % (b, k) for k in range(children)]
+            a.sendall(b"".join(lines))
+            for _ in lines:
+                answer(af)
+        built = time.time() - started
+        stop = threading.Event()
+        writes = [0]
+
+        def writer():
+            s, f = line_conn(port)
+            k = 0
+            while not stop.is_set():
+                s.sendall(b"SET /catalog/b0 title=T%d\n" % (k % 2))
+                answer(f)
+                k += 1
+                writes[0] += 1
+
+        t = threading.Thread(target=writer, daemon=True)
+        t.start()
+        lat = []
+        began = time.time()
+        while time.time() - began < seconds:
+            t0 = time.time()
+            a.sendall(b"SHOW /catalog/b1/n1\n")
+            answer(af)
+            lat.append((time.time() - t0) * 1000)
+            time.sleep(0.005)
+        stop.set()
+        t.join()
+        lat.sort()
+        return ("SQLite: a catalog of %d nodes built by ADD in %.1f s; one writer changing a title: %.0f writes/s, another client's"
+                " SHOW p50 %.2f ms, max %.1f ms (bar: a catalog write costs its part, not the catalog)"
+                % (branches * (children + 1), built, writes[0] / seconds, lat[len(lat) // 2], lat[-1]))
+    finally:
+        p.kill()
+
+
 def run(binaries, work):
     """Each attack on each of `binaries` (name, path), in turn."""
-    for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits):
+    for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits,
+                   catalog_writes):
         for name, binary in binaries:
-            figure = attack(binary, work) if attack in (wrong_passwords, refused_commits) else attack(binary)
+            figure = attack(binary, work) if attack in (wrong_passwords, refused_commits, catalog_writes) else attack(binary)
             print("%-10s %s" % (name, figure), flush=True)

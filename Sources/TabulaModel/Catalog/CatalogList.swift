@@ -7,21 +7,22 @@ public struct CatalogList: ListStore {
     /// Places: the list (node 0), a node (`a`: its id).
     static let node: UInt8 = 1
 
-    /// Nodes by id; 0 is the root, `/catalog` itself.
-    public internal(set) var nodes: [Int: CatalogNode] = [
-        0: CatalogNode(id: 0, parent: 0, slug: "catalog", title: "Catalog", view: .branch, children: [])
-    ]
+    /// Nodes by id; 0 is the root, `/catalog` itself. In buckets, as are the indexes below:
+    /// a write after the model's committed copy copies the buckets it changes, not all.
+    public internal(set) var nodes = BucketedDictionary<CatalogNode>()
     var nextId = 1
     /// Each branch's children by slug: a lookup by name costs one probe, not a scan.
-    var bySlug: [Int: [String: Int]] = [:]
+    var bySlug = BucketedDictionary<[String: Int]>()
     /// Each branch's children by title, lower-cased: siblings never share a title, checked
     /// in one probe.
-    var byTitle: [Int: [String: Int]] = [:]
+    var byTitle = BucketedDictionary<[String: Int]>()
     /// Per branch and base slug, the suffix to try next for a title used again, so adding
     /// the same title many times does not probe `-2`, `-3`… from the start each time.
-    var nextSuffix: [Int: [String: Int]] = [:]
+    var nextSuffix = BucketedDictionary<[String: Int]>()
 
-    public init() {}
+    public init() {
+        nodes[0] = CatalogNode(id: 0, parent: 0, slug: "catalog", title: "Catalog", view: .branch, children: [])
+    }
 
     public var recordsMutations = true
 
