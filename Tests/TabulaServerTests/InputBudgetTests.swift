@@ -89,6 +89,22 @@ import TabulaProtocol
         }
     }
 
+    @Test func requestsThatWentOnToTheEngineAfterWaitingStayCounted() throws {
+        try withServer { s in
+            let watcher = try connect(s)
+            let holder = try rawConnect(s)
+            try holder.send("SYNC 999999999 TIMEOUT 1000")
+            // Held behind the first SYNC; when it times out, the second goes to the engine
+            // with the PINGs after it, and waits there 4 s: still held input.
+            try holder.sendRaw(
+                Array(("SYNC 999999999 TIMEOUT 4000\n" + String(repeating: Self.ping, count: 300)).utf8))
+            #expect(try holder.readLine(timeout: 10)?.hasPrefix("ERR TIMEOUT") == true, "the first SYNC's timeout")
+            #expect(try stat(watcher, "input_held_bytes") >= 250 * 1006, "the second group at the engine is uncounted")
+            #expect(try holder.readLine(timeout: 10)?.hasPrefix("ERR TIMEOUT") == true, "the second SYNC's timeout")
+            #expect(try eventually { try stat(watcher, "input_held_bytes") == 0 })
+        }
+    }
+
     @Test func theLargestHolderIsClosedNotTheConnectionThatPassedTheBound() throws {
         try withServer({
             $0.maxPartialInput = 256 * 1024

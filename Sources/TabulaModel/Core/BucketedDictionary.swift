@@ -10,14 +10,17 @@ public struct BucketedDictionary<Value: Sendable>: Sendable {
 
     private static func bucket(_ key: Int) -> Int { key & (bucketCount - 1) }
 
+    // Changed in place (`_modify`): `nodes[p]?.children.append(c)` and
+    // `bySlug[p, default: [:]][s] = c` touch the value where it is stored, never a copy of it
+    // (a get and a set would copy a branch's whole index on every insert).
     public subscript(key: Int) -> Value? {
         get { buckets[Self.bucket(key)][key] }
-        set { buckets[Self.bucket(key)][key] = newValue }
+        _modify { yield &buckets[Self.bucket(key)][key] }
     }
 
     public subscript(key: Int, default value: @autoclosure () -> Value) -> Value {
         get { buckets[Self.bucket(key)][key] ?? value() }
-        set { buckets[Self.bucket(key)][key] = newValue }
+        _modify { yield &buckets[Self.bucket(key)][key, default: value()] }
     }
 
     /// Every value, in no order.

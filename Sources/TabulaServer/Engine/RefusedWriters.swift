@@ -11,22 +11,28 @@ struct RefusedWriters {
     static let seconds = 2.0
     static let most = 4_096
     static let perRound = 8
-    private var refusedAt: [String: Double] = [:]
+    /// Whose refusals a group counts as.
+    enum Writer: Hashable {
+        case user(String)
+        case connection(ConnectionID)
+    }
+
+    private var refusedAt: [Writer: Double] = [:]
 
     /// Whose refusals a group of connection `c` with `session` counts as: its user's (so that
     /// a writer cannot shed its past by reconnecting), else its connection's.
-    static func key(_ c: ConnectionID, _ session: Session) -> String {
-        session.user.map { "user " + $0.name } ?? "connection \(c.raw)"
+    static func key(_ c: ConnectionID, _ session: Session) -> Writer {
+        session.user.map { .user($0.name) } ?? .connection(c)
     }
 
     /// `c`'s change was refused at `now`.
-    mutating func note(_ c: String, at now: Double) {
+    mutating func note(_ c: Writer, at now: Double) {
         if refusedAt.count >= Self.most { refusedAt = refusedAt.filter { now - $0.value < Self.seconds } }
         if refusedAt.count < Self.most { refusedAt[c] = now }
     }
 
     /// Whether `c` had a change refused in the last `seconds`.
-    func isSuspect(_ c: String, at now: Double) -> Bool {
+    func isSuspect(_ c: Writer, at now: Double) -> Bool {
         guard let t = refusedAt[c] else { return false }
         return now - t < Self.seconds
     }
@@ -34,7 +40,10 @@ struct RefusedWriters {
     /// `batch` in the order to run it: every other input first, in order, then the groups
     /// of connections refused lately, in order (nothing is reordered when the batch asks the
     /// engine to stop, or none is suspect).
-    func ordered(_ batch: [EngineInput], at now: Double) -> (first: [EngineInput], later: [EngineInput]) {
+    /// Writers refused longer ago than `seconds` are forgotten first, so that a batch after
+    /// the last refusal has faded costs one look at an empty table.
+    mutating func ordered(_ batch: [EngineInput], at now: Double) -> (first: [EngineInput], later: [EngineInput]) {
+        if !refusedAt.isEmpty { refusedAt = refusedAt.filter { now - $0.value < Self.seconds } }
         guard !refusedAt.isEmpty else { return (batch, []) }
         var first: [EngineInput] = []
         var later: [EngineInput] = []

@@ -62,7 +62,7 @@ extension EventLoop {
             closeWithBye(
                 c,
                 .slowConsumer(
-                    "a snapshot not read for \(EventLoop.snapshotUnreadSeconds) s while others wait for one: its place goes to them; read what you are sent, then WATCH again"
+                    "a snapshot not read for \(EventLoop.snapshotUnreadSeconds) s while snapshot places are short: its place goes to others; read what you are sent, then WATCH again"
                 ), log: "its snapshot went unread for \(EventLoop.snapshotUnreadSeconds) s while places were short")
         }
     }

@@ -105,11 +105,13 @@ extension EventLoop {
                 continue
             }
             guard conns[c.id.raw] != nil, c.phase.runs, c.replay == nil, !c.held.isEmpty else { continue }
-            let held = c.held
+            let held = c.held, bytes = c.heldBytes
             c.held.removeAll()
             c.heldBytes = 0
-            recountHeldInput(c)
             run(c, held[...])
+            // What went on to the engine (behind a SYNC, a write) waits there: still held.
+            if c.phase.awaits && c.parked == nil && conns[c.id.raw] != nil { c.heldBytes = bytes }
+            guard notePartialInput(c) else { continue }
             refreshReading(c)
         }
         if !toEngine.isEmpty {
