@@ -90,16 +90,31 @@ PY
 [[ "$(head -n 1 "$work/out")" == "my-string/  My String: Yellow" ]] || fail "--quiet: $(cat "$work/out")"
 pass "--csv parses with Python's csv module; --quiet prints only data rows"
 
-# A hostile title (window title, clipboard via OSC 52, clear screen) reaches no output raw:
-# not text, --json, --csv, --tsv nor --quiet.
-"$T" -c 'ADD /items "x\u001b]0;TITLE\u0007\u001b]52;c;Q0xJUA==\u0007\u001b[2J" 3' >/dev/null || fail "adding the hostile item"
+# A hostile title (window title, clipboard via OSC 52, clear screen) is refused as it is
+# written, on every port; one stored before that rule (written into the file here) reaches
+# no output raw: not text, --json, --csv, --tsv nor --quiet.
+set +e; "$T" -c 'ADD /items "x\u001b]0;TITLE\u0007\u001b]52;c;Q0xJUA==\u0007\u001b[2J" 3' >"$work/out" 2>&1; code=$?; set -e
+[[ $code -eq 3 ]] && grep -q "ERR ENCODING" "$work/out" || fail "a control character in a title was stored: exit $code $(cat "$work/out")"
+need sqlite3 sqlite3
+"$BIN/tabulad" --port 0 --data "$work/old.sqlite" --log-level warn >"$work/oldport" 2>/dev/null &
+OLD_PID=$!
+for _ in $(seq 1 500); do [[ -s "$work/oldport" ]] && break; sleep 0.01; done
+OLD_PORT="$(head -n1 "$work/oldport")"
+"$T" -p "$OLD_PORT" -c 'ADD /items HOSTILE 3' >/dev/null || fail "adding the item to make hostile"
+kill -TERM "$OLD_PID"; wait "$OLD_PID" || true
+sqlite3 "$work/old.sqlite" "UPDATE items SET name = 'x' || char(27) || ']0;TITLE' || char(7) || char(27) || ']52;c;Q0xJUA==' || char(7) || char(27) || '[2J' WHERE name = 'HOSTILE'"
+"$BIN/tabulad" --port "$OLD_PORT" --data "$work/old.sqlite" --log-level warn >/dev/null 2>&1 &
+OLD_PID=$!
+trap 'kill "$OLD_PID" 2>/dev/null; stop_server; rm -rf "$work"' EXIT
+for _ in $(seq 1 200); do "$T" -p "$OLD_PORT" -c PING >/dev/null 2>&1 && break; sleep 0.05; done
 for mode in "" --json --csv --tsv -q; do
-    "$T" $mode -c 'LS /items/cheap-items' -c 'SHOW /items' >"$work/out" || fail "LS with '$mode'"
+    "$T" -p "$OLD_PORT" $mode -c 'LS /items/cheap-items' -c 'SHOW /items' >"$work/out" || fail "LS with '$mode'"
     python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); bad=[b for b in d if (b<32 and b not in (9,10)) or b==127]; sys.exit(1 if bad else 0)' "$work/out" \
         || fail "control characters in '$mode' output: $(od -c "$work/out" | head -5)"
     grep -q "TITLE" "$work/out" || fail "the hostile item is missing from '$mode' output"
 done
-pass "a title's escapes reach no output raw: text, --json, --csv, --tsv, --quiet"
+kill "$OLD_PID"; wait "$OLD_PID" || true
+pass "a title with control characters is refused; one stored before reaches no output raw: text, --json, --csv, --tsv, --quiet"
 
 # An expected failure passes; --timeout ends a \wait that never comes (exit 3); -f - reads stdin.
 printf 'SHOW /nope\n\\expect-error NOTFOUND   # expected\nPING\n' | "$T" -f - >/dev/null || fail "an expected failure did not pass"

@@ -42,7 +42,7 @@ wait_pane "^ +6  Desk +\\\$99" 10 || fail "the change made across the restart di
 pass "after a server restart the view reconnects and shows the change made meanwhile"
 
 tm resize-window -t "$S" -x 60 -y 14
-wait_pane "^tabula live /items   rev 5   1/[0-9]+   ↑↓ select  Enter open/act$" || fail "the view did not redraw at 60 columns"
+wait_pane "^tabula live /items   rev 5   [0-9]+/[0-9]+   ↑↓ select  Enter open/act$" || fail "the view did not redraw at 60 columns"
 pass "a resize redraws the view"
 
 tm send-keys -t "$S" q
