@@ -8,7 +8,7 @@ import TabulaServer
 
 /// Random grants (allows and denies over /items, /orders, /menu, /catalog and settings'
 /// options) and random writes by an admin; every push a user with those grants is sent,
-/// live in JSON and in text and in a replay from 0, is checked against an oracle that
+/// live in JSON, in text and over RESP3, and in a replay from 0, is checked against an oracle that
 /// shares no code with the server (its own prefix rules and the names each denied path
 /// hides) and against the user's own `LS`. A failure names its seed.
 @Suite struct GrantedEventsGeneratedTests {
@@ -84,10 +84,21 @@ import TabulaServer
             let json = try AccessControlTests.login(s, "u"), text = try AccessControlTests.login(s, "u")
             #expect(try json.request("FORMAT json").isOK)
             #expect(try json.request("WATCH /").isOK && text.request("WATCH /").isOK)
+            let resp = try RESPTestClient(port: s.port)  // RESP3, subscribed to everything
+            #expect(try resp.call("HELLO", "3", "AUTH", "u", "pw-u")["proto"] == .integer(3))
+            resp.send("SUBSCRIBE", "/")
+            _ = try resp.take(through: "subscribe")
             let admin = try AccessControlTests.login(s, "admin")
-            for _ in 0..<40 {
+            for round in 0..<40 {
                 let w = Self.writes[Int(g.next() % UInt64(Self.writes.count))]
                 _ = try admin.request(w)
+                resp.send("PING", "round-\(round)")
+                for line in try resp.take(through: "round-\(round)").components(separatedBy: "\r\n")
+                where line.hasPrefix("{") {
+                    if let f = oracle.fault(json: line) {
+                        Issue.record("seed \(seed), RESP3, after \(w): \(f): \(line)")
+                    }
+                }
                 let pushed = try GrantedEventTests.lines(json)
                 for line in pushed {
                     if let f = oracle.fault(json: line) {

@@ -115,6 +115,19 @@ final class RESPTestClient {
     /// The bytes received and not yet read as replies.
     var unread: [UInt8] { Array(buffer[at...]) }
 
+    /// Everything received up to and including `marker` (waiting for it), as text, consumed.
+    func take(through marker: String, timeout: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let text = String(decoding: buffer[at...], as: UTF8.self)
+            if let r = text.range(of: marker) {
+                at = buffer.count
+                return String(text[..<r.upperBound])
+            }
+            guard fill(until: deadline) else { throw POSIXError(.ETIMEDOUT) }
+        }
+    }
+
     /// Reads what arrives within `timeout`, into the buffer; false on timeout or close.
     func fill(until deadline: Date) -> Bool {
         let ms = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
