@@ -105,7 +105,7 @@ kill -TERM "$OLD_PID"; wait "$OLD_PID" || true
 sqlite3 "$work/old.sqlite" "UPDATE items SET name = 'x' || char(27) || ']0;TITLE' || char(7) || char(27) || ']52;c;Q0xJUA==' || char(7) || char(27) || '[2J' WHERE name = 'HOSTILE'"
 "$BIN/tabulad" --port "$OLD_PORT" --data "$work/old.sqlite" --log-level warn >/dev/null 2>&1 &
 OLD_PID=$!
-trap 'kill "$OLD_PID" 2>/dev/null; stop_server; rm -rf "$work"' EXIT
+trap 'kill "$OLD_PID" 2>/dev/null || true; stop_server; rm -rf "$work"' EXIT
 for _ in $(seq 1 200); do "$T" -p "$OLD_PORT" -c PING >/dev/null 2>&1 && break; sleep 0.05; done
 for mode in "" --json --csv --tsv -q; do
     "$T" -p "$OLD_PORT" $mode -c 'LS /items/cheap-items' -c 'SHOW /items' >"$work/out" || fail "LS with '$mode'"
