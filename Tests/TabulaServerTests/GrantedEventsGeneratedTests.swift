@@ -8,7 +8,7 @@ import TabulaServer
 
 /// Random grants (allows and denies over /items, /orders, /menu, /catalog and settings'
 /// options) and random writes by an admin; every push a user with those grants is sent,
-/// live in JSON, in text and over RESP3, and in a replay from 0, is checked against an oracle that
+/// live in JSON, in text, over RESP3 and as Server-Sent Events, and in a replay from 0, is checked against an oracle that
 /// shares no code with the server (its own prefix rules and the names each denied path
 /// hides) and against the user's own `LS`. A failure names its seed.
 @Suite struct GrantedEventsGeneratedTests {
@@ -80,7 +80,13 @@ import TabulaServer
             "admin": AccessControlTests.user("admin", .admin),
             "u": AccessControlTests.user("u", .read, allow: oracle.allow, deny: oracle.deny),
         ]
-        try withServer({ $0.users = users }) { s in
+        try withServer({
+            $0.users = users
+            $0.httpPort = 0
+        }) { s in
+            let sse = try HTTPTestClient(port: try #require(s.httpPort))  // an event stream of everything
+            sse.send("GET /events?prefix=/ HTTP/1.1\r\nHost: localhost\r\n\(HTTPAuthTests.basic("u"))\r\n\r\n")
+            _ = try sse.waitFor("watching /")
             let json = try AccessControlTests.login(s, "u"), text = try AccessControlTests.login(s, "u")
             #expect(try json.request("FORMAT json").isOK)
             #expect(try json.request("WATCH /").isOK && text.request("WATCH /").isOK)
@@ -108,6 +114,14 @@ import TabulaServer
                 }
                 for line in try GrantedEventTests.lines(text) where oracle.words.contains(where: line.contains) {
                     Issue.record("seed \(seed), \(oracle), after \(w): the text names what is hidden: \(line)")
+                }
+            }
+            // The stream's end: a change every drawn user sees (its orders, or else a catalog node).
+            let last = try admin.request(oracle.covers("/orders") ? "ORDER pepperoni" : "ADD /catalog/item-1 Last")
+            let streamed = HTTPTestClient.sseBody(try sse.waitFor("id: \(try #require(last.reply.rev))\n"))
+            for line in streamed.components(separatedBy: "\n") where line.hasPrefix("data: ") {
+                if let f = oracle.fault(json: String(line.dropFirst(6))) {
+                    Issue.record("seed \(seed), \(oracle), SSE: \(f): \(line)")
                 }
             }
             let replay = try AccessControlTests.login(s, "u")
