@@ -10,15 +10,14 @@ attacks on another build, in turn, so that before and after are measured in one 
   200 writers refused for size on a full store, each once a second   bar: others' writes < 50 ms
   a title changed in a loop in a catalog of 100,000 nodes    bar: the write costs its part
 """
+import os
 import socket
 import subprocess
 import threading
 import time
 
 
-def rss_mb(pid):
-    with open("/proc/%d/status" % pid) as f:
-        return int(next(l for l in f if l.startswith("VmRSS")).split()[1]) // 1024
+from attacks_bench import conn, ping_ms, reply, rss_mb
 
 
 def start(binary, *flags):
@@ -28,29 +27,13 @@ def start(binary, *flags):
     return p, int(p.stdout.readline()), int(p.stdout.readline())
 
 
-def line_conn(port):
-    s = socket.create_connection(("127.0.0.1", port))
-    s.sendall(b"\n")
-    f = s.makefile("rb")
-    f.readline()  # the greeting
-    return s, f
-
-
-def answer(f):
-    while True:
-        l = f.readline()
-        if not l or l.startswith(b"OK") or l.startswith(b"ERR"):
-            return l
-
-
-def ping_max(s, f, n=50):
-    worst = 0.0
-    for _ in range(n):
-        t = time.time()
-        s.sendall(b"PING\n")
-        answer(f)
-        worst = max(worst, (time.time() - t) * 1000)
-    return worst
+def fresh_db(work, name):
+    """A path in `work` for a new SQLite store, with no file of an earlier run left."""
+    db = "%s/%s-%d.sqlite" % (work, name, os.getpid())
+    for f in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(f):
+            os.remove(f)
+    return db
 
 
 def senders(port, payloads, first=None):
@@ -91,7 +74,7 @@ def web_post(binary):
                 pass
         except OSError:
             pass
-        c, f = line_conn(port)
+        c, f = conn(port)
         c.sendall(b"LS /items\n")
         listed = b""
         while True:
@@ -108,12 +91,12 @@ def web_post(binary):
 def inline_elements(binary, conns=150, lines=4):
     p, port, resp = start(binary)
     try:
-        c, f = line_conn(port)
+        c, f = conn(port)
         base = rss_mb(p.pid)
         line = b"SUBSCRIBE" + b" /" * 32_000 + b"\r\n"
         socks, _ = senders(resp, [line * lines] * conns)
         time.sleep(3)
-        worst = ping_max(c, f)
+        worst = ping_ms(c, f, 50)[1]
         peak = rss_mb(p.pid)
         for s in socks:
             s.close()
@@ -126,13 +109,13 @@ def inline_elements(binary, conns=150, lines=4):
 def open_transactions(binary, conns=100):
     p, port, resp = start(binary, "--stall-timeout", "5")
     try:
-        c, f = line_conn(port)
+        c, f = conn(port)
         base = rss_mb(p.pid)
         add = b"ADD /items " + b"x" * 65_000 + b" 5\n"
         socks, _ = senders(port, [b"\nMULTI\n" + add * 128] * conns)
         time.sleep(3)
         peak = rss_mb(p.pid)
-        worst = ping_max(c, f)
+        worst = ping_ms(c, f, 50)[1]
         time.sleep(4)  # past --stall-timeout 5 from the MULTIs
         after = rss_mb(p.pid)
         for s in socks:
@@ -146,14 +129,14 @@ def open_transactions(binary, conns=100):
 def sync_holds(binary, conns=300):
     p, port, resp = start(binary)
     try:
-        c, f = line_conn(port)
+        c, f = conn(port)
         base = rss_mb(p.pid)
         pings = (b"PING " + b"p" * 1000 + b"\n") * 1000
         started = time.time()
         socks, threads = senders(port, [pings] * conns, first=b"\nSYNC 999999999999 TIMEOUT 60000\n")
         worst = 0.0
         while any(t.is_alive() for t in threads) and time.time() - started < 20:
-            worst = max(worst, ping_max(c, f, 5))
+            worst = max(worst, ping_ms(c, f, 5)[1])
         peak = rss_mb(p.pid)
         for s in socks:
             s.close()
@@ -185,33 +168,26 @@ def wrong_passwords(binary, work):
 def refused_commits(binary, work, conns=200, seconds=12):
     """On SQLite at --max-size (4 MB, filled first), `conns` connections each send one 60 KB
     ADD a second, which the store refuses; the admin SELECTs one at a time meanwhile."""
-    import os
-    db = "%s/full-%d.sqlite" % (work, os.getpid())
-    for f in (db, db + "-wal", db + "-shm"):
-        if os.path.exists(f):
-            os.remove(f)
-    p = subprocess.Popen([binary, "--port", "0", "--log-level", "error", "--data", db, "--max-size", str(4 << 20),
-                          "--history", "1000", "--max-connections-per-ip", "0"],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    port = int(p.stdout.readline())
+    p, port, _ = start(binary, "--data", fresh_db(work, "full"), "--max-size", str(4 << 20), "--history", "1000",
+                       "--max-connections-per-ip", "0")
     try:
-        a, af = line_conn(port)
+        a, af = conn(port)
         k = 0
         while True:  # fill the store until it refuses
             a.sendall(b"ADD /items fill%d-%s 1\n" % (k, b"f" * 60_000))
             k += 1
-            if answer(af).startswith(b"ERR"):
+            if reply(af).startswith(b"ERR"):
                 break
         stop = threading.Event()
         refused = [0]
 
         def attacker(i):
-            s, f = line_conn(port)
+            s, f = conn(port)
             n = 0
             while not stop.is_set():
                 s.sendall(b"ADD /items a%d-%d-%s 1\n" % (i, n, b"x" * 60_000))
                 n += 1
-                if answer(f).startswith(b"ERR"):
+                if reply(f).startswith(b"ERR"):
                     refused[0] += 1
                 stop.wait(1)
 
@@ -223,7 +199,7 @@ def refused_commits(binary, work, conns=200, seconds=12):
         while time.time() - started < seconds:
             t = time.time()
             a.sendall(b"SELECT /settings/my-int #%d\n" % (len(lat) % 4 + 1))
-            answer(af)
+            reply(af)
             lat.append((time.time() - t) * 1000)
         stop.set()
         lat.sort()
@@ -237,30 +213,25 @@ def catalog_writes(binary, work, branches=200, children=500, seconds=10):
     """On SQLite (whose writes keep the model's committed copy), a catalog of `branches` x
     `children` nodes built by pipelined ADDs (timed), then one client changes a branch's
     title in a loop while another SHOWs a node: writes a second and the SHOW's p50 and max."""
-    import os
-    db = "%s/catalog-%d.sqlite" % (work, os.getpid())
-    for f in (db, db + "-wal", db + "-shm"):
-        if os.path.exists(f):
-            os.remove(f)
-    p, port, resp = start(binary, "--data", db, "--sync", "normal")
+    p, port, resp = start(binary, "--data", fresh_db(work, "catalog"), "--sync", "normal")
     try:
-        a, af = line_conn(port)
+        a, af = conn(port)
         started = time.time()
         for b in range(branches):
             lines = [b"ADD /catalog B%d\n" % b] + [b"ADD /catalog/b%d N%d\n" % (b, k) for k in range(children)]
             a.sendall(b"".join(lines))
             for _ in lines:
-                answer(af)
+                reply(af)
         built = time.time() - started
         stop = threading.Event()
         writes = [0]
 
         def writer():
-            s, f = line_conn(port)
+            s, f = conn(port)
             k = 0
             while not stop.is_set():
                 s.sendall(b"SET /catalog/b0 title=T%d\n" % (k % 2))
-                answer(f)
+                reply(f)
                 k += 1
                 writes[0] += 1
 
@@ -271,7 +242,7 @@ def catalog_writes(binary, work, branches=200, children=500, seconds=10):
         while time.time() - began < seconds:
             t0 = time.time()
             a.sendall(b"SHOW /catalog/b1/n1\n")
-            answer(af)
+            reply(af)
             lat.append((time.time() - t0) * 1000)
             time.sleep(0.005)
         stop.set()
