@@ -25,8 +25,8 @@ func fuzzRESP(_ bytes: UnsafeRawBufferPointer) {
             if case .fatal = r { precondition(i == all.count - 1, "a fatal error that is not last") }
             if case .multibulk(let words) = r, unauthenticated {
                 precondition(
-                    words.count <= RESPDecoder.unauthenticatedElements
-                        && words.allSatisfy { $0.count <= RESPDecoder.unauthenticatedElementBytes },
+                    words.count <= RequestGate.preLoginElements
+                        && words.allSatisfy { $0.count <= RequestGate.preLoginElementBytes },
                     "past the pre-login bounds")
             }
         }

@@ -58,7 +58,7 @@ extension LiveView {
     /// again: the rest of the batch is the old watch's, which that copy now ignores).
     func take(_ pushes: [String], on c: TabulaConnection) {
         var asked: [(String, LiveSync.Which)] = []
-        var tooLong = false
+        var tooLong: String?
         for line in pushes {
             guard let push = TabulaConnection.push(line) else { continue }
             for which in route(push) {
@@ -70,24 +70,24 @@ extension LiveView {
                     mark(change)
                     if case .event(let e) = push { status = "last change: rev \(e.rev) \(e.kind) \(e.path)" }
                 case .send(let requests): asked += requests.map { ($0, which) }
-                case .stop: tooLong = true
+                case .stop(let why): tooLong = why
                 }
             }
             if case .synced = push, !syncing.isEmpty { syncing.removeFirst() }
         }
-        if tooLong { return dropTooLong(on: c) }
+        if let why = tooLong { return dropTooLong(on: c, saying: why) }
         for (r, which) in asked { _ = try? ask(r, for: which, on: c) }
     }
 
-    /// The list outgrew what the view keeps: it stops watching, and says so.
-    private func dropTooLong(on c: TabulaConnection) {
+    /// The list outgrew what the view keeps (`why`, the feed's words): it stops watching, and
+    /// says so.
+    private func dropTooLong(on c: TabulaConnection, saying why: String) {
         _ = try? c.request("UNWATCH")
         _ = c.takePushes()
         syncing = []
         feed = ReplicaFeed(path: place.list)
         stale = true
-        status =
-            "\(place.list) has more than \(LiveView.mostRows) rows, more than the live view keeps; LS \(place.list) LIMIT 1000 pages it"
+        status = why
     }
 
     /// The copies a push is for.

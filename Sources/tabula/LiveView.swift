@@ -52,10 +52,6 @@ final class LiveView {
     /// Only favourites are shown (`F`): the copy holds them all, the view shows these.
     var favoritesOnly = false
 
-    /// Entries the view keeps a copy of at most (`ReplicaFeed.mostRows`); a longer list is
-    /// refused (LS pages it).
-    static let mostRows = ReplicaFeed.mostRows
-
     init(path: String, connect: @escaping () throws -> TabulaConnection) {
         self.path = path
         self.connect = connect

@@ -84,7 +84,7 @@ let commandLine = CommandLineSpec(
         OptionSpec(
             "--resp-port", value: "N",
             help:
-                "also serve RESP on port N from the first byte, with no greeting\n(0 picks a free one and prints it on stdout after the others):\nfor Redis clients that connect before they have a command\n(pools, redis-benchmark, node-redis); inline commands are\ntaken as Redis takes them"
+                "also serve RESP on port N from the first byte, with no greeting\n(0 picks a free one and prints it on stdout after the others):\nfor Redis clients that connect before they have a command\n(pools, redis-benchmark, node-redis, redis-cli --pipe); inline\ncommands are taken as Redis takes them"
         ),
         OptionSpec(
             "--http-open", value: "metrics,health,writes",
@@ -107,7 +107,7 @@ let commandLine = CommandLineSpec(
         OptionSpec(
             "--stall-timeout", value: "SECONDS",
             help:
-                "close a connection that makes no progress for this long: no\nrequest since it connected, an incomplete line, or output it\ndoes not read (default 60; 0: never)"
+                "close a connection that makes no progress for this long: no\nrequest since it connected, an incomplete line, output it\ndoes not read, or a MULTI without EXEC (default 60; 0: never)"
         ),
         OptionSpec(
             "--handshake-timeout", value: "SECONDS",

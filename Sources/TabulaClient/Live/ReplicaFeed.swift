@@ -80,12 +80,14 @@ public struct ReplicaFeed: Sendable {
         let step = taken(push)
         // A snapshot's rows are counted as they come (section headers too: a server may send
         // those without end); an event adds one entry at most, so the copy is counted then.
+        // (A row is counted in O(1); the copy, O(sections), only after an event.)
         switch push {
-        case .row: snapshotRows += 1
+        case .row:
+            snapshotRows += 1
+            if snapshotRows <= rowBound { return step }
         case .event: if replica.rowCount + replica.sections.count <= rowBound { return step }
         default: return step
         }
-        guard snapshotRows > rowBound || replica.rowCount + replica.sections.count > rowBound else { return step }
         let why =
             "\(replica.path) has more than \(rowBound) rows, more than a live copy keeps; LS \(replica.path) LIMIT 1000 pages it"
         phase = .tooLarge(why)

@@ -39,13 +39,9 @@ final class Engine {
     var idleSpin: IdleSpin
     /// Connections whose changes the store refused lately: their groups run last.
     var refusedWriters = RefusedWriters()
-    let started = ContinuousClock.now
 
-    /// Seconds since the engine started (`RefusedWriters`' clock).
-    var now: Double {
-        let d = ContinuousClock.now - started
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
+    /// `RefusedWriters`' clock: the engine's own (`SyncClock`).
+    var now: Double { SyncClock.seconds() }
     init(handle: EngineHandle, store: StateStore, log: Log, busyPollMicros: Int) {
         self.handle = handle
         state = handle.state

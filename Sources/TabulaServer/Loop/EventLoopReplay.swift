@@ -9,6 +9,7 @@ extension EventLoop {
     /// Starts `plan` on `c` and takes its first steps at once (a short replay ends here).
     func startReplay(_ c: Connection, _ plan: ReplayPlan) {
         c.replay = Replay(plan)
+        c.replayStepAt = nowSeconds  // its first step may wait for the turn's budget
         replaying.append(c)
         pump(c)
     }

@@ -57,17 +57,24 @@ extension SharedState {
                 for e in events { run.append(e) }
                 let first = events[0]
                 // A restricted audience's run is one event: a member with grants gets it as
-                // its grants render it (`Grants.view`), encoded once per distinct grants.
-                var views: [Grants: EventRun] = [:]
-                for m in audience.members where m.conn != origin && (m.grants?.receives(first) ?? true) {
+                // its grants render it (`Grants.view`), or not at all (`receives`), decided
+                // and encoded once per distinct grants (nil: not sent).
+                var views: [Grants: EventRun?] = [:]
+                for m in audience.members where m.conn != origin {
                     let bytes: [UInt8]
                     if let g = m.grants {
-                        if views[g] == nil {
-                            var r = EventRun(formats: audience.formats)
-                            r.append(g.view(first))
-                            views[g] = r
-                        }
-                        bytes = views[g]!.bytes(for: m.format, channel: m.channel)
+                        let view =
+                            views[g]
+                            ?? {
+                                guard g.receives(first) else { return nil }
+                                var r = EventRun(formats: audience.formats)
+                                r.append(g.view(first))
+                                return r
+                            }()
+                        views[g] = view
+                        guard var r = view else { continue }
+                        bytes = r.bytes(for: m.format, channel: m.channel)
+                        views[g] = r  // keeps the framings it made
                     } else {
                         bytes = run.bytes(for: m.format, channel: m.channel)
                     }

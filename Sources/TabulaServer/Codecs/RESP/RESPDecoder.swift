@@ -26,11 +26,6 @@ public struct RESPDecoder: Sendable {
     /// Whether the unauthenticated bounds apply: set by the server before each read, from
     /// whether the connection has logged in (a login asked and refused leaves them on).
     public var unauthenticated: Bool
-    /// The gate's bounds before a login (`RequestGate`), held to as the request is read.
-    public static let unauthenticatedElements = RequestGate.preLoginElements
-    public static let unauthenticatedElementBytes = RequestGate.preLoginElementBytes
-    /// The gate's bound on the elements of one request (`RequestGate.mostElements`).
-    public static let mostElements = RequestGate.mostElements
 
     private var buffer: [UInt8] = []
     private var start = 0
@@ -88,7 +83,7 @@ public struct RESPDecoder: Sendable {
                     return fail("expected '$', got '\(Self.shown(line.first))'")
                 }
                 guard let n = Self.number(line.dropFirst()), n >= 0 else { return fail("invalid bulk length") }
-                if unauthenticated && n > Self.unauthenticatedElementBytes {
+                if unauthenticated && n > RequestGate.preLoginElementBytes {
                     return fail("unauthenticated bulk length")
                 }
                 requestBytes += line.count + 2
@@ -105,8 +100,10 @@ public struct RESPDecoder: Sendable {
             guard let line = nextLine() else { return takeFatal() }
             guard let n = Self.number(line.dropFirst()) else { return fail("invalid multibulk length") }
             if n <= 0 { continue }  // `*0` and `*-1` ask nothing, as in Redis
-            if unauthenticated && n > Self.unauthenticatedElements { return fail("unauthenticated multibulk length") }
-            if n > Self.mostElements { return fail("multibulk length \(n) is over \(Self.mostElements) elements") }
+            if unauthenticated && n > RequestGate.preLoginElements { return fail("unauthenticated multibulk length") }
+            if n > RequestGate.mostElements {
+                return fail("multibulk length \(n) is over \(RequestGate.mostElements) elements")
+            }
             if (line.count + 2) + 6 * n > maxRequest {
                 return fail("request longer than \(maxRequest) bytes (\(n) elements take at least \(6 * n))")
             }

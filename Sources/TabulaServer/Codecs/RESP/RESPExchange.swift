@@ -57,10 +57,6 @@ final class RESPExchange: RequestCodec {
                 // Redis's rule: the framing is lost, so the error is the last reply.
                 units.append(fatal(why))
             case .multibulk(let elements):
-                if let why = admissionRefusal(elements.count, elements.lazy.map(\.count).max() ?? 0) {
-                    units.append(fatal(why))
-                    continue
-                }
                 if let echoed = RESPExchange.echo(elements) {
                     units.append(echoed)
                     continue
@@ -97,7 +93,7 @@ final class RESPExchange: RequestCodec {
     }
 
     /// The gate's element bounds (`RequestGate`), whatever the framing: the multibulk
-    /// decoder holds to them as it reads, an inline line is held to them once split.
+    /// decoder holds to them as it reads (`RESPDecoder`), an inline line here once split.
     private func admissionRefusal(_ elements: Int, _ longest: Int) -> String? {
         RequestGate.boundRefusal(elements: elements, longest: longest, loggedIn: !decoder.unauthenticated)
     }
