@@ -168,7 +168,7 @@ extension EventLoop {
                 return
             }
         }
-        if stall > 0, let t = c.openTransaction, ContinuousClock.now - t.begun >= .seconds(stall) {
+        if stall > 0, let t = c.openTransaction, Histogram.now() - t.begun >= UInt64(stall) * 1_000_000_000 {
             closeWithBye(
                 c,
                 .stalled(
