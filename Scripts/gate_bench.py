@@ -9,6 +9,7 @@ attacks on another build, in turn, so that before and after are measured in one 
   eight wrong passwords in a row from one address           bar: each refused within 2 s
   200 writers refused for size on a full store, each once a second   bar: others' writes < 50 ms
   a title changed in a loop in a catalog of 100,000 nodes    bar: the write costs its part
+  6 unread snapshots of 200,000 items, all renamed after each   bar: RSS within a few hundred MB
 """
 import os
 import socket
@@ -255,10 +256,47 @@ def catalog_writes(binary, work, branches=200, children=500, seconds=10):
         p.kill()
 
 
+def pipelined(port, lines):
+    """Sends `lines` (bytes, one request each) on one connection and reads their replies."""
+    s, f = conn(port)
+    t = threading.Thread(target=s.sendall, args=(b"".join(lines),), daemon=True)
+    t.start()
+    for _ in lines:
+        reply(f)
+    t.join()
+    s.close()
+
+
+def pinned_snapshots(binary, snaps=6, items=200_000):
+    p, port, resp = start(binary)
+    try:
+        pipelined(port, [b"ADD /items item-%d 5\n" % i for i in range(items)])
+        c, f = conn(port)
+        base = rss_mb(p.pid)
+        socks = []
+        for r in range(snaps):
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", port))
+            s.sendall(b"\nWATCH /items SNAPSHOT\n")
+            socks.append(s)
+            pipelined(port, [b"SET /items/%d name=renamed-%d-%d\n" % (i, r, i) for i in range(1, items + 1)])
+        peak = rss_mb(p.pid)
+        time.sleep(5)  # past the 3 s an unread snapshot may keep an old version
+        worst = ping_ms(c, f, 20)[1]
+        after = rss_mb(p.pid)
+        for s in socks:
+            s.close()
+        return ("%d unread snapshots of %d items, all renamed after each: RSS %d -> %d MB, %d MB 5 s later,"
+                " another client's PING max %.1f ms (bar: a few hundred MB)" % (snaps, items, base, peak, after, worst))
+    finally:
+        p.kill()
+
+
 def run(binaries, work):
     """Each attack on each of `binaries` (name, path), in turn."""
     for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits,
-                   catalog_writes):
+                   catalog_writes, pinned_snapshots):
         for name, binary in binaries:
             figure = attack(binary, work) if attack in (wrong_passwords, refused_commits, catalog_writes) else attack(binary)
             print("%-10s %s" % (name, figure), flush=True)

@@ -86,7 +86,7 @@ def unread_pages(rel, start_tabulad, work, conns=800):
             if not l or l.startswith(b"OK") or l.startswith(b"ERR"):
                 break
         print("Unread pages (%d connections each ask for a different 10 MB page and never read): RSS %d MB before, peak %d MB;"
-              " unread output at most %d MB (bound 512 MiB); another client's PING max %.2f ms" % (conns, before, peak, held >> 20, worst))
+              " unread output at most %d MB (bound 256 MiB); another client's PING max %.2f ms" % (conns, before, peak, held >> 20, worst))
         for s in attackers:
             s.close()
     finally:

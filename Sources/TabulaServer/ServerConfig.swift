@@ -86,7 +86,7 @@ public struct ServerConfig: Sendable {
     /// it, the connections holding unread output are dropped as slow consumers, the slowest
     /// to read what they hold first (`ShedOrder`), until the total is back under seven
     /// eighths of it; a client that reads is never dropped for this.
-    public var maxUnreadOutput = 512 * 1024 * 1024
+    public var maxUnreadOutput = 256 * 1024 * 1024
     /// A connection's requests run, and its replay is sent, only while its unread output is
     /// under this: past it the server waits for the client to read (see `outputLimit` for
     /// what only pushed events can pass).

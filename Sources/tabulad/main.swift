@@ -129,7 +129,7 @@ let commandLine = CommandLineSpec(
         OptionSpec(
             "--max-unread-output", value: "BYTES",
             help:
-                "most bytes queued for all clients together; past it the\nclients that stopped reading are dropped, the most unread\nfirst (default 536870912)"
+                "most bytes queued for all clients together; past it the\nclients that stopped reading are dropped, the most unread\nfirst (default 268435456)"
         ),
         OptionSpec(
             "--io-threads", value: "N",

@@ -100,4 +100,30 @@ import TabulaClient
             _ = stalled
         }
     }
+
+    @Test func unreadSnapshotsKeepAtMostTwoOldVersionsOfTheModelAliveTheOldestGoFirst() throws {
+        try withServer { s in
+            let writer = try connect(s)
+            try Self.fill(writer)
+            var stalled: [LineConnection] = []
+            for i in 0..<4 {
+                stalled.append(try Self.stalledSnapshot(s, as: nil))
+                #expect(try writer.request("ADD /items later-\(i) 1").isOK, "a write after each: four versions")
+            }
+            #expect(try stat(writer, "snapshot_old_versions") == 4)
+            // Places are not short (4 of 64), so only the versions bound sheds.
+            #expect(try eventually(timeout: 15) { try stat(writer, "snapshots") == 2 }, "two unread copies closed")
+            #expect(try stat(writer, "snapshot_old_versions") == 2)
+            for old in stalled.prefix(2) { #expect(Self.closedByServer(old), "an older copy was kept") }
+        }
+    }
+
+    /// Whether the server has closed `c`: reads what it was sent until the end (20 s at most).
+    static func closedByServer(_ c: LineConnection) -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            do { _ = try c.readLine(timeout: 1) } catch { return true }
+        }
+        return false
+    }
 }

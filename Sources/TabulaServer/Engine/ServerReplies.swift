@@ -25,6 +25,8 @@ enum ServerReplies {
             ("unread_output_bytes", stats.unreadOutput.load(ordering: .relaxed)),
             ("unread_output_peak_bytes", stats.unreadOutputPeak.load(ordering: .relaxed)),
             ("input_held_bytes", stats.partialInput.load(ordering: .relaxed)),
+            ("snapshots", state.snapshots.inUse),
+            ("snapshot_old_versions", state.snapshots.oldRevisions(before: model.revision).count),
             ("connections_timed_out", stats.timedOut.load(ordering: .relaxed)),
             ("logins_hashed", stats.loginsHashed.load(ordering: .relaxed)),
             ("logins_failed", stats.loginsFailed.load(ordering: .relaxed)),

@@ -47,23 +47,32 @@ extension EventLoop {
     static let snapshotUnreadSeconds = 3
 
     /// A connection whose snapshot has sent no step for `snapshotUnreadSeconds` (each waits
-    /// until its client has read the last) while places are short (more than half taken, or
-    /// its owner's share full: the attacker and the victim may share an account) is closed:
-    /// its place goes to a client that reads, within seconds rather than at `--stall-timeout`.
-    /// Once a second.
+    /// until its client has read the last) is closed while places are short (more than half
+    /// taken, or its owner's share full: the attacker and the victim may share an account),
+    /// or while its copy pins an old version of the model past the newest
+    /// `SnapshotCount.mostOldVersions` pinned (each may hold a whole model's worth of what
+    /// writes replaced since): its place, and its memory, go back within seconds rather than at
+    /// `--stall-timeout`. Once a second.
     func shedUnreadSnapshots() {
         let places = executor.state.snapshots
         let short = places.inUse * 2 > places.most
-        for c in Array(conns.values) where c.replay?.plan.snapshot != nil {
-            guard nowSeconds - c.replayStepAt >= EventLoop.snapshotUnreadSeconds,
-                short || places.heldBy(c.session.owner) >= places.perOwner
+        let head = executor.state.publishedRevision.load(ordering: .relaxed)
+        for c in Array(conns.values) {
+            guard let held = c.replay?.plan.snapshot?.held,
+                nowSeconds - c.replayStepAt >= EventLoop.snapshotUnreadSeconds
             else { continue }
+            let tooOld = places.pinsTooOld(held.revision, head: head)
+            guard short || tooOld || places.heldBy(c.session.owner) >= places.perOwner else { continue }
             stats.add(stats.slowConsumersDropped, 1)
+            let why =
+                tooOld
+                ? "its copy (revision \(held.revision)) is an old version past the \(SnapshotCount.mostOldVersions) kept for unread snapshots"
+                : "snapshot places are short: its place goes to others"
             closeWithBye(
                 c,
                 .slowConsumer(
-                    "a snapshot not read for \(EventLoop.snapshotUnreadSeconds) s while snapshot places are short: its place goes to others; read what you are sent, then WATCH again"
-                ), log: "its snapshot went unread for \(EventLoop.snapshotUnreadSeconds) s while places were short")
+                    "a snapshot not read for \(EventLoop.snapshotUnreadSeconds) s while \(why); read what you are sent, then WATCH again"
+                ), log: "its snapshot went unread for \(EventLoop.snapshotUnreadSeconds) s while \(why)")
         }
     }
 

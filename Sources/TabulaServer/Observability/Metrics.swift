@@ -78,6 +78,15 @@ extension EventLoop {
             "Bytes of requests the server holds unrun (begun, held behind a wait, queued in a transaction), all connections together.",
             Double(s.partialInput.load(ordering: .relaxed)))
         p.family(
+            "tabulad_snapshots", .gauge, "Snapshots being sent (WATCH … SNAPSHOT, snapshot=1).",
+            Double(executor.state.snapshots.inUse))
+        p.family(
+            "tabulad_snapshot_old_versions", .gauge,
+            "Old versions of the model (before the newest revision) kept alive by snapshots being sent.",
+            Double(
+                executor.state.snapshots.oldRevisions(before: executor.state.publishedRevision.load(ordering: .relaxed))
+                    .count))
+        p.family(
             "tabulad_slow_consumers_dropped_total", .counter, "Connections dropped for not reading their output.",
             Double(s.slowConsumersDropped.load(ordering: .relaxed)))
         p.family(

@@ -50,23 +50,34 @@ struct Snapshot: Sendable {
 }
 
 /// How many snapshots are being sent, at most `most` in all and `perOwner` to one owner (a
-/// user, or an address where there are no users): a snapshot's copy of the model keeps alive
-/// what later writes replace until its client has read it all, so one that never reads holds
-/// memory; this bounds how many can, and no one owner takes every place. (A holder that does
-/// not read gives its place back within seconds: `EventLoop.shedUnreadSnapshots`.)
+/// user, or an address where there are no users), and the revisions their copies pin: a
+/// snapshot's copy of the model keeps alive what later writes replace until its client has
+/// read it all, so one that never reads holds memory; this bounds how many can, and no one
+/// owner takes every place. (A holder that does not read gives its place back within
+/// seconds while places are short or its copy is one old version too many:
+/// `EventLoop.shedUnreadSnapshots`.)
 final class SnapshotCount: Sendable {
     let most: Int
     let perOwner: Int
-    private let taken = Mutex<(total: Int, byOwner: [String: Int])>((0, [:]))
+    /// Old versions of the model (revisions before the newest) that snapshots not being read
+    /// may keep alive: past them, the unread snapshots pinning older ones are closed.
+    static let mostOldVersions = 2
+    private let taken = Mutex<Places>(Places())
+
+    private struct Places {
+        var total = 0
+        var byOwner: [String: Int] = [:]
+        var byRevision: [UInt64: Int] = [:]
+    }
 
     init(most: Int) {
         self.most = max(1, most)
         perOwner = max(1, most / 4)
     }
 
-    /// A place for `owner` (nil: bounded by the total alone), or nil when `most` are being
-    /// sent, or `perOwner` to it.
-    func take(owner: String?) -> Held? {
+    /// A place for `owner` (nil: bounded by the total alone) for a copy of the model at
+    /// `revision`, or nil when `most` are being sent, or `perOwner` to it.
+    func take(owner: String?, revision: UInt64 = 0) -> Held? {
         let ok = taken.withLock { t -> Bool in
             guard t.total < most else { return false }
             if let owner {
@@ -74,9 +85,10 @@ final class SnapshotCount: Sendable {
                 t.byOwner[owner, default: 0] += 1
             }
             t.total += 1
+            t.byRevision[revision, default: 0] += 1
             return true
         }
-        return ok ? Held(self, owner: owner) : nil
+        return ok ? Held(self, owner: owner, revision: revision) : nil
     }
 
     /// How many are being sent, to everyone.
@@ -85,9 +97,22 @@ final class SnapshotCount: Sendable {
     /// How many are being sent to `owner`.
     func heldBy(_ owner: String?) -> Int { owner.map { o in taken.withLock { $0.byOwner[o] ?? 0 } } ?? 0 }
 
-    fileprivate func give(_ owner: String?) {
+    /// The distinct revisions before `head` that snapshots' copies pin, newest first.
+    func oldRevisions(before head: UInt64) -> [UInt64] {
+        taken.withLock { $0.byRevision.keys.filter { $0 < head } }.sorted(by: >)
+    }
+
+    /// Whether a copy at `revision` is an old version past the `mostOldVersions` newest that
+    /// are pinned (with the model at `head`).
+    func pinsTooOld(_ revision: UInt64, head: UInt64) -> Bool {
+        revision < head && !oldRevisions(before: head).prefix(SnapshotCount.mostOldVersions).contains(revision)
+    }
+
+    fileprivate func give(_ owner: String?, revision: UInt64) {
         taken.withLock { t in
             t.total -= 1
+            let r = t.byRevision[revision, default: 1] - 1
+            t.byRevision[revision] = r > 0 ? r : nil
             guard let owner else { return }
             let n = t.byOwner[owner, default: 1] - 1
             t.byOwner[owner] = n > 0 ? n : nil
@@ -99,10 +124,12 @@ final class SnapshotCount: Sendable {
     final class Held: Sendable {
         private let count: SnapshotCount
         private let owner: String?
-        fileprivate init(_ c: SnapshotCount, owner: String?) {
+        let revision: UInt64
+        fileprivate init(_ c: SnapshotCount, owner: String?, revision: UInt64) {
             count = c
             self.owner = owner
+            self.revision = revision
         }
-        deinit { count.give(owner) }
+        deinit { count.give(owner, revision: revision) }
     }
 }

@@ -28,7 +28,7 @@ extension RequestExecutor {
         if taken, let refusal = Snapshot.refusal(of: p, in: lease.model, viewer: session.viewer) {
             return Execution(Reply(error: refusal))
         }
-        let held = taken ? state.snapshots.take(owner: session.owner) : nil
+        let held = taken ? state.snapshots.take(owner: session.owner, revision: revision) : nil
         if taken && held == nil { return Execution(Reply(error: snapshotsFull(p, owner: session.owner))) }
         let added: Bool? = state.hub.withLock { hub in
             guard hub.watchCount(of: c) < RequestExecutor.mostWatches || hub.watches(c, p) else { return nil }
