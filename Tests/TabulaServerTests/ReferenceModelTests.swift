@@ -116,6 +116,39 @@ import TabulaTestSupport
         return settings + orders
     }
 
+    /// One random SELECT, ORDER or order removal, and what the reference makes of it.
+    static func settingsStep(
+        _ ref: inout ReferenceSettingsAndOrders, _ g: inout SplitMix64
+    ) -> (String, ReferenceItems.Outcome) {
+        let names = ref.settings.map(\.name) + ["nothing"], menu = ref.dishes.keys.sorted() + ["nothing"]
+        switch g.next() % 8 {
+        case 0, 1, 2:
+            let n = names[Int(g.next() % UInt64(names.count))], k = Int(g.next() % 6)
+            return ("SELECT /settings/\(n) #\(k)", ref.select(n, k))
+        case 3, 4, 5:
+            let d = menu[Int(g.next() % UInt64(menu.count))]
+            return ("ORDER \(d)", ref.order(d))
+        case 6:
+            let ids = ref.orders.map(\.id) + [0, ref.nextOrder]  // mostly one that is there
+            let id = ids[Int(g.next() % UInt64(ids.count))]
+            return ("RM /orders/\(id)", ref.removeOrder(id))
+        default: return ("RM /orders", ref.clearOrders())
+        }
+    }
+
+    /// The menu's entries by name: their paths and titles.
+    static func dishes(_ c: TabulaConnection) throws -> [String: (path: String, title: String)] {
+        var dishes: [String: (path: String, title: String)] = [:]
+        for section in try c.request("LS /menu").reply.rows.compactMap({ $0.json.resolved["name"]?.stringValue }) {
+            for e in try c.request("LS /menu/\(section)").reply.rows.map({ $0.json.resolved }) {
+                if let n = e["name"]?.stringValue, let p = e["path"]?.stringValue {
+                    dishes[n] = (p, e["title"]?.stringValue ?? "")
+                }
+            }
+        }
+        return dishes
+    }
+
     @Test(arguments: ["memory", "sqlite"])
     func settingsAndOrdersAreAnsweredAndListedAsTheReferenceModelSays(store kind: String) throws {
         for seed in UInt64(1)...4 {
@@ -130,31 +163,12 @@ import TabulaTestSupport
                         },
                         selected: Int(row["selected"]?.intValue ?? 0))
                 }
-                var dishes: [String: String] = [:]
-                for section in try c.request("LS /menu").reply.rows.compactMap({ $0.json.resolved["name"]?.stringValue }
-                ) {
-                    for e in try c.request("LS /menu/\(section)").reply.rows.map({ $0.json.resolved }) {
-                        if let n = e["name"]?.stringValue, let p = e["path"]?.stringValue { dishes[n] = p }
-                    }
-                }
+                let dishes = try Self.dishes(c)
                 var ref = ReferenceSettingsAndOrders(settings: settings, dishes: dishes)
                 var g = SplitMix64(seed: seed)
-                let names = settings.map(\.name) + ["nothing"], menu = dishes.keys.sorted() + ["nothing"]
                 var sent: [String] = []
                 for _ in 0..<120 {
-                    let line: String, want: ReferenceItems.Outcome
-                    switch g.next() % 8 {
-                    case 0, 1, 2:
-                        let n = names[Int(g.next() % UInt64(names.count))], k = Int(g.next() % 6)
-                        (line, want) = ("SELECT /settings/\(n) #\(k)", ref.select(n, k))
-                    case 3, 4, 5:
-                        let d = menu[Int(g.next() % UInt64(menu.count))]
-                        (line, want) = ("ORDER \(d)", ref.order(d))
-                    case 6:
-                        let id = Int(g.next() % UInt64(ref.nextOrder + 1))
-                        (line, want) = ("RM /orders/\(id)", ref.removeOrder(id))
-                    default: (line, want) = ("RM /orders", ref.clearOrders())
-                    }
+                    let (line, want) = Self.settingsStep(&ref, &g)
                     sent.append(line)
                     let r = try c.request(line)
                     let got: ReferenceItems.Outcome = r.isOK ? .taken : .refused(r.reply.error?.code.rawValue ?? "?")
