@@ -3,8 +3,9 @@
 
 The items page is opened through a TCP proxy this script can cut; a change made over the
 line protocol must show on the page (how soon is printed); then the proxy cuts the page's connections
-(and refuses new ones), changes are made meanwhile, and once the proxy lets the page back in
-it must show every one of them, each once, in order. Under chaos (random writes while the
+(and refuses new ones), changes are made meanwhile (the page's buttons disabled), and once
+the proxy lets the page back in it must show every one of them, each once, in order, its
+buttons enabled again. Under chaos (random writes while the
 proxy cuts the page every 50–500 ms, with a history of 20 changes, so resumes also fall back
 to a snapshot) the page's copy must end equal to LS. Every other page must render with no
 script error. --screenshot PATH saves the items page (README's picture).
@@ -148,8 +149,12 @@ def run(driver, port, proxy, screenshot):
         raise SystemExit(f"FAIL: the status line does not say the copy's revision: {status()!r}")
     print(f"ok - five changes patch the page's copy of /items with no read (rows as LS has them; {status()})")
 
+    enabled = lambda: driver.execute_script("return [...document.querySelectorAll('#view button')].filter(b => !b.disabled).length")
+    redrawn = "const done = arguments[arguments.length - 1]; refresh().then(() => done([...document.querySelectorAll('#view button')].filter(b => !b.disabled).length))"
     proxy.cut()
     wait_until("the page says it is offline once its stream is cut", lambda: status().startswith("offline"), 10)
+    if enabled() or driver.execute_async_script(redrawn):
+        raise SystemExit(f"FAIL: offline, the page offers {enabled()} enabled buttons (drawn again: {driver.execute_async_script(redrawn)})")
     made = [request(port, line) for line in ("ADD /items Desk 80", "FAV /items/5", "ADD /items Chair 7")]
     assert all(r.startswith("OK") for r in made), made
     revs = [int(r.rsplit("rev=", 1)[1]) for r in made]
@@ -165,7 +170,9 @@ def run(driver, port, proxy, screenshot):
             raise SystemExit(f"FAIL: revision {rev} is in the page's changes {count} times:\n{log}")
     if "★" not in text():
         raise SystemExit("FAIL: the favourite made while cut is not shown")
-    print(f"ok - back online, the page shows the {len(revs)} changes made while it was cut, each once ({status()})")
+    if enabled() == 0 or driver.find_elements(By.CSS_SELECTOR, "#view button[data-offline]"):
+        raise SystemExit("FAIL: back online, the page's buttons are still disabled")
+    print(f"ok - back online, the page shows the {len(revs)} changes made while it was cut, each once ({status()}); its buttons, disabled while offline, are enabled")
     chaos(port, proxy, text, status)
     if screenshot:
         driver.save_screenshot(screenshot)
@@ -242,7 +249,10 @@ def new_user_bugs(driver, port, base, text):
     wait_until("the leaf Item 1.2 shows its image", lambda: "Image.jpg" in text(), 10)
     if "undefined" in text():
         raise SystemExit(f"FAIL: a catalog leaf shows undefined:\n{text()}")
-    print("ok - a catalog leaf is drawn as its kind, not as 'undefined | undefined'")
+    frame, caption = (driver.find_element(By.CSS_SELECTOR, f"figure.image {e}").text for e in (".frame", "figcaption"))
+    if "no image" not in frame or caption != "Image.jpg":
+        raise SystemExit(f"FAIL: an image leaf's frame says {frame!r} (a glyph with no font is an empty box), its caption {caption!r}")
+    print("ok - a catalog leaf is drawn as its kind, not as 'undefined | undefined'; an image leaf names its image and says no image is stored")
 
     assert request(port, "BANDS Nothing 1 Rest").startswith("OK")
     driver.get(base + "/items")
@@ -482,9 +492,16 @@ def server_pages(d, base):
     print("ok - Clients and Metrics are pages with the nav bar (titled, marked current); /clients and /metrics stay raw")
 
 
+SPILLED_HEADERS = """return [...document.querySelectorAll('#view th')].filter(th => {
+  const r = document.createRange(); r.selectNodeContents(th);
+  const t = r.getBoundingClientRect(), c = th.getBoundingClientRect();
+  return t.left < c.left - 0.5 || t.right > c.right + 0.5; }).map(th => th.textContent)"""
+
+
 def phone_width(d, port, base):
-    """At 360 px (a phone) no page scrolls sideways and every item's buttons are on screen;
-    at 1,200 px an order's time stays on one line."""
+    """At 360 and 375 px (phones) no page scrolls sideways, every item's buttons are on screen
+    and no table header's text runs over its cell (into the next one's); at 1,200 px an
+    order's time stays on one line."""
     for _ in range(3):
         assert request(port, "ORDER /menu/pizza/margherita").startswith("OK")
     d.set_window_size(1200, 800)
@@ -493,20 +510,22 @@ def phone_width(d, port, base):
     tall = d.execute_script("return [...document.querySelectorAll('td.time')].filter(td => { const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length > 1; }).length")
     if tall:
         raise SystemExit(f"FAIL: {tall} order times wrap at 1,200 px")
-    d.set_window_size(360, 800)
-    width = d.execute_script("return window.innerWidth")
-    if width > 400:
-        raise SystemExit(f"FAIL: the window could not be made narrow (innerWidth {width})")
-    for page in ("/items", "/menu", "/settings/my-int", "/catalog/item-1", "/server/clients"):
-        d.get(base + page)
-        wait_until(f"{page} at {width} px is drawn", lambda: d.find_element(By.ID, "view").text.strip() != "" and "connecting" not in d.find_element(By.ID, "status").text, 10)
-        over = d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-        cut = d.execute_script("return [...document.querySelectorAll('#view button')].filter(b => b.getBoundingClientRect().right > window.innerWidth + 0.5).length")
-        if over > 0 or cut:
-            d.save_screenshot("/tmp/tabula-phone.png")
-            raise SystemExit(f"FAIL: at {width} px {page} is {over} px too wide, {cut} buttons cut off (/tmp/tabula-phone.png)")
+    for narrow in (360, 375):
+        d.set_window_size(narrow, 800)
+        width = d.execute_script("return window.innerWidth")
+        if width > 400:
+            raise SystemExit(f"FAIL: the window could not be made narrow (innerWidth {width})")
+        for page in ("/items", "/menu", "/settings/my-int", "/catalog/item-1", "/server/clients"):
+            d.get(base + page)
+            wait_until(f"{page} at {width} px is drawn", lambda: d.find_element(By.ID, "view").text.strip() != "" and "connecting" not in d.find_element(By.ID, "status").text, 10)
+            over = d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            cut = d.execute_script("return [...document.querySelectorAll('#view button')].filter(b => b.getBoundingClientRect().right > window.innerWidth + 0.5).length")
+            spilled = d.execute_script(SPILLED_HEADERS)
+            if over > 0 or cut or spilled:
+                d.save_screenshot("/tmp/tabula-phone.png")
+                raise SystemExit(f"FAIL: at {width} px {page} is {over} px too wide, {cut} buttons cut off, headers {spilled} run over their cells (/tmp/tabula-phone.png)")
     d.set_window_size(1200, 800)
-    print(f"ok - at {width} px no page scrolls sideways and every button is on screen; at 1,200 px order times stay on one line")
+    print("ok - at 360 and 375 px no page scrolls sideways, every button is on screen and every table header fits its cell; at 1,200 px order times stay on one line")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The live table view under tmux against a real tabulad: /items redrawn in place as another
 # client adds, moves, reprices and favourites items; a resize; q restoring the screen; and
-# \live /settings at the prompt, updated by a SELECT elsewhere, q returning to the prompt;
+# \live /settings at the prompt, updated by a SELECT elsewhere, q returning to the prompt (Esc
+# too, the keys typed after it in the same read arriving at the prompt);
 # rows patched from events with no request per change; J twice; a catalog leaf opened as its kind.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -179,6 +180,15 @@ wait_pane "^$P /> \\\\live /settings$" || fail "Ctrl-C did not leave \\live for 
 tm send-keys -t prompt 'PING after' Enter
 wait_pane "^\\(after\\)$" || fail "the prompt did not work after Ctrl-C in \\live"
 pass "Ctrl-C leaves \\live back to the prompt"
+# Esc and the keys after it in one read (a fast typist, a paste): Esc leaves \live, and the
+# keys arrive at the prompt, none lost (the view read them looking for an escape sequence).
+tm send-keys -t prompt '\live /settings' Enter
+wait_pane "^  my-int/  My Int" || fail "\\live /settings did not start again"
+tm send-keys -t prompt -H $(printf '\033PING after-esc' | od -An -tx1)
+wait_pane "^$P /> PING after-esc$" || fail "the keys that came with Esc did not reach the prompt whole: $(pane)"
+tm send-keys -t prompt Enter
+wait_pane "^\\(after-esc\\)$" || fail "the line typed with Esc did not run"
+pass "Esc and keys in one read: Esc leaves \\live, and the keys arrive at the prompt"
 
 # The view keeps a copy of the list: changes made elsewhere are patched in from their events,
 # and the view sends the server nothing for them (its request count is the writer's alone).

@@ -10,6 +10,8 @@ import TabulaProtocol
 nonisolated(unsafe) var current: Interactive?
 nonisolated(unsafe) var completionCandidates: [String] = []
 nonisolated(unsafe) var completionIndex = 0
+/// Bytes typed after the key that left the live view, which readline reads before the terminal's.
+nonisolated(unsafe) var typedAhead: [UInt8] = []
 
 /// The interactive client: readline's callback interface, with the terminal, the socket and
 /// signals watched together by one `poll`, so pushes show up while a line is half typed.
@@ -91,6 +93,9 @@ final class Interactive {
             if fds[1].revents != 0 { handleSignal() }
             if fds.count > 2 && fds[2].revents != 0 { drainSocket() }
             if fds[0].revents & Int16(POLLIN | POLLHUP) != 0 { rl_callback_read_char() }
+            // Typed after the key that left `\live`: read here, not within that line's handler
+            // (readline clears the line a handler leaves behind).
+            while !typedAhead.isEmpty && !done { rl_callback_read_char() }
             if connection == nil && Date() >= nextAttempt { reconnect() }
         }
         rl_callback_handler_remove()
@@ -103,6 +108,7 @@ final class Interactive {
         rl_catch_signals = 0
         rl_completer_word_break_characters = UnsafePointer(strdup(" \t"))
         rl_sort_completion_matches = 0  // the server's order: a setting's options as the setting lists them
+        rl_getc_function = { stream in typedAhead.isEmpty ? rl_getc(stream) : Int32(typedAhead.removeFirst()) }
         rl_attempted_completion_function = { text, start, end in
             current?.complete(text: text, end: Int(end))
         }

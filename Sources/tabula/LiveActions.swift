@@ -40,35 +40,35 @@ extension LiveView {
     }
 
     /// A key that is not a movement; always false (never leaves).
-    func act(_ k: Int32) -> Bool {
+    func act(_ k: UInt8) -> Bool {
         switch k {
-        case Int32(UInt8(ascii: "?")): status = LiveView.keys
-        case Int32(UInt8(ascii: "f")): onItem { line, id in send("FAV /items/\(id)", ifRev: line.rev) }
-        case Int32(UInt8(ascii: "K")), Int32(UInt8(ascii: "J")):
+        case UInt8(ascii: "?"): status = LiveView.keys
+        case UInt8(ascii: "f"): onItem { line, id in send("FAV /items/\(id)", ifRev: line.rev) }
+        case UInt8(ascii: "K"), UInt8(ascii: "J"):
             onItem { line, id in
                 guard let at = feed.replica.index(of: line.key)?.row else { return }
-                let to = k == Int32(UInt8(ascii: "K")) ? at : at + 2
+                let to = k == UInt8(ascii: "K") ? at : at + 2
                 guard to >= 1 else { return }
                 send("MV /items/\(id) \(to)", ifRev: line.rev)
             }
-        case Int32(UInt8(ascii: "d")):
+        case UInt8(ascii: "d"):
             onItem { line, id in
                 confirming = "RM /items/\(id) IF REV \(line.rev)"
                 status = "remove item \(id)\(line.value["name"]?.stringValue.map { " (\($0))" } ?? "")? y/n"
             }
-        case Int32(UInt8(ascii: "F")): toggleFavoritesOnly()
-        case Int32(UInt8(ascii: "a")): addItem()
-        case Int32(UInt8(ascii: "e")): onItem { line, id in editItem(line, id) }
+        case UInt8(ascii: "F"): toggleFavoritesOnly()
+        case UInt8(ascii: "a"): addItem()
+        case UInt8(ascii: "e"): onItem { line, id in editItem(line, id) }
         default: break
         }
         return false
     }
 
     /// y sends the action waiting for it; anything else drops it.
-    func confirm(_ k: Int32) -> Bool {
+    func confirm(_ k: TerminalKey) -> Bool {
         let action = confirming
         confirming = nil
-        if k == Int32(UInt8(ascii: "y")), let action { send(action) } else { status = "not removed" }
+        if k == .byte(UInt8(ascii: "y")), let action { send(action) } else { status = "not removed" }
         return false
     }
 
@@ -147,17 +147,14 @@ extension LiveView {
             move(Int32(line), Int32(min(cols - 1, prompt.count + edit.cursor)))
             refresh()
             let key: LineEdit.Key
-            switch tabula_curses_getch() {
-            case -1: continue
-            case KEY_LEFT: key = .left
-            case KEY_RIGHT: key = .right
-            case KEY_HOME: key = .home
-            case KEY_END: key = .end
-            case KEY_BACKSPACE: key = .backspace
-            case KEY_DC: key = .delete
-            case KEY_ENTER: key = .byte(10)
-            case let k where (0...255).contains(k): key = .byte(UInt8(k))
-            default: continue
+            switch nextKey() {
+            case .left: key = .left
+            case .right: key = .right
+            case .home: key = .home
+            case .end: key = .end
+            case .delete: key = .delete
+            case .byte(let b): key = .byte(b)
+            case nil, .up, .down, .pageUp, .pageDown, .insert, .other: continue
             }
             switch edit.take(key) {
             case .editing: continue

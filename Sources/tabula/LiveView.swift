@@ -51,6 +51,9 @@ final class LiveView {
     var confirming: String?
     /// Only favourites are shown (`F`): the copy holds them all, the view shows these.
     var favoritesOnly = false
+    /// Bytes read from the terminal and not yet taken as a key (`LiveInput`); once the view
+    /// has left, those typed after the key that left, for the prompt.
+    var input: [UInt8] = []
 
     init(path: String, connect: @escaping () throws -> TabulaConnection) {
         self.path = path
@@ -67,7 +70,7 @@ final class LiveView {
         initscr()
         raw()  // Ctrl-C is a key here (it leaves, as q does), not a signal
         noecho()
-        tabula_curses_setup()  // keys as KEY_UP…, and a 100 ms wait for one
+        tabula_curses_setup()  // the terminal's bytes as they come (`nextKey` decodes them), a 100 ms wait
         curs_set(0)
         if has_colors() {
             start_color()
@@ -81,7 +84,7 @@ final class LiveView {
             if tabula_curses_follow_size() != 0 { stale = true }  // a leaf's text wraps to the width
             render()
             draw()
-            quit = key(tabula_curses_getch())
+            quit = key(nextKey())
             follow()
         }
         return nil
@@ -138,27 +141,27 @@ final class LiveView {
         ordersFeed?.lost()
     }
 
-    /// Handles a key; true to leave.
-    private func key(_ k: Int32) -> Bool {
-        if k == -1 { return false }  // no key within the wait
+    /// Handles a key; true to leave (`q`, Esc or Ctrl-C).
+    private func key(_ k: TerminalKey?) -> Bool {
+        guard let k else { return false }  // no key within the wait
         if confirming != nil { return confirm(k) }
         let last = max(0, lines.count - 1)
         switch k {
-        case Int32(UInt8(ascii: "q")), 3, 27: return true
-        case KEY_UP, Int32(UInt8(ascii: "k")): selected = max(0, selected - 1)
-        case KEY_DOWN, Int32(UInt8(ascii: "j")): selected = min(last, selected + 1)
-        case KEY_PPAGE: selected = max(0, selected - pageRows)
-        case KEY_NPAGE: selected = min(last, selected + pageRows)
-        case KEY_HOME, Int32(UInt8(ascii: "g")): selected = 0
-        case KEY_END, Int32(UInt8(ascii: "G")): selected = last
-        case 9:  // the next tab of a leaf shown as tabs
+        case .byte(UInt8(ascii: "q")), .byte(3), .byte(27): return true
+        case .up, .byte(UInt8(ascii: "k")): selected = max(0, selected - 1)
+        case .down, .byte(UInt8(ascii: "j")): selected = min(last, selected + 1)
+        case .pageUp: selected = max(0, selected - pageRows)
+        case .pageDown: selected = min(last, selected + pageRows)
+        case .home, .byte(UInt8(ascii: "g")): selected = 0
+        case .end, .byte(UInt8(ascii: "G")): selected = last
+        case .byte(9):  // the next tab of a leaf shown as tabs
             tab += 1
             stale = true
-        case KEY_RESIZE: stale = true
-        case 10, 13, KEY_ENTER, KEY_RIGHT: enterOrAct()
-        case KEY_LEFT, KEY_BACKSPACE, 127, 8:
+        case .byte(10), .byte(13), .right: enterOrAct()
+        case .left, .byte(127), .byte(8):
             go(to: place.entry != nil || place.section != nil ? place.list : LivePlace.parent(path), unlessAt: "/")
-        default: return act(k)
+        case .byte(let b): return act(b)
+        case .insert, .delete, .other: break
         }
         return false
     }

@@ -40,9 +40,13 @@ extension Interactive {
                 rest.isEmpty
                 ? session.cwd : rest.hasPrefix("/") ? rest : (session.cwd == "/" ? "" : session.cwd) + "/" + rest
             rl_callback_handler_remove()
-            let problem = LiveView(path: target, connect: { try tryConnect(self.options) }).run()
+            let view = LiveView(path: target, connect: { try tryConnect(self.options) })
+            let problem = view.run()
             installLineHandler()
             if let problem { print(renderer.paint(problem.message, "31")) }
+            // What was typed after the key that left, in the same read (Esc, then `PING`): the
+            // prompt reads it first, once this line's handler has returned (`run`).
+            typedAhead.append(contentsOf: view.input)
         case "\\expect":
             let ok =
                 (try? NSRegularExpression(pattern: rest)).map { r in

@@ -97,11 +97,17 @@ enum WebPage {
         .tabs span.on { background: var(--accent); color: #fff; }
         .tab-body { padding: 10px; border: 1px solid var(--line); margin-top: 0; }
         figure.image { margin: 10px 0; }
-        figure.image .frame { font-size: 48px; }
+        figure.image .frame { display: flex; align-items: center; justify-content: center; width: 100%; max-width: 240px; height: 120px; padding: 8px; text-align: center; font-size: 13px; color: var(--muted); background: var(--bg); border: 1px dashed var(--muted); border-radius: 8px; }
+        figure.image figcaption { margin-top: 4px; }
         td.time { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; width: 13em; }
         table.server td { overflow-wrap: anywhere; }
         table.server td.num { width: auto; }
-        @media (max-width: 800px) { main { grid-template-columns: 1fr; } .columns { grid-template-columns: 1fr; } }
+        /* The clients' eight columns: as wide as their headers, in a box that scrolls sideways
+           where the page is narrower (a phone), the page itself never. */
+        .wide { overflow-x: auto; }
+        table.clients { table-layout: auto; }
+        table.clients th, table.clients td { white-space: nowrap; overflow-wrap: normal; }
+        @media (max-width: 800px) { main { grid-template-columns: minmax(0, 1fr); } .columns { grid-template-columns: 1fr; } }
         /* A phone (360 px and up): the header wraps, the nav scrolls, and the items lose the serial
            so that the price, the star and every button stay on screen. */
         @media (max-width: 600px) {

@@ -97,6 +97,16 @@ enum WebScript {
           return `<button type="button" data-verb="${verb}" data-args="${esc(JSON.stringify(args))}" data-what="${esc(what)}"${extra || ""}>${label}</button>`;
         }
         function setStatus(kind, text) { statusBox.className = "status " + kind; statusBox.textContent = text; }
+        // While its stream is down the page cannot act: every button in the view is disabled until
+        // the stream is back (a button drawn disabled, as ↑ on a section's first row, stays so).
+        let offline = false;
+        function setOffline(on) { offline = on; holdButtons(); }
+        function holdButtons() {
+          for (const b of view.querySelectorAll("button")) {
+            if (offline && !b.disabled) { b.disabled = true; b.dataset.offline = "1"; }
+            else if (!offline && b.dataset.offline) { b.disabled = false; delete b.dataset.offline; }
+          }
+        }
         function showRev() { revBox.textContent = lastRev === null ? "" : "rev " + lastRev; }
 
         function connect() {
@@ -129,6 +139,7 @@ enum WebScript {
             retryDelay = 500;
             const was = offlineSince;
             offlineSince = null;
+            setOffline(false);
             if (replica) {
               // Live once the snapshot or the replay is in (`synced`).
               wasOffline = was;
@@ -176,6 +187,7 @@ enum WebScript {
           source = null;
           if (offlineSince === null) offlineSince = Date.now();
           setStatus("offline", "offline — reconnecting");
+          setOffline(true);
           retryDelay = Math.min(5000, retryDelay * 2);
           clearTimeout(retryTimer);
           retryTimer = setTimeout(connect, delay);
@@ -190,6 +202,7 @@ enum WebScript {
           if (loading) { again = true; return; }
           loading = true;
           try { await views[here](); } catch (err) { view.innerHTML = `<p class="empty">${esc(err.message)}</p>`; }
+          holdButtons();  // a view drawn while offline
           loading = false;
           flashed.clear();
           if (again) { again = false; refresh(); }

@@ -11,8 +11,8 @@ enum WebViews {
           const r = await fetch("/clients", { cache: "no-store" });
           if (!r.ok) throw new Error(`${r.status}: ${(await r.text()).trim()}`);
           const rows = (await r.json()).clients;
-          view.innerHTML = `<h1>Clients</h1><p class="note">${rows.length} connected · <a href="/clients">raw JSON</a></p><table class="server"><tr><th>id</th><th>address</th><th>transport</th><th>user</th><th>age</th><th>idle</th><th>watches</th><th>queued</th></tr>` +
-            rows.map(c => `<tr><td class="num">${c.id}</td><td>${esc(c.address)}</td><td>${esc(c.transport)}</td><td>${esc(c.user ?? "—")}</td><td class="num">${c.age_seconds} s</td><td class="num">${c.idle_seconds} s</td><td class="num">${c.watches}</td><td class="num">${c.output_queued_bytes} B</td></tr>`).join("") + `</table>`;
+          view.innerHTML = `<h1>Clients</h1><p class="note">${rows.length} connected · <a href="/clients">raw JSON</a></p><div class="wide"><table class="server clients"><tr><th>id</th><th>address</th><th>transport</th><th>user</th><th>age</th><th>idle</th><th>watches</th><th>queued</th></tr>` +
+            rows.map(c => `<tr><td class="num">${c.id}</td><td>${esc(c.address)}</td><td>${esc(c.transport)}</td><td>${esc(c.user ?? "—")}</td><td class="num">${c.age_seconds} s</td><td class="num">${c.idle_seconds} s</td><td class="num">${c.watches}</td><td class="num">${c.output_queued_bytes} B</td></tr>`).join("") + `</table></div>`;
         }
         async function metricsPage() {
           const r = await fetch("/metrics", { cache: "no-store" });
@@ -83,7 +83,8 @@ enum WebViews {
           let inner;
           if (f.view === "text") inner = `<p>${esc(f.text)}</p>`;
           else if (f.view === "tabs") inner = `<div class="tabs">${(f.tabs || []).map((t, i) => `<span class="${i === 0 ? "on" : ""}">${esc(t)}</span>`).join("")}</div><p class="tab-body">${esc((f.tabs || [""])[0])}</p>`;
-          else if (f.view === "image") inner = `<figure class="image"><div class="frame">🖼</div><figcaption>${esc(f.image)}</figcaption></figure>`;
+          // The server keeps an image leaf's name, never its picture: the frame says so in words.
+          else if (f.view === "image") inner = `<figure class="image"><div class="frame">no image stored: only its name</div><figcaption>${esc(f.image)}</figcaption></figure>`;
           else inner = `<table>` + fields.map(x => `<tr><td>${esc(x.field)}</td><td>${esc(JSON.stringify(x.value))}</td></tr>`).join("") + `</table>`;
           return `<div class="detail"><b>${esc(f.title || "")}</b> <span class="note">${esc(f.view || "")} view</span>${inner}</div>`;
         }
