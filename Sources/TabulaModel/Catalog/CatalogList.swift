@@ -71,8 +71,12 @@ public struct CatalogList: ListStore {
     }
 
     /// How many children of `node` `viewer` sees.
+    /// (O(prefixes) lookups for a viewer with grants: `ChildGrants`.)
     func childCount(_ node: CatalogNode, viewer: Viewer) -> Int {
-        viewer.isRestricted ? seenChildren(node, viewer: viewer).count : node.children.count
+        guard viewer.isRestricted, let grants = viewer.grants else { return node.children.count }
+        let p = path(of: CatalogList.ref(node.id))
+        guard !grants.seesAll(of: p) else { return node.children.count }
+        return ChildGrants(grants, list: p).shownCount(of: node.children.count) { bySlug[node.id]?[$0] != nil }
     }
 
     func json(_ node: CatalogNode, viewer: Viewer = Viewer()) -> JSONValue {

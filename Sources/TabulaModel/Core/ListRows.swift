@@ -8,38 +8,67 @@ func fieldRow(_ k: String, _ v: String, _ j: JSONValue) -> Row {
 /// A page for `LS` of a list of `count` entries, entry `i` named `name(i)` (at `path/name`)
 /// and shown as `row(i)`: `after` names the last row of the previous page, found by
 /// `position` (the list's own index where it has one). Only the page's rows are built: a
-/// step costs the page, plus for a viewer with grants one check of each entry's path
-/// (which it pages over: its count, its page and its "more" hint count what it sees only).
+/// step costs the page, plus for a viewer with grants O(prefixes) lookups (`ChildGrants`):
+/// its count, its page and its "more" hint count what it sees only.
 func pageReply(
     count: Int, path: String, limit: Int, after: String?, viewer: Viewer, name: (Int) -> String,
     position: (String) -> Int?, row: (Int) -> Row
 ) throws -> Reply {
-    // A viewer whose grants take the whole list sees every entry: no path to check.
-    let restricted = viewer.isRestricted && viewer.grants.map { !$0.seesAll(of: path) } ?? false
-    func seen(_ i: Int) -> Bool { !restricted || viewer.sees(path + "/" + name(i)) }
+    let shown = ShownChildren(count: count, path: path, viewer: viewer, name: name, position: position)
     var start = 0
     if let a = after {
-        guard let p = position(a.lowercased()), p < count, seen(p) else {
+        guard let p = position(a.lowercased()), p < count, shown.contains(p) else {
             throw TabulaError(.notFound, "AFTER \(a): no such name in \(path)")
         }
         start = p + 1
     }
     var rows: [Row] = []
-    var i = start
-    while i < count && rows.count < limit {
-        if seen(i) { rows.append(row(i)) }
-        i += 1
+    var next = shown.first(from: start)
+    var last = start - 1
+    while let i = next, rows.count < limit {
+        rows.append(row(i))
+        last = i
+        next = shown.first(from: i + 1)
     }
-    var more = false
-    var j = i
-    while j < count && !more {
-        more = seen(j)
-        j += 1
-    }
-    let total = restricted ? (0..<count).count(where: seen) : count
-    var reply = Reply(rows: rows, message: "\(rows.count) of \(total)")
-    if more, !rows.isEmpty { reply.message += "; more: LS \(path) LIMIT \(limit) AFTER \(name(i - 1))" }
+    var reply = Reply(rows: rows, message: "\(rows.count) of \(shown.total)")
+    if next != nil, !rows.isEmpty { reply.message += "; more: LS \(path) LIMIT \(limit) AFTER \(name(last))" }
     return reply
+}
+
+/// Which entries of a list a viewer is shown, by position: all of them, all but a few, or
+/// only a few (the few are those its grants' prefixes name: `ChildGrants`).
+struct ShownChildren {
+    let count: Int
+    /// The positions whose visibility differs from the default, ascending.
+    private let differing: [Int]
+    private let byDefault: Bool
+
+    init(count: Int, path: String, viewer: Viewer, name: (Int) -> String, position: (String) -> Int?) {
+        self.count = count
+        // A viewer whose grants take the whole list sees every entry: nothing to look up.
+        guard viewer.isRestricted, let grants = viewer.grants, !grants.seesAll(of: path) else {
+            (differing, byDefault) = ([], true)
+            return
+        }
+        let children = ChildGrants(grants, list: path)
+        byDefault = children.shownByDefault
+        differing = children.exceptions.compactMap { n in
+            position(n).flatMap { $0 < count && name($0) == n ? $0 : nil }
+        }.sorted()
+    }
+
+    func contains(_ i: Int) -> Bool { i >= 0 && i < count && differing.contains(i) != byDefault }
+
+    /// How many are shown.
+    var total: Int { byDefault ? count - differing.count : differing.count }
+
+    /// The first shown position at or after `i`, or nil.
+    func first(from i: Int) -> Int? {
+        guard byDefault else { return differing.first { $0 >= i } }
+        var k = i
+        while k < count, differing.contains(k) { k += 1 }  // at most one step per hidden entry
+        return k < count ? k : nil
+    }
 }
 
 /// `pageReply` over `every`, whose position of a name is found by a scan of the names (no

@@ -12,16 +12,11 @@ struct ItemGrants {
     let exceptions: [Int]
 
     init(_ grants: Grants) {
-        // No prefix can name an item by this segment: it is not a number.
-        shownByDefault = grants.shows("/items/-")
-        var named = Set<Int>()
-        for p in grants.allow + grants.deny where p.hasPrefix("/items/") {
-            let segment = p.dropFirst("/items/".count).prefix { $0 != "/" }
-            // Paths compare as bytes: `/items/07` names no item, `/items/7` names item 7.
-            if let id = Int(segment), id >= 0, String(id) == segment { named.insert(id) }
-        }
-        let base = shownByDefault
-        exceptions = named.filter { grants.shows("/items/\($0)") != base }.sorted()
+        let children = ChildGrants(grants, list: "/items")
+        shownByDefault = children.shownByDefault
+        // Paths compare as bytes: `/items/07` names no item, `/items/7` names item 7.
+        exceptions = children.exceptions.compactMap { n in Int(n).flatMap { $0 >= 0 && String($0) == n ? $0 : nil } }
+            .sorted()
     }
 
     /// Whether item `id` is shown.

@@ -52,9 +52,12 @@ public struct MenuList: ListStore {
     /// Section `s`, its entries counted as `viewer` sees them.
     func sectionRow(_ s: Int, viewer: Viewer = Viewer()) -> Row {
         let slug = sections[s].slug
+        let all = sections[s].entries.count
         let n =
             viewer.isRestricted
-            ? sections[s].entries.count { viewer.sees("/menu/\(slug)/\($0.slug)") } : sections[s].entries.count
+            ? ChildGrants(viewer.grants!, list: "/menu/\(slug)").shownCount(of: all) { n in
+                sections[s].entries.contains { $0.slug == n }
+            } : all
         return Row(
             text: "\(sections[s].slug)/  \(sections[s].title)  (\(n) \(plural(n, "entry", "entries")))",
             json: .object([
