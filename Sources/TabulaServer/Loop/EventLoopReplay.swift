@@ -158,11 +158,22 @@ extension EventLoop {
         refreshReading(c)
     }
 
-    /// Before the reply: the WATCH is answered with an error and takes back the watch it
-    /// added. After it: the client has part of the replay and no way to get the rest here,
-    /// so it is told where to resume and closed.
+    /// Before the reply: the WATCH takes back the watch it added and is answered with an
+    /// error, or when it asked for a snapshot and the history moved on, run again as `WATCH
+    /// prefix SNAPSHOT` (next, before anything the client sent after it; an event stream
+    /// is refused `EXPIRED`, which makes a page load its copy again). After the reply:
+    /// the client has part of the replay and no way to get the rest here, so it is told
+    /// where to resume and closed.
     private func failReplay(_ c: Connection, _ r: Replay, _ gap: HistoryGap) {
         let format = c.session.format
+        if !r.acknowledged, r.plan.snapshotAsked, gap.failure == nil, c.exchange == nil {
+            if r.plan.addedWatch { _ = executor.state.hub.withLock { $0.remove(c.id, r.plan.prefix) } }
+            var again = Request(tag: r.plan.tag, command: .watch(prefix: r.plan.prefix, from: nil, snapshot: true))
+            again.subscribeReply = r.plan.subscribeReply
+            c.held.insert(units.routed(.request(again)), at: 0)
+            finishReplay(c)
+            return
+        }
         if !r.acknowledged {
             let error =
                 gap.failure.map { TabulaError(.storage, "could not read the history: \($0); try again later") }

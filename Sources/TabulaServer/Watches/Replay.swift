@@ -23,13 +23,17 @@ final class ReplayPlan: Sendable {
     let subscribeReply: Bool
     /// `WATCH … SNAPSHOT` that replays no history: the rows to send instead.
     let snapshot: Snapshot?
+    /// `FROM rev SNAPSHOT` that replays: should the history move past `after` before the
+    /// reply, the WATCH is answered with a snapshot instead (`EventLoop.failReplay`).
+    let snapshotAsked: Bool
 
     init(
         prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool,
-        grants: Grants? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil
+        grants: Grants? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil, snapshotAsked: Bool = false
     ) {
         self.subscribeReply = subscribeReply
         self.snapshot = snapshot
+        self.snapshotAsked = snapshotAsked
         self.prefix = prefix
         self.after = after
         self.through = through

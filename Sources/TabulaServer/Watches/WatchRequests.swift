@@ -50,7 +50,7 @@ extension RequestExecutor {
         let after = min(from ?? published, published)
         e.replay = ReplayPlan(
             prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added,
-            grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy)
+            grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy, snapshotAsked: snapshot)
         return e
     }
 

@@ -1,0 +1,56 @@
+import Foundation
+import Synchronization
+import Testing
+import TabulaClient
+
+@testable import TabulaServer
+
+/// `WATCH … FROM rev SNAPSHOT` answers with a snapshot wherever the history cannot replay
+/// from `rev`, even when the history moves past `rev` between the check of the request and
+/// the count of its replay (a short history, writers flipping a setting as fast as they
+/// can): never `ERR EXPIRED`.
+@Suite struct SnapshotRaceTests {
+    @Test func aResumeWithSnapshotTheHistoryOvertakesBeforeItsReplyIsSentASnapshotNeverExpired() throws {
+        try withServer({ $0.setHistory(30, durable: false) }) { s in
+            let stop = Atomic<Bool>(false)
+            let writers = (0..<2).map { _ in
+                Thread {
+                    guard let w = try? connect(s) else { return }
+                    var k = 0
+                    while !stop.load(ordering: .relaxed) {
+                        let batch = (0..<16).map { "SELECT /settings/my-int #\(1 + (k + $0) % 4)" }
+                        guard (try? w.line.sendRaw(Array((batch.joined(separator: "\n") + "\n").utf8))) != nil else {
+                            return
+                        }
+                        for _ in batch { _ = try? w.readReply(timeout: 10) }
+                        k += 1
+                    }
+                }
+            }
+            for t in writers { t.start() }
+            defer { stop.store(true, ordering: .relaxed) }
+            var c = try connect(s)
+            var snapshots = 0, refused: [String] = []
+            let started = Date()
+            while Date().timeIntervalSince(started) < 8 && refused.isEmpty {
+                let head = try stat(c, "revision")
+                let r = try c.request("WATCH /settings FROM \(max(0, head - 20)) SNAPSHOT")
+                if !r.isOK {
+                    refused.append(r.final)
+                    break
+                }
+                if r.final.contains("sending a snapshot") { snapshots += 1 }
+                // The replay or the snapshot, to its end (or a goodbye: overtaken after the reply).
+                let end = try c.waitPush(timeout: 10) { $0.hasPrefix("* SYNCED") || $0.hasPrefix("* BYE") }
+                _ = c.takePushes()
+                if end?.hasPrefix("* BYE") == true {
+                    c = try connect(s)
+                    continue
+                }
+                #expect(end != nil, "the replay did not end")
+                #expect(try c.request("UNWATCH /settings").isOK)
+            }
+            #expect(refused.isEmpty, "\(snapshots) snapshots, then refused: \(refused)")
+        }
+    }
+}
