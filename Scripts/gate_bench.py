@@ -11,6 +11,7 @@ attacks on another build, in turn, so that before and after are measured in one 
   a title changed in a loop in a catalog of 100,000 nodes    bar: the write costs its part
   6 unread snapshots of /orders, 200,000 items all renamed after each   bar: RSS within a few hundred MB
   4 snapshots of a branch of 50,000 children by a user with a deny in it   bar: PING < 50 ms
+  64 unread snapshots by one read-only user; that user and another then ask   bar: granted within seconds
 """
 import os
 import socket
@@ -307,12 +308,8 @@ def pinned_snapshots(binary, snaps=6, items=200_000):
 
 
 def granted_branch_snapshots(binary, work, children=50_000, snaps=4):
-    users = "%s/gate-branch-users" % work
-    with open(users, "w") as out:
-        for name, role, grants in (("admin", "admin", []), ("cat", "read", ["--allow", "/catalog", "--deny",
-                                                                             "/catalog/big/child-7"])):
-            subprocess.run([binary, "passwd", name, role, "--iterations", "1000", "--force", *grants],
-                           input="pw-%s\n" % name, text=True, stdout=out, check=True)
+    users = users_file(binary, work, "gate-branch-users", ("admin", "admin", []),
+                       ("cat", "read", ["--allow", "/catalog", "--deny", "/catalog/big/child-7"]))
     p, port, resp = start(binary, "--users", users)
     try:
         lines = [b"AUTH admin pw-admin\n", b"ADD /catalog big\n"]
@@ -352,11 +349,66 @@ def granted_branch_snapshots(binary, work, children=50_000, snaps=4):
         p.kill()
 
 
+def users_file(binary, work, name, *users):
+    """A users file of (name, role, [passwd flags]) with secrets pw-NAME."""
+    path = "%s/%s" % (work, name)
+    with open(path, "w") as out:
+        for user, role, flags in users:
+            subprocess.run([binary, "passwd", user, role, "--iterations", "1000", "--force", *flags],
+                           input="pw-%s\n" % user, text=True, stdout=out, check=True)
+    return path
+
+
+def snapshot_shares(binary, work, attackers=64, items=100_000):
+    users = users_file(binary, work, "gate-share-users", ("admin", "admin", []), ("reader", "read", []),
+                       ("other", "read", []))
+    p, port, resp = start(binary, "--users", users)
+    try:
+        pipelined(port, [b"AUTH admin pw-admin\n"] + [b"ADD /items item-%d 5\n" % i for i in range(items)])
+        socks = []
+        held = 0
+        for _ in range(attackers):
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", port))
+            f = s.makefile("rb")
+            f.readline()
+            s.sendall(b"AUTH reader pw-reader\n")
+            reply(f)  # logged in one after another: each is hashed at once
+            s.sendall(b"WATCH /items SNAPSHOT\n")
+            held += reply(f).startswith(b"OK")
+            socks.append(s)
+
+        def granted(user):
+            c, f = conn(port)
+            c.sendall(b"AUTH %s pw-%s\n" % (user, user))
+            reply(f)
+            t = time.time()
+            refused = 0
+            while time.time() - t < 20:
+                c.sendall(b"WATCH /orders SNAPSHOT\n")
+                if reply(f).startswith(b"OK"):
+                    c.close()
+                    return "%.1f s (%d refused first)" % (time.time() - t, refused)
+                refused += 1
+                time.sleep(0.2)
+            c.close()
+            return "never in 20 s (%d refused)" % refused
+        other = granted(b"other")
+        same = granted(b"reader")
+        for s in socks:
+            s.close()
+        return ("%d of %d snapshots of %d items taken by user reader and never read: another user's snapshot granted"
+                " in %s, the same user's in %s (bar: within seconds)" % (held, attackers, items, other, same))
+    finally:
+        p.kill()
+
+
 def run(binaries, work):
     """Each attack on each of `binaries` (name, path), in turn."""
     for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits,
-                   catalog_writes, pinned_snapshots, granted_branch_snapshots):
+                   catalog_writes, pinned_snapshots, granted_branch_snapshots, snapshot_shares):
         for name, binary in binaries:
-            with_work = (wrong_passwords, refused_commits, catalog_writes, granted_branch_snapshots)
+            with_work = (wrong_passwords, refused_commits, catalog_writes, granted_branch_snapshots, snapshot_shares)
             figure = attack(binary, work) if attack in with_work else attack(binary)
             print("%-10s %s" % (name, figure), flush=True)
