@@ -42,23 +42,46 @@ let package = Package(
         .target(name: "TabulaAccess", dependencies: ["TabulaModel", "COpenSSL"], swiftSettings: strict),
         .target(
             name: "TabulaServer",
-            dependencies: ["TabulaProtocol", "TabulaModel", "TabulaStorage", "TabulaAccess", "TabulaHTTP", "CLinuxShims", "CTLSShim"],
+            dependencies: [
+                "TabulaProtocol", "TabulaModel", "TabulaStorage", "TabulaAccess", "TabulaHTTP", "CLinuxShims",
+                "CTLSShim",
+            ],
             swiftSettings: server),
-        .target(name: "TabulaClient", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaCommandLine", "CTLSShim"], swiftSettings: strict),
-        .executableTarget(name: "tabulad", dependencies: ["TabulaServer", "TabulaAccess", "TabulaCommandLine", "CJemalloc"], swiftSettings: strict),
-        .executableTarget(name: "tabula", dependencies: ["TabulaClient", "TabulaCommandLine", "CReadline", "CNcurses", "CLinuxShims"], swiftSettings: strict),
+        .target(
+            name: "TabulaClient", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaCommandLine", "CTLSShim"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "tabulad", dependencies: ["TabulaServer", "TabulaAccess", "TabulaCommandLine", "CJemalloc"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "tabula",
+            dependencies: ["TabulaClient", "TabulaCommandLine", "CReadline", "CNcurses", "CLinuxShims"],
+            swiftSettings: strict),
         // Uses only TabulaClient's public API (README's LiveList section); built with the rest.
-        .executableTarget(name: "tabula-livelist-example", dependencies: ["TabulaClient"], path: "Examples/LiveListExample", swiftSettings: strict),
-        .executableTarget(name: "tabula-bench", dependencies: ["TabulaProtocol", "TabulaCommandLine", "CLinuxShims"], swiftSettings: strict),
+        .executableTarget(
+            name: "tabula-livelist-example", dependencies: ["TabulaClient"], path: "Examples/LiveListExample",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "tabula-bench", dependencies: ["TabulaProtocol", "TabulaCommandLine", "CLinuxShims"],
+            swiftSettings: strict),
         .testTarget(name: "TabulaProtocolTests", dependencies: ["TabulaProtocol"]),
         .testTarget(name: "TabulaModelTests", dependencies: ["TabulaModel"]),
         // What the test targets that need PostgreSQL share (one copy, not one per target).
-        .target(name: "TabulaTestSupport", dependencies: ["TabulaStorage"], path: "Tests/TabulaTestSupport", swiftSettings: strict),
+        .target(
+            name: "TabulaTestSupport", dependencies: ["TabulaStorage"], path: "Tests/TabulaTestSupport",
+            swiftSettings: strict),
         .testTarget(name: "TabulaStorageTests", dependencies: ["TabulaStorage", "TabulaTestSupport"]),
         .testTarget(name: "TabulaAccessTests", dependencies: ["TabulaAccess"]),
         .testTarget(name: "TabulaHTTPTests", dependencies: ["TabulaHTTP"]),
-        .testTarget(name: "TabulaServerTests", dependencies: ["TabulaServer", "TabulaClient", "TabulaStorage", "TabulaAccess", "TabulaTestSupport"]),
-        .testTarget(name: "TabulaClientTests", dependencies: ["TabulaClient", "TabulaServer", "TabulaStorage", "TabulaCommandLine", "TabulaTestSupport"]),
+        .testTarget(
+            name: "TabulaServerTests",
+            dependencies: ["TabulaServer", "TabulaClient", "TabulaStorage", "TabulaAccess", "TabulaTestSupport"]),
+        .testTarget(
+            name: "TabulaClientTests",
+            dependencies: [
+                "TabulaClient", "TabulaServer", "TabulaStorage", "TabulaAccess", "TabulaCommandLine",
+                "TabulaTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -67,5 +90,9 @@ let package = Package(
 //   TABULA_FUZZ=1 swift build --scratch-path .build-fuzz --product tabula-fuzz --sanitize fuzzer
 if ProcessInfo.processInfo.environment["TABULA_FUZZ"] != nil {
     package.products.append(.executable(name: "tabula-fuzz", targets: ["tabula-fuzz"]))
-    package.targets.append(.executableTarget(name: "tabula-fuzz", dependencies: ["TabulaProtocol", "TabulaModel", "TabulaAccess", "TabulaHTTP", "TabulaServer", "CTLSShim"], swiftSettings: strict))
+    package.targets.append(
+        .executableTarget(
+            name: "tabula-fuzz",
+            dependencies: ["TabulaProtocol", "TabulaModel", "TabulaAccess", "TabulaHTTP", "TabulaServer", "CTLSShim"],
+            swiftSettings: strict))
 }

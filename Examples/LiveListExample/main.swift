@@ -3,7 +3,8 @@
 //
 //   swift run tabula-livelist-example 127.0.0.1 8228 /items [changes]
 //
-// It stops after `changes` changes (default: never), printing the rows it then holds.
+// It stops after `changes` changes (default: never), printing the rows it then holds. On a
+// server with users it logs in as $TABULA_USER with the secret $TABULA_SECRET, as `tabula` does.
 import Foundation
 import TabulaClient
 
@@ -15,7 +16,9 @@ func main() async {
         exit(2)
     }
     let most = args.count > 4 ? Int(args[4]) ?? Int.max : Int.max
-    let list = LiveList(path: args[3], endpoint: .tcp(host: args[1], port: port))
+    let env = ProcessInfo.processInfo.environment
+    let login = env["TABULA_USER"].map { Credentials(name: $0, secret: env["TABULA_SECRET"] ?? "") }
+    let list = LiveList(path: args[3], endpoint: .tcp(host: args[1], port: port), credentials: login)
     let runner = Task { await list.run() }
     var seen = 0
     for await change in list.changes {

@@ -5,8 +5,10 @@ import TabulaProtocol
 /// One list of a Tabula server, kept live: a `ListReplica` fed by a watch, reconnected with
 /// back-off, resumed from its one revision (`WATCH path FROM rev SNAPSHOT`: the history
 /// replayed when the server still holds it, else a snapshot), and re-snapshot when an event
-/// cannot be applied. Observable, for SwiftUI; `changes` gives one `ListChange` per revision,
-/// for a diffable data source. Writes go through `write`, with `IF REV` of the row shown.
+/// cannot be applied. With `credentials` it logs in first (on a server with `--users`); with
+/// a `.tls` endpoint the server's certificate and name are verified. Observable, for
+/// SwiftUI; `changes` gives one `ListChange` per revision, for a diffable data source (one
+/// consumer). Writes go through `write`, on one kept connection, with `IF REV` of the row shown.
 @MainActor @Observable
 public final class LiveList {
     /// Where the copy stands.
@@ -23,6 +25,9 @@ public final class LiveList {
         /// The server sent more than a live copy keeps (why: a list past
         /// `ReplicaFeed.mostRows`): the copy is emptied and `run` returns, without retrying.
         case stopped(String)
+        /// The server refused the login (its reply, `ERR WRONGPASS …`): `run` returns, as the
+        /// same secret would be refused again.
+        case refused(String)
     }
 
     /// The longest line it takes from a server: a push is one row or one event, a few KiB;
@@ -31,6 +36,8 @@ public final class LiveList {
 
     public let path: String
     public let endpoint: Endpoint
+    /// Who it logs in as (nil: no login, for a server without `--users`).
+    public let credentials: Credentials?
     public var replica: ListReplica { feed.replica }
     public private(set) var state: State = .offline("not started")
     /// Counts, for the curious and for tests.
@@ -42,12 +49,22 @@ public final class LiveList {
     @ObservationIgnored public let changes: AsyncStream<ListChange>
     @ObservationIgnored private let changeSink: AsyncStream<ListChange>.Continuation
     @ObservationIgnored private var connection: AsyncTabulaConnection?
+    @ObservationIgnored private let writer: KeptConnection
+    /// The history id of the greeting, while the login it waits for is answered.
+    @ObservationIgnored private var loggingIn: String?
+    /// Why the last connection was let go (a refused login or watch), said while it waits.
+    @ObservationIgnored private var letGo: String?
     private var feed: ReplicaFeed
 
-    /// Keeps `path` of `endpoint`, at most `mostRows` rows (`ReplicaFeed.mostRows`, or fewer).
-    public init(path: String, endpoint: Endpoint, mostRows: Int = ReplicaFeed.mostRows) {
+    /// Keeps `path` of `endpoint`, at most `mostRows` rows (`ReplicaFeed.mostRows`, or fewer),
+    /// logged in as `credentials` when given.
+    public init(
+        path: String, endpoint: Endpoint, credentials: Credentials? = nil, mostRows: Int = ReplicaFeed.mostRows
+    ) {
         self.path = path
         self.endpoint = endpoint
+        self.credentials = credentials
+        writer = KeptConnection(endpoint, credentials: credentials)
         feed = ReplicaFeed(path: path, mostRows: mostRows)
         (changes, changeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
@@ -55,8 +72,9 @@ public final class LiveList {
     /// The sections, in order.
     public var sections: [ListReplica.Section] { replica.sections }
 
-    /// Keeps the list until the task is cancelled: connects, watches, applies, and after a
-    /// lost connection waits (50 ms, doubling to 2 s) and resumes.
+    /// Keeps the list until the task is cancelled: connects, logs in, watches, applies, and
+    /// after a lost connection or a refused watch (`ERR LIMIT`, say) waits (50 ms, doubling
+    /// to 2 s) and resumes; `.offline` says why meanwhile. A refused login ends it (`.refused`).
     public func run() async {
         var wait = 0.05
         while !Task.isCancelled {
@@ -67,12 +85,16 @@ public final class LiveList {
                 connection = c
                 connections += 1
                 wait = 0.05
+                letGo = nil
                 await follow(c)
                 c.close()
                 connection = nil
-                if case .stopped = state { return }
+                switch state {
+                case .stopped, .refused: return
+                default: break
+                }
                 feed.lost()
-                state = .offline(c.endReason ?? "the server closed the connection")
+                state = .offline(letGo ?? c.endReason ?? "the server closed the connection")
             } catch {
                 state = .offline("\(error)")
             }
@@ -82,27 +104,43 @@ public final class LiveList {
         connection?.close()
     }
 
-    /// Sends `request` on a connection of its own; with `ifRevOf`, only if that row's entry
-    /// has not changed since the revision shown (`IF REV`).
+    /// Sends `request` on the list's kept write connection (made at the first write, logged
+    /// in as the list is); with `ifRevOf`, only if that row's entry has not changed since the
+    /// revision shown (`IF REV`). A row the copy does not hold throws before anything is sent:
+    /// the condition is never dropped.
     public func write(_ request: String, ifRevOf entry: String? = nil) async throws -> ServerReply {
-        let line = entry.flatMap { replica.entry($0) }.map { "\(request) IF REV \($0.rev)" } ?? request
-        let endpoint = self.endpoint
-        return try await withCheckedThrowingContinuation { k in
-            Thread.detachNewThread {
-                do {
-                    let c = try TabulaConnection(endpoint)
-                    k.resume(returning: try c.request(line))
-                } catch {
-                    k.resume(throwing: error)
-                }
+        var line = request
+        if let entry {
+            guard let shown = replica.entry(entry) else {
+                throw ClientError.refused(
+                    "IF REV of \(entry): this copy of \(path) holds no such row (yet), so nothing was sent")
             }
+            line += " IF REV \(shown.rev)"
         }
+        return try await writer.send(line)
     }
+
+    /// Connections its writes made (one, unless one broke).
+    public var writeConnections: Int { writer.made }
 
     private func follow(_ c: AsyncTabulaConnection) async {
         for await line in c.lines {
             c.took(line)
-            if case .stopped = state { return }
+            switch state {
+            case .stopped, .refused: return
+            default: break
+            }
+            if loggingIn != nil, WireDecoder.textPush(line) == nil {
+                loggedIn(line, on: c)
+                continue
+            }
+            // A text error: FORMAT json was refused (`ERR NOAUTH`: the server wants a login).
+            if line.hasPrefix("ERR ") {
+                letGo = line
+                state = .offline(line)
+                c.close()
+                continue
+            }
             // The greeting comes before FORMAT json takes effect: a text line.
             if let push = WireDecoder.textPush(line) {
                 take(push, on: c)
@@ -112,14 +150,21 @@ public final class LiveList {
             if let push = WireDecoder.jsonPush(v) {
                 take(push, on: c)
             } else if let message = v["message"]?.stringValue {
-                takeReply(ok: v["ok"] == .bool(true), message: message)
+                let ok = v["ok"] == .bool(true)
+                // A refusal is said as the text protocol says it: `ERR LIMIT …`.
+                takeReply(ok: ok, message: ok ? message : "ERR \(v["code"]?.stringValue ?? "?") \(message)")
             }
         }
     }
 
     private func take(_ push: Push, on c: AsyncTabulaConnection) {
         if case .hello(_, _, _, let id) = push {
-            for request in feed.connected(historyID: id) { c.send(request) }
+            guard let credentials else {
+                for request in feed.connected(historyID: id) { c.send(request) }
+                return
+            }
+            loggingIn = id
+            c.send("AUTH \(credentials.name) \(Quoting.quote(credentials.secret))")
             return
         }
         switch feed.take(push) {
@@ -134,8 +179,31 @@ public final class LiveList {
         showPhase()
     }
 
+    /// The login's reply (text: FORMAT json comes after it): the watch follows an `OK`; a
+    /// wrong secret ends the list; anything else (`ERR LIMIT`) is tried again after a wait.
+    private func loggedIn(_ reply: String, on c: AsyncTabulaConnection) {
+        guard let id = loggingIn.take() else { return }
+        if reply.hasPrefix("OK") {
+            for request in feed.connected(historyID: id) { c.send(request) }
+        } else if reply.hasPrefix("ERR WRONGPASS") || reply.hasPrefix("ERR NOPERM") {
+            state = .refused(reply)
+            c.close()
+        } else {
+            letGo = reply
+            c.close()
+        }
+    }
+
+    /// A refused watch (`ERR LIMIT …`, `ERR EXPIRED …`) lets the connection go: `run` says why
+    /// and tries again after its wait.
     private func takeReply(ok: Bool, message: String) {
-        if feed.takeReply(ok: ok, message: message) == false { state = .offline(message) } else { showPhase() }
+        if feed.takeReply(ok: ok, message: message) == false {
+            letGo = message
+            state = .offline(message)
+            connection?.close()
+        } else {
+            showPhase()
+        }
     }
 
     private func showPhase() {
