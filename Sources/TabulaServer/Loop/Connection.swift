@@ -63,6 +63,8 @@ final class Connection {
     @exclusivity(unchecked) var readClosed = false
     /// Reading is paused: requests are held (too many, or waiting for the client to read).
     @exclusivity(unchecked) var readPaused = false
+    /// Readable, and in its loop's `readLater` for the next turn.
+    @exclusivity(unchecked) var readDeferred = false
     /// The epoll interest now registered.
     @exclusivity(unchecked) var interest: UInt32 = 0
     /// Queued for a flush at the end of this loop turn.

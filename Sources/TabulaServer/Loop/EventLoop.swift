@@ -60,6 +60,11 @@ final class EventLoop {
     /// One read's bytes; larger than a TLS record (16 KiB), so that a TLS read never leaves
     /// decrypted bytes inside the session where epoll cannot see them.
     @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Readable connections left for the next turn, first in line then: a turn reads at most
+    /// `readBudget` bytes (`EventLoopReading.readOrDefer`).
+    @exclusivity(unchecked) var readLater: [Connection] = []
+    /// Bytes read this turn.
+    @exclusivity(unchecked) var readThisTurn = 0
     @exclusivity(unchecked) var units: RoutedUnits
     /// Replies being encoded for one connection, before they join its output (`deliver`).
     @exclusivity(unchecked) var replies: [UInt8] = []
@@ -214,6 +219,8 @@ final class EventLoop {
             drainInbox()
             shedIfOverBound()
             runReady()
+            readThisTurn = 0
+            readDeferred()
             if n > 0 {
                 for i in 0..<Int(n) {
                     handle(events[i])
@@ -240,7 +247,7 @@ final class EventLoop {
                 closeConnection(c)  // the peer is gone both ways: nothing more can be delivered
                 return
             }
-            if ev.events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 { readFrom(c) }
+            if ev.events & (tabula_EPOLLIN | tabula_EPOLLHUP | tabula_EPOLLERR) != 0 { readOrDefer(c) }
             if ev.events & tabula_EPOLLOUT != 0, conns[ev.data] != nil {
                 if c.tlsWantsWrite { readFrom(c) }  // a TLS handshake waiting to send
                 c.socketFull = false

@@ -5,6 +5,37 @@ import TabulaProtocol
 
 /// Reading: a connection's bytes, cut into requests by its codec, run or held.
 extension EventLoop {
+    /// Bytes a loop reads in one turn, all connections together: 16 reads of 64 KiB. Past
+    /// it the turn's other readable connections are read first in the next turn (epoll
+    /// reports them again), so that clients sending megabytes at once cannot hold a turn, and
+    /// every other client's requests, for longer than decoding this takes (Redis reads 16 KiB
+    /// a client a turn).
+    static let readBudget = 1 << 20
+
+    /// Reads from `c` now, or within the turn's budget at the next turn (in the order they
+    /// were left).
+    func readOrDefer(_ c: Connection) {
+        guard !c.readDeferred else { return }  // in line already
+        guard readThisTurn < EventLoop.readBudget else {
+            c.readDeferred = true
+            readLater.append(c)
+            return
+        }
+        readFrom(c)
+    }
+
+    /// Reads from the connections left by the last turn, first, within this turn's budget.
+    func readDeferred() {
+        var i = 0
+        while i < readLater.count && readThisTurn < EventLoop.readBudget {
+            let c = readLater[i]
+            c.readDeferred = false
+            if conns[c.id.raw] != nil { readFrom(c) }
+            i += 1
+        }
+        readLater.removeFirst(i)
+    }
+
     func readFrom(_ c: Connection) {
         guard !c.readClosed, !c.readPaused else { return }
         if c.tls != nil {
@@ -27,6 +58,7 @@ extension EventLoop {
             closeIfDone(c)
             return
         }
+        readThisTurn += n
         take(c, n)
     }
 

@@ -13,7 +13,9 @@ extension EventLoop {
     /// interrupted wait) and whether the loop slept (was woken, rather than found work).
     func waitForWork(_ events: inout [tabula_epoll_event]) -> (count: Int32, slept: Bool) {
         let room = Int32(events.count)
-        guard ready.isEmpty && !replayCanStep else { return (tabula_epoll_wait(epfd, &events, room, 0), false) }
+        guard ready.isEmpty && readLater.isEmpty && !replayCanStep else {
+            return (tabula_epoll_wait(epfd, &events, room, 0), false)
+        }
         let start = Histogram.now()
         let budget = awaitingAnswers > 0 ? idleSpin.budget : 0
         if budget > 0 {
