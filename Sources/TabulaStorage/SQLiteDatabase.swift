@@ -14,8 +14,13 @@ final class SQLiteDatabase {
     private var recent: [(sql: String, statement: SQLiteStatement)] = []
     static let recentLimit = 12
 
+    /// SQLite configured once, before its first open: no memory statistics (no global
+    /// mutex per allocation; nothing here reads them).
+    private static let configured: Int32 = tabula_sqlite_without_memory_statistics()
+
     /// Opens `path` for reading and writing (created when missing), or only for reading.
     init(path: String, readOnly: Bool = false) throws {
+        _ = SQLiteDatabase.configured
         var db: OpaquePointer?
         let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let rc = sqlite3_open_v2(path, &db, mode | SQLITE_OPEN_NOMUTEX, nil)
