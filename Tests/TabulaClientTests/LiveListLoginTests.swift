@@ -85,19 +85,17 @@ import TabulaStorage
         #expect(!shown.data.contains { $0.contains("Mine") }, "\(shown.data)")
     }
 
-    @MainActor @Test func aRefusedWatchIsTriedAgainUntilItIsTaken() async throws {
+    /// A server whose only snapshot place is held by a connection that reads nothing after
+    /// its reply (over 20,000 rows of 400 bytes: more than the sockets' buffers take).
+    static func placeHeld() throws -> (Server, LineConnection) {
         let s = try Self.startServer { $0.maxSnapshots = 1 }
-        defer { s.stop() }
-        // The only snapshot place, held: the list's first watches are refused ERR LIMIT.
-        let holder = try TabulaConnection(host: "127.0.0.1", port: s.port)
-        try holder.authenticate(Self.app)
-        // 20,000 rows of 400 bytes: more than the sockets' buffers take.
+        let filler = try TabulaConnection(host: "127.0.0.1", port: s.port)
+        try filler.authenticate(Self.app)
         let name = String(repeating: "x", count: 400)
         for _ in 0..<10 {
-            try holder.line.sendRaw(Array(String(repeating: "ADD /items \(name) 5\n", count: 2_000).utf8))
-            for _ in 0..<2_000 { _ = try holder.readReply(timeout: 30) }
+            try filler.line.sendRaw(Array(String(repeating: "ADD /items \(name) 5\n", count: 2_000).utf8))
+            for _ in 0..<2_000 { _ = try filler.readReply(timeout: 30) }
         }
-        // A connection that reads nothing after its reply (small buffers from the start).
         let stalled = try LineConnection(host: "127.0.0.1", port: s.port)
         var small: Int32 = 4096
         setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
@@ -106,6 +104,12 @@ import TabulaStorage
         #expect(try stalled.readLine(timeout: 10)?.hasPrefix("OK") == true)
         try stalled.send("WATCH /items SNAPSHOT")
         #expect(try stalled.readLine(timeout: 10)?.hasPrefix("OK watching /items") == true)
+        return (s, stalled)
+    }
+
+    @MainActor @Test func aRefusedWatchIsTriedAgainUntilItIsTaken() async throws {
+        let (s, stalled) = try Self.placeHeld()
+        defer { s.stop() }
         let list = LiveList(path: "/orders", endpoint: Self.endpoint(s), credentials: Self.app)
         let refused = await LiveListBoundsTests.run(list) {
             if case .offline(let why) = $0.state { why.hasPrefix("ERR LIMIT") } else { false }
@@ -115,5 +119,16 @@ import TabulaStorage
         let live = await LiveListBoundsTests.run(list) { if case .live = $0.state { true } else { false } }
         #expect(live, "\(list.state)")
         #expect(list.connections > 1, "taken on a later connection")
+    }
+
+    @MainActor @Test func aListWhoseWatchIsRefusedWaitsLongerEachTime() async throws {
+        let (s, stalled) = try Self.placeHeld()
+        defer { s.stop() }
+        let list = LiveList(path: "/orders", endpoint: Self.endpoint(s), credentials: Self.app)
+        let started = Date()
+        #expect(await LiveListBoundsTests.run(list) { $0.connections >= 6 })
+        // 50 + 100 + 200 + 400 + 800 ms of waits at least between the first and the sixth.
+        #expect(Date().timeIntervalSince(started) >= 1.5, "\(list.connections) connections")
+        _ = stalled
     }
 }

@@ -7,6 +7,7 @@ indirect enum RefValue: Equatable, CustomStringConvertible {
     case null
     case bool(Bool)
     case int(Int)
+    case double(Double)
     case string(String)
     case array([RefValue])
     case object([(String, RefValue)])
@@ -20,6 +21,7 @@ indirect enum RefValue: Equatable, CustomStringConvertible {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return "\(i)"
+        case .double(let d): return "\(d)"
         case .string(let s): return "\"\(s)\""
         case .array(let a): return "[" + a.map(\.description).joined(separator: ",") + "]"
         case .object(let o):
@@ -52,7 +54,7 @@ indirect enum RefValue: Equatable, CustomStringConvertible {
         case .null, .deferred: self = .null
         case .bool(let b): self = .bool(b)
         case .int(let i): self = .int(Int(i))
-        case .double(let d): self = .string("\(d)")
+        case .double(let d): self = .double(d)
         case .string(let s): self = .string(s)
         case .array(let a): self = .array(a.map(RefValue.init))
         case .object(let o): self = .object(o.map { ($0.0, RefValue($0.1)) })

@@ -1,33 +1,35 @@
 import Foundation
+import Synchronization
 
 /// One connection kept for a `LiveList`'s writes, logged in once: made at the first write
-/// (and after a write found it broken), used by one write at a time. Not a connection per
-/// write: with logins each would cost a slow hash and count against the server's login
-/// limits. A write whose connection breaks is not sent again (it may have been applied):
-/// its error is thrown, and the next write connects anew. An `NSLock` (a pthread mutex,
-/// which the thread sanitizer sees) guards the connection.
-final class KeptConnection: @unchecked Sendable {
+/// (and after a write found it broken), used by one write at a time, on a serial queue of
+/// its own (so a burst of writes waits in line, on one thread). Not a connection per write:
+/// with logins each would cost a slow hash and count against the server's login limits. A
+/// write whose connection breaks is not sent again (it may have been applied): its error is
+/// thrown, and the next write connects anew.
+final class KeptConnection: Sendable {
     private let endpoint: Endpoint
     private let credentials: Credentials?
-    private let lock = NSLock()
-    private var connection: TabulaConnection?
-    /// Connections made, for tests and the curious.
-    private(set) var made = 0
+    private let queue = DispatchQueue(label: "tabula-livelist-writes")
+    /// The connection: touched only on `queue`, one write at a time.
+    nonisolated(unsafe) private var connection: TabulaConnection?
+    private let connectionsMade = Atomic<Int>(0)
 
     init(_ endpoint: Endpoint, credentials: Credentials?) {
         self.endpoint = endpoint
         self.credentials = credentials
     }
 
-    /// Sends `line` and returns its reply, on the kept connection (blocks: call it off the
-    /// main actor).
-    func request(_ line: String) throws -> ServerReply {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Connections made, for tests and the curious.
+    var made: Int { connectionsMade.load(ordering: .relaxed) }
+
+    /// Sends `line` and returns its reply, on the kept connection (on `queue`: blocks).
+    private func request(_ line: String) throws -> ServerReply {
+        dispatchPrecondition(condition: .onQueue(queue))
         do {
             if connection == nil {
                 let c = try TabulaConnection(endpoint)
-                made += 1
+                connectionsMade.add(1, ordering: .relaxed)
                 if let credentials { try c.authenticate(credentials) }
                 connection = c
             }
@@ -38,10 +40,10 @@ final class KeptConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends `line` from a thread of its own, so that the caller's actor goes on meanwhile.
+    /// Sends `line` after the writes before it, off the caller's actor.
     func send(_ line: String) async throws -> ServerReply {
         try await withCheckedThrowingContinuation { k in
-            Thread.detachNewThread {
+            queue.async {
                 do { k.resume(returning: try self.request(line)) } catch { k.resume(throwing: error) }
             }
         }

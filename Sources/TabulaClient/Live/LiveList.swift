@@ -25,8 +25,8 @@ public final class LiveList {
         /// The server sent more than a live copy keeps (why: a list past
         /// `ReplicaFeed.mostRows`): the copy is emptied and `run` returns, without retrying.
         case stopped(String)
-        /// The server refused the login (its reply, `ERR WRONGPASS …`): `run` returns, as the
-        /// same secret would be refused again.
+        /// The server refused the login (its reply: `ERR WRONGPASS …`, or a server without
+        /// users): `run` returns, as the same login would be refused again.
         case refused(String)
     }
 
@@ -54,6 +54,8 @@ public final class LiveList {
     @ObservationIgnored private var loggingIn: String?
     /// Why the last connection was let go (a refused login or watch), said while it waits.
     @ObservationIgnored private var letGo: String?
+    /// The copy went live on the current connection (the back-off starts again after it).
+    @ObservationIgnored private var wentLive = false
     private var feed: ReplicaFeed
 
     /// Keeps `path` of `endpoint`, at most `mostRows` rows (`ReplicaFeed.mostRows`, or fewer),
@@ -84,7 +86,6 @@ public final class LiveList {
                     endpoint, maxLine: LiveList.mostLineBytes, backlog: AsyncTabulaConnection.mostBacklog)
                 connection = c
                 connections += 1
-                wait = 0.05
                 letGo = nil
                 await follow(c)
                 c.close()
@@ -98,6 +99,10 @@ public final class LiveList {
             } catch {
                 state = .offline("\(error)")
             }
+            // The wait starts again from 50 ms only after the copy went live: a connection
+            // whose login or watch is refused each time waits longer each time.
+            if wentLive { wait = 0.05 }
+            wentLive = false
             try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
             wait = min(wait * 2, 2)
         }
@@ -179,17 +184,18 @@ public final class LiveList {
         showPhase()
     }
 
-    /// The login's reply (text: FORMAT json comes after it): the watch follows an `OK`; a
-    /// wrong secret ends the list; anything else (`ERR LIMIT`) is tried again after a wait.
+    /// The login's reply (text: FORMAT json comes after it): the watch follows an `OK`; too
+    /// many logins at once (`ERR LIMIT`) is tried again after a wait; any other refusal (a
+    /// wrong secret, a server without users) ends the list, as it would be refused again.
     private func loggedIn(_ reply: String, on c: AsyncTabulaConnection) {
         guard let id = loggingIn.take() else { return }
         if reply.hasPrefix("OK") {
             for request in feed.connected(historyID: id) { c.send(request) }
-        } else if reply.hasPrefix("ERR WRONGPASS") || reply.hasPrefix("ERR NOPERM") {
-            state = .refused(reply)
+        } else if reply.hasPrefix("ERR LIMIT") {
+            letGo = reply
             c.close()
         } else {
-            letGo = reply
+            state = .refused(reply)
             c.close()
         }
     }
@@ -211,7 +217,9 @@ public final class LiveList {
         case .idle: break
         case .snapshot: state = .snapshot
         case .resuming: state = .resuming
-        case .live: state = .live(rev: feed.replica.rev)
+        case .live:
+            state = .live(rev: feed.replica.rev)
+            wentLive = true
         case .tooLarge(let why): state = .stopped(why)
         }
     }

@@ -57,17 +57,34 @@ struct ShownChildren {
         }.sorted()
     }
 
-    func contains(_ i: Int) -> Bool { i >= 0 && i < count && differing.contains(i) != byDefault }
+    func contains(_ i: Int) -> Bool {
+        let at = firstDiffering(from: i)
+        return i >= 0 && i < count && (at < differing.count && differing[at] == i) != byDefault
+    }
 
     /// How many are shown.
     var total: Int { byDefault ? count - differing.count : differing.count }
 
     /// The first shown position at or after `i`, or nil.
     func first(from i: Int) -> Int? {
-        guard byDefault else { return differing.first { $0 >= i } }
+        var at = firstDiffering(from: i)
+        guard byDefault else { return at < differing.count ? differing[at] : nil }
         var k = i
-        while k < count, differing.contains(k) { k += 1 }  // at most one step per hidden entry
+        while at < differing.count, differing[at] == k {  // one step per hidden entry in a row
+            k += 1
+            at += 1
+        }
         return k < count ? k : nil
+    }
+
+    /// The index in `differing` of the first position at or after `i` (binary search).
+    private func firstDiffering(from i: Int) -> Int {
+        var (lo, hi) = (0, differing.count)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if differing[mid] < i { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 }
 

@@ -167,7 +167,16 @@ extension EventLoop {
     private func failReplay(_ c: Connection, _ r: Replay, _ gap: HistoryGap) {
         let format = c.session.format
         if !r.acknowledged, r.plan.snapshotAsked, gap.failure == nil, c.exchange == nil {
-            if r.plan.addedWatch { _ = executor.state.hub.withLock { $0.remove(c.id, r.plan.prefix) } }
+            let others = executor.state.hub.withLock { hub in
+                if r.plan.addedWatch { _ = hub.remove(c.id, r.plan.prefix) }
+                return hub.watchCount(of: c.id)
+            }
+            // The events pushed meanwhile are of revisions the snapshot holds: with no other
+            // watch they are all the watch's own, and go (none at or before the reply's rev).
+            if others == 0 {
+                c.deferred.removeAll()
+                c.deferredCount = 0
+            }
             var again = Request(tag: r.plan.tag, command: .watch(prefix: r.plan.prefix, from: nil, snapshot: true))
             again.subscribeReply = r.plan.subscribeReply
             c.held.insert(units.routed(.request(again)), at: 0)

@@ -15,7 +15,15 @@ extension EventLoop {
             let n = readBuffer.withUnsafeMutableBytes { tabula_tls_read(ssl, $0.baseAddress, Int32($0.count)) }
             if n > 0 {
                 c.tlsWantsWrite = false
+                readThisTurn += Int(n)
                 take(c, Int(n))
+                // The turn's budget spent: the rest, perhaps decrypted already and so unseen
+                // by epoll, is read first in the next turn.
+                if readThisTurn >= EventLoop.readBudget, conns[c.id.raw] != nil, !c.readDeferred {
+                    c.readDeferred = true
+                    readLater.append(c)
+                    return
+                }
                 continue
             }
             switch n {
