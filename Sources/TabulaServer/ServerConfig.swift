@@ -3,8 +3,8 @@ import TabulaAccess
 import TabulaProtocol
 
 /// When an I/O loop gives the CPU away before a thin wake-up (`--cpu-yield`). Off by
-/// default: measured with the client on another core it only delays (README, Performance),
-/// and with the client sharing the cores it triples the P=1 tail for a few percent more.
+/// default: with the client on another core it only delays, and with the client sharing
+/// the cores it triples the P=1 tail for a few percent more throughput.
 public enum CPUYield: String, Sendable, CaseIterable {
     /// Only while every client of the loop is on this machine (loopback or a Unix socket):
     /// they may share its cores, where the yield lets them send more first. A client on

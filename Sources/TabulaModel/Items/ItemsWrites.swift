@@ -126,7 +126,7 @@ extension ItemsList {
         let bands = try Band.parse(args).get()
         let n = bands.count
         // The reply and the event count every item: BANDS is an admin's, and its event one
-        // value for every watcher of /items (README, Security, says so).
+        // value for every watcher of /items (docs/security.md, on what a user may learn, says so).
         guard bands != items.bands else {
             return .unchanged("\(n) \(plural(n, "band"))", rows: bandsReply(Viewer()).rows)
         }

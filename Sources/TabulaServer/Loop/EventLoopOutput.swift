@@ -20,9 +20,9 @@ extension EventLoop {
     /// causal: see `run`), so the last made dirty are mostly clients waiting for a reply,
     /// whose next request waits on it, and the first mostly watchers, whose events then go
     /// out a few sends later in the same turn. A writer with 100 watchers on its loop is
-    /// answered before its watchers' sends instead of after them (fan-out to 100 watchers,
-    /// one writer: P=1 ~175k -> ~215k deliveries/s, P=16 ~2.0M -> ~2.6M; README). Each
-    /// connection's own output keeps its order, so causality does not depend on this.
+    /// answered before its watchers' sends, not after them (docs/performance.md gives the
+    /// fan-out figures). Each connection's own output keeps its order, so causality does not
+    /// depend on this.
     func flushDirty() {
         swap(&flushing, &dirty)  // both keep their storage: no allocation per turn
         for c in flushing.reversed() {

@@ -5,9 +5,9 @@ import Glibc
 /// it awaits an answer from the engine (`IdleSpin`, `--busy-poll`: a durable write's commit
 /// takes a few hundred microseconds, less than falling asleep and being woken costs both
 /// sides) and then sleeping in `epoll_wait` until a socket, the inbox or the next timeout
-/// wakes it. A loop that awaits nothing does not poll: with clients on the same cores, loops
-/// polling for their next request took the cores those clients needed (PING at P=1 on two
-/// loops went from ~105k to ~150k/s, but its p99 from 1.5 to 4 ms: README).
+/// wakes it. A loop that awaits nothing does not poll: with clients on the same cores, a
+/// loop polling for its next request takes the cores those clients need, and their tail
+/// latency grows more than their throughput.
 extension EventLoop {
     /// Fills `events`; returns how many there are (0 when only the inbox has work, -1 on an
     /// interrupted wait) and whether the loop slept (was woken, rather than found work).
