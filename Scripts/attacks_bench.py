@@ -3,9 +3,7 @@ they run. Flooders run in processes of their own (not threads: the GIL would tim
 against the measuring client)."""
 import multiprocessing, os, socket, ssl, statistics, subprocess, threading, time
 
-
-def source(a, b):
-    return ("127.%d.%d.%d" % (a, b // 250, 1 + b % 250), 0)
+from bench_common import conn, ping_ms, reply, rss_mb, source
 
 
 def guesser(port, k, stop):
@@ -120,33 +118,6 @@ def handshake_flood(rel, start_tabulad, work):
                   " p50 %.2f ms, p99 %.2f ms over %d PINGs" % (kind, lat[len(lat) // 2] * 1000, lat[int(len(lat) * 0.99)] * 1000, len(lat)))
         finally:
             stop_all(stop, procs, p)
-
-
-def rss_mb(pid):
-    with open("/proc/%d/status" % pid) as f:
-        return int(next(l for l in f if l.startswith("VmRSS")).split()[1]) // 1024
-
-
-def conn(port):
-    s = socket.create_connection(("127.0.0.1", port))
-    f = s.makefile("rb")
-    f.readline()
-    return s, f
-
-
-def reply(f):
-    while True:
-        l = f.readline()
-        if not l or l.startswith(b"OK") or l.startswith(b"ERR"):
-            return l
-
-
-def ping_ms(s, f, n=20):
-    lat = []
-    for _ in range(n):
-        t = time.time(); s.sendall(b"PING\n"); reply(f); lat.append((time.time() - t) * 1000)
-    lat.sort()
-    return lat[len(lat) // 2], lat[-1]
 
 
 def cached_reply_burst(rel, start_tabulad):

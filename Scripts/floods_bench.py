@@ -4,8 +4,7 @@ client sends a PING every 10 ms (the attackers at nice 19, as if on machines of 
 server's CPU. Usage: Scripts/bench --floods [--only NAME] (names below)."""
 import multiprocessing, os, socket, time
 
-from attacks_bench import conn, reply, source
-from hostile_bench import cpu_seconds
+from bench_common import conn, cpu_seconds, reply, source
 
 
 def pinger(port, seconds):

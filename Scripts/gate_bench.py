@@ -20,7 +20,7 @@ import threading
 import time
 
 
-from attacks_bench import conn, ping_ms, reply, rss_mb
+from bench_common import conn, ping_ms, reply, rss_mb, users_file
 
 
 def start(binary, *flags):
@@ -308,8 +308,8 @@ def pinned_snapshots(binary, snaps=6, items=200_000):
 
 
 def granted_branch_snapshots(binary, work, children=50_000, snaps=4):
-    users = users_file(binary, work, "gate-branch-users", ("admin", "admin", []),
-                       ("cat", "read", ["--allow", "/catalog", "--deny", "/catalog/big/child-7"]))
+    users = users_file(binary, "%s/gate-branch-users" % work,
+                       [("admin", "admin", []), ("cat", "read", ["--allow", "/catalog", "--deny", "/catalog/big/child-7"])])
     p, port, resp = start(binary, "--users", users)
     try:
         lines = [b"AUTH admin pw-admin\n", b"ADD /catalog big\n"]
@@ -349,19 +349,9 @@ def granted_branch_snapshots(binary, work, children=50_000, snaps=4):
         p.kill()
 
 
-def users_file(binary, work, name, *users):
-    """A users file of (name, role, [passwd flags]) with secrets pw-NAME."""
-    path = "%s/%s" % (work, name)
-    with open(path, "w") as out:
-        for user, role, flags in users:
-            subprocess.run([binary, "passwd", user, role, "--iterations", "1000", "--force", *flags],
-                           input="pw-%s\n" % user, text=True, stdout=out, check=True)
-    return path
-
-
 def snapshot_shares(binary, work, attackers=64, items=100_000):
-    users = users_file(binary, work, "gate-share-users", ("admin", "admin", []), ("reader", "read", []),
-                       ("other", "read", []))
+    users = users_file(binary, "%s/gate-share-users" % work,
+                       [("admin", "admin", []), ("reader", "read", []), ("other", "read", [])])
     p, port, resp = start(binary, "--users", users)
     try:
         pipelined(port, [b"AUTH admin pw-admin\n"] + [b"ADD /items item-%d 5\n" % i for i in range(items)])

@@ -5,17 +5,7 @@ import socket
 import subprocess
 import time
 
-from attacks_bench import conn, reply, ping_ms, rss_mb
-
-
-def users_file(rel, work, lines):
-    """A users file with (name, role, [passwd flags]) lines, secret 'pw'."""
-    path = os.path.join(work, "hostile-users.txt")
-    with open(path, "w") as f:
-        for name, role, flags in lines:
-            f.write(subprocess.run([os.path.join(rel, "tabulad"), "passwd", name, role, "--force", "--iterations", "1000"] + flags,
-                                   input="pw\n", check=True, capture_output=True, text=True).stdout)
-    return path
+from bench_common import conn, cpu_seconds, ping_ms, reply, rss_mb, users_file
 
 
 def fill_items(port, n, user=b"admin"):
@@ -32,7 +22,9 @@ def fill_items(port, n, user=b"admin"):
 def restricted_reads(rel, start_tabulad, work, items=1000000):
     """A user with path grants pipelines 128 LS /items LIMIT 1 AFTER k (distinct k, so no
     cache answers) over `items` items; another client's PING meanwhile."""
-    users = users_file(rel, work, [("admin", "admin", []), ("ci", "read", ["--allow", "/items", "--deny", "/items/3"])])
+    users = users_file(os.path.join(rel, "tabulad"), os.path.join(work, "hostile-users.txt"),
+                       [("admin", "admin", []), ("ci", "read", ["--allow", "/items", "--deny", "/items/3"])],
+                       secret=lambda name: "pw")
     p, port = start_tabulad("--memory", "--users", users, "--history", "1000")
     try:
         a, af = fill_items(port, items)
@@ -91,12 +83,6 @@ def unread_pages(rel, start_tabulad, work, conns=800):
             s.close()
     finally:
         p.terminate(); p.wait()
-
-
-def cpu_seconds(pid):
-    """The process's user and system CPU seconds so far (/proc/PID/stat)."""
-    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def stalled_replays(rel, start_tabulad, work, conns=600, seconds=20, changes=200000, binary=None):

@@ -3,7 +3,7 @@ and another client's PING while they are sent. Prints the figure and what bounds
 import socket
 import time
 
-from attacks_bench import conn, ping_ms, rss_mb
+from bench_common import conn, ping_ms, rss_mb
 
 
 def unread(port, data):

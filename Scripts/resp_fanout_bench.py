@@ -6,7 +6,7 @@ change (its /proc user+system time over the writes, over the changes) and per de
 beside each --against build or --variant, the runs alternating, medians."""
 import multiprocessing, selectors, socket, statistics, time
 
-from hostile_bench import cpu_seconds
+from bench_common import cpu_seconds
 
 SUBSCRIBERS = 2000
 CHANGES = 2000

@@ -7,7 +7,7 @@ import socket
 import threading
 import time
 
-from attacks_bench import conn, ping_ms, reply
+from bench_common import conn, ping_ms, reply
 
 
 def fill(port, items=10000):

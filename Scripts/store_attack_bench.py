@@ -1,10 +1,10 @@
 """A restricted writer against a store with no room (Scripts/bench --attacks): what it costs
 the others' writes and reads. Prints its figure and what bounds it."""
+import os
 import threading
 import time
 
-from attacks_bench import conn, reply
-from hostile_bench import users_file
+from bench_common import conn, reply, users_file
 
 
 def full_store_writer(rel, start_tabulad, work, seconds=15):
@@ -13,7 +13,9 @@ def full_store_writer(rel, start_tabulad, work, seconds=15):
     wait behind the SYNC and reach the engine together). Meanwhile the admin makes small
     SELECTs one at a time and a third client SHOWs: the admin's refused fraction and the
     SHOW's p99."""
-    users = users_file(rel, work, [("admin", "admin", []), ("ci", "write", ["--allow", "/items", "--allow", "/orders"])])
+    users = users_file(os.path.join(rel, "tabulad"), os.path.join(work, "store-attack-users.txt"),
+                       [("admin", "admin", []), ("ci", "write", ["--allow", "/items", "--allow", "/orders"])],
+                       secret=lambda name: "pw")
     db = "%s/full-store.sqlite" % work
     p, port = start_tabulad("--data", db, "--max-size", str(4 << 20), "--history", "1000", "--users", users, "--max-line", "65536")
     stop = threading.Event()

@@ -11,7 +11,7 @@ the terminal view did): each viewer answers every event with `LS /items LIMIT 10
 import multiprocessing, os, random, selectors, socket, time
 
 from floods_bench import fill
-from hostile_bench import cpu_seconds
+from bench_common import cpu_seconds
 
 VIEWERS = 1000
 RATE = 200

@@ -1,0 +1,60 @@
+"""What the bench modules share, and import from here only (none imports another bench's
+helpers): a connection that read its greeting, a request's final reply, another client's
+PING, a process's RSS and CPU seconds, a source address per flooder, a users file."""
+import os
+import socket
+import subprocess
+import time
+
+
+def conn(port):
+    """A line-protocol connection to 127.0.0.1:port, its greeting read: (socket, file)."""
+    s = socket.create_connection(("127.0.0.1", port))
+    f = s.makefile("rb")
+    f.readline()
+    return s, f
+
+
+def reply(f):
+    """Reads up to a request's final line (OK or ERR, or the end) and returns it."""
+    while True:
+        l = f.readline()
+        if not l or l.startswith(b"OK") or l.startswith(b"ERR"):
+            return l
+
+
+def ping_ms(s, f, n=20):
+    """n PINGs one after another: the median and the slowest, in milliseconds."""
+    lat = []
+    for _ in range(n):
+        t = time.time(); s.sendall(b"PING\n"); reply(f); lat.append((time.time() - t) * 1000)
+    lat.sort()
+    return lat[len(lat) // 2], lat[-1]
+
+
+def rss_mb(pid):
+    """The process's resident memory, in MB."""
+    with open("/proc/%d/status" % pid) as f:
+        return int(next(l for l in f if l.startswith("VmRSS")).split()[1]) // 1024
+
+
+def cpu_seconds(pid):
+    """The process's user and system CPU seconds so far (/proc/PID/stat)."""
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def source(a, b):
+    """A loopback source address of its own for flooder (a, b): the per-address bounds then
+    count each alone."""
+    return ("127.%d.%d.%d" % (a, b // 250, 1 + b % 250), 0)
+
+
+def users_file(binary, path, users, secret=lambda name: "pw-%s" % name):
+    """Writes a users file at `path` of (name, role, [passwd flags]), each with
+    `secret(name)` (cheap hashes: 1,000 iterations); returns the path."""
+    with open(path, "w") as out:
+        for name, role, flags in users:
+            subprocess.run([binary, "passwd", name, role, "--iterations", "1000", "--force", *flags],
+                           input=secret(name) + "\n", text=True, stdout=out, check=True)
+    return path
