@@ -12,6 +12,7 @@ attacks on another build, in turn, so that before and after are measured in one 
   6 unread snapshots of /orders, 200,000 items all renamed after each   bar: RSS within a few hundred MB
   4 snapshots of a branch of 50,000 children by a user with a deny in it   bar: PING < 50 ms
   64 unread snapshots by one read-only user; that user and another then ask   bar: granted within seconds
+  LS /orders pages over 100,000 orders by a user denied one menu entry   bar: a page costs the page
 """
 import os
 import socket
@@ -394,11 +395,35 @@ def snapshot_shares(binary, work, attackers=64, items=100_000):
         p.kill()
 
 
+def restricted_orders(binary, work, orders=100_000, pages=200):
+    users = users_file(binary, "%s/gate-orders-users" % work,
+                       [("admin", "admin", []), ("diner", "read", ["--deny", "/menu/pizza/margherita"])])
+    p, port, resp = start(binary, "--users", users)
+    try:
+        dishes = [b"pepperoni", b"carbonara", b"tiramisu", b"margherita"]
+        pipelined(port, [b"AUTH admin pw-admin\n"] + [b"ORDER %s\n" % dishes[i % 4] for i in range(orders)])
+        c, f = conn(port)
+        c.sendall(b"AUTH diner pw-diner\n")
+        reply(f)
+        lat = []
+        for k in range(pages):
+            t = time.time()
+            c.sendall(b"LS /orders LIMIT 100 AFTER %d\n" % (1 + k * 401 % (orders - 200)))
+            reply(f)
+            lat.append((time.time() - t) * 1000)
+        lat.sort()
+        return ("%d pages of LS /orders LIMIT 100 AFTER k over %d orders, as a user denied one menu entry: p50 %.2f ms,"
+                " max %.1f ms (bar: a page costs the page)" % (pages, orders, lat[len(lat) // 2], lat[-1]))
+    finally:
+        p.kill()
+
+
 def run(binaries, work):
     """Each attack on each of `binaries` (name, path), in turn."""
     for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits,
-                   catalog_writes, pinned_snapshots, granted_branch_snapshots, snapshot_shares):
+                   catalog_writes, pinned_snapshots, granted_branch_snapshots, snapshot_shares, restricted_orders):
         for name, binary in binaries:
-            with_work = (wrong_passwords, refused_commits, catalog_writes, granted_branch_snapshots, snapshot_shares)
+            with_work = (wrong_passwords, refused_commits, catalog_writes, granted_branch_snapshots, snapshot_shares,
+                         restricted_orders)
             figure = attack(binary, work) if attack in with_work else attack(binary)
             print("%-10s %s" % (name, figure), flush=True)

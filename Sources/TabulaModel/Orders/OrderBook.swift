@@ -6,6 +6,9 @@ public struct OrderBook: Sendable {
     private var list = OrderedList()
     /// The id the next order gets.
     public private(set) var nextId = 1
+    /// How many orders there are of each menu entry (by its path): what a viewer's denied
+    /// entries hide, counted without a look at each order.
+    public private(set) var countByEntry: [String: Int] = [:]
 
     /// An empty order list.
     public init() {}
@@ -41,6 +44,7 @@ public struct OrderBook: Sendable {
         while base + slots.count <= o.id { slots.append((nil, -1)) }
         slots[o.id - base] = (o, list.append(o.id))
         nextId = max(nextId, o.id + 1)
+        countByEntry[o.entry, default: 0] += 1
     }
 
     /// Makes sure new orders get ids from `next` on.
@@ -54,6 +58,8 @@ public struct OrderBook: Sendable {
         guard let o = order(id) else { return nil }
         list.remove(slots[id - base].handle)
         slots[id - base] = (nil, -1)
+        let left = countByEntry[o.entry, default: 1] - 1
+        countByEntry[o.entry] = left > 0 ? left : nil
         return o
     }
 
@@ -62,6 +68,7 @@ public struct OrderBook: Sendable {
         slots = ChunkedArray()
         base = nextId
         list = OrderedList()
+        countByEntry = [:]
     }
 
     /// Up to `limit` orders from 0-based `position`.

@@ -14,16 +14,14 @@ public struct OrdersList: ListStore {
     public var recordsMutations = true
 
     public func summary(seenBy viewer: Viewer) -> Row {
-        let n = viewer.isRestricted ? seen(viewer).count : orders.count
+        let n = viewer.isRestricted ? viewer.grants.map { SeenOrders(orders, grants: $0).count } ?? 0 : orders.count
         return Row(
             text: "orders/  \(n) \(plural(n, "order"))",
             json: .object([("name", .string("orders")), ("count", .int(Int64(n)))]), path: RowPath("/", "orders"))
     }
 
-    /// The orders `viewer` sees, in order (every order: O(n), only for a viewer with grants):
-    /// an order of a menu entry its grants deny is, for it, an order never made.
-    func seen(_ viewer: Viewer) -> [Order] { orders.page(from: 0, limit: orders.count).filter { sees($0, viewer) } }
-
+    /// Whether `viewer` sees order `o`: an order of a menu entry its grants deny is, for
+    /// it, an order never made.
     func sees(_ o: Order, _ viewer: Viewer) -> Bool {
         viewer.sees("/orders/\(o.id)") && !(viewer.grants?.denies(o.entry) ?? false)
     }
@@ -43,23 +41,23 @@ public struct OrdersList: ListStore {
 
     public func list(_ ref: Ref, limit: Int, after: String?, viewer: Viewer) throws -> Reply {
         guard ref.kind == 0 else { return try show(ref, viewer: viewer) }
-        // A viewer with grants pages over the orders it sees only.
-        let seen = viewer.isRestricted ? seen(viewer) : nil
+        // A viewer with grants pages over the orders it sees only (`SeenOrders`).
+        let seen = viewer.isRestricted ? viewer.grants.map { SeenOrders(orders, grants: $0) } : nil
         var start = 0
         if let a = after {
-            guard let id = Int(a), let p = seen.map({ $0.firstIndex { $0.id == id } }) ?? orders.position(of: id) else {
+            guard let id = Int(a), let p = orders.position(of: id), seen?.sees(orders.order(id)!) ?? true else {
                 throw TabulaError(.notFound, "AFTER \(a): no order \(a)")
             }
             start = p + 1
         }
         let total = seen?.count ?? orders.count
-        let page =
-            seen.map { Array($0[min(start, $0.count)..<min(start + limit, $0.count)]) }
-            ?? orders.page(from: start, limit: limit)
+        let (page, more) =
+            seen?.page(from: start, limit: limit)
+            ?? (orders.page(from: start, limit: limit), start + limit < orders.count)
         var reply = Reply(
             rows: page.map { Row(text: $0.row, json: .deferred($0), path: RowPath("/orders", number: $0.id)) },
             message: "\(page.count) of \(total)")
-        if start + page.count < total, let last = page.last {
+        if more, let last = page.last {
             reply.message += "; more: LS /orders LIMIT \(limit) AFTER \(last.id)"
         }
         return reply

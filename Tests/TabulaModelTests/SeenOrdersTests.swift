@@ -1,0 +1,67 @@
+import Testing
+import TabulaProtocol
+
+@testable import TabulaModel
+
+/// `/orders` for a viewer with grants, read through `SeenOrders` (counts by entry, the orders
+/// its prefixes name), is what the slow way gives: every order's path and entry checked. Random
+/// orders of random entries, some removed, random grants denying entries, sections and
+/// orders (with byte variants such as `/orders/07`); every page of every size, the count in
+/// `LS /orders`' reply and in `LS /`'s row. A failure names its seed.
+@Suite struct SeenOrdersTests {
+    static let entries = [
+        "/menu/pizza/margherita", "/menu/pizza/pepperoni", "/menu/pasta/carbonara", "/menu/dessert/tiramisu",
+    ]
+
+    static func grants(_ g: inout SplitMix64) -> Grants {
+        let pool =
+            entries + [
+                "/menu/pizza", "/menu", "/orders", "/orders/3", "/orders/03", "/orders/7", "/orders/12", "/orders/7/x",
+                "/items",
+            ]
+        func some() -> [String] { (0..<Int(g.next() % 3)).map { _ in pool[Int(g.next() % UInt64(pool.count))] } }
+        return Grants(allow: g.next() % 3 == 0 ? some() : [], deny: some())
+    }
+
+    /// Every order the slow way: `(id, shown)` in the list's order.
+    static func naive(_ h: Harness, _ grants: Grants) -> [Int] {
+        h.viewer.grants = nil
+        defer { h.viewer.grants = grants }
+        return h.run("LS /orders LIMIT 10000").reply.rows.compactMap { row -> Int? in
+            let o = row.json.resolved
+            guard let id = o["id"]?.intValue, let entry = o["entry"]?.stringValue else { return nil }
+            return grants.shows("/orders/\(id)") && !grants.denies(entry) ? Int(id) : nil
+        }
+    }
+
+    @Test func aRestrictedViewersPagesAndCountsOfOrdersAreTheSlowWays() {
+        for seed in UInt64(1)...300 {
+            var g = SplitMix64(seed: seed)
+            let h = Harness()
+            for _ in 0..<Int(10 + g.next() % 30) {
+                let e = Self.entries[Int(g.next() % UInt64(Self.entries.count))]
+                _ = h.run("ORDER \(e)")
+                if g.next() % 5 == 0 { _ = h.run("RM /orders/\(1 + g.next() % 20)") }
+            }
+            let grants = Self.grants(&g)
+            let want = Self.naive(h, grants)
+            h.viewer.grants = grants
+            guard h.viewer.isRestricted, h.viewer.sees("/orders") else { continue }
+            let limit = 1 + Int(g.next() % 5)
+            var got: [Int] = []
+            var next = "LS /orders LIMIT \(limit)"
+            while true {
+                let r = h.run(next).reply
+                got += r.rows.compactMap { $0.json.resolved["id"]?.intValue.map(Int.init) }
+                #expect(r.message.hasPrefix("\(r.rows.count) of \(want.count)"), "seed \(seed) \(grants): \(r.message)")
+                guard let more = r.message.range(of: "more: ") else { break }
+                next = String(r.message[more.upperBound...])
+            }
+            #expect(got == want, "seed \(seed) \(grants), LIMIT \(limit)")
+            let row = h.run("LS /").reply.rows.first { $0.text.hasPrefix("orders/") }
+            #expect(
+                row.map { $0.text.contains("\(want.count) order") } ?? true,
+                "seed \(seed): \(String(describing: row?.text))")
+        }
+    }
+}
