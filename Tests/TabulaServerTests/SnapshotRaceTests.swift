@@ -13,20 +13,7 @@ import TabulaClient
     @Test func aResumeWithSnapshotTheHistoryOvertakesBeforeItsReplyIsSentASnapshotNeverExpired() throws {
         try withServer({ $0.setHistory(30, durable: false) }) { s in
             let stop = Atomic<Bool>(false)
-            let writers = (0..<2).map { _ in
-                Thread {
-                    guard let w = try? connect(s) else { return }
-                    var k = 0
-                    while !stop.load(ordering: .relaxed) {
-                        let batch = (0..<16).map { "SELECT /settings/my-int #\(1 + (k + $0) % 4)" }
-                        guard (try? w.line.sendRaw(Array((batch.joined(separator: "\n") + "\n").utf8))) != nil else {
-                            return
-                        }
-                        for _ in batch { _ = try? w.readReply(timeout: 10) }
-                        k += 1
-                    }
-                }
-            }
+            let writers = (0..<2).map { _ in Thread { Self.flip(s, until: stop) } }
             for t in writers { t.start() }
             defer { stop.store(true, ordering: .relaxed) }
             var c = try connect(s)
@@ -51,6 +38,57 @@ import TabulaClient
                 #expect(try c.request("UNWATCH /settings").isOK)
             }
             #expect(refused.isEmpty, "\(snapshots) snapshots, then refused: \(refused)")
+        }
+    }
+
+    @Test func aResumeWithoutSnapshotTheHistoryOvertakesEndsWithExpiredOrAGoodbyeNeverASilentClose() throws {
+        try withServer({ $0.setHistory(30, durable: false) }) { s in
+            let stop = Atomic<Bool>(false)
+            let writers = (0..<2).map { _ in Thread { Self.flip(s, until: stop) } }
+            for t in writers { t.start() }
+            defer { stop.store(true, ordering: .relaxed) }
+            var c = try connect(s)
+            var ends: [String: Int] = [:]
+            let started = Date()
+            while Date().timeIntervalSince(started) < 8 {
+                let head = try stat(c, "revision")
+                let r = try c.request("WATCH /settings FROM \(max(0, head - 20))")
+                guard r.isOK else {
+                    #expect(r.final.hasPrefix("ERR EXPIRED"), "\(r.final)")
+                    ends["refused", default: 0] += 1
+                    continue
+                }
+                // Read to the replay's end; a close must come after a goodbye.
+                var end: String?
+                do {
+                    end = try c.waitPush(timeout: 10) { $0.hasPrefix("* SYNCED") || $0.hasPrefix("* BYE") }
+                } catch {
+                    Issue.record("closed without a goodbye: \(error)")
+                    return
+                }
+                _ = c.takePushes()
+                if end?.hasPrefix("* BYE replay stopped") == true {
+                    ends["goodbye", default: 0] += 1
+                    c = try connect(s)
+                    continue
+                }
+                #expect(end != nil, "the replay did not end")
+                ends["synced", default: 0] += 1
+                #expect(try c.request("UNWATCH /settings").isOK)
+            }
+            #expect(ends["synced", default: 0] > 0, "\(ends)")
+        }
+    }
+
+    /// Flips `/settings/my-int` through its options, 16 a batch, until `stop`.
+    static func flip(_ s: Server, until stop: borrowing Atomic<Bool>) {
+        guard let w = try? connect(s) else { return }
+        var k = 0
+        while !stop.load(ordering: .relaxed) {
+            let batch = (0..<16).map { "SELECT /settings/my-int #\(1 + (k + $0) % 4)" }
+            guard (try? w.line.sendRaw(Array((batch.joined(separator: "\n") + "\n").utf8))) != nil else { return }
+            for _ in batch { _ = try? w.readReply(timeout: 10) }
+            k += 1
         }
     }
 }
