@@ -1,9 +1,12 @@
-"""What the bench modules share, and import from here only (none imports another bench's
-helpers): a connection that read its greeting, a request's final reply, another client's
-PING, a process's RSS and CPU seconds, a source address per flooder, a users file."""
+"""What the bench modules share: a server started on free ports, a connection that read its
+greeting, a request's final reply, pipelined requests, another client's PING, a process's
+RSS and CPU seconds, a source address per flooder, a users file. It imports no bench, and no
+bench takes these from another (two take workloads: pinned_bench from anchors_bench,
+viewers_bench from floods_bench), so no bench imports another in a circle."""
 import os
 import socket
 import subprocess
+import threading
 import time
 
 
@@ -58,3 +61,22 @@ def users_file(binary, path, users, secret=lambda name: "pw-%s" % name):
             subprocess.run([binary, "passwd", name, role, "--iterations", "1000", "--force", *flags],
                            input=secret(name) + "\n", text=True, stdout=out, check=True)
     return path
+
+
+def start_server(binary, *flags):
+    """tabulad on free ports (line, then RESP), on memory unless --data is given: (process, port, resp port)."""
+    store = [] if "--data" in flags else ["--memory"]
+    p = subprocess.Popen([binary, "--port", "0", "--resp-port", "0", "--log-level", "error", *store, *flags],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return p, int(p.stdout.readline()), int(p.stdout.readline())
+
+
+def pipelined(port, lines):
+    """Sends `lines` (bytes, one request each) on one connection and reads their replies."""
+    s, f = conn(port)
+    t = threading.Thread(target=s.sendall, args=(b"".join(lines),), daemon=True)
+    t.start()
+    for _ in lines:
+        reply(f)
+    t.join()
+    s.close()

@@ -21,14 +21,9 @@ import threading
 import time
 
 
-from bench_common import conn, ping_ms, reply, rss_mb, users_file
-
-
-def start(binary, *flags):
-    store = [] if "--data" in flags else ["--memory"]
-    p = subprocess.Popen([binary, "--port", "0", "--resp-port", "0", "--log-level", "error", *store, *flags],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return p, int(p.stdout.readline()), int(p.stdout.readline())
+from bench_common import conn, pipelined, ping_ms, reply, rss_mb, users_file
+from bench_common import start_server as start
+import grants_bench
 
 
 def fresh_db(work, name):
@@ -259,17 +254,6 @@ def catalog_writes(binary, work, branches=200, children=500, seconds=10):
         p.kill()
 
 
-def pipelined(port, lines):
-    """Sends `lines` (bytes, one request each) on one connection and reads their replies."""
-    s, f = conn(port)
-    t = threading.Thread(target=s.sendall, args=(b"".join(lines),), daemon=True)
-    t.start()
-    for _ in lines:
-        reply(f)
-    t.join()
-    s.close()
-
-
 def pinned_snapshots(binary, snaps=6, items=200_000):
     p, port, resp = start(binary)
     try:
@@ -304,48 +288,6 @@ def pinned_snapshots(binary, snaps=6, items=200_000):
             s.close()
         return ("%d unread snapshots of 100,000 orders, %d items all renamed after each: RSS %d -> %d MB, %d MB 5 s later,"
                 " another client's PING max %.1f ms (bar: a few hundred MB)" % (snaps, items, base, peak, after, worst))
-    finally:
-        p.kill()
-
-
-def granted_branch_snapshots(binary, work, children=50_000, snaps=4):
-    users = users_file(binary, "%s/gate-branch-users" % work,
-                       [("admin", "admin", []), ("cat", "read", ["--allow", "/catalog", "--deny", "/catalog/big/child-7"])])
-    p, port, resp = start(binary, "--users", users)
-    try:
-        lines = [b"AUTH admin pw-admin\n", b"ADD /catalog big\n"]
-        lines += [b"ADD /catalog/big child-%d\n" % i for i in range(children)]
-        pipelined(port, lines)
-        c, f = conn(port)
-        c.sendall(b"AUTH admin pw-admin\n")
-        reply(f)
-        cpu = lambda: sum(int(x) for x in open("/proc/%d/stat" % p.pid).read().split(")")[1].split()[11:13]) / 100
-        before = cpu()
-        socks = []
-        t = time.time()
-        for _ in range(snaps):
-            s, sf = conn(port)
-            s.sendall(b"AUTH cat pw-cat\nWATCH /catalog/big SNAPSHOT\nPING done\n")
-            socks.append((s, sf))
-        worst = 0.0
-        done = 0
-        readers = []
-        for s, sf in socks:
-            def drain(sf=sf):
-                for l in iter(sf.readline, b""):
-                    if l.startswith(b"OK done"):
-                        return
-            th = threading.Thread(target=drain, daemon=True)
-            th.start()
-            readers.append(th)
-        while any(th.is_alive() for th in readers) and time.time() - t < 120:
-            worst = max(worst, ping_ms(c, f, 5)[1])
-        took = time.time() - t
-        used = cpu() - before
-        for s, _ in socks:
-            s.close()
-        return ("%d snapshots of a branch of %d children by a user with a deny in it, read: %.1f s, server CPU %.1f s,"
-                " another client's PING max %.1f ms (bar: 50 ms)" % (snaps, children, took, used, worst))
     finally:
         p.kill()
 
@@ -395,35 +337,13 @@ def snapshot_shares(binary, work, attackers=64, items=100_000):
         p.kill()
 
 
-def restricted_orders(binary, work, orders=100_000, pages=200):
-    users = users_file(binary, "%s/gate-orders-users" % work,
-                       [("admin", "admin", []), ("diner", "read", ["--deny", "/menu/pizza/margherita"])])
-    p, port, resp = start(binary, "--users", users)
-    try:
-        dishes = [b"pepperoni", b"carbonara", b"tiramisu", b"margherita"]
-        pipelined(port, [b"AUTH admin pw-admin\n"] + [b"ORDER %s\n" % dishes[i % 4] for i in range(orders)])
-        c, f = conn(port)
-        c.sendall(b"AUTH diner pw-diner\n")
-        reply(f)
-        lat = []
-        for k in range(pages):
-            t = time.time()
-            c.sendall(b"LS /orders LIMIT 100 AFTER %d\n" % (1 + k * 401 % (orders - 200)))
-            reply(f)
-            lat.append((time.time() - t) * 1000)
-        lat.sort()
-        return ("%d pages of LS /orders LIMIT 100 AFTER k over %d orders, as a user denied one menu entry: p50 %.2f ms,"
-                " max %.1f ms (bar: a page costs the page)" % (pages, orders, lat[len(lat) // 2], lat[-1]))
-    finally:
-        p.kill()
-
-
 def run(binaries, work):
     """Each attack on each of `binaries` (name, path), in turn."""
     for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits,
-                   catalog_writes, pinned_snapshots, granted_branch_snapshots, snapshot_shares, restricted_orders):
+                   catalog_writes, pinned_snapshots, grants_bench.granted_branch_snapshots, snapshot_shares,
+                   grants_bench.restricted_orders):
         for name, binary in binaries:
-            with_work = (wrong_passwords, refused_commits, catalog_writes, granted_branch_snapshots, snapshot_shares,
-                         restricted_orders)
+            with_work = (wrong_passwords, refused_commits, catalog_writes, grants_bench.granted_branch_snapshots,
+                         snapshot_shares, grants_bench.restricted_orders)
             figure = attack(binary, work) if attack in with_work else attack(binary)
             print("%-10s %s" % (name, figure), flush=True)

@@ -35,6 +35,7 @@ import TabulaProtocol
     }
 
     @Test func aRestrictedViewersPagesAndCountsOfOrdersAreTheSlowWays() {
+        var checked = 0
         for seed in UInt64(1)...300 {
             var g = SplitMix64(seed: seed)
             let h = Harness()
@@ -44,24 +45,38 @@ import TabulaProtocol
                 if g.next() % 5 == 0 { _ = h.run("RM /orders/\(1 + g.next() % 20)") }
             }
             let grants = Self.grants(&g)
+            let all = Self.naive(h, Grants())
             let want = Self.naive(h, grants)
             h.viewer.grants = grants
             guard h.viewer.isRestricted, h.viewer.sees("/orders") else { continue }
+            checked += 1
             let limit = 1 + Int(g.next() % 5)
             var got: [Int] = []
             var next = "LS /orders LIMIT \(limit)"
             while true {
                 let r = h.run(next).reply
+                #expect(got.isEmpty || !r.rows.isEmpty, "seed \(seed): a hint led to an empty page: \(next)")
                 got += r.rows.compactMap { $0.json.resolved["id"]?.intValue.map(Int.init) }
                 #expect(r.message.hasPrefix("\(r.rows.count) of \(want.count)"), "seed \(seed) \(grants): \(r.message)")
                 guard let more = r.message.range(of: "more: ") else { break }
                 next = String(r.message[more.upperBound...])
             }
             #expect(got == want, "seed \(seed) \(grants), LIMIT \(limit)")
+            for hidden in all where !want.contains(hidden) {
+                #expect(h.error("LS /orders LIMIT 1 AFTER \(hidden)") == .notFound, "seed \(seed): AFTER \(hidden)")
+            }
             let row = h.run("LS /").reply.rows.first { $0.text.hasPrefix("orders/") }
-            #expect(
-                row.map { $0.text.contains("\(want.count) order") } ?? true,
-                "seed \(seed): \(String(describing: row?.text))")
+            #expect(row?.text.contains("\(want.count) order") == true, "seed \(seed): \(String(describing: row?.text))")
         }
+        #expect(checked > 100, "only \(checked) seeds gave a restricted viewer of /orders")
+    }
+
+    @Test func anOrderOfADeniedEntryIsNeitherCompletedNorSuggested() {
+        let h = Harness()
+        for e in Self.entries { _ = h.run("ORDER \(e)") }  // orders 1 to 4, the first a margherita
+        h.viewer.grants = Grants(deny: ["/menu/pizza/margherita"])
+        #expect(h.rows("COMPLETE SHOW /orders/") == ["/orders/2", "/orders/3", "/orders/4"])
+        #expect(h.error("SHOW /orders/1") == .notFound)
+        #expect(h.run("SHOW /orders/1").reply.error?.message.contains("/orders/1") == true)
     }
 }

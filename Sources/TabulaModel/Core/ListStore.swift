@@ -54,9 +54,15 @@ public protocol ListStore: Sendable {
     /// index that only an addition or a removal shifts), so the entry's place after the write
     /// is read from the `ref` it was resolved to.
     func placement(of ref: Ref, withRow: Bool) -> Placed?
+    /// Whether `viewer`, whose grants show `ref`'s path, is still not to know it exists (an
+    /// order of a menu entry its grants deny): resolving, completion and suggestions skip it.
+    func hides(_ ref: Ref, from viewer: Viewer) -> Bool
 }
 
 extension ListStore {
+    /// Nothing beyond its path: what the grants show of a path is all they hide.
+    public func hides(_ ref: Ref, from viewer: Viewer) -> Bool { false }
+
     /// `mutations` when this list records them, else nothing (and they are never built).
     func record(_ mutations: @autoclosure () -> [Mutation]) -> [Mutation] { recordsMutations ? mutations() : [] }
 

@@ -64,12 +64,15 @@ extension Model {
 }
 
 extension Model {
-    /// The child of `t` named `name`, if `viewer` may see it (one path check, only for a
-    /// viewer with grants).
+    /// The child of `t` named `name`, if `viewer` may see it (one path check and its list's
+    /// `hides`, only for a viewer with grants).
     @inline(__always)
     func child(of t: Target, named name: String, viewer: Viewer) -> Target? {
         guard let next = child(of: t, named: name) else { return nil }
-        return !viewer.isRestricted || viewer.sees(path(of: next)) ? next : nil
+        guard viewer.isRestricted else { return next }
+        guard viewer.sees(path(of: next)) else { return nil }
+        if case .place(let i, let ref) = next, lists[i].hides(ref, from: viewer) { return nil }
+        return next
     }
 
     /// The absolute path `path` (typed, relative to `cwd`) names, as the model spells it: the

@@ -26,6 +26,11 @@ public struct OrdersList: ListStore {
         viewer.sees("/orders/\(o.id)") && !(viewer.grants?.denies(o.entry) ?? false)
     }
 
+    /// An order of a menu entry the viewer's grants deny.
+    public func hides(_ ref: Ref, from viewer: Viewer) -> Bool {
+        ref.kind == OrdersList.order && orders.order(ref.a).map { viewer.grants?.denies($0.entry) ?? false } ?? false
+    }
+
     public func isList(_ ref: Ref) -> Bool { ref.kind == 0 }
 
     public func child(of ref: Ref, named name: String) -> Ref? {
