@@ -273,8 +273,12 @@ import TabulaServer
                 listed.final == "OK 1 of 1" && listed.data.count == 1 && listed.data[0].contains("Pepperoni"),
                 "\(listed.lines)")
             #expect(!listed.lines.joined().contains("argherita"))
-            #expect(try diner.request("SHOW /orders/1").final == "ERR NOTFOUND no /orders/1")
-            #expect(try diner.request("RM /orders/1").final == "ERR NOTFOUND no /orders/1")
+            // Refused in the very words of an order never made (order 3, as near to order 2).
+            let never = try diner.request("SHOW /orders/3").final
+            #expect(never == "ERR NOTFOUND no /orders/3; did you mean /orders/2?", "\(never)")
+            let shown = try diner.request("SHOW /orders/1").final, removed = try diner.request("RM /orders/1").final
+            #expect(shown == never.replacingOccurrences(of: "/orders/3", with: "/orders/1"), "\(shown)")
+            #expect(removed == never.replacingOccurrences(of: "/orders/3", with: "/orders/1"), "\(removed)")
             #expect(try diner.request("LS /").data.contains { $0.hasPrefix("orders/  1 order") })
             _ = try diner.request("WATCH /orders")
             #expect(try admin.request("ORDER /menu/pizza/margherita").isOK)

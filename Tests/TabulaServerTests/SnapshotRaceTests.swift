@@ -94,4 +94,38 @@ import TabulaClient
             k += 1
         }
     }
+
+    @Test func noEventOfARemovedWatchFollowsTheUnwatchReply() throws {
+        try withServer { s in
+            let stop = Atomic<Bool>(false)
+            let writers = (0..<2).map { _ in Thread { Self.flip(s, until: stop) } }
+            for t in writers { t.start() }
+            defer { stop.store(true, ordering: .relaxed) }
+            let c = try rawConnect(s)
+            var late = 0, rounds = 0
+            let started = Date()
+            while Date().timeIntervalSince(started) < 5 && late == 0 {
+                try c.send("WATCH /settings")
+                // Events flowing (the writers never stop), then the UNWATCH in a read of its own.
+                var seen = 0
+                while seen < 3, let line = try c.readLine(timeout: 10) { seen += line.hasPrefix("* EVENT") ? 1 : 0 }
+                try c.send("UNWATCH /settings")
+                var removed = false
+                while !removed, let line = try c.readLine(timeout: 10) { removed = line.hasPrefix("OK 1 removed") }
+                // A request sent after the OK: anything of the watch before its answer came late.
+                try c.send("PING after")
+                var answered = false
+                while let line = try c.readLine(timeout: 10) {
+                    if line == "OK after" {
+                        answered = true
+                        break
+                    }
+                    if line.hasPrefix("* EVENT") { late += 1 }
+                }
+                #expect(answered && removed, "round \(rounds): the PING or the UNWATCH went unanswered")
+                rounds += 1
+            }
+            #expect(late == 0, "an event of the removed watch came after its OK (round \(rounds))")
+        }
+    }
 }

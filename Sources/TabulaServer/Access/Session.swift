@@ -27,6 +27,10 @@ struct Session: Sendable, Equatable {
     var subscribed = false
     /// `WATCH … PROGRESS`: sent `* SYNCED rev` every so often (`EventLoop.sendProgress`).
     var progress = false
+    /// Set by an UNWATCH that removed watches on a loop: the publications issued by then
+    /// (`SharedState.publicationsIssued`), whose events the loop queues ahead of its reply
+    /// (`EventLoop.settlePublished`), so that nothing of a removed watch follows its `OK`.
+    var unwatchedAt: UInt64?
 
     /// Acts as `u` from now on: its grants limit what listings show.
     mutating func become(_ u: AuthUser?) {

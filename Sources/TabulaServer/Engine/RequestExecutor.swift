@@ -283,6 +283,9 @@ struct RequestExecutor: Sendable {
             if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }
             let (n, left) = state.hub.withLock { hub in (hub.remove(c, p), hub.watchCount(of: c)) }
             if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
+            // Under the lock (read or write): every publication whose audience still had these
+            // watches has a ticket by now.
+            if n > 0 { s.unwatchedAt = state.publicationsIssued }
             var reply = Reply(message: "\(n) removed")
             if r.subscribeReply || s.format == .resp2 {
                 reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left)

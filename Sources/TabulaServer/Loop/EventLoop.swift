@@ -74,6 +74,8 @@ final class EventLoop {
     /// Connections whose run published events, its replies parked until those events are
     /// queued ahead of them (`settlePublished`).
     @exclusivity(unchecked) var published: [Connection] = []
+    /// Publications that must be posted before the parked runs settle (an UNWATCH's).
+    @exclusivity(unchecked) var settleAfter: UInt64 = 0
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
     /// monotonic clock in nanoseconds); `ungreetedHead` is the first still waiting.
     @exclusivity(unchecked) var ungreeted: [(conn: Connection, due: UInt64)] = []

@@ -1,3 +1,4 @@
+import Glibc
 import TabulaProtocol
 
 /// Running a connection's requests on its loop. A run answers what it may here and hands the
@@ -33,7 +34,9 @@ extension EventLoop {
             let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache)
             batchSeconds.observe(since: began)
             let after = rest.dropFirst(r.answered)
-            if r.published {
+            let unwatched = c.session.unwatchedAt.take()
+            if let t = unwatched { settleAfter = max(settleAfter, t) }
+            if r.published || unwatched != nil {
                 // The events just published sit in this loop's inbox too, behind whatever was
                 // posted before them: queued ahead of these replies (as the engine's are), so
                 // that no reply reflects a change whose event its connection was not sent.
@@ -78,6 +81,14 @@ extension EventLoop {
     /// goodbye.
     func settlePublished() {
         while !published.isEmpty {
+            // An UNWATCH's: the publications that had its watches are in the inboxes first
+            // (each is being posted by the thread that made it; a wait of a post or two).
+            var spins = 0
+            while executor.state.publicationsPosted.load(ordering: .acquiring) < settleAfter {
+                spins += 1
+                if spins > 64 { sched_yield() }
+            }
+            settleAfter = 0
             drainInbox()
             let settling = published
             published.removeAll(keepingCapacity: true)
