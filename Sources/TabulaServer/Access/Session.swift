@@ -27,7 +27,8 @@ struct Session: Sendable, Equatable {
     var subscribed = false
     /// `WATCH … PROGRESS`: sent `* SYNCED rev` every so often (`EventLoop.sendProgress`).
     var progress = false
-    /// Set by an UNWATCH that removed watches on a loop: the publications issued by then
+    /// Set by an UNWATCH that removed watches (cleared on the engine, whose answer follows its
+    /// turn's publication anyway): the publications issued by then
     /// (`SharedState.publicationsIssued`), whose events the loop queues ahead of its reply
     /// (`EventLoop.settlePublished`), so that nothing of a removed watch follows its `OK`.
     var unwatchedAt: UInt64?

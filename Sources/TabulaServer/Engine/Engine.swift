@@ -226,6 +226,8 @@ final class Engine {
             }
         }
         let rest = close ? [] : Array(units[done...])
+        // An UNWATCH's answer here follows its turn's publication already: nothing to settle.
+        s.unwatchedAt = nil
         return GroupAnswer(
             conn: c, answers: answers, session: s == start ? nil : s, close: close, replay: replay, rest: rest)
     }
