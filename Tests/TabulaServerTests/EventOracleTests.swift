@@ -88,6 +88,30 @@ import TabulaTestSupport
         return events
     }
 
+    /// 120 random changes drawn by `next` from `ref`, each sent by `writer` and its events held
+    /// to `ref`'s prediction (`step`); `ref` learns from what was pushed, whose kinds are
+    /// counted into `kinds` (`KIND with parent` for those that name one).
+    static func drive<R: PredictsEvents>(
+        _ ref: inout R, seed: UInt64, on kind: String, writer: TabulaConnection, watcher: Watcher,
+        kinds: inout [String: Int], next: (inout R, inout SplitMix64, Int) -> (String, ReferenceItems.Outcome)
+    ) throws {
+        var g = SplitMix64(seed: seed)
+        var sent: [String] = []
+        for made in 0..<120 {
+            let (line, want) = next(&ref, &g, made)
+            sent.append(line)
+            let predicted = ref.events
+            ref.events = []
+            let pushed = try Self.step(
+                line, want, predicted, writer: writer, watcher: watcher,
+                context: "seed \(seed) on \(kind) after \(sent.suffix(6))")
+            for e in pushed {
+                kinds[e.kind + (e.parent == nil ? "" : " with parent"), default: 0] += 1
+                ref.learn(from: e)
+            }
+        }
+    }
+
     @Test(arguments: stores())
     func everyItemChangesEventCarriesWhatTheReferencePredicts(store kind: String) throws {
         var kinds: [String: Int] = [:]
@@ -107,22 +131,8 @@ import TabulaTestSupport
                 for row in first {
                     if case .int(let id) = row["id"] { ref.learn(id, serial: row["serial"]!, created: row["created"]!) }
                 }
-                var g = SplitMix64(seed: seed)
-                var sent: [String] = []
-                for _ in 0..<120 {
-                    let (line, want) = ReferenceModelTests.step(&ref, &g)
-                    sent.append(line)
-                    let predicted = ref.events
-                    ref.events = []
-                    let pushed = try Self.step(
-                        line, want, predicted, writer: writer, watcher: watcher,
-                        context: "seed \(seed) on \(kind) after \(sent.suffix(6))")
-                    for e in pushed { kinds[e.kind, default: 0] += 1 }
-                    for e in pushed where e.kind == "add" {
-                        if case .int(let id) = e.value["id"] {
-                            ref.learn(id, serial: e.value["serial"]!, created: e.value["created"]!)
-                        }
-                    }
+                try Self.drive(&ref, seed: seed, on: kind, writer: writer, watcher: watcher, kinds: &kinds) {
+                    ref, g, _ in ReferenceModelTests.step(&ref, &g)
                 }
             }
         }
@@ -148,20 +158,8 @@ import TabulaTestSupport
                     return .init(name: name, options: texts, selected: selected, title: title, type: type)
                 }
                 var ref = ReferenceSettingsAndOrders(settings: settings, dishes: try ReferenceModelTests.dishes(writer))
-                var g = SplitMix64(seed: seed)
-                var sent: [String] = []
-                for _ in 0..<120 {
-                    let (line, want) = ReferenceModelTests.settingsStep(&ref, &g)
-                    sent.append(line)
-                    let predicted = ref.events
-                    ref.events = []
-                    let pushed = try Self.step(
-                        line, want, predicted, writer: writer, watcher: watcher,
-                        context: "seed \(seed) on \(kind) after \(sent.suffix(6))")
-                    for e in pushed { kinds[e.kind, default: 0] += 1 }
-                    for e in pushed where e.kind == "order" {
-                        if case .int(let id) = e.value["id"] { ref.learn(order: id, created: e.value["created"]!) }
-                    }
+                try Self.drive(&ref, seed: seed, on: kind, writer: writer, watcher: watcher, kinds: &kinds) {
+                    ref, g, _ in ReferenceModelTests.settingsStep(&ref, &g)
                 }
             }
         }
@@ -211,17 +209,8 @@ import TabulaTestSupport
             try Self.withPair(kind) { writer, watcher in
                 _ = try writer.request("FORMAT json")
                 var ref = try Self.seededTree(writer)
-                var g = SplitMix64(seed: seed)
-                var sent: [String] = []
-                for made in 0..<120 {
-                    let (line, want) = Self.treeStep(&ref, &g, made: made)
-                    sent.append(line)
-                    let predicted = ref.events
-                    ref.events = []
-                    let pushed = try Self.step(
-                        line, want, predicted, writer: writer, watcher: watcher,
-                        context: "seed \(seed) on \(kind) after \(sent.suffix(6))")
-                    for e in pushed { kinds[e.kind + (e.parent == nil ? "" : " with parent"), default: 0] += 1 }
+                try Self.drive(&ref, seed: seed, on: kind, writer: writer, watcher: watcher, kinds: &kinds) {
+                    ref, g, made in Self.treeStep(&ref, &g, made: made)
                 }
                 let listed = try Self.seededTree(writer).listed
                 #expect(

@@ -126,3 +126,31 @@ struct ReferenceEvent: Equatable, CustomStringConvertible {
         return .object(o)
     }
 }
+
+/// A reference model that predicts the events of the changes it is told of (`events`, taken
+/// by the test after each), and learns from a pushed event what only the server decides.
+protocol PredictsEvents {
+    var events: [ReferenceEvent] { get set }
+    mutating func learn(from e: ReferenceEvent)
+}
+
+extension ReferenceItems: PredictsEvents {
+    /// A new item's serial and creation time.
+    mutating func learn(from e: ReferenceEvent) {
+        guard e.kind == "add", case .int(let id) = e.value["id"] else { return }
+        learn(id, serial: e.value["serial"] ?? .unknown, created: e.value["created"] ?? .unknown)
+    }
+}
+
+extension ReferenceSettingsAndOrders: PredictsEvents {
+    /// A new order's creation time.
+    mutating func learn(from e: ReferenceEvent) {
+        guard e.kind == "order", case .int(let id) = e.value["id"] else { return }
+        learn(order: id, created: e.value["created"] ?? .unknown)
+    }
+}
+
+extension ReferenceTree: PredictsEvents {
+    /// Nothing: the catalog and the menu hold nothing the server decides.
+    func learn(from e: ReferenceEvent) {}
+}

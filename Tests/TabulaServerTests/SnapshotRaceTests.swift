@@ -12,11 +12,7 @@ import TabulaClient
 /// EXPIRED` or a goodbye that says why, never a silent close.
 @Suite struct SnapshotRaceTests {
     @Test func aResumeWithSnapshotTheHistoryOvertakesBeforeItsReplyIsSentASnapshotNeverExpired() throws {
-        try withServer({ $0.setHistory(30, durable: false) }) { s in
-            let stop = Atomic<Bool>(false)
-            let writers = (0..<2).map { _ in Thread { Self.flip(s, until: stop) } }
-            for t in writers { t.start() }
-            defer { stop.store(true, ordering: .relaxed) }
+        try Self.withWriters({ $0.setHistory(30, durable: false) }) { s in
             var c = try connect(s)
             var snapshots = 0, refused: [String] = []
             let started = Date()
@@ -43,11 +39,7 @@ import TabulaClient
     }
 
     @Test func aResumeWithoutSnapshotTheHistoryOvertakesEndsWithExpiredOrAGoodbyeNeverASilentClose() throws {
-        try withServer({ $0.setHistory(30, durable: false) }) { s in
-            let stop = Atomic<Bool>(false)
-            let writers = (0..<2).map { _ in Thread { Self.flip(s, until: stop) } }
-            for t in writers { t.start() }
-            defer { stop.store(true, ordering: .relaxed) }
+        try Self.withWriters({ $0.setHistory(30, durable: false) }) { s in
             var c = try connect(s)
             var ends: [String: Int] = [:]
             let started = Date()
@@ -83,6 +75,18 @@ import TabulaClient
         }
     }
 
+    /// A server set up by `configure`, two clients flipping `/settings/my-int` on it as fast
+    /// as they are answered while `body` runs.
+    static func withWriters(_ configure: (inout ServerConfig) -> Void, _ body: (Server) throws -> Void) throws {
+        try withServer(configure) { s in
+            let stop = Atomic<Bool>(false)
+            let writers = (0..<2).map { _ in Thread { Self.flip(s, until: stop) } }
+            for t in writers { t.start() }
+            defer { stop.store(true, ordering: .relaxed) }
+            try body(s)
+        }
+    }
+
     /// Flips `/settings/my-int` through its options, 16 a batch, until `stop`.
     static func flip(_ s: Server, until stop: borrowing Atomic<Bool>) {
         guard let w = try? connect(s) else { return }
@@ -97,11 +101,7 @@ import TabulaClient
 
     @Test func noEventOfARemovedWatchFollowsTheUnwatchReply() throws {
         // Two loops, whatever the machine: the late events came from the other loop's writer.
-        try withServer({ $0.ioThreads = 2 }) { s in
-            let stop = Atomic<Bool>(false)
-            let writers = (0..<2).map { _ in Thread { Self.flip(s, until: stop) } }
-            for t in writers { t.start() }
-            defer { stop.store(true, ordering: .relaxed) }
+        try Self.withWriters({ $0.ioThreads = 2 }) { s in
             let c = try rawConnect(s)
             var late = 0, rounds = 0
             let started = Date()
