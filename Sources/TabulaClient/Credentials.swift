@@ -12,6 +12,9 @@ public struct Credentials: Sendable, CustomStringConvertible {
 
     public var description: String { "user \(name)" }
 
+    /// The `AUTH` request line that logs in as this user (the secret quoted as needed).
+    public var authLine: String { "AUTH \(name) \(Quoting.quote(secret))" }
+
     /// Whether a typed line carries a secret (an `AUTH`, tagged or not, in any case), and
     /// so is never written to the history.
     public static func holdsSecret(_ line: String) -> Bool {
@@ -24,7 +27,7 @@ public struct Credentials: Sendable, CustomStringConvertible {
 extension TabulaConnection {
     /// Logs in; throws `ClientError.refused` with the server's reply when it says no.
     public func authenticate(_ credentials: Credentials, timeout: Double = 30) throws {
-        let r = try request("AUTH \(credentials.name) \(Quoting.quote(credentials.secret))", timeout: timeout)
+        let r = try request(credentials.authLine, timeout: timeout)
         guard r.isOK else { throw ClientError.refused("the server refused \(credentials): \(r.final)") }
     }
 }

@@ -12,19 +12,19 @@ import TabulaClient
     @Test func oneOwnerTakesAtMostItsShareAndTheTotalStillBoundsEveryone() {
         let places = SnapshotCount(most: 8)
         #expect(places.perOwner == 2)
-        let mine = (0..<3).map { _ in places.take(owner: "user ci") }
+        let mine = (0..<3).map { _ in places.take(owner: "user ci", revision: 1) }
         #expect(mine.compactMap { $0 }.count == 2, "a third place for one user")
-        let local = (0..<10).map { _ in places.take(owner: nil) }
+        let local = (0..<10).map { _ in places.take(owner: nil, revision: 1) }
         #expect(local.compactMap { $0 }.count == 6, "this machine's clients: the total alone")
-        #expect(places.take(owner: "user other") == nil, "the total is reached")
+        #expect(places.take(owner: "user other", revision: 1) == nil, "the total is reached")
     }
 
     @Test func aPlaceComesBackWhenItsSnapshotGoes() {
         let places = SnapshotCount(most: 4)
-        var held = places.take(owner: "user ci")
-        #expect(places.take(owner: "user ci") == nil)
+        var held = places.take(owner: "user ci", revision: 1)
+        #expect(places.take(owner: "user ci", revision: 1) == nil)
         held = nil
-        let again = places.take(owner: "user ci")
+        let again = places.take(owner: "user ci", revision: 1)
         #expect(held == nil && again != nil)
         #expect(places.inUse == 1)
     }

@@ -169,7 +169,7 @@ public final class LiveList {
                 return
             }
             loggingIn = id
-            c.send("AUTH \(credentials.name) \(Quoting.quote(credentials.secret))")
+            c.send(credentials.authLine)
             return
         }
         switch feed.take(push) {

@@ -30,10 +30,7 @@ public struct CatalogList: ListStore {
     static func ref(_ id: Int) -> Ref { id == 0 ? .top : Ref(node, id) }
 
     public func summary(seenBy viewer: Viewer) -> Row {
-        let top = nodes[0]?.children ?? []
-        let n =
-            viewer.isRestricted
-            ? top.count { nodes[$0].map { viewer.sees("/catalog/\($0.slug)") } ?? false } : top.count
+        let n = nodes[0].map { childCount($0, viewer: viewer) } ?? 0
         return Row(
             text: "catalog/  \(n) top-level \(plural(n, "node"))",
             json: .object([("name", .string("catalog")), ("count", .int(Int64(n)))]), path: RowPath("/", "catalog"))

@@ -25,6 +25,12 @@ public struct ChildGrants: Sendable {
         exceptions = named.filter { grants.shows(base + $0) != shown }.sorted()
     }
 
+    /// The exceptions that name a child by a number, as paths compare (bytes: `07` names no
+    /// number, `7` names 7): the ids of items or orders whose visibility differs.
+    public var numberedExceptions: [Int] {
+        exceptions.compactMap { n in Int(n).flatMap { $0 >= 0 && String($0) == n ? $0 : nil } }
+    }
+
     /// Whether the child `name` is shown.
     public func shows(_ name: String) -> Bool { exceptions.contains(name) != shownByDefault }
 

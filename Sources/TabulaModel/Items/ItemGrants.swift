@@ -14,9 +14,7 @@ struct ItemGrants {
     init(_ grants: Grants) {
         let children = ChildGrants(grants, list: "/items")
         shownByDefault = children.shownByDefault
-        // Paths compare as bytes: `/items/07` names no item, `/items/7` names item 7.
-        exceptions = children.exceptions.compactMap { n in Int(n).flatMap { $0 >= 0 && String($0) == n ? $0 : nil } }
-            .sorted()
+        exceptions = children.numberedExceptions.sorted()
     }
 
     /// Whether item `id` is shown.

@@ -15,8 +15,7 @@ struct SeenOrders {
         self.book = book
         hiddenEntries = Set(book.countByEntry.keys.filter { grants.denies($0) })
         children = ChildGrants(grants, list: "/orders")
-        // Paths compare as bytes: `/orders/07` names no order, `/orders/7` names order 7.
-        differing = Set(children.exceptions.compactMap { n in Int(n).flatMap { String($0) == n ? $0 : nil } })
+        differing = Set(children.numberedExceptions)
     }
 
     func sees(_ o: Order) -> Bool {

@@ -55,6 +55,7 @@ extension EventLoop {
     /// `--stall-timeout`. Once a second.
     func shedUnreadSnapshots() {
         let places = executor.state.snapshots
+        guard places.inUse > 0 else { return }
         let short = places.inUse * 2 > places.most
         let head = executor.state.publishedRevision.load(ordering: .relaxed)
         for c in Array(conns.values) {

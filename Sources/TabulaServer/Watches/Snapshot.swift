@@ -77,7 +77,7 @@ final class SnapshotCount: Sendable {
 
     /// A place for `owner` (nil: bounded by the total alone) for a copy of the model at
     /// `revision`, or nil when `most` are being sent, or `perOwner` to it.
-    func take(owner: String?, revision: UInt64 = 0) -> Held? {
+    func take(owner: String?, revision: UInt64) -> Held? {
         let ok = taken.withLock { t -> Bool in
             guard t.total < most else { return false }
             if let owner {
