@@ -9,6 +9,7 @@ attacks on another build, in turn, so that before and after are measured in one 
   eight wrong passwords in a row from one address           bar: each refused within 2 s
   200 writers refused for size on a full store, each once a second   bar: others' writes < 50 ms
   a title changed in a loop in a catalog of 100,000 nodes    bar: the write costs its part
+  a title changed in a loop under one branch of 100,000 children   bar: the write costs its part
   6 unread snapshots of /orders, 200,000 items all renamed after each   bar: RSS within a few hundred MB
   4 snapshots of a branch of 50,000 children by a user with a deny in it   bar: PING < 50 ms
   64 unread snapshots by one read-only user; that user and another then ask   bar: granted within seconds
@@ -208,19 +209,22 @@ def refused_commits(binary, work, conns=200, seconds=12):
         p.kill()
 
 
-def catalog_writes(binary, work, branches=200, children=500, seconds=10):
+def wide_branch_writes(binary, work):
+    """`catalog_writes` with one branch of 100,000 children, one of which is retitled."""
+    return catalog_writes(binary, work, branches=1, children=100_000, target=b"SET /catalog/b0/n5 title=T%d\n")
+
+
+def catalog_writes(binary, work, branches=200, children=500, seconds=10, target=b"SET /catalog/b0 title=T%d\n"):
     """On SQLite (whose writes keep the model's committed copy), a catalog of `branches` x
-    `children` nodes built by pipelined ADDs (timed), then one client changes a branch's
-    title in a loop while another SHOWs a node: writes a second and the SHOW's p50 and max."""
+    `children` nodes built by pipelined ADDs (timed), then one client changes a title
+    (`target`: a branch's) in a loop while another SHOWs a node: writes a second and the
+    SHOW's p50 and max."""
     p, port, resp = start(binary, "--data", fresh_db(work, "catalog"), "--sync", "normal")
     try:
         a, af = conn(port)
         started = time.time()
         for b in range(branches):
-            lines = [b"ADD /catalog B%d\n" % b] + [b"ADD /catalog/b%d N%d\n" % (b, k) for k in range(children)]
-            a.sendall(b"".join(lines))
-            for _ in lines:
-                reply(af)
+            pipelined(port, [b"ADD /catalog B%d\n" % b] + [b"ADD /catalog/b%d N%d\n" % (b, k) for k in range(children)])
         built = time.time() - started
         stop = threading.Event()
         writes = [0]
@@ -229,8 +233,9 @@ def catalog_writes(binary, work, branches=200, children=500, seconds=10):
             s, f = conn(port)
             k = 0
             while not stop.is_set():
-                s.sendall(b"SET /catalog/b0 title=T%d\n" % (k % 2))
-                reply(f)
+                s.sendall(target % (k % 2))
+                if not reply(f).startswith(b"OK"):
+                    raise SystemExit("the catalog writer was refused: the figure would not be a write's")
                 k += 1
                 writes[0] += 1
 
@@ -240,7 +245,7 @@ def catalog_writes(binary, work, branches=200, children=500, seconds=10):
         began = time.time()
         while time.time() - began < seconds:
             t0 = time.time()
-            a.sendall(b"SHOW /catalog/b1/n1\n")
+            a.sendall(b"SHOW /catalog/b%d/n1\n" % (1 % branches))
             reply(af)
             lat.append((time.time() - t0) * 1000)
             time.sleep(0.005)
@@ -340,10 +345,10 @@ def snapshot_shares(binary, work, attackers=64, items=100_000):
 def run(binaries, work):
     """Each attack on each of `binaries` (name, path), in turn."""
     for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits,
-                   catalog_writes, pinned_snapshots, grants_bench.granted_branch_snapshots, snapshot_shares,
+                   catalog_writes, wide_branch_writes, pinned_snapshots, grants_bench.granted_branch_snapshots, snapshot_shares,
                    grants_bench.restricted_orders):
         for name, binary in binaries:
-            with_work = (wrong_passwords, refused_commits, catalog_writes, grants_bench.granted_branch_snapshots,
+            with_work = (wrong_passwords, refused_commits, catalog_writes, wide_branch_writes, grants_bench.granted_branch_snapshots,
                          snapshot_shares, grants_bench.restricted_orders)
             figure = attack(binary, work) if attack in with_work else attack(binary)
             print("%-10s %s" % (name, figure), flush=True)

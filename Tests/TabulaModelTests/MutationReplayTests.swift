@@ -57,6 +57,33 @@ import TabulaProtocol
                 == writer.read(.ls(path: "/items", limit: nil, after: nil), viewer: &v)?.rows.map(\.text))
     }
 
+    @Test func removingOneChildOfABranchStoresItsRemovalAloneNotItsSiblings() {
+        var writer = SeedData.model(now: 0)
+        var follower = Model(snapshot: writer.snapshot)
+        let adds = ["ADD /catalog wide"] + (0..<50).map { "ADD /catalog/wide c\($0)" }
+        Self.replay(adds, writer: &writer, follower: &follower)
+        let removal = Self.replay(["RM /catalog/wide/c20"], writer: &writer, follower: &follower)
+        #expect(removal.first?.mutations.count == 1)
+        #expect(follower.snapshot == writer.snapshot)
+    }
+
+    @Test func aBranchWithGapsLeftByRemovalsKeepsItsOrderOnAFollowerAndThroughASnapshot() {
+        var writer = SeedData.model(now: 0)
+        var follower = Model(snapshot: writer.snapshot)
+        let lines =
+            ["ADD /catalog b"] + (0..<12).map { "ADD /catalog/b n\($0)" }
+            + ["RM /catalog/b/n3", "RM /catalog/b/n0", "ADD /catalog/b late", "SET /catalog/b/n7 title=Seven"]
+            + ["RM /catalog/b/n11", "ADD /catalog/b later", "SET /catalog/b/late title=Late"]
+        Self.replay(lines, writer: &writer, follower: &follower)
+        let reloaded = Model(snapshot: writer.snapshot)
+        var v = Viewer()
+        let expected = ["n1", "n2", "n4", "n5", "n6", "n7", "n8", "n9", "n10", "late", "later"].map { $0 + "/" }
+        let ls = Command.ls(path: "/catalog/b", limit: nil, after: nil)
+        for model in [writer, follower, reloaded] {
+            #expect(model.read(ls, viewer: &v)?.rows.map { String($0.text.prefix { $0 != " " }) } == expected)
+        }
+    }
+
     @Test func aSnapshotRebuildsTheSameModel() {
         var writer = SeedData.model(now: 0)
         var scratch = Model()

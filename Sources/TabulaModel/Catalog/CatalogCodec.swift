@@ -1,7 +1,8 @@
 import TabulaProtocol
 
-/// How `/catalog` is stored: a row per node with its parent and position among its
-/// siblings; a leaf's detail as JSON.
+/// How `/catalog` is stored: a row per node with its parent and its order among its siblings
+/// (`position`: the node's `key`, ascending among siblings, with gaps where nodes went); a
+/// leaf's detail as JSON.
 enum CatalogCodec {
     static let table = "catalog"
     static let schema = ListSchema(tables: [
@@ -16,7 +17,6 @@ enum CatalogCodec {
     /// A node's row, encoded when read.
     struct Row: StoredRow {
         let node: CatalogNode
-        let position: Int
 
         var key: StoredValue { .int(Int64(node.id)) }
 
@@ -30,20 +30,16 @@ enum CatalogCodec {
             case .text(let t): detail = .string(t)
             }
             return [
-                .int(Int64(n.id)), .int(Int64(n.parent)), .int(Int64(position)), .text(n.slug), .text(n.title),
+                .int(Int64(n.id)), .int(Int64(n.parent)), .int(Int64(n.key)), .text(n.slug), .text(n.title),
                 .text(n.view.kind), .text(detail.jsonText),
             ]
         }
     }
 
-    static func put(_ n: CatalogNode, position: Int) -> Mutation {
-        var bare = n
-        bare.children = []
-        return Mutation(table, .put(Row(node: bare, position: position)))
-    }
+    static func put(_ n: CatalogNode) -> Mutation { Mutation(table, .put(Row(node: n))) }
 
-    static func decode(_ row: any StoredRow) -> (CatalogNode, position: Int)? {
-        if let own = row as? Row { return (own.node, own.position) }
+    static func decode(_ row: any StoredRow) -> CatalogNode? {
+        if let own = row as? Row { return own.node }
         let r = row.values
         guard r.count == 7 else { return nil }
         let detail = JSONParser.parse(r[6].text)
@@ -54,10 +50,7 @@ enum CatalogCodec {
         case "text": view = .text(detail?.stringValue ?? "")
         default: view = .branch
         }
-        return (
-            CatalogNode(id: r[0].int, parent: r[1].int, slug: r[3].text, title: r[4].text, view: view, children: []),
-            r[2].int
-        )
+        return CatalogNode(id: r[0].int, parent: r[1].int, slug: r[3].text, title: r[4].text, view: view, key: r[2].int)
     }
 }
 
@@ -68,15 +61,18 @@ extension CatalogList {
     public mutating func apply(_ m: Mutation) {
         switch m.change {
         case .put(let r):
-            guard let decoded = CatalogCodec.decode(r), decoded.0.id != 0 else { return }
-            var (node, position) = decoded
-            if let old = nodes[node.id] {
-                node.children = old.children
-                nodes[old.parent]?.children.removeAll { $0 == node.id }
-                unindex(old)
-            }
-            link(node, at: position)
+            guard var node = CatalogCodec.decode(r), node.id != 0 else { return }
             nextId = max(nextId, node.id + 1)
+            guard let old = nodes[node.id] else { return link(node) }
+            unindex(old)
+            if old.parent == node.parent && old.key == node.key {  // changed in place: its place stays
+                node.handle = old.handle
+                nodes[node.id] = node
+                index(node)
+            } else {  // moved among its siblings: out of the old place, into the new (its own children stay)
+                if old.handle >= 0 { children[old.parent]?.remove(old.handle) }
+                link(node)
+            }
         case .delete(let id):
             guard id.int != 0 else { return }
             unlink(id.int)
@@ -88,11 +84,11 @@ extension CatalogList {
     public func snapshot() -> [Mutation] {
         // Parents before children, siblings in order: what `apply` needs to rebuild the tree.
         var out: [Mutation] = []
-        var queue = nodes[0]?.children ?? []
+        var queue = childIds(of: 0)
         var i = 0
         while i < queue.count {
             if let m = put(queue[i]) { out.append(m) }
-            queue += nodes[queue[i]]?.children ?? []
+            queue += childIds(of: queue[i])
             i += 1
         }
         return out

@@ -15,7 +15,7 @@ extension CatalogList {
 
     func put(_ id: Int) -> Mutation? {
         guard let node = nodes[id] else { return nil }
-        return CatalogCodec.put(node, position: nodes[node.parent]?.children.firstIndex(of: id) ?? 0)
+        return CatalogCodec.put(node)
     }
 
     mutating func add(_ args: [String], under parentId: Int) throws -> Outcome {
@@ -38,9 +38,9 @@ extension CatalogList {
         let view = try CatalogList.view(Array(args.dropFirst()), title: title)
         let node = CatalogNode(
             id: nextId, parent: parentId, slug: uniqueSlug(title, under: parentId), title: title, view: view,
-            children: [])
+            key: nextKey(under: parentId))
         nextId += 1
-        link(node, at: nil)
+        link(node)
         let ref = CatalogList.ref(node.id)
         return .changed(
             "add", path: path(of: ref), row: row(node), message: path(of: ref),
@@ -97,8 +97,7 @@ extension CatalogList {
         guard let old = nodes[id], node != old else { return .unchanged(p, rows: [row(node)]) }
         unindex(old)
         nodes[id] = node
-        bySlug[node.parent, default: [:]][node.slug] = id
-        byTitle[node.parent, default: [:]][node.title.lowercased()] = id
+        index(node)
         return .changed("set", path: p, row: row(node), message: p, mutations: record([put(id)].compactMap { $0 }))
     }
 
@@ -109,15 +108,14 @@ extension CatalogList {
         var stack = [id]
         while let n = stack.popLast() {
             doomed.append(n)
-            stack += nodes[n]?.children ?? []
+            stack += childIds(of: n)
         }
         // Only the top node leaves its parent's children; the rest go with their parents
-        // (one step each, however wide the subtree).
+        // (one step each, however wide the subtree). Its siblings keep their keys (a gap is
+        // left), so none is stored again.
         unlink(id)
         for n in doomed.dropFirst() { forget(n) }
-        let muts = record(
-            doomed.map { Mutation(CatalogCodec.table, .delete(.int(Int64($0)))) }
-                + (nodes[node.parent]?.children ?? []).compactMap { put($0) })
+        let muts = record(doomed.map { Mutation(CatalogCodec.table, .delete(.int(Int64($0)))) })
         return .removed(
             p, title: node.title, message: "removed \(p) (\(doomed.count) \(plural(doomed.count, "node")))",
             mutations: muts)

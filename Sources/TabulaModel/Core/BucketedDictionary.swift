@@ -1,28 +1,69 @@
-/// A dictionary by integer key in `bucketCount` buckets (each an ordinary dictionary), so
-/// that a copy which one write then changes copies one bucket, not every entry: the model's
-/// committed copy of a catalog of 200,000 nodes is then 1/1,024 of it per write, not all of
-/// it. Keys are spread by their low bits (catalog ids are consecutive).
-public struct BucketedDictionary<Value: Sendable>: Sendable {
-    static var bucketCount: Int { 1_024 }
-    private var buckets: [[Int: Value]] = Array(repeating: [:], count: BucketedDictionary.bucketCount)
+/// A dictionary in buckets (each an ordinary dictionary), so that a copy which one write then
+/// changes copies one bucket and the list of buckets, not every entry: the model's committed
+/// copy of a catalog of 200,000 nodes, or of the index of a branch of 100,000 children's
+/// names, costs a write about the square root of it. The buckets grow with the entries (a
+/// bucket past twice their number splits them all four ways, up to `maxBuckets`), so that a
+/// small dictionary is one bucket.
+public struct BucketedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    static var maxBuckets: Int { 1_024 }
+    private var buckets: [[Key: Value]] = [[:]]
 
     public init() {}
 
-    private static func bucket(_ key: Int) -> Int { key & (bucketCount - 1) }
+    private func bucket(_ key: Key) -> Int { key.hashValue & (buckets.count - 1) }
 
-    // Changed in place (`_modify`): `nodes[p]?.children.append(c)` and
-    // `bySlug[p, default: [:]][s] = c` touch the value where it is stored, never a copy of it
-    // (a get and a set would copy a branch's whole index on every insert).
-    public subscript(key: Int) -> Value? {
-        get { buckets[Self.bucket(key)][key] }
-        _modify { yield &buckets[Self.bucket(key)][key] }
+    // Changed in place (`_modify`): `children[p]?.append(c)` and
+    // `nextSuffix[p, default: [:]][s] = n` touch the value where it is stored, never a copy
+    // of it (a get and a set would copy the value whole on every change).
+    public subscript(key: Key) -> Value? {
+        get { buckets[bucket(key)][key] }
+        _modify {
+            let b = bucket(key)
+            yield &buckets[b][key]
+            if buckets[b].count > 2 * buckets.count { grow() }
+        }
     }
 
-    public subscript(key: Int, default value: @autoclosure () -> Value) -> Value {
-        get { buckets[Self.bucket(key)][key] ?? value() }
-        _modify { yield &buckets[Self.bucket(key)][key, default: value()] }
+    public subscript(key: Key, default value: @autoclosure () -> Value) -> Value {
+        get { buckets[bucket(key)][key] ?? value() }
+        _modify {
+            let b = bucket(key)
+            yield &buckets[b][key, default: value()]
+            if buckets[b].count > 2 * buckets.count { grow() }
+        }
+    }
+
+    /// Spreads the entries over four times the buckets (O(entries), once per growth).
+    private mutating func grow() {
+        guard buckets.count < Self.maxBuckets else { return }
+        let old = buckets
+        buckets = Array(repeating: [:], count: buckets.count * 4)
+        for entries in old {
+            for (k, v) in entries { buckets[bucket(k)][k] = v }
+        }
     }
 
     /// Every value, in no order.
     public var values: [Value] { buckets.flatMap(\.values) }
+
+    /// Removes the entries whose key `doomed` picks; a bucket with none of them is read, not
+    /// copied or changed.
+    public mutating func removeAll(where doomed: (Key) -> Bool) {
+        for i in buckets.indices where buckets[i].keys.contains(where: doomed) {
+            buckets[i] = buckets[i].filter { !doomed($0.key) }
+        }
+    }
+}
+
+/// A name among the children of one branch: the key of a tree's index of names, kept for
+/// every branch in one `BucketedDictionary`, so that a change to a wide branch copies one
+/// bucket of it, not the branch's whole index.
+public struct SiblingName: Hashable, Sendable {
+    public var parent: Int
+    public var name: String
+
+    public init(_ parent: Int, _ name: String) {
+        self.parent = parent
+        self.name = name
+    }
 }

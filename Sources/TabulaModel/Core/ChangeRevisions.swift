@@ -50,13 +50,14 @@ public struct ChangeRevisions: Sendable {
     /// and its entries' by canonical path.
     /// In the lists whose entries are named by a number the server gives (`/items/17`,
     /// `/orders/3`: `numbered`), those entries are kept in an array by that number (0: none),
-    /// the rest by path: a copy of the model that the engine keeps while a commit is under way
-    /// then costs the chunks a turn touches, not the whole table. The array is as long as the
-    /// highest number given, as the list's own slots are.
+    /// the rest by path, in buckets: a copy of the model that the engine keeps while a commit
+    /// is under way then costs the chunks and the bucket a turn touches, not the whole table
+    /// (a catalog branch of 100,000 children). The array is as long as the highest number
+    /// given, as the list's own slots are.
     private struct ListRevisions: Sendable {
         var numbered = false
         var list: UInt64?
-        var entries: [String: UInt64] = [:]
+        var entries = BucketedDictionary<String, UInt64>()
         var byNumber = ChunkedArray<UInt64>()
 
         func revision(of path: String, root: String) -> UInt64? {
@@ -80,7 +81,7 @@ public struct ChangeRevisions: Sendable {
             let kind = Kind(e.kind)
             if e.path.utf8.count == root.utf8.count + 1 {  // the list itself
                 if kind == .remove || kind == .clear {
-                    entries.removeAll(keepingCapacity: true)
+                    entries = BucketedDictionary()
                     byNumber = ChunkedArray()
                 }
                 list = kind == .remove ? nil : e.rev
@@ -90,11 +91,11 @@ public struct ChangeRevisions: Sendable {
             case .remove, .clear:
                 stamp(e.path, root: root, nil)
                 // Only these lists nest (a catalog branch, a setting's options, a menu
-                // section): an item or an order has nothing under it to look for.
+                // section): an item or an order has nothing under it to look for. (Every path
+                // of the list is read: O(entries changed since the load), copied only where
+                // one goes.)
                 let under = e.path + "/"
-                if ChangeRevisions.nested.contains(root), entries.keys.contains(where: { $0.hasPrefix(under) }) {
-                    entries = entries.filter { !$0.key.hasPrefix(under) }
-                }
+                if ChangeRevisions.nested.contains(root) { entries.removeAll { $0.hasPrefix(under) } }
                 if kind == .clear { stamp(e.path, root: root, e.rev) }
             case .membership, .other:
                 stamp(e.path, root: root, e.rev)

@@ -21,9 +21,7 @@ extension ItemsList {
 
 extension CatalogList {
     public func placement(of ref: Ref, withRow: Bool) -> Placed? {
-        guard ref.kind == CatalogList.node, let node = nodes[ref.a], let parent = nodes[node.parent],
-            let i = parent.children.firstIndex(of: node.id)
-        else { return nil }
+        guard ref.kind == CatalogList.node, let node = nodes[ref.a], let i = position(of: node) else { return nil }
         return Placed(at: Placement(position: i + 1), row: withRow ? json(node) : .null)
     }
 }
