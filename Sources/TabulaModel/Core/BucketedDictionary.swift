@@ -10,7 +10,8 @@ public struct BucketedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     public init() {}
 
-    private func bucket(_ key: Key) -> Int { key.hashValue & (buckets.count - 1) }
+    /// The bucket of `key`: the only one while there is one (no hash computed for it).
+    private func bucket(_ key: Key) -> Int { buckets.count == 1 ? 0 : key.hashValue & (buckets.count - 1) }
 
     // Changed in place (`_modify`): `children[p]?.append(c)` and
     // `nextSuffix[p, default: [:]][s] = n` touch the value where it is stored, never a copy
