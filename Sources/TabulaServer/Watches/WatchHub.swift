@@ -32,6 +32,9 @@ struct WatchHub {
     private var audiences: [String: Audience] = [:]
     /// The watched prefixes as a tree, for removals (see `audience(of:removal:)`).
     private var tree = WatchTree()
+    /// The watched prefixes by a hash of their bytes, so that an event's path is matched
+    /// against them on its bytes first.
+    private var slots = PrefixSlots()
 
     /// Whether nobody watches anything.
     var isEmpty: Bool { byPrefix.isEmpty }
@@ -54,7 +57,7 @@ struct WatchHub {
     func format(of c: ConnectionID, for e: Event) -> (format: WireFormat, channel: String)? {
         guard let f = formats[c], grants[c]?.receives(e) ?? true else { return nil }
         var covered: String?
-        WatchHub.forEachPrefix(of: e.path) { p in if covered == nil, byPrefix[p]?.contains(c) == true { covered = p } }
+        slots.forEachCandidate(of: e.path) { p in if covered == nil, byPrefix[p]?.contains(c) == true { covered = p } }
         if covered == nil && e.isRemoval { covered = byConnection[c]?.first { e.concerns($0) } }
         return covered.map { (f, $0) }
     }
@@ -68,7 +71,10 @@ struct WatchHub {
         if grants[c] != g { forget(byConnection[c] ?? []) }
         formats[c] = format
         grants[c] = g
-        if byPrefix[prefix] == nil { tree.insert(prefix) }
+        if byPrefix[prefix] == nil {
+            tree.insert(prefix)
+            slots.insert(prefix)
+        }
         byPrefix[prefix, default: []].insert(c)
         let isNew = byConnection[c, default: []].insert(prefix).inserted
         if isNew { count += 1 }
@@ -88,6 +94,7 @@ struct WatchHub {
             if byPrefix[p]?.isEmpty == true {
                 byPrefix[p] = nil
                 tree.remove(p)
+                slots.remove(p)
             }
             touched.append(p)
         }
@@ -117,8 +124,9 @@ struct WatchHub {
 
     /// Everyone an event at `path` goes to: the audience of the one watched prefix it lies
     /// under (the same object each time while those watches stand), or a fresh union when it
-    /// lies under several; nil when nobody watches it. Costs a lookup per level of `path`
-    /// (`/`, `/items`, `/items/5`), however many prefixes are watched.
+    /// lies under several; nil when nobody watches it. Costs a hash of `path`'s bytes and a
+    /// lookup per level of it that may be watched (`PrefixSlots`), however many prefixes are
+    /// watched.
     ///
     /// A removal (`removal`) also goes to the watchers of prefixes under `path`: what they
     /// watch is gone with it. That costs a walk of the watched prefixes under it.
@@ -126,7 +134,7 @@ struct WatchHub {
         guard !byPrefix.isEmpty else { return nil }
         var first: Audience?
         var more: [Audience] = []
-        WatchHub.forEachPrefix(of: path) { p in
+        slots.forEachCandidate(of: path) { p in
             guard byPrefix[p] != nil else { return }
             let a = audience(watching: p)
             if first == nil { first = a } else { more.append(a) }
