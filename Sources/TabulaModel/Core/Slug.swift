@@ -56,13 +56,18 @@ public enum Display {
 
     /// Appends `timestamp(t)` to `out`, without making a String.
     public static func writeTimestamp(_ t: Double, to out: inout [UInt8]) {
-        guard t.isFinite, abs(t) < 1e13 else {
-            out.append("invalid-time")
-            return
-        }
+        ByteWriter.append(to: &out, atMost: timestampBound) { writeTimestamp(t, to: &$0) }
+    }
+
+    /// The most bytes `writeTimestamp` writes (a year of 6 digits and its sign).
+    public static let timestampBound = 24
+
+    /// Writes `timestamp(t)`, at most `timestampBound` bytes.
+    public static func writeTimestamp(_ t: Double, to w: inout ByteWriter) {
+        guard t.isFinite, abs(t) < 1e13 else { return w.append("invalid-time") }
         let secs = Int64(t.rounded(.down))
         let days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
-        let rem = secs - days * 86400
+        let rem = Int(secs - days * 86400)
         // Civil-from-days (H. Hinnant).
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -73,23 +78,12 @@ public enum Display {
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        JSONValue.writeInt(y, to: &out)
-        // The 16 bytes after the year written on the stack and appended with one copy (a
-        // checked append a byte cost more than the arithmetic).
-        var text: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &text) { b in
-            func two(_ v: Int64, at i: Int, then: Unicode.Scalar) {
-                b[i] = UInt8(ascii: "0") + UInt8(v / 10)
-                b[i + 1] = UInt8(ascii: "0") + UInt8(v % 10)
-                b[i + 2] = UInt8(ascii: then)
-            }
-            b[0] = UInt8(ascii: "-")
-            two(m, at: 1, then: "-")
-            two(d, at: 4, then: "T")
-            two(rem / 3600, at: 7, then: ":")
-            two(rem / 60 % 60, at: 10, then: ":")
-            two(rem % 60, at: 13, then: "Z")
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[0..<16]))
-        }
+        w.appendDecimal(y)
+        w.append(UInt8(ascii: "-"))
+        w.appendTwoDigits(Int(m), then: UInt8(ascii: "-"))
+        w.appendTwoDigits(Int(d), then: UInt8(ascii: "T"))
+        w.appendTwoDigits(rem / 3600, then: UInt8(ascii: ":"))
+        w.appendTwoDigits(rem / 60 % 60, then: UInt8(ascii: ":"))
+        w.appendTwoDigits(rem % 60, then: UInt8(ascii: "Z"))
     }
 }

@@ -50,24 +50,27 @@ struct ItemJSON: JSONRepresentable {
     }
 
     /// `json`'s text, written without building it (every change to an item writes it into
-    /// the history's row).
+    /// the history's row, and each JSON event twice: `value` and `prev`), into room made once.
     func writeJSON(to out: inout [UInt8]) {
-        out.append(#"{"type":"item","id":"#)
-        JSONValue.writeInt(Int64(item.id), to: &out)
-        out.append(#","name":"#)
-        JSONValue.writeString(item.name, to: &out)
-        out.append(#","value":"#)
-        JSONValue.writeInt(Int64(item.value), to: &out)
-        out.append(#","serial":"#)
-        JSONValue.writeString(item.serial, to: &out)
-        out.append(#","created":""#)
-        Display.writeTimestamp(item.created, to: &out)
-        out.append(item.favorite ? #"","favorite":true,"section":"# : #"","favorite":false,"section":"#)
-        JSONValue.writeString(section, to: &out)
-        if let position {
-            out.append(#","position":"#)
-            JSONValue.writeInt(Int64(position), to: &out)
+        let texts = item.name.utf8.count + item.serial.utf8.count + section.utf8.count
+        ByteWriter.append(to: &out, atMost: 200 + Display.timestampBound + 6 * texts) { w in
+            w.append(#"{"type":"item","id":"#)
+            w.appendDecimal(Int64(item.id))
+            w.append(#","name":"#)
+            w.appendJSONString(item.name)
+            w.append(#","value":"#)
+            w.appendDecimal(Int64(item.value))
+            w.append(#","serial":"#)
+            w.appendJSONString(item.serial)
+            w.append(#","created":""#)
+            Display.writeTimestamp(item.created, to: &w)
+            w.append(item.favorite ? #"","favorite":true,"section":"# : #"","favorite":false,"section":"#)
+            w.appendJSONString(section)
+            if let position {
+                w.append(#","position":"#)
+                w.appendDecimal(Int64(position))
+            }
+            w.append(UInt8(ascii: "}"))
         }
-        out.append(UInt8(ascii: "}"))
     }
 }
