@@ -45,9 +45,12 @@ public struct ByteWriter: ~Copyable {
     /// Appends `v` in decimal (at most 20 bytes).
     public mutating func appendDecimal(_ v: Int64) {
         if v < 0 { append(UInt8(ascii: "-")) }
-        WireEncoder.withDecimalDigits(v.magnitude) {
-            copy($0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count)
-        }
+        appendDecimal(v.magnitude)
+    }
+
+    /// Appends `v` in decimal (at most 20 bytes).
+    public mutating func appendDecimal(_ v: UInt64) {
+        WireEncoder.withDecimalDigits(v) { copy($0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count) }
     }
 
     /// Appends `v`, 0 to 99, as two digits, then `then`.

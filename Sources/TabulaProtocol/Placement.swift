@@ -24,16 +24,18 @@ public struct Placement: Sendable, Hashable {
     /// Appends `json`'s text, written without building it (every change's event and stored
     /// row carries one or two).
     public func writeJSON(to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        if let section {
-            out.append(#""section":"#)
-            JSONValue.writeString(section, to: &out)
+        ByteWriter.append(to: &out, atMost: 48 + 6 * (section?.utf8.count ?? 0)) { w in
+            w.append(UInt8(ascii: "{"))
+            if let section {
+                w.append(#""section":"#)
+                w.appendJSONString(section)
+            }
+            if let position {
+                w.append(section == nil ? #""position":"# : #","position":"#)
+                w.appendDecimal(Int64(position))
+            }
+            w.append(UInt8(ascii: "}"))
         }
-        if let position {
-            out.append(section == nil ? #""position":"# : #","position":"#)
-            JSONValue.writeInt(Int64(position), to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
     }
 
     /// The placement `v` states, or nil when it is not an object.

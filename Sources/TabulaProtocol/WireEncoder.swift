@@ -130,13 +130,15 @@ public enum WireEncoder {
     /// has them, `"at"`, `"from"` and `"parent"`: the same object `JSONValue.object` would
     /// write, without building one.
     private static func encodeJSON(_ e: Event, into out: inout [UInt8]) {
-        out.append(#"{"push":"event","rev":"#)
-        appendDecimal(e.rev, to: &out)
-        out.append(#","kind":"#)
-        JSONValue.writeString(e.kind, to: &out)
-        out.append(#","path":"#)
-        JSONValue.writeString(e.path, to: &out)
-        out.append(#","value":"#)
+        ByteWriter.append(to: &out, atMost: 80 + 6 * (e.kind.utf8.count + e.path.utf8.count)) { w in
+            w.append(#"{"push":"event","rev":"#)
+            w.appendDecimal(e.rev)
+            w.append(#","kind":"#)
+            w.appendJSONString(e.kind)
+            w.append(#","path":"#)
+            w.appendJSONString(e.path)
+            w.append(#","value":"#)
+        }
         e.value.write(to: &out)
         out.append(#","prev":"#)
         e.prev.write(to: &out)

@@ -29,15 +29,18 @@ public struct Order: Sendable, Equatable, JSONRepresentable {
 
     /// `json`'s text, written without building it.
     public func writeJSON(to out: inout [UInt8]) {
-        out.append(#"{"type":"order","id":"#)
-        JSONValue.writeInt(Int64(id), to: &out)
-        out.append(#","entry":"#)
-        JSONValue.writeString(entry, to: &out)
-        out.append(#","title":"#)
-        JSONValue.writeString(title, to: &out)
-        out.append(#","created":""#)
-        Display.writeTimestamp(created, to: &out)
-        out.append(#""}"#)
+        ByteWriter.append(to: &out, atMost: 100 + Display.timestampBound + 6 * (entry.utf8.count + title.utf8.count)) {
+            w in
+            w.append(#"{"type":"order","id":"#)
+            w.appendDecimal(Int64(id))
+            w.append(#","entry":"#)
+            w.appendJSONString(entry)
+            w.append(#","title":"#)
+            w.appendJSONString(title)
+            w.append(#","created":""#)
+            Display.writeTimestamp(created, to: &w)
+            w.append(#""}"#)
+        }
     }
 
     /// The order's one-line text row.
