@@ -82,10 +82,8 @@ public enum WireEncoder {
                 ("push", .string("hello")), ("protocol", .int(Int64(v))), ("rev", .int(Int64(rev))),
                 ("id", .string(id)), ("server", .string(server)),
             ]).write(to: &out)
-        case (.event(let e), .text):
-            encodeText(e, into: &out)
-        case (.event(let e), .json):
-            encodeJSON(e, into: &out)
+        case (.event(let e), _):
+            return encodeEvent(e, format: format, into: &out)
         case (.bye(let reason), .text):
             out.append("* BYE ")
             appendOneLine(reason, to: &out)
@@ -107,6 +105,17 @@ public enum WireEncoder {
             out.append(#","value":"#)
             row.json.write(to: &out)
             out.append(UInt8(ascii: "}"))
+        }
+        out.append(10)
+    }
+
+    /// Appends event `e`'s line: what `encode(.event(e), …)` writes, without wrapping the
+    /// event in a `Push` (a copy of it) and switching on both (every watcher's event passes
+    /// here once per run).
+    public static func encodeEvent(_ e: Event, format: LineFormat, into out: inout [UInt8]) {
+        switch format {
+        case .text: encodeText(e, into: &out)
+        case .json: encodeJSON(e, into: &out)
         }
         out.append(10)
     }

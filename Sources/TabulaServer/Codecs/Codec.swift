@@ -42,8 +42,12 @@ enum Codec {
     /// Event `e` for a watcher of `channel` (the prefix it watches, which RESP's `message`
     /// names; the other codecs write the same bytes for every watcher).
     static func event(_ e: Event, channel: String, format: WireFormat, into out: inout [UInt8]) {
-        if format.namesChannel { return RESPEncoder.event(e, channel: channel, resp3: format == .resp3, into: &out) }
-        push(.event(e), format: format, into: &out)
+        switch format {
+        case .text: WireEncoder.encodeEvent(e, format: .text, into: &out)
+        case .json, .httpAPI: WireEncoder.encodeEvent(e, format: .json, into: &out)
+        case .sse: SSECodec.push(.event(e), into: &out)
+        case .resp2, .resp3: RESPEncoder.event(e, channel: channel, resp3: format == .resp3, into: &out)
+        }
     }
 
     /// A watch's snapshot row or `synced` marker for a watcher of `channel` (RESP names it).

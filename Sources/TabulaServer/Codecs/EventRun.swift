@@ -33,7 +33,7 @@ struct EventRun {
 
     mutating func append(_ e: Event) {
         for f in WireFormat.sharingBytes where formats.contains(f) {
-            Codec.push(.event(e), format: f, into: &pieces[f.ordinal])
+            Codec.event(e, channel: "", format: f, into: &pieces[f.ordinal])  // these name no channel
         }
         if framed { payloads.append(Codec.eventPayload(e)) }
     }

@@ -55,7 +55,6 @@ extension SharedState {
             case .events(let audience, let events, let origin):
                 var run = EventRun(formats: audience.formats)
                 for e in events { run.append(e) }
-                let first = events[0]
                 // A restricted audience's run is one event: a member with grants gets it as
                 // its grants render it (`Grants.view`), or not at all (`receives`), decided
                 // and encoded once per distinct grants (nil: not sent).
@@ -66,9 +65,9 @@ extension SharedState {
                         let view =
                             views[g]
                             ?? {
-                                guard g.receives(first) else { return nil }
+                                guard g.receives(events[0]) else { return nil }
                                 var r = EventRun(formats: audience.formats)
-                                r.append(g.view(first))
+                                r.append(g.view(events[0]))
                                 return r
                             }()
                         views[g] = view

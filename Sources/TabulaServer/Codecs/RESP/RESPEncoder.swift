@@ -40,7 +40,7 @@ public enum RESPEncoder {
     /// An event's JSON, the data of its `message` (made once, framed for each channel).
     public static func payload(_ e: Event) -> [UInt8] {
         var json: [UInt8] = []
-        WireEncoder.encode(.event(e), format: .json, into: &json)
+        WireEncoder.encodeEvent(e, format: .json, into: &json)
         json.removeLast()  // its newline
         return json
     }
