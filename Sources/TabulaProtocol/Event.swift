@@ -3,7 +3,9 @@ public struct Event: Sendable, Equatable {
     /// The global revision this change made.
     public var rev: UInt64
     /// What happened: `add`, `set`, `select`, `rm`, `mv`, `fav`, `order`, `clear`, `bands`.
-    public var kind: String
+    public var kind: String { didSet { what = Kind(kind) } }
+    /// `kind`, typed: what the server compares, never the text.
+    public private(set) var what: Kind
     /// The path of the thing that changed.
     public var path: String
     /// A one-line text summary (for text clients).
@@ -23,12 +25,60 @@ public struct Event: Sendable, Equatable {
     public var parent: JSONValue?
 
     /// Makes an event.
-    public init(rev: UInt64, kind: String, path: String, summary: String, value: JSONValue) {
+    public init(rev: UInt64, what: Kind, path: String, summary: String, value: JSONValue) {
         self.rev = rev
-        self.kind = kind
+        self.kind = what.text
+        self.what = what
         self.path = path
         self.summary = summary
         self.value = value
+    }
+
+    /// Makes an event of the kind `kind` spells.
+    public init(rev: UInt64, kind: String, path: String, summary: String, value: JSONValue) {
+        self.init(rev: rev, what: Kind(kind), path: path, summary: summary, value: value)
+        self.kind = kind  // an unknown kind keeps its text
+    }
+
+    /// The kinds of change. Compared as values, never as text.
+    public enum Kind: UInt8, Sendable, Hashable {
+        case add, set, select, rm, mv, fav, order, clear, bands
+        /// A kind this build does not know (a client reading a newer server): `kind` says it.
+        case other
+
+        public init(_ text: String) {
+            switch text {
+            case "add": self = .add
+            case "set": self = .set
+            case "select": self = .select
+            case "rm": self = .rm
+            case "mv": self = .mv
+            case "fav": self = .fav
+            case "order": self = .order
+            case "clear": self = .clear
+            case "bands": self = .bands
+            default: self = .other
+            }
+        }
+
+        /// Its name on the wire (`Event.kind` holds the name of an `other`).
+        public var text: String {
+            switch self {
+            case .add: "add"
+            case .set: "set"
+            case .select: "select"
+            case .rm: "rm"
+            case .mv: "mv"
+            case .fav: "fav"
+            case .order: "order"
+            case .clear: "clear"
+            case .bands: "bands"
+            case .other: "other"
+            }
+        }
+
+        /// A removal: `rm`, or `clear` (of every order).
+        public var removes: Bool { self == .rm || self == .clear }
     }
 
     /// Whether it says more than its value (what `WireEncoder` and the stores add).

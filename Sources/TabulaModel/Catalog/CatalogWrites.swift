@@ -43,7 +43,7 @@ extension CatalogList {
         link(node)
         let ref = CatalogList.ref(node.id)
         return .changed(
-            "add", path: path(of: ref), row: row(node), message: path(of: ref),
+            .add, path: path(of: ref), row: row(node), message: path(of: ref),
             mutations: record([put(node.id)].compactMap { $0 }))
     }
 
@@ -98,7 +98,7 @@ extension CatalogList {
         unindex(old)
         nodes[id] = node
         index(node)
-        return .changed("set", path: p, row: row(node), message: p, mutations: record([put(id)].compactMap { $0 }))
+        return .changed(.set, path: p, row: row(node), message: p, mutations: record([put(id)].compactMap { $0 }))
     }
 
     mutating func remove(_ id: Int) throws -> Outcome {

@@ -78,7 +78,7 @@ public struct ChangeRevisions: Sendable {
         }
 
         mutating func note(_ e: Event, root: String) {
-            let kind = Kind(e.kind)
+            let kind = Kind(e.what)
             if e.path.utf8.count == root.utf8.count + 1 {  // the list itself
                 if kind == .remove || kind == .clear {
                     entries = BucketedDictionary()
@@ -122,11 +122,11 @@ public struct ChangeRevisions: Sendable {
     /// remove, anything else stamps its own entry.
     private enum Kind {
         case remove, clear, membership, other
-        init(_ kind: String) {  // by length first: most kinds are compared with one word, or none
-            switch kind.utf8.count {
-            case 2: self = kind == "rm" ? .remove : kind == "mv" ? .membership : .other
-            case 3: self = kind == "add" ? .membership : .other
-            case 5: self = kind == "clear" ? .clear : kind == "order" || kind == "bands" ? .membership : .other
+        init(_ kind: Event.Kind) {
+            switch kind {
+            case .rm: self = .remove
+            case .clear: self = .clear
+            case .add, .mv, .order, .bands: self = .membership
             default: self = .other
             }
         }

@@ -21,7 +21,7 @@ extension Grants {
     public func view(_ e: Event) -> Event {
         var v = seesPositions(of: e) ? e : e.restricted
         if isUnrestricted { return v }
-        if e.kind == "clear" && e.path == "/orders" && !seesEveryOrder {
+        if e.what == .clear && e.path == "/orders" && !seesEveryOrder {
             v.summary = "orders cleared"
             return v
         }

@@ -102,13 +102,13 @@ extension Model {
             e.from = b.placed.at
             swap(&e.prev, &b.placed.row)  // moved in, not copied (a copy retains it, and b's end releases it)
         }
-        if e.kind != "rm" && e.kind != "clear" {
+        if !e.what.removes {
             if let (i, ref) = again {
                 e.at = lists[i].placement(of: ref, withRow: false)?.at
             } else {
                 e.at = placement(ofPath: e.path, withRow: false)?.at
             }
         }
-        if e.kind == "add" || e.kind == "rm" { e.parent = placement(ofPath: ModelPath.parent(e.path))?.row }
+        if e.what == .add || e.what == .rm { e.parent = placement(ofPath: ModelPath.parent(e.path))?.row }
     }
 }

@@ -25,11 +25,11 @@ public struct Outcome: Sendable {
     /// A change shown as one row: the reply holds the row, and the event carries the same
     /// row's JSON (built once, shared) and by default its text.
     static func changed(
-        _ kind: String, path: String, row: Row, message: String, summary: String? = nil, mutations: [Mutation]
+        _ kind: Event.Kind, path: String, row: Row, message: String, summary: String? = nil, mutations: [Mutation]
     ) -> Outcome {
         Outcome(
             Reply(rows: [row], message: message),
-            event: Event(rev: 0, kind: kind, path: path, summary: summary ?? row.text, value: row.json),
+            event: Event(rev: 0, what: kind, path: path, summary: summary ?? row.text, value: row.json),
             mutations: mutations)
     }
 
@@ -37,6 +37,6 @@ public struct Outcome: Sendable {
     static func removed(_ path: String, title: String, message: String? = nil, mutations: [Mutation]) -> Outcome {
         Outcome(
             Reply(message: message ?? "removed \(path)"),
-            event: Event(rev: 0, kind: "rm", path: path, summary: title, value: .null), mutations: mutations)
+            event: Event(rev: 0, what: .rm, path: path, summary: title, value: .null), mutations: mutations)
     }
 }

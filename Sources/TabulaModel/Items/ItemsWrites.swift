@@ -18,7 +18,7 @@ extension ItemsList {
     }
 
     func changed(
-        _ kind: String, _ item: Item, message: String, summary: String? = nil, position: Int? = nil,
+        _ kind: Event.Kind, _ item: Item, message: String, summary: String? = nil, position: Int? = nil,
         mutations: [Mutation]
     ) -> Outcome {
         .changed(
@@ -44,7 +44,7 @@ extension ItemsList {
         }
         let item = items.add(name: name, value: value, serial: serial, created: now)
         return changed(
-            "add", item, message: "/items/\(item.id) in \(sectionName(item.id))",
+            .add, item, message: "/items/\(item.id) in \(sectionName(item.id))",
             mutations: record(ItemsCodec.put(item, counter: true)))
     }
 
@@ -66,7 +66,7 @@ extension ItemsList {
         if let v = newValue { _ = items.reprice(id, to: v) }
         guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
         return changed(
-            "set", item, message: "/items/\(id) in \(sectionName(id))", mutations: record(ItemsCodec.put(item)))
+            .set, item, message: "/items/\(id) in \(sectionName(id))", mutations: record(ItemsCodec.put(item)))
     }
 
     mutating func remove(_ id: Int) throws -> Outcome {
@@ -106,7 +106,7 @@ extension ItemsList {
         guard let item = items.item(id) else { throw TabulaError(.notFound, "no item \(id)") }
         let whole = row(item, position: target + 1)
         let event = Event(
-            rev: 0, kind: "mv", path: "/items/\(id)", summary: "#\(target + 1) in \(slug): " + whole.text,
+            rev: 0, what: .mv, path: "/items/\(id)", summary: "#\(target + 1) in \(slug): " + whole.text,
             value: whole.json)
         return Outcome(
             Reply(rows: [row(item, position: position)], message: "\(id) is now #\(position) in \(slug)"), event: event,
@@ -119,7 +119,7 @@ extension ItemsList {
         let message = on ? "favourite" : "not a favourite"
         guard on != item.favorite else { return .unchanged(message, rows: [row(item)]) }
         guard let changed = items.setFavorite(id, on) else { throw TabulaError(.notFound, "no item \(id)") }
-        return self.changed("fav", changed, message: message, mutations: record(ItemsCodec.put(changed)))
+        return self.changed(.fav, changed, message: message, mutations: record(ItemsCodec.put(changed)))
     }
 
     mutating func setBands(_ args: [String]) throws -> Outcome {
@@ -134,7 +134,7 @@ extension ItemsList {
         let rows = items.bands.indices.map { bandRow($0, count: items.count(section: $0)) }
         let summary = items.bands.indices.map { "\(items.bands[$0].title) (\(items.rangeText($0)))" }.joined(
             separator: ", ")
-        let event = Event(rev: 0, kind: "bands", path: "/items", summary: summary, value: .array(rows.map(\.json)))
+        let event = Event(rev: 0, what: .bands, path: "/items", summary: summary, value: .array(rows.map(\.json)))
         return Outcome(
             Reply(rows: rows, message: "\(n) \(plural(n, "band"))"), event: event,
             mutations: record([ItemsCodec.bands(bands)]))

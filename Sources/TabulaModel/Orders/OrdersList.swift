@@ -89,7 +89,7 @@ public struct OrdersList: ListStore {
         case (.order(let entry, let title), _):
             let o = orders.append(entry: entry, title: title, created: now)
             return .changed(
-                "order", path: "/orders/\(o.id)", row: Row(text: o.row, json: .deferred(o)),
+                .order, path: "/orders/\(o.id)", row: Row(text: o.row, json: .deferred(o)),
                 message: "order \(o.id): \(o.title)", mutations: record(OrdersCodec.put(o)))
         case (.add, _):
             throw TabulaError(.invalid, "orders are placed with ORDER menu-entry, e.g. ORDER /menu/pizza/margherita")
@@ -107,7 +107,7 @@ public struct OrdersList: ListStore {
             orders.clear()
             return Outcome(
                 Reply(message: "cleared \(what)"),
-                event: Event(rev: 0, kind: "clear", path: "/orders", summary: "\(what) cleared", value: .null),
+                event: Event(rev: 0, what: .clear, path: "/orders", summary: "\(what) cleared", value: .null),
                 mutations: record([Mutation(OrdersCodec.table, .replaceAll([]))]))
         default:
             return nil

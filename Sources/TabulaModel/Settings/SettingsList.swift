@@ -143,10 +143,10 @@ extension SettingsList {
 
     /// Setting `i` changed: the reply (its row, or `rows`), the event with its master row,
     /// and the setting to store. `message` nil: the master row.
-    func changed(_ kind: String, _ i: Int, message: String? = nil, rows: [Row]? = nil) -> Outcome {
+    func changed(_ kind: Event.Kind, _ i: Int, message: String? = nil, rows: [Row]? = nil) -> Outcome {
         let master = settings[i].masterRow
         let row = settingRow(i, master: master)
-        let event = Event(rev: 0, kind: kind, path: settings[i].path, summary: master, value: row.json)
+        let event = Event(rev: 0, what: kind, path: settings[i].path, summary: master, value: row.json)
         let replyRows: [Row]
         if let rows { replyRows = rows } else { replyRows = [consume row] }
         return Outcome(Reply(rows: replyRows, message: message ?? master), event: event, mutations: record([put(i)]))
@@ -172,7 +172,7 @@ extension SettingsList {
         }
         guard settings[i].selected != idx else { return .unchanged(settings[i].masterRow, rows: [settingRow(i)]) }
         settings[i].selected = idx
-        return changed("select", i)
+        return changed(.select, i)
     }
 
     mutating func addSetting(_ args: [String]) throws -> Outcome {
@@ -197,7 +197,7 @@ extension SettingsList {
         try setting.addOptions(args.dropFirst(2))
         settings.append(setting)
         let i = settings.count - 1
-        return changed("add", i, message: setting.path)
+        return changed(.add, i, message: setting.path)
     }
 
     mutating func addOptions(_ i: Int, _ args: [String]) throws -> Outcome {
@@ -208,7 +208,7 @@ extension SettingsList {
         var s = settings[i]
         try s.addOptions(args[...])
         settings[i] = s
-        return changed("set", i, message: "\(s.options.count) options", rows: optionRows(i))
+        return changed(.set, i, message: "\(s.options.count) options", rows: optionRows(i))
     }
 
     mutating func retitle(_ i: Int, _ fields: [FieldAssignment]) throws -> Outcome {
@@ -219,7 +219,7 @@ extension SettingsList {
         }
         guard settings[i].title != title else { return .unchanged(settings[i].masterRow, rows: [settingRow(i)]) }
         settings[i].title = title
-        return changed("set", i)
+        return changed(.set, i)
     }
 
     mutating func removeSetting(_ i: Int) -> Outcome {
@@ -228,7 +228,7 @@ extension SettingsList {
             [Mutation(SettingsCodec.table, .delete(.text(gone.slug)))] + (i..<settings.count).map { put($0) })
         return Outcome(
             Reply(message: "removed \(gone.path)"),
-            event: Event(rev: 0, kind: "rm", path: gone.path, summary: gone.title, value: .null), mutations: muts)
+            event: Event(rev: 0, what: .rm, path: gone.path, summary: gone.title, value: .null), mutations: muts)
     }
 
     mutating func removeOption(_ i: Int, _ o: Int) throws -> Outcome {
@@ -244,6 +244,6 @@ extension SettingsList {
         }
         settings[i].options.remove(at: o)
         if settings[i].selected > o { settings[i].selected -= 1 }
-        return changed("set", i, message: "removed \(p)", rows: [])
+        return changed(.set, i, message: "removed \(p)", rows: [])
     }
 }

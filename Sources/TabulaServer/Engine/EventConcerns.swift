@@ -6,7 +6,7 @@ import TabulaProtocol
 extension Event {
     /// A removal (RM, or CLEAR of the orders): it concerns the watchers of what was under
     /// its path too, since what they watch went with it.
-    var isRemoval: Bool { kind == "rm" || kind == "clear" }
+    var isRemoval: Bool { what.removes }
 
     /// Whether a watch of `prefix` is sent this event: it lies under the prefix, or it
     /// removed something the prefix lies under.
