@@ -3,7 +3,7 @@ they run. Flooders run in processes of their own (not threads: the GIL would tim
 against the measuring client)."""
 import multiprocessing, os, socket, ssl, statistics, subprocess, threading, time
 
-from bench_common import conn, ping_ms, reply, rss_mb, source
+from bench_common import conn, handshaker, ping_ms, reply, rss_mb, source
 
 
 def guesser(port, k, stop):
@@ -77,20 +77,6 @@ def login_flood(rel, start_tabulad, work):
               " max %.1f ms" % (", ".join("%.2f" % x for x in first), statistics.median(again) * 1000, max(again) * 1000))
     finally:
         stop_all(stop, procs, p)
-
-
-def handshaker(port, cafile, stop):
-    """TLS handshakes and closes in a loop (cafile None: plain TCP connects, the control)."""
-    ctx = ssl.create_default_context(cafile=cafile) if cafile else None
-    while not stop.is_set():
-        try:
-            s = socket.create_connection(("127.0.0.1", port))
-            s = ctx.wrap_socket(s, server_hostname="127.0.0.1") if ctx else s
-            if not ctx:
-                s.recv(100)  # the greeting: as far as a handshake goes
-            s.close()
-        except OSError:
-            pass
 
 
 def handshake_flood(rel, start_tabulad, work):

@@ -1,10 +1,11 @@
 """What the bench modules share: a server started on free ports, a connection that read its
 greeting, a request's final reply, pipelined requests, another client's PING, a process's
-RSS and CPU seconds, a source address per flooder, a users file. It imports no bench, and no
-bench takes these from another (two take workloads: pinned_bench from anchors_bench,
+RSS and CPU seconds, a source address per flooder, a users file, a TLS handshaker. It
+imports no bench, and no bench takes these from another (two take workloads: pinned_bench from anchors_bench,
 viewers_bench from floods_bench), so no bench imports another in a circle."""
 import os
 import socket
+import ssl
 import subprocess
 import threading
 import time
@@ -80,3 +81,17 @@ def pipelined(port, lines):
         reply(f)
     t.join()
     s.close()
+
+
+def handshaker(port, cafile, stop):
+    """TLS handshakes and closes in a loop (cafile None: plain TCP connects, the control)."""
+    ctx = ssl.create_default_context(cafile=cafile) if cafile else None
+    while not stop.is_set():
+        try:
+            s = socket.create_connection(("127.0.0.1", port))
+            s = ctx.wrap_socket(s, server_hostname="127.0.0.1") if ctx else s
+            if not ctx:
+                s.recv(100)  # the greeting: as far as a handshake goes
+            s.close()
+        except OSError:
+            pass

@@ -14,15 +14,18 @@ attacks on another build, in turn, so that before and after are measured in one 
   4 snapshots of a branch of 50,000 children by a user with a deny in it   bar: PING < 50 ms
   64 unread snapshots by one read-only user; that user and another then ask   bar: granted within seconds
   LS /orders pages over 100,000 orders by a user denied one menu entry   bar: a page costs the page
+  a TLS login while 4 processes handshake over TLS and hang up   bar: a login < 2 s
 """
+import multiprocessing
 import os
 import socket
+import ssl
 import subprocess
 import threading
 import time
 
 
-from bench_common import conn, pipelined, ping_ms, reply, rss_mb, users_file
+from bench_common import conn, handshaker, pipelined, ping_ms, reply, rss_mb, users_file
 from bench_common import start_server as start
 import grants_bench
 
@@ -342,13 +345,51 @@ def snapshot_shares(binary, work, attackers=64, items=100_000):
         p.kill()
 
 
+def tls_login_flood(binary, work, seconds=10):
+    """A TLS login (handshake, greeting, AUTH) every 0.2 s while 4 processes handshake on the
+    same TLS port and hang up (RSA 2048): the logins' p50 and max."""
+    cert, key = os.path.join(work, "flood-cert.pem"), os.path.join(work, "flood-key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-subj",
+                    "/CN=localhost", "-days", "2", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    users = users_file(binary, os.path.join(work, "flood-users"), [("admin", "admin", [])])
+    t = socket.socket(); t.bind(("127.0.0.1", 0)); tls_port = t.getsockname()[1]; t.close()
+    p, port, resp = start(binary, "--tls-port", str(tls_port), "--tls-cert", cert, "--tls-key", key, "--users", users)
+    stop = multiprocessing.Event()
+    flooders = [multiprocessing.Process(target=handshaker, args=(tls_port, cert, stop)) for _ in range(4)]
+    try:
+        for q in flooders:
+            q.start()
+        time.sleep(1)
+        ctx, lat = ssl.create_default_context(cafile=cert), []
+        ends = time.time() + seconds
+        while time.time() < ends:
+            began = time.time()
+            with ctx.wrap_socket(socket.create_connection(("127.0.0.1", tls_port)), server_hostname="127.0.0.1") as s:
+                f = s.makefile("rwb")
+                f.readline()
+                f.write(b"AUTH admin pw-admin\n"); f.flush()
+                if not f.readline().startswith(b"OK"):
+                    raise SystemExit("the TLS login was refused: the figure would not be a login's")
+            lat.append((time.time() - began) * 1000)
+            time.sleep(0.2)
+        lat.sort()
+        return ("%d TLS logins (handshake, greeting, AUTH) while 4 processes handshake and hang up: p50 %.0f ms, max %.0f ms"
+                " (bar: a login < 2 s)" % (len(lat), lat[len(lat) // 2], lat[-1]))
+    finally:
+        stop.set()
+        for q in flooders:
+            q.join(5)
+        p.kill()
+
+
 def run(binaries, work):
     """Each attack on each of `binaries` (name, path), in turn."""
     for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits,
                    catalog_writes, wide_branch_writes, pinned_snapshots, grants_bench.granted_branch_snapshots, snapshot_shares,
-                   grants_bench.restricted_orders):
+                   grants_bench.restricted_orders, tls_login_flood):
         for name, binary in binaries:
             with_work = (wrong_passwords, refused_commits, catalog_writes, wide_branch_writes, grants_bench.granted_branch_snapshots,
-                         snapshot_shares, grants_bench.restricted_orders)
+                         snapshot_shares, grants_bench.restricted_orders, tls_login_flood)
             figure = attack(binary, work) if attack in with_work else attack(binary)
             print("%-10s %s" % (name, figure), flush=True)
