@@ -90,6 +90,32 @@ import Testing
         #expect(inbox.take().isEmpty)
     }
 
+    @Test func takingIntoABufferHandsOverEveryItemInOrderAndTheBufferIsUsedAgain() {
+        let inbox = WakeableInbox<Int>()
+        var buffer: [Int] = []
+        inbox.take(into: &buffer)
+        #expect(buffer.isEmpty)  // nothing queued: nothing taken
+        inbox.post([1, 2])
+        inbox.post([3])
+        inbox.take(into: &buffer)
+        #expect(buffer == [1, 2, 3])
+        #expect(inbox.take().isEmpty)
+        buffer.removeAll(keepingCapacity: true)
+        let threads = (0..<4).map { t in Thread { for k in 0..<500 { inbox.post([t * 1_000 + k]) } } }
+        threads.forEach { $0.start() }
+        var seen: [Int] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen.count < 2_000 && ContinuousClock.now < deadline {
+            inbox.take(into: &buffer)
+            seen += buffer
+            buffer.removeAll(keepingCapacity: true)
+        }
+        #expect(seen.count == 2_000)
+        for t in 0..<4 {  // each producer's items in the order it posted them
+            #expect(seen.filter { $0 / 1_000 == t } == (0..<500).map { t * 1_000 + $0 })
+        }
+    }
+
     @Test func aSleepingConsumerIsWokenThroughItsEventfdAndABusyOneIsNot() {
         let inbox = WakeableInbox<Int>()
         #expect(inbox.takeOrSleep().isEmpty)  // about to sleep

@@ -44,6 +44,9 @@ final class EventLoop {
     /// Connections whose held requests may run now (their group was answered, their replay
     /// ended, or their client read its output).
     @exclusivity(unchecked) var ready: [Connection] = []
+    /// The buffer the inbox's messages are taken into, kept from turn to turn with its
+    /// capacity (`drainInbox`, `WakeableInbox.take(into:)`).
+    @exclusivity(unchecked) var inboxBatch: [LoopMessage] = []
     /// Connections with a replay in progress.
     @exclusivity(unchecked) var replaying: [Connection] = []
     /// Replay steps left in this turn, and which replay the next turn starts with.

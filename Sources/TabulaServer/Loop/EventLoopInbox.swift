@@ -7,7 +7,16 @@ extension EventLoop {
         #if DEBUG
             precondition(!inRun, "the inbox was drained inside a run")
         #endif
-        for m in inbox.take() {
+        // The loop's batch buffer, swapped with the inbox's (`take(into:)`); taken out while in
+        // use, so that a drain inside this one would take into a buffer of its own.
+        var batch: [LoopMessage] = []
+        swap(&batch, &inboxBatch)
+        inbox.take(into: &batch)
+        defer {
+            batch.removeAll(keepingCapacity: true)
+            swap(&batch, &inboxBatch)
+        }
+        for m in batch {
             switch m {
             case .send(let id, let bytes):
                 guard let c = conns[id.raw] else { continue }

@@ -35,13 +35,29 @@ final class WakeableInbox<Element: Sendable>: Sendable {
     /// How many items are queued (any thread; for tests and figures).
     var count: Int { state.withLock { $0.items.count } }
 
-    /// Takes everything queued (consumer thread).
+    /// Takes everything queued (consumer thread): nothing, without the lock, when nothing is
+    /// (a post made before this call, as its caller knows it, is seen: `queued` is released
+    /// with it).
     func take() -> [Element] {
-        state.withLock { s in
-            let items = s.items
-            s.items.removeAll(keepingCapacity: true)
+        guard !isEmpty else { return [] }
+        return state.withLock { s in
+            var items: [Element] = []
+            swap(&items, &s.items)  // handed over whole: no copy, and nothing allocated here
             queued.store(false, ordering: .relaxed)
             return items
+        }
+    }
+
+    /// Takes everything queued into `buffer`, which must be empty, by swapping: the queue
+    /// keeps the buffer's storage for the next posts, so a consumer that empties its buffer
+    /// keeping its capacity and hands it back each time allocates nothing once both have
+    /// grown (consumer thread).
+    func take(into buffer: inout [Element]) {
+        precondition(buffer.isEmpty, "take(into:) needs an empty buffer")
+        guard !isEmpty else { return }
+        state.withLock { s in
+            swap(&buffer, &s.items)
+            queued.store(false, ordering: .relaxed)
         }
     }
 
