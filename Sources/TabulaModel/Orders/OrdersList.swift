@@ -101,6 +101,14 @@ public struct OrdersList: ListStore {
             return .removed(
                 p, title: gone.title, mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
         case (.remove, 0):
+            // Clearing would remove, and count, orders the viewer is not shown: refused by its
+            // grants alone (whether any such order exists now is not told).
+            if viewer.isRestricted, let g = viewer.grants, !g.seesEveryOrder {
+                throw TabulaError(
+                    .noPerm,
+                    "RM /orders clears every order, and your grants do not show you every order; remove the orders you see one by one (RM /orders/N)"
+                )
+            }
             let n = orders.count
             let what = "\(n) \(plural(n, "order"))"
             guard n > 0 else { return .unchanged("cleared \(what)") }
