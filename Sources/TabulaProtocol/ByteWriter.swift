@@ -1,5 +1,6 @@
-/// Writes bytes through a pointer into room on the stack (of the most the writer may write),
-/// then appends what was written to an array with one copy. An `append` to the array per
+/// Writes bytes through a pointer into temporary room of the most the writer may write (on
+/// the stack for short texts, the usual case), then appends what was written to an array
+/// with one copy. An `append` to the array per
 /// piece checks uniqueness and capacity and goes through the generic path each time (about
 /// 90 instructions a piece): for texts made of many small pieces on the hot path, such as an
 /// item's JSON.
@@ -77,11 +78,31 @@ public struct ByteWriter: ~Copyable {
         var start = 0
         for i in bytes.indices where JSONValue.needsEscape(bytes[i]) {
             if i > start { copy(bytes.baseAddress! + start, i - start) }
-            var escaped: [UInt8] = []
-            JSONValue.writeEscape(bytes[i], to: &escaped)
-            escaped.withUnsafeBufferPointer { copy($0.baseAddress!, $0.count) }
+            appendEscape(bytes[i])
             start = i + 1
         }
         if bytes.count > start { copy(bytes.baseAddress! + start, bytes.count - start) }
+    }
+
+    /// The escape JSON writes for `b` (`JSONValue.writeEscape`'s): at most 6 bytes.
+    private mutating func appendEscape(_ b: UInt8) {
+        precondition(count + 6 <= capacity, "ByteWriter: past the capacity it was given")
+        base[count] = UInt8(ascii: "\\")
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): base[count + 1] = b
+        case 10: base[count + 1] = UInt8(ascii: "n")
+        case 13: base[count + 1] = UInt8(ascii: "r")
+        case 9: base[count + 1] = UInt8(ascii: "t")
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            base[count + 1] = UInt8(ascii: "u")
+            base[count + 2] = UInt8(ascii: "0")
+            base[count + 3] = UInt8(ascii: "0")
+            base[count + 4] = hex.utf8Start[Int(b >> 4)]
+            base[count + 5] = hex.utf8Start[Int(b & 15)]
+            count += 6
+            return
+        }
+        count += 2
     }
 }

@@ -1,7 +1,7 @@
 import Testing
 import TabulaProtocol
 
-/// What `ByteWriter` writes is what the checked appends it replaces wrote.
+/// What `ByteWriter` writes is what `JSONValue` and `Placement.json` write.
 @Suite struct ByteWriterTests {
     static let texts = [
         "", "Rusty Spork", "quote \" back \\ slash", "tab\tnew\nline\rcr", "bell \u{07} del \u{7F} nul \u{00}",

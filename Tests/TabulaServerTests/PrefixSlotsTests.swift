@@ -6,7 +6,12 @@ import TabulaProtocol
 /// `PrefixSlots` may pass prefixes nobody watches (a shared slot), never miss a watched one,
 /// and offers them in the order and spelling `WatchHub.prefixes(of:)` gives.
 @Suite struct PrefixSlotsTests {
-    static let segments = ["items", "menu", "catalog", "a", "b", "5", "17", "ITEMS", "x y", "é"]
+    /// With spellings that are equal as `String`s but not in bytes: `café` composed and with a
+    /// combining accent, `K` and the Kelvin sign.
+    static let segments = [
+        "items", "menu", "catalog", "a", "b", "5", "17", "ITEMS", "x y", "é", "caf\u{E9}", "cafe\u{301}", "K",
+        "\u{212A}",
+    ]
 
     static func randomPath(_ rng: inout SplitMix64) -> String {
         let n = Int(rng.next() % 4)

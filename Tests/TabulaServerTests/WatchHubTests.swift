@@ -62,6 +62,23 @@ import TabulaProtocol
         #expect(hub.isEmpty)
     }
 
+    @Test func aPrefixSpelledTwoWaysThatAreEqualAsStringsIsOneWatchedPrefix() {
+        let composed = "/catalog/caf\u{E9}", decomposed = "/catalog/cafe\u{301}"
+        var hub = WatchHub()
+        hub.add(a, decomposed, format: .text)
+        hub.add(b, composed, format: .json)
+        #expect(members(&hub, composed + "/x") == [a.raw: .text, b.raw: .json])
+        #expect(members(&hub, decomposed) == [a.raw: .text, b.raw: .json])
+        hub.remove(a, nil)
+        hub.remove(b, composed)  // the prefix is kept under a's spelling
+        #expect(hub.isEmpty)
+        hub.add(c, "/items/K", format: .text)
+        hub.remove(c, "/items/\u{212A}")  // the Kelvin sign: the same String
+        #expect(hub.isEmpty)
+        hub.add(c, "/items", format: .text)
+        #expect(members(&hub, "/items/5") == [c.raw: .text])
+    }
+
     @Test func anEventLooksUpOnlyThePrefixesOfItsOwnPath() {
         #expect(WatchHub.prefixes(of: "/items/5") == ["/", "/items", "/items/5"])
         #expect(WatchHub.prefixes(of: "/") == ["/"])

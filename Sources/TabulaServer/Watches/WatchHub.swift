@@ -91,10 +91,13 @@ struct WatchHub {
         for p in prefixes where byConnection[c]?.remove(p) != nil {
             n += 1
             byPrefix[p]?.remove(c)
-            if byPrefix[p]?.isEmpty == true {
-                byPrefix[p] = nil
-                tree.remove(p)
-                slots.remove(p)
+            // Forgotten by the spelling it is kept under (the first watcher's), which may
+            // differ from `p` in bytes though equal as a String (`PrefixSlots`).
+            if let i = byPrefix.index(forKey: p), byPrefix[i].value.isEmpty {
+                let kept = byPrefix[i].key
+                byPrefix.remove(at: i)
+                tree.remove(kept)
+                slots.remove(kept)
             }
             touched.append(p)
         }
