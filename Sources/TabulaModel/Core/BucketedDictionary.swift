@@ -7,6 +7,8 @@
 public struct BucketedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     static var maxBuckets: Int { 1_024 }
     private var buckets: [[Key: Value]] = [[:]]
+    /// The number of entries.
+    public private(set) var count = 0
 
     public init() {}
 
@@ -20,7 +22,9 @@ public struct BucketedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sen
         get { buckets[bucket(key)][key] }
         _modify {
             let b = bucket(key)
+            let before = buckets[b].count
             yield &buckets[b][key]
+            count += buckets[b].count - before
             if buckets[b].count > 2 * buckets.count { grow() }
         }
     }
@@ -29,7 +33,9 @@ public struct BucketedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sen
         get { buckets[bucket(key)][key] ?? value() }
         _modify {
             let b = bucket(key)
+            let before = buckets[b].count
             yield &buckets[b][key, default: value()]
+            count += buckets[b].count - before
             if buckets[b].count > 2 * buckets.count { grow() }
         }
     }
@@ -47,13 +53,8 @@ public struct BucketedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// Every value, in no order.
     public var values: [Value] { buckets.flatMap(\.values) }
 
-    /// Removes the entries whose key `doomed` picks; a bucket with none of them is read, not
-    /// copied or changed.
-    public mutating func removeAll(where doomed: (Key) -> Bool) {
-        for i in buckets.indices where buckets[i].keys.contains(where: doomed) {
-            buckets[i] = buckets[i].filter { !doomed($0.key) }
-        }
-    }
+    /// Every key, in no order.
+    public var keys: [Key] { buckets.flatMap(\.keys) }
 }
 
 /// A name among the children of one branch: the key of a tree's index of names, kept for

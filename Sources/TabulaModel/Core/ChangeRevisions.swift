@@ -19,7 +19,7 @@ public struct ChangeRevisions: Sendable {
     /// Each top-level list's revisions (`Model.roots`' order), so that a change finds its
     /// list by comparing a few bytes, not by hashing the list's name.
     private var byRoot: [ListRevisions] = Model.roots.map {
-        ListRevisions(numbered: ChangeRevisions.numbered.contains($0))
+        ListRevisions(numbered: ChangeRevisions.numbered.contains($0), nested: ChangeRevisions.nested.contains($0))
     }
     /// Lists under no top-level name (not made by today's lists; kept exact anyway).
     private var elsewhere: [String: ListRevisions] = [:]
@@ -56,9 +56,13 @@ public struct ChangeRevisions: Sendable {
     /// given, as the list's own slots are.
     private struct ListRevisions: Sendable {
         var numbered = false
+        /// Its entries hold entries (a catalog branch, a setting's options, a menu section):
+        /// the paths it holds are kept as a tree too, for removals.
+        var nested = false
         var list: UInt64?
         var entries = BucketedDictionary<String, UInt64>()
         var byNumber = ChunkedArray<UInt64>()
+        var tree = PathTree()
 
         func revision(of path: String, root: String) -> UInt64? {
             if path.utf8.count == root.utf8.count + 1 { return list }
@@ -69,7 +73,12 @@ public struct ChangeRevisions: Sendable {
         }
 
         mutating func stamp(_ path: String, root: String, _ rev: UInt64?) {
-            guard numbered, let n = ChangeRevisions.number(path, root: root) else { return entries[path] = rev }
+            guard numbered, let n = ChangeRevisions.number(path, root: root) else {
+                let before = entries.count
+                entries[path] = rev
+                if nested, entries.count > before { tree.insert(path, under: "/" + root) }  // a new path
+                return
+            }
             if n >= byNumber.count {
                 guard rev != nil else { return }
                 while byNumber.count <= n { byNumber.append(0) }
@@ -83,6 +92,7 @@ public struct ChangeRevisions: Sendable {
                 if kind == .remove || kind == .clear {
                     entries = BucketedDictionary()
                     byNumber = ChunkedArray()
+                    tree = PathTree()
                 }
                 list = kind == .remove ? nil : e.rev
                 return
@@ -91,11 +101,9 @@ public struct ChangeRevisions: Sendable {
             case .remove, .clear:
                 stamp(e.path, root: root, nil)
                 // Only these lists nest (a catalog branch, a setting's options, a menu
-                // section): an item or an order has nothing under it to look for. (Every path
-                // of the list is read: O(entries changed since the load), copied only where
-                // one goes.)
-                let under = e.path + "/"
-                if ChangeRevisions.nested.contains(root) { entries.removeAll { $0.hasPrefix(under) } }
+                // section): an item or an order has nothing under it to look for. What was
+                // stamped under the entry is its subtree: O(that), not O(the list's paths).
+                if nested { for p in tree.remove(e.path) { entries[p] = nil } }
                 if kind == .clear { stamp(e.path, root: root, e.rev) }
             case .membership, .other:
                 stamp(e.path, root: root, e.rev)
