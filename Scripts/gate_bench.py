@@ -365,7 +365,8 @@ def tls_login_flood(binary, work, seconds=10):
         ends = time.time() + seconds
         while time.time() < ends:
             began = time.time()
-            with ctx.wrap_socket(socket.create_connection(("127.0.0.1", tls_port)), server_hostname="127.0.0.1") as s:
+            raw = socket.create_connection(("127.0.0.1", tls_port), timeout=10)  # a stalled server fails, not hangs
+            with ctx.wrap_socket(raw, server_hostname="127.0.0.1") as s:
                 f = s.makefile("rwb")
                 f.readline()
                 f.write(b"AUTH admin pw-admin\n"); f.flush()

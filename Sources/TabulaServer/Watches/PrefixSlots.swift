@@ -22,9 +22,11 @@ struct PrefixSlots {
     /// Forgets a prefix nobody watches any more: the spelling it was inserted with.
     mutating func remove(_ prefix: String) {
         if let s = PrefixSlots.asciiSlot(of: prefix) {
+            assert(counts[s] > 0, "PrefixSlots: \(prefix) removed more often than inserted")
             if counts[s] > 0 { counts[s] -= 1 }
-        } else if beyondASCII > 0 {
-            beyondASCII -= 1
+        } else {
+            assert(beyondASCII > 0, "PrefixSlots: \(prefix) removed more often than inserted")
+            if beyondASCII > 0 { beyondASCII -= 1 }
         }
     }
 
