@@ -84,25 +84,9 @@ public struct ByteWriter: ~Copyable {
         if bytes.count > start { copy(bytes.baseAddress! + start, bytes.count - start) }
     }
 
-    /// The escape JSON writes for `b` (`JSONValue.writeEscape`'s): at most 6 bytes.
+    /// The escape JSON writes for `b` (`JSONValue.writeEscape`): at most 6 bytes.
     private mutating func appendEscape(_ b: UInt8) {
         precondition(count + 6 <= capacity, "ByteWriter: past the capacity it was given")
-        base[count] = UInt8(ascii: "\\")
-        switch b {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): base[count + 1] = b
-        case 10: base[count + 1] = UInt8(ascii: "n")
-        case 13: base[count + 1] = UInt8(ascii: "r")
-        case 9: base[count + 1] = UInt8(ascii: "t")
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            base[count + 1] = UInt8(ascii: "u")
-            base[count + 2] = UInt8(ascii: "0")
-            base[count + 3] = UInt8(ascii: "0")
-            base[count + 4] = hex.utf8Start[Int(b >> 4)]
-            base[count + 5] = hex.utf8Start[Int(b & 15)]
-            count += 6
-            return
-        }
-        count += 2
+        count += JSONValue.writeEscape(b, at: base + count)
     }
 }

@@ -2,10 +2,14 @@
 public struct Event: Sendable, Equatable {
     /// The global revision this change made.
     public var rev: UInt64
-    /// What happened: `add`, `set`, `select`, `rm`, `mv`, `fav`, `order`, `clear`, `bands`.
-    public var kind: String { didSet { what = Kind(kind) } }
-    /// `kind`, typed: what the server compares, never the text.
-    public private(set) var what: Kind
+    /// What happened, typed: what the server compares, never the text.
+    public var what: Kind
+    /// What happened, as the wire spells it: `add`, `set`, `select`, `rm`, `mv`, `fav`,
+    /// `order`, `clear`, `bands`.
+    public var kind: String {
+        get { what.text }
+        set { what = Kind(newValue) }
+    }
     /// The path of the thing that changed.
     public var path: String
     /// A one-line text summary (for text clients).
@@ -27,7 +31,6 @@ public struct Event: Sendable, Equatable {
     /// Makes an event.
     public init(rev: UInt64, what: Kind, path: String, summary: String, value: JSONValue) {
         self.rev = rev
-        self.kind = what.text
         self.what = what
         self.path = path
         self.summary = summary
@@ -37,14 +40,13 @@ public struct Event: Sendable, Equatable {
     /// Makes an event of the kind `kind` spells.
     public init(rev: UInt64, kind: String, path: String, summary: String, value: JSONValue) {
         self.init(rev: rev, what: Kind(kind), path: path, summary: summary, value: value)
-        self.kind = kind  // an unknown kind keeps its text
     }
 
     /// The kinds of change. Compared as values, never as text.
-    public enum Kind: UInt8, Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
         case add, set, select, rm, mv, fav, order, clear, bands
-        /// A kind this build does not know (a client reading a newer server): `kind` says it.
-        case other
+        /// A kind this build does not know (a client reading a newer server), as spelled.
+        case other(String)
 
         public init(_ text: String) {
             switch text {
@@ -57,11 +59,11 @@ public struct Event: Sendable, Equatable {
             case "order": self = .order
             case "clear": self = .clear
             case "bands": self = .bands
-            default: self = .other
+            default: self = .other(text)
             }
         }
 
-        /// Its name on the wire (`Event.kind` holds the name of an `other`).
+        /// Its name on the wire.
         public var text: String {
             switch self {
             case .add: "add"
@@ -73,7 +75,7 @@ public struct Event: Sendable, Equatable {
             case .order: "order"
             case .clear: "clear"
             case .bands: "bands"
-            case .other: "other"
+            case .other(let text): text
             }
         }
 

@@ -138,13 +138,29 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     static func writeEscape(_ b: UInt8, to out: inout [UInt8]) {
-        out.append(92)
-        switch b {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(b)
-        case 10: out.append(UInt8(ascii: "n"))
-        case 13: out.append(UInt8(ascii: "r"))
-        case 9: out.append(UInt8(ascii: "t"))
-        default: out.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { room in
+            let n = writeEscape(b, at: room.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(start: room.baseAddress!, count: n))
         }
+    }
+
+    /// Writes the escape JSON writes for `b` at `p` (room for 6 bytes); returns its length:
+    /// the one table of escapes, for `[UInt8]` and `ByteWriter` alike.
+    static func writeEscape(_ b: UInt8, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(ascii: "\\")
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): p[1] = b
+        case 10: p[1] = UInt8(ascii: "n")
+        case 13: p[1] = UInt8(ascii: "r")
+        case 9: p[1] = UInt8(ascii: "t")
+        default:
+            p[1] = UInt8(ascii: "u")
+            p[2] = UInt8(ascii: "0")
+            p[3] = UInt8(ascii: "0")
+            p[4] = hex[Int(b >> 4)]
+            p[5] = hex[Int(b & 15)]
+            return 6
+        }
+        return 2
     }
 }

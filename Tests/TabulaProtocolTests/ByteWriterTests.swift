@@ -1,7 +1,7 @@
 import Testing
 import TabulaProtocol
 
-/// What `ByteWriter` writes is what `JSONValue` and `Placement.json` write.
+/// What `ByteWriter` writes is what `JSONValue` writes (a placement: `WireEncoderTests`).
 @Suite struct ByteWriterTests {
     static let texts = [
         "", "Rusty Spork", "quote \" back \\ slash", "tab\tnew\nline\rcr", "bell \u{07} del \u{7F} nul \u{00}",
@@ -27,16 +27,5 @@ import TabulaProtocol
         var out: [UInt8] = []
         ByteWriter.append(to: &out, atMost: 20) { $0.appendDecimal(UInt64.max) }
         #expect(String(decoding: out, as: UTF8.self) == String(UInt64.max))
-    }
-
-    @Test func aPlacementWrittenDirectlyIsItsJSONText() {
-        for section in [nil, "cheap-items", "odd \"name\""] {
-            for position in [nil, 1, 40_000] {
-                let p = Placement(section: section, position: position)
-                var out: [UInt8] = []
-                p.writeJSON(to: &out)
-                #expect(String(decoding: out, as: UTF8.self) == p.json.jsonText)
-            }
-        }
     }
 }

@@ -50,9 +50,6 @@ public struct BucketedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
     }
 
-    /// Every value, in no order.
-    public var values: [Value] { buckets.flatMap(\.values) }
-
     /// Every key, in no order.
     public var keys: [Key] { buckets.flatMap(\.keys) }
 }
