@@ -68,9 +68,6 @@ enum Codec {
         if session.format == .resp2 { RESPSubscribeMode.settle(&e, of: command, session: &session) }
     }
 
-    /// An event's part that every channel-naming watcher shares (RESP: its JSON).
-    static func eventPayload(_ e: Event) -> [UInt8] { RESPEncoder.payload(e) }
-
     /// A run of events' shared `payloads` framed for a watcher of `channel` in `format`.
     static func frame(_ payloads: [[UInt8]], channel: String, format: WireFormat) -> [UInt8] {
         RESPEncoder.messages(payloads, channel: channel, resp3: format == .resp3)

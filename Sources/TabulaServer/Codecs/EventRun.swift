@@ -31,11 +31,25 @@ struct EventRun {
         framed = WireFormat.namingChannels.contains { formats.contains($0) }
     }
 
+    /// Adds `e`, its JSON rendered once: the JSON watchers' line, SSE's data and RESP's
+    /// payload are the same bytes.
     mutating func append(_ e: Event) {
-        for f in WireFormat.sharingBytes where formats.contains(f) {
-            Codec.event(e, channel: "", format: f, into: &pieces[f.ordinal])  // these name no channel
+        if formats.contains(.text) {
+            Codec.event(e, channel: "", format: .text, into: &pieces[WireFormat.text.ordinal])
         }
-        if framed { payloads.append(Codec.eventPayload(e)) }
+        guard formats.contains(.json) || formats.contains(.sse) || framed else { return }
+        let line: ArraySlice<UInt8>
+        if formats.contains(.json) {
+            let at = pieces[WireFormat.json.ordinal].count
+            WireEncoder.encodeEvent(e, format: .json, into: &pieces[WireFormat.json.ordinal])
+            line = pieces[WireFormat.json.ordinal][at...]
+        } else {
+            var own: [UInt8] = []
+            WireEncoder.encodeEvent(e, format: .json, into: &own)
+            line = own[...]
+        }
+        if formats.contains(.sse) { SSECodec.event(e, jsonLine: line, into: &pieces[WireFormat.sse.ordinal]) }
+        if framed { payloads.append(Array(line.dropLast())) }  // RESP's payload: the line without its newline
     }
 
     /// The run's bytes for a watcher in `format` of `channel`.

@@ -46,7 +46,6 @@ enum WireFormat: String, Sendable, Hashable {
     /// watcher's are framed for it (RESP's `message`).
     var namesChannel: Bool { self == .resp2 || self == .resp3 }
 
-    /// The formats that name channels, and those whose watchers all get the same bytes.
+    /// The formats that name channels (the others' watchers all get the same bytes).
     static let namingChannels: [WireFormat] = [.resp2, .resp3]
-    static let sharingBytes: [WireFormat] = [.text, .json, .sse]
 }

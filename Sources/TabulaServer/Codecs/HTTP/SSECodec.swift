@@ -13,9 +13,9 @@ enum SSECodec {
     static func push(_ push: Push, into out: inout [UInt8]) {
         switch push {
         case .event(let e):
-            out.append(contentsOf: "id: ".utf8)
-            WireEncoder.appendDecimal(e.rev, to: &out)
-            out.append(contentsOf: "\ndata: ".utf8)
+            var line: [UInt8] = []
+            WireEncoder.encodeEvent(e, format: .json, into: &line)
+            return event(e, jsonLine: line[...], into: &out)
         case .hello: out.append(contentsOf: "event: hello\ndata: ".utf8)
         case .bye: out.append(contentsOf: "event: bye\ndata: ".utf8)
         case .synced(let rev):
@@ -26,6 +26,16 @@ enum SSECodec {
         case .row: out.append(contentsOf: "event: row\ndata: ".utf8)
         }
         WireEncoder.encode(push, format: .json, into: &out)
+        out.append(10)
+    }
+
+    /// Event `e`'s message, its data `jsonLine` (its JSON line, newline included, as the line
+    /// protocol's JSON watchers are sent it: rendered once for both).
+    static func event(_ e: Event, jsonLine: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        out.append(contentsOf: "id: ".utf8)
+        WireEncoder.appendDecimal(e.rev, to: &out)
+        out.append(contentsOf: "\ndata: ".utf8)
+        out.append(contentsOf: jsonLine)
         out.append(10)
     }
 }
