@@ -3,7 +3,7 @@ they run. Flooders run in processes of their own (not threads: the GIL would tim
 against the measuring client)."""
 import multiprocessing, os, socket, ssl, statistics, subprocess, threading, time
 
-from bench_common import conn, handshaker, ping_ms, reply, rss_mb, source
+from bench_common import conn, handshaker, ping_ms, reply, rss_mb, self_signed_cert, source
 
 
 def guesser(port, k, stop):
@@ -82,9 +82,7 @@ def login_flood(rel, start_tabulad, work):
 def handshake_flood(rel, start_tabulad, work):
     rsa, ec = ["-newkey", "rsa:2048"], ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
     for kind, keyopts, tls in (("plain TCP connects, the control", rsa, False), ("RSA 2048", rsa, True), ("ECDSA P-256", ec, True)):
-        cert, key = os.path.join(work, "hs-cert.pem"), os.path.join(work, "hs-key.pem")
-        subprocess.run(["openssl", "req", "-x509", *keyopts, "-nodes", "-keyout", key, "-out", cert, "-subj", "/CN=localhost", "-days", "2",
-                        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
+        cert, key = self_signed_cert(work, "hs", keyopts)
         tport = socket.socket(); tport.bind(("127.0.0.1", 0)); tp = tport.getsockname()[1]; tport.close()
         p, port = start_tabulad("--memory", "--io-threads", "1", "--tls-port", str(tp), "--tls-cert", cert, "--tls-key", key)
         stop = multiprocessing.Event()

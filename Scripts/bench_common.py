@@ -1,8 +1,9 @@
 """What the bench modules share: a server started on free ports, a connection that read its
 greeting, a request's final reply, pipelined requests, another client's PING, a process's
-RSS and CPU seconds, a source address per flooder, a users file, a TLS handshaker. It
-imports no bench, and no bench takes these from another (two take workloads: pinned_bench from anchors_bench,
-viewers_bench from floods_bench), so no bench imports another in a circle."""
+RSS and CPU seconds, a source address per flooder, a users file, a TLS certificate and a
+handshaker. It imports no bench, and no bench takes these from another (two take
+workloads: pinned_bench from anchors_bench, viewers_bench from floods_bench), so no bench
+imports another in a circle."""
 import os
 import socket
 import ssl
@@ -95,3 +96,11 @@ def handshaker(port, cafile, stop):
             s.close()
         except OSError:
             pass
+
+
+def self_signed_cert(work, name, keyopts=("-newkey", "rsa:2048")):
+    """A certificate for localhost and 127.0.0.1 and its key, made in `work`: (cert, key)."""
+    cert, key = os.path.join(work, name + "-cert.pem"), os.path.join(work, name + "-key.pem")
+    subprocess.run(["openssl", "req", "-x509", *keyopts, "-nodes", "-keyout", key, "-out", cert, "-subj", "/CN=localhost",
+                    "-days", "2", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
+    return cert, key

@@ -25,7 +25,7 @@ import threading
 import time
 
 
-from bench_common import conn, handshaker, pipelined, ping_ms, reply, rss_mb, users_file
+from bench_common import conn, handshaker, pipelined, ping_ms, reply, rss_mb, self_signed_cert, users_file
 from bench_common import start_server as start
 import grants_bench
 
@@ -348,10 +348,7 @@ def snapshot_shares(binary, work, attackers=64, items=100_000):
 def tls_login_flood(binary, work, seconds=10):
     """A TLS login (handshake, greeting, AUTH) every 0.2 s while 4 processes handshake on the
     same TLS port and hang up (RSA 2048): the logins' p50 and max."""
-    cert, key = os.path.join(work, "flood-cert.pem"), os.path.join(work, "flood-key.pem")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-subj",
-                    "/CN=localhost", "-days", "2", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
-                   check=True, capture_output=True)
+    cert, key = self_signed_cert(work, "flood")
     users = users_file(binary, os.path.join(work, "flood-users"), [("admin", "admin", [])])
     t = socket.socket(); t.bind(("127.0.0.1", 0)); tls_port = t.getsockname()[1]; t.close()
     p, port, resp = start(binary, "--tls-port", str(tls_port), "--tls-cert", cert, "--tls-key", key, "--users", users)

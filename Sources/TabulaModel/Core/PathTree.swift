@@ -5,7 +5,7 @@
 /// that a copy which one change then changes copies a bucket of each, however wide the
 /// parent. Pure.
 struct PathTree: Sendable {
-    private var children = BucketedDictionary<String, BucketedDictionary<String, Bool>>()
+    private var children = BucketedDictionary<String, BucketedDictionary<String, Void>>()  // sets of paths
 
     /// Puts `path` in the tree, with its ancestors below `top` (the list's own path):
     /// O(depth) for a new path, one probe for one already in.
@@ -14,7 +14,7 @@ struct PathTree: Sendable {
         while p.utf8.count > top.utf8.count {
             let parent = ModelPath.parent(p)
             guard children[parent]?[p] == nil else { return }
-            children[parent, default: BucketedDictionary()][p] = true
+            children[parent, default: BucketedDictionary()][p] = ()
             guard parent.utf8.count > top.utf8.count else { return }
             p = parent
         }
