@@ -385,9 +385,9 @@ def run(binaries, work):
     """Each attack on each of `binaries` (name, path), in turn."""
     for attack in (web_post, inline_elements, open_transactions, sync_holds, wrong_passwords, refused_commits,
                    catalog_writes, wide_branch_writes, pinned_snapshots, grants_bench.granted_branch_snapshots, snapshot_shares,
-                   grants_bench.restricted_orders, tls_login_flood):
+                   grants_bench.restricted_orders, grants_bench.hidden_orders_tail, tls_login_flood):
         for name, binary in binaries:
             with_work = (wrong_passwords, refused_commits, catalog_writes, wide_branch_writes, grants_bench.granted_branch_snapshots,
-                         snapshot_shares, grants_bench.restricted_orders, tls_login_flood)
+                         snapshot_shares, grants_bench.restricted_orders, grants_bench.hidden_orders_tail, tls_login_flood)
             figure = attack(binary, work) if attack in with_work else attack(binary)
             print("%-10s %s" % (name, figure), flush=True)

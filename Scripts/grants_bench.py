@@ -3,6 +3,7 @@ lists whose entries its grants partly hide.
 
   4 snapshots of a branch of 50,000 children by a user with a deny in it   bar: PING < 50 ms
   LS /orders pages over 100,000 orders by a user denied one menu entry   bar: a page costs the page
+  LS /orders pages at the end of what a user sees, 100,000 hidden after  bar: a page costs the page
 """
 import threading
 import time
@@ -74,5 +75,32 @@ def restricted_orders(binary, work, orders=100_000, pages=200):
         lat.sort()
         return ("%d pages of LS /orders LIMIT 100 AFTER k over %d orders, as a user denied one menu entry: p50 %.2f ms,"
                 " max %.1f ms (bar: a page costs the page)" % (pages, orders, lat[len(lat) // 2], lat[-1]))
+    finally:
+        p.kill()
+
+
+def hidden_orders_tail(binary, work, orders=100_000, pages=200):
+    """A page of the few orders a user sees, followed by `orders` it does not: whether more
+    follow is known without reading past them."""
+    users = users_file(binary, "%s/gate-tail-users" % work,
+                       [("admin", "admin", []), ("diner", "read", ["--deny", "/menu/pizza/margherita"])])
+    p, port, resp = start(binary, "--users", users)
+    try:
+        lines = [b"AUTH admin pw-admin\n"] + [b"ORDER pepperoni\n"] * 10 + [b"ORDER margherita\n"] * orders
+        pipelined(port, lines)
+        c, f = conn(port)
+        c.sendall(b"AUTH diner pw-diner\n")
+        reply(f)
+        lat = []
+        for k in range(pages):
+            t = time.time()
+            # The page ends at the last seen order; no two requests alike (a reply cache would answer).
+            c.sendall(b"LS /orders LIMIT %d AFTER %d\n" % (5 + k, 5 + k % 4))
+            r = reply(f)
+            lat.append((time.time() - t) * 1000)
+            assert r.startswith(b"OK"), r
+        lat.sort()
+        return ("%d pages of LS /orders LIMIT 5+k followed by %d orders hidden from the user: p50 %.2f ms, max %.1f ms"
+                " (bar: a page costs the page)" % (pages, orders, lat[len(lat) // 2], lat[-1]))
     finally:
         p.kill()

@@ -51,6 +51,29 @@ import TabulaProtocol
         }
     }
 
+    @Test func aListOfAscendingIdsCountsTheIdsBelowAnyIdAndWalksFromAnyPosition() {
+        var rng = SplitMix64(seed: 11)
+        var list = OrderedList()
+        var reference: [Int] = []
+        var handles: [Int: ListHandle] = [:]
+        for id in stride(from: 3, to: 3_000, by: 3) {
+            handles[id] = list.append(id)
+            reference.append(id)
+        }
+        for _ in 0..<600 {
+            let id = reference.remove(at: Int.random(in: 0..<reference.count, using: &rng))
+            list.remove(handles[id]!)
+        }
+        for probe in [Int.min, 0, 3, 4, 1_500, 2_997, 2_998, Int.max]
+            + (0..<200).map({ _ in Int.random(in: 0..<3_100, using: &rng) })
+        {
+            #expect(list.countBelow(probe) == reference.count { $0 < probe }, "below \(probe)")
+        }
+        for start in [0, 1, reference.count / 2, reference.count - 1, reference.count] {
+            #expect(list.handles(from: start).map { list.id($0) } == Array(reference[start...]))
+        }
+    }
+
     @Test func pagesStartAtAPosition() {
         var list = OrderedList()
         for i in 0..<10 { list.append(i) }

@@ -71,6 +71,23 @@ import TabulaProtocol
         #expect(checked > 100, "only \(checked) seeds gave a restricted viewer of /orders")
     }
 
+    @Test func aRestrictedPageReadsAboutItsOwnOrdersNotTheHiddenOnesInItsWay() {
+        var book = OrderBook()
+        _ = book.append(entry: Self.entries[1], title: "Pepperoni", created: 0)
+        for _ in 0..<20_000 { _ = book.append(entry: Self.entries[0], title: "Margherita", created: 0) }
+        for i in 0..<50 { _ = book.append(entry: Self.entries[1 + i % 3], title: "Other", created: 0) }
+        _ = book.remove(book.nextId - 7)
+        let seen = SeenOrders(book, grants: Grants(deny: [Self.entries[0], "/orders/20003"]))
+        #expect(seen.count == 1 + 50 - 2)  // less one removed and one denied by name
+        // After the first order (position 1 on): 20,000 hidden margheritas, then the seen others.
+        let page = seen.page(from: 1, limit: 10)
+        #expect(page.orders.map(\.id) == [20_002] + Array(20_004...20_012))
+        #expect(page.more)
+        #expect(page.examined <= 3 * 10 + 66, "read \(page.examined) orders for a page of 10")
+        let last = seen.page(from: book.count - 3, limit: 10)
+        #expect(last.orders.count == 3 && !last.more)
+    }
+
     @Test func anOrderOfADeniedEntryIsNeitherCompletedNorSuggested() {
         let h = Harness()
         for e in Self.entries { _ = h.run("ORDER \(e)") }  // orders 1 to 4, the first a margherita

@@ -251,6 +251,32 @@ public struct OrderedList: Sendable {
         return p >= 0 ? p : nil
     }
 
+    /// How many elements hold an id below `id`, in a list whose ids ascend from first to
+    /// last (an order list, where ids are appended in order): one walk down, O(log n).
+    public func countBelow(_ id: Int) -> Int {
+        var c: Int32 = 0
+        var n = root
+        while n >= 0 {
+            if nodes[Int(n)].id < id {
+                c += sz(left(n)) + 1
+                n = right(n)
+            } else {
+                n = left(n)
+            }
+        }
+        return Int(c)
+    }
+
+    /// The handles from 0-based `position` to the end, in order, found as they are read: the
+    /// first in O(log n), each next in O(1) amortised.
+    public func handles(from position: Int) -> UnfoldSequence<ListHandle, ListHandle?> {
+        sequence(state: handle(at: position)) { (at: inout ListHandle?) -> ListHandle? in
+            guard let h = at else { return nil }
+            at = successor(h)
+            return h
+        }
+    }
+
     /// Up to `limit` handles starting at 0-based `position`; with `flaggedOnly`, `position` counts flagged elements.
     public func page(from position: Int, limit: Int, flaggedOnly: Bool = false) -> [ListHandle] {
         var out: [ListHandle] = []

@@ -1,14 +1,15 @@
 /// The live order list: append, remove by id and page in O(log n).
 public struct OrderBook: Sendable {
-    /// Orders by id − `base` (ids are dense and only grow; a clear moves `base` on).
-    private var slots = ChunkedArray<(order: Order?, handle: ListHandle)>()
+    /// Orders by id − `base` (ids are dense and only grow; a clear moves `base` on), with
+    /// their handles in `list` and in their entry's list of `byEntry`.
+    private var slots = ChunkedArray<(order: Order?, handle: ListHandle, entryHandle: ListHandle)>()
     private var base = 1
     private var list = OrderedList()
     /// The id the next order gets.
     public private(set) var nextId = 1
-    /// How many orders there are of each menu entry (by its path): what a viewer's denied
-    /// entries hide, counted without a look at each order.
-    public private(set) var countByEntry: [String: Int] = [:]
+    /// The orders of each menu entry (by its path), in id order: what a viewer's denied
+    /// entries hide, counted, and counted before any order, without a look at each order.
+    private var byEntry: [String: OrderedList] = [:]
 
     /// An empty order list.
     public init() {}
@@ -24,6 +25,18 @@ public struct OrderBook: Sendable {
         guard order(id) != nil else { return nil }
         return list.position(slots[id - base].handle)
     }
+
+    /// The paths of the menu entries that have orders.
+    public var entries: Dictionary<String, OrderedList>.Keys { byEntry.keys }
+
+    /// How many orders there are of menu entry `entry`.
+    public func count(of entry: String) -> Int { byEntry[entry]?.count ?? 0 }
+
+    /// How many orders have an id below `id`: O(log n).
+    public func countBelow(_ id: Int) -> Int { list.countBelow(id) }
+
+    /// How many orders of menu entry `entry` have an id below `id`: O(log n).
+    public func countBelow(_ id: Int, of entry: String) -> Int { byEntry[entry]?.countBelow(id) ?? 0 }
 
     /// Appends a new order.
     public mutating func append(entry: String, title: String, created: Double) -> Order {
@@ -41,10 +54,9 @@ public struct OrderBook: Sendable {
     /// sets where the ids start.
     private mutating func place(_ o: Order) {
         if slots.count == 0 { base = max(base, o.id) }
-        while base + slots.count <= o.id { slots.append((nil, -1)) }
-        slots[o.id - base] = (o, list.append(o.id))
+        while base + slots.count <= o.id { slots.append((nil, -1, -1)) }
+        slots[o.id - base] = (o, list.append(o.id), byEntry[o.entry, default: OrderedList()].append(o.id))
         nextId = max(nextId, o.id + 1)
-        countByEntry[o.entry, default: 0] += 1
     }
 
     /// Makes sure new orders get ids from `next` on.
@@ -56,10 +68,11 @@ public struct OrderBook: Sendable {
     /// Removes order `id`.
     public mutating func remove(_ id: Int) -> Order? {
         guard let o = order(id) else { return nil }
-        list.remove(slots[id - base].handle)
-        slots[id - base] = (nil, -1)
-        let left = countByEntry[o.entry, default: 1] - 1
-        countByEntry[o.entry] = left > 0 ? left : nil
+        let slot = slots[id - base]
+        list.remove(slot.handle)
+        slots[id - base] = (nil, -1, -1)
+        byEntry[o.entry]?.remove(slot.entryHandle)
+        if byEntry[o.entry]?.count == 0 { byEntry[o.entry] = nil }
         return o
     }
 
@@ -68,7 +81,15 @@ public struct OrderBook: Sendable {
         slots = ChunkedArray()
         base = nextId
         list = OrderedList()
-        countByEntry = [:]
+        byEntry = [:]
+    }
+
+    /// The order at 0-based `position`, or nil past the end: O(log n).
+    public func order(at position: Int) -> Order? { list.handle(at: position).flatMap { order(list.id($0)) } }
+
+    /// The orders from 0-based `position` to the end, in order, read as they are needed.
+    public func orders(from position: Int) -> LazyMapSequence<UnfoldSequence<ListHandle, ListHandle?>, Order> {
+        list.handles(from: position).lazy.map { self.slots[self.list.id($0) - self.base].order! }
     }
 
     /// Up to `limit` orders from 0-based `position`.

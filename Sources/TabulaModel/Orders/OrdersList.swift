@@ -57,7 +57,7 @@ public struct OrdersList: ListStore {
         }
         let total = seen?.count ?? orders.count
         let (page, more) =
-            seen?.page(from: start, limit: limit)
+            seen.map { s in s.page(from: start, limit: limit) }.map { ($0.orders, $0.more) }
             ?? (orders.page(from: start, limit: limit), start + limit < orders.count)
         var reply = Reply(
             rows: page.map { Row(text: $0.row, json: .deferred($0), path: RowPath("/orders", number: $0.id)) },
