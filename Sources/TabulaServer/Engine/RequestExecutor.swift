@@ -281,7 +281,12 @@ struct RequestExecutor: Sendable {
         case .unwatch(let prefix):
             var p: String?
             if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }
-            let (n, left) = state.hub.withLock { hub in (hub.remove(c, p), hub.watchCount(of: c)) }
+            // As typed, or as WATCH kept it: in the model's spelling.
+            let canonical = p.map { lease!.model.canonicalPath($0, viewer: s.viewer) }
+            let (n, left) = state.hub.withLock { hub in
+                let n = hub.remove(c, p)
+                return (n > 0 ? n : hub.remove(c, canonical), hub.watchCount(of: c))
+            }
             if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
             // Under the lock (read or write): every publication whose audience still had these
             // watches has a ticket by now.

@@ -21,15 +21,16 @@ final class Audience: Sendable {
 }
 
 /// Who watches what: prefixes to connections (with the format each wants), for fan-out.
+/// Prefixes are told apart by their bytes (`PathBytes`), as a replay tells events' paths.
 struct WatchHub {
-    private var byPrefix: [String: Set<ConnectionID>] = [:]
+    private var byPrefix: [PathBytes: Set<ConnectionID>] = [:]
     private var formats: [ConnectionID: WireFormat] = [:]
     /// The grants of watchers whose user may not read everything.
     private var grants: [ConnectionID: Grants] = [:]
-    private var byConnection: [ConnectionID: Set<String>] = [:]
+    private var byConnection: [ConnectionID: Set<PathBytes>] = [:]
     /// Watched prefixes' audiences, built when first needed after their watchers or their
     /// formats changed (so that many joining watchers cost one build, not one each).
-    private var audiences: [String: Audience] = [:]
+    private var audiences: [PathBytes: Audience] = [:]
     /// The watched prefixes as a tree, for removals (see `audience(of:removal:)`).
     private var tree = WatchTree()
     /// The watched prefixes by a hash of their bytes, so that an event's path is matched
@@ -46,7 +47,7 @@ struct WatchHub {
     func watches(_ c: ConnectionID) -> Bool { byConnection[c] != nil }
 
     /// Whether `c` watches `prefix` itself.
-    func watches(_ c: ConnectionID, _ prefix: String) -> Bool { byConnection[c]?.contains(prefix) == true }
+    func watches(_ c: ConnectionID, _ prefix: String) -> Bool { byConnection[c]?.contains(PathBytes(prefix)) == true }
 
     /// The format `c` is sent `e` in and the watched prefix it comes by, when one of its
     /// watches concerns it and its grants let it receive it; nil otherwise. A lookup per
@@ -57,8 +58,10 @@ struct WatchHub {
     func format(of c: ConnectionID, for e: Event) -> (format: WireFormat, channel: String)? {
         guard let f = formats[c], grants[c]?.receives(e) ?? true else { return nil }
         var covered: String?
-        slots.forEachCandidate(of: e.path) { p in if covered == nil, byPrefix[p]?.contains(c) == true { covered = p } }
-        if covered == nil && e.isRemoval { covered = byConnection[c]?.first { e.concerns($0) } }
+        slots.forEachCandidate(of: e.path) { p in
+            if covered == nil, byPrefix[PathBytes(p)]?.contains(c) == true { covered = p }
+        }
+        if covered == nil && e.isRemoval { covered = byConnection[c]?.first { e.concerns($0.text) }?.text }
         return covered.map { (f, $0) }
     }
 
@@ -71,33 +74,31 @@ struct WatchHub {
         if grants[c] != g { forget(byConnection[c] ?? []) }
         formats[c] = format
         grants[c] = g
-        if byPrefix[prefix] == nil {
+        let key = PathBytes(prefix)
+        if byPrefix[key] == nil {
             tree.insert(prefix)
             slots.insert(prefix)
         }
-        byPrefix[prefix, default: []].insert(c)
-        let isNew = byConnection[c, default: []].insert(prefix).inserted
+        byPrefix[key, default: []].insert(c)
+        let isNew = byConnection[c, default: []].insert(key).inserted
         if isNew { count += 1 }
-        forget(CollectionOfOne(prefix))
+        forget(CollectionOfOne(key))
         return isNew
     }
 
     /// Removes one prefix, or all of the connection's when nil; returns how many were removed.
     @discardableResult
     mutating func remove(_ c: ConnectionID, _ prefix: String?) -> Int {
-        let prefixes = prefix.map { [$0] } ?? Array(byConnection[c] ?? [])
+        let prefixes = prefix.map { [PathBytes($0)] } ?? Array(byConnection[c] ?? [])
         var n = 0
-        var touched: [String] = []
+        var touched: [PathBytes] = []
         for p in prefixes where byConnection[c]?.remove(p) != nil {
             n += 1
             byPrefix[p]?.remove(c)
-            // Forgotten by the spelling it is kept under (the first watcher's), which may
-            // differ from `p` in bytes though equal as a String (`PrefixSlots`).
-            if let i = byPrefix.index(forKey: p), byPrefix[i].value.isEmpty {
-                let kept = byPrefix[i].key
-                byPrefix.remove(at: i)
-                tree.remove(kept)
-                slots.remove(kept)
+            if byPrefix[p]?.isEmpty == true {
+                byPrefix[p] = nil
+                tree.remove(p.text)
+                slots.remove(p.text)
             }
             touched.append(p)
         }
@@ -138,13 +139,14 @@ struct WatchHub {
         var first: Audience?
         var more: [Audience] = []
         slots.forEachCandidate(of: path) { p in
-            guard byPrefix[p] != nil else { return }
-            let a = audience(watching: p)
+            let key = PathBytes(p)
+            guard byPrefix[key] != nil else { return }
+            let a = audience(watching: key)
             if first == nil { first = a } else { more.append(a) }
         }
         if removal {
             for p in tree.watched(under: path) {
-                let a = audience(watching: p)
+                let a = audience(watching: PathBytes(p))
                 if first == nil { first = a } else { more.append(a) }
             }
         }
@@ -172,20 +174,20 @@ struct WatchHub {
         let u = path.utf8
         var i = u.index(after: u.startIndex)
         while i < u.endIndex {
-            if u[i] == UInt8(ascii: "/") { body(String(path[..<i])) }
+            if u[i] == UInt8(ascii: "/") { body(String(decoding: u[..<i], as: UTF8.self)) }
             i = u.index(after: i)
         }
         if path != "/" { body(path) }
     }
 
-    private mutating func audience(watching p: String) -> Audience {
+    private mutating func audience(watching p: PathBytes) -> Audience {
         if let a = audiences[p] { return a }
-        let a = Audience((byPrefix[p] ?? []).map { ($0, formats[$0] ?? .text, grants[$0], p) })
+        let a = Audience((byPrefix[p] ?? []).map { ($0, formats[$0] ?? .text, grants[$0], p.text) })
         audiences[p] = a
         return a
     }
 
-    private mutating func forget<S: Sequence>(_ prefixes: S) where S.Element == String {
+    private mutating func forget<S: Sequence>(_ prefixes: S) where S.Element == PathBytes {
         for p in prefixes { audiences[p] = nil }
     }
 }

@@ -9,7 +9,10 @@ extension RequestExecutor {
         session: Session,
         subscribeReply: Bool = false
     ) -> Execution {
-        let p = ModelPath.join(ModelPath.segments(prefix ?? "/", cwd: prefix == nil ? "/" : session.viewer.cwd))
+        let typed = ModelPath.join(ModelPath.segments(prefix ?? "/", cwd: prefix == nil ? "/" : session.viewer.cwd))
+        // Watched as the model spells it (`/ITEMS/cheap-items/7` is `/items/7`): events carry
+        // that spelling, and live delivery and replays match it byte for byte.
+        let p = lease.model.canonicalPath(typed, viewer: session.viewer)
         if let why = RequestExecutor.unwatchable(p, viewer: session.viewer) { return Execution(Reply(error: why)) }
         let revision = lease.model.revision
         // Replayed: what was published when the watch is added; anything later comes live.

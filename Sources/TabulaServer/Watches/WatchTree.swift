@@ -6,7 +6,7 @@ struct WatchTree {
     private struct Node {
         var parent: Int
         var segment: String
-        var children: [String: Int] = [:]
+        var children: [PathBytes: Int] = [:]
         var watched = false
     }
 
@@ -17,7 +17,7 @@ struct WatchTree {
     mutating func insert(_ prefix: String) {
         var at = 0
         for seg in ModelPathSegments(prefix) {
-            if let next = nodes[at].children[seg] {
+            if let next = nodes[at].children[PathBytes(seg)] {
                 at = next
                 continue
             }
@@ -30,7 +30,7 @@ struct WatchTree {
                 nodes.append(node)
                 index = nodes.count - 1
             }
-            nodes[at].children[seg] = index
+            nodes[at].children[PathBytes(seg)] = index
             at = index
         }
         nodes[at].watched = true
@@ -42,7 +42,7 @@ struct WatchTree {
         nodes[at].watched = false
         while at != 0, !nodes[at].watched, nodes[at].children.isEmpty {
             let parent = nodes[at].parent
-            nodes[parent].children[nodes[at].segment] = nil
+            nodes[parent].children[PathBytes(nodes[at].segment)] = nil
             nodes[at] = Node(parent: -1, segment: "")
             free.append(at)
             at = parent
@@ -53,10 +53,12 @@ struct WatchTree {
     func watched(under path: String, limit: Int = .max) -> [String] {
         guard let start = find(path) else { return [] }
         var out: [String] = []
-        var stack: [(Int, String)] = nodes[start].children.map { ($0.value, (path == "/" ? "" : path) + "/" + $0.key) }
+        var stack: [(Int, String)] = nodes[start].children.map {
+            ($0.value, (path == "/" ? "" : path) + "/" + $0.key.text)
+        }
         while let (i, p) = stack.popLast(), out.count < limit {
             if nodes[i].watched { out.append(p) }
-            for (seg, child) in nodes[i].children { stack.append((child, p + "/" + seg)) }
+            for (seg, child) in nodes[i].children { stack.append((child, p + "/" + seg.text)) }
         }
         return out
     }
@@ -64,7 +66,7 @@ struct WatchTree {
     private func find(_ path: String) -> Int? {
         var at = 0
         for seg in ModelPathSegments(path) {
-            guard let next = nodes[at].children[seg] else { return nil }
+            guard let next = nodes[at].children[PathBytes(seg)] else { return nil }
             at = next
         }
         return at
