@@ -62,9 +62,9 @@ final class EventLoop {
     var saidGoodbye = false
     /// One read's bytes; larger than a TLS record (16 KiB), so that a TLS read never leaves
     /// decrypted bytes inside the session where epoll cannot see them.
-    @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: ReadShare.full)
     /// Readable connections left for the next turn, first in line then: a turn reads at most
-    /// `readBudget` bytes (`EventLoopReading.readOrDefer`).
+    /// `ReadShare.budget` bytes (`EventLoopReading.readOrDefer`).
     @exclusivity(unchecked) var readLater: [Connection] = []
     /// Bytes read this turn.
     @exclusivity(unchecked) var readThisTurn = 0

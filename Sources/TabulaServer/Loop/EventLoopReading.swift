@@ -5,29 +5,23 @@ import TabulaProtocol
 
 /// Reading: a connection's bytes, cut into requests by its codec, run or held.
 extension EventLoop {
-    /// Bytes a loop reads in one turn, all connections together: 16 reads of 64 KiB. Past
-    /// it the turn's other readable connections are read first in the next turn (epoll
-    /// reports them again), so that clients sending megabytes at once cannot hold a turn, and
-    /// every other client's requests, for longer than decoding this takes (Redis reads 16 KiB
-    /// a client a turn).
-    static let readBudget = 1 << 20
-
-    /// Reads from `c` now, or within the turn's budget at the next turn (in the order they
-    /// were left).
+    /// Reads from `c` now, as much as the turn's share allows (`ReadShare`): past the turn's
+    /// budget a little, and if it may have more, it is read first in the next turn (in the
+    /// order they were left).
     func readOrDefer(_ c: Connection) {
-        guard !c.readDeferred else { return }  // in line already
-        guard readThisTurn < EventLoop.readBudget else {
+        let allowed = ReadShare.bytes(readThisTurn: readThisTurn, inLine: c.readDeferred)
+        guard allowed > 0 else { return }  // in line already
+        let n = readFrom(c, atMost: allowed)
+        if ReadShare.leftMore(read: n, allowed: allowed), conns[c.id.raw] != nil, !c.readDeferred {
             c.readDeferred = true
             readLater.append(c)
-            return
         }
-        readFrom(c)
     }
 
     /// Reads from the connections left by the last turn, first, within this turn's budget.
     func readDeferred() {
         var i = 0
-        while i < readLater.count && readThisTurn < EventLoop.readBudget {
+        while i < readLater.count && readThisTurn < ReadShare.budget {
             let c = readLater[i]
             c.readDeferred = false
             if conns[c.id.raw] != nil { readFrom(c) }
@@ -36,30 +30,34 @@ extension EventLoop {
         readLater.removeFirst(i)
     }
 
-    func readFrom(_ c: Connection) {
-        guard !c.readClosed, !c.readPaused else { return }
+    /// Reads at most `atMost` bytes from `c` (a TLS connection: a record, see `readTLS`) and
+    /// takes them; returns how many were read.
+    @discardableResult
+    func readFrom(_ c: Connection, atMost: Int = ReadShare.full) -> Int {
+        guard !c.readClosed, !c.readPaused else { return 0 }
         if c.tls != nil {
             readTLS(c)
-            return
+            return 0
         }
-        let n = readBuffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
+        let n = readBuffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, min($0.count, atMost)) }
         if n < 0 {
             let e = errno
-            if e == EAGAIN || e == EWOULDBLOCK || e == EINTR { return }
+            if e == EAGAIN || e == EWOULDBLOCK || e == EINTR { return 0 }
             closeConnection(c)
-            return
+            return 0
         }
         if n == 0 {
             // Half-close: answer what was asked (a last line without a newline too), then close.
             endOfInput(c)
-            guard conns[c.id.raw] != nil else { return }
+            guard conns[c.id.raw] != nil else { return 0 }
             c.readClosed = true
             updateInterest(c)
             closeIfDone(c)
-            return
+            return 0
         }
         readThisTurn += n
         take(c, n)
+        return n
     }
 
     /// Handles `n` bytes just read into `readBuffer` for `c`: its codec cuts them into

@@ -19,7 +19,7 @@ extension EventLoop {
                 take(c, Int(n))
                 // The turn's budget spent: the rest, perhaps decrypted already and so unseen
                 // by epoll, is read first in the next turn.
-                if readThisTurn >= EventLoop.readBudget, conns[c.id.raw] != nil, !c.readDeferred {
+                if readThisTurn >= ReadShare.budget, conns[c.id.raw] != nil, !c.readDeferred {
                     c.readDeferred = true
                     readLater.append(c)
                     return
