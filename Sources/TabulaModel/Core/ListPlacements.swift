@@ -73,6 +73,15 @@ extension Model {
         return lists[i].placement(of: ref, withRow: withRow)
     }
 
+    /// Where the entry at canonical `path` stands in `viewer`'s own view of its list (1-based,
+    /// in its section where the list has sections); nil when `viewer` is not shown it or it is
+    /// no entry of an ordered list.
+    public func position(ofPath path: String, seenBy viewer: Viewer) -> Int? {
+        guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top
+        else { return nil }
+        return lists[i].position(of: ref, seenBy: viewer)
+    }
+
     /// The entry a write to `target` changes, and where it stands before: `target` itself,
     /// or when that is no entry (a setting's option) its parent (the setting).
     /// `resolved` is the write's named path as resolved: read in place when `target` is that

@@ -65,6 +65,12 @@ struct ShownChildren {
     /// How many are shown.
     var total: Int { byDefault ? count - differing.count : differing.count }
 
+    /// How many are shown before position `i`.
+    func shownBefore(_ i: Int) -> Int {
+        let differingBefore = firstDiffering(from: i)
+        return byDefault ? i - differingBefore : differingBefore
+    }
+
     /// The first shown position at or after `i`, or nil.
     func first(from i: Int) -> Int? {
         var at = firstDiffering(from: i)

@@ -54,6 +54,10 @@ public protocol ListStore: Sendable {
     /// index that only an addition or a removal shifts), so the entry's place after the write
     /// is read from the `ref` it was resolved to.
     func placement(of ref: Ref, withRow: Bool) -> Placed?
+    /// Where the entry at `ref` stands among its siblings as `viewer`'s own `LS` of its parent
+    /// shows them (1-based; in its section where the list has sections), or nil when `viewer`
+    /// is not shown it or `ref` is no entry of an ordered list (`ViewPositions`).
+    func position(of ref: Ref, seenBy viewer: Viewer) -> Int?
     /// Whether `viewer`, whose grants show `ref`'s path, is still not to know it exists (an
     /// order of a menu entry its grants deny): resolving, completion and suggestions skip it.
     func hides(_ ref: Ref, from viewer: Viewer) -> Bool
@@ -72,4 +76,5 @@ extension ListStore {
     public var bareNames: [String] { [] }
     public func orderLine(_ ref: Ref) -> (entry: String, title: String)? { nil }
     public func placement(of ref: Ref, withRow: Bool) -> Placed? { nil }
+    public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? { nil }
 }

@@ -42,6 +42,15 @@ struct SeenOrders {
         return byEntry + hiddenByName.count { $0 < id }
     }
 
+    /// Where order `id` stands among the seen orders (1-based), or nil when it is not seen.
+    func position(of id: Int) -> Int? {
+        guard let o = book.order(id), sees(o), let p = book.position(of: id) else { return nil }
+        guard children.shownByDefault else {
+            return named.count { $0.seen && (book.position(of: $0.order.id) ?? .max) < p } + 1
+        }
+        return seen(amongFirst: p + 1)
+    }
+
     /// How many seen orders stand among the first `position` orders of the whole list.
     private func seen(amongFirst position: Int) -> Int {
         guard position > 0, let last = book.order(at: position - 1) else { return 0 }

@@ -1,0 +1,63 @@
+/// Where an entry stands in one viewer's own view of its list: among the siblings that
+/// viewer's `LS` of the parent shows (`ListStore.position(of:seenBy:)`), counted as its pages
+/// count them. Each costs about what a step of that `LS` costs: O(prefixes · log n) lookups
+/// for grants that hide some of the list (`ChildGrants`, `SeenItems`, `SeenOrders`).
+extension ItemsList {
+    public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? {
+        guard ref.kind == ItemsList.item, items.item(ref.a) != nil else { return nil }
+        let shown = SeenItems(items, viewer: viewer, favoritesOnly: false)
+        guard shown.isShown(ref.a, in: [items.section(of: ref.a)]) else { return nil }
+        return shown.position(after: ref.a)  // the next one's 0-based place is this one's 1-based
+    }
+}
+
+extension OrdersList {
+    public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? {
+        guard ref.kind == OrdersList.order, let p = orders.position(of: ref.a) else { return nil }
+        guard viewer.isRestricted, let grants = viewer.grants else { return p + 1 }
+        return SeenOrders(orders, grants: grants).position(of: ref.a)
+    }
+}
+
+extension CatalogList {
+    public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? {
+        guard ref.kind == CatalogList.node, let node = nodes[ref.a], let i = position(of: node) else { return nil }
+        let parent = node.parent
+        let shown = ShownChildren(
+            count: childTotal(parent), path: path(of: CatalogList.ref(parent)), viewer: viewer,
+            name: { childId(of: parent, at: $0).flatMap { nodes[$0] }?.slug ?? "" },
+            position: { name in bySlug[SiblingName(parent, name)].flatMap { nodes[$0] }.flatMap(position(of:)) })
+        return shown.contains(i) ? shown.shownBefore(i) + 1 : nil
+    }
+}
+
+extension MenuList {
+    public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? {
+        switch ref.kind {
+        case MenuList.section:
+            return Self.position(ref.a, among: sections.map(\.slug), in: "/menu", seenBy: viewer)
+        case MenuList.entry:
+            let entries = sections[ref.a].entries.map(\.slug)
+            return Self.position(ref.b, among: entries, in: path(of: Ref(MenuList.section, ref.a)), seenBy: viewer)
+        default: return nil
+        }
+    }
+}
+
+extension SettingsList {
+    public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? {
+        guard ref.kind == SettingsList.setting else { return nil }
+        return Self.position(ref.a, among: settings.map(\.slug), in: "/settings", seenBy: viewer)
+    }
+}
+
+extension ListStore {
+    /// Where entry `i` of `names` (the children of `path`, in order) stands among those
+    /// `viewer` is shown (1-based); nil when it is not shown. For short lists.
+    static func position(_ i: Int, among names: [String], in path: String, seenBy viewer: Viewer) -> Int? {
+        let shown = ShownChildren(
+            count: names.count, path: path, viewer: viewer, name: { names[$0] },
+            position: { n in names.firstIndex(of: n) })
+        return shown.contains(i) ? shown.shownBefore(i) + 1 : nil
+    }
+}
