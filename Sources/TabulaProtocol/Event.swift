@@ -27,6 +27,9 @@ public struct Event: Sendable, Equatable {
     /// node, a menu section, a setting): the parent's row now, as its own list shows it
     /// (its count of children changed).
     public var parent: JSONValue?
+    /// Where the entry stands and stood in the views of viewers whose grants hide part of
+    /// its list (nil: no such view asked for them); each is sent its own as `at` and `from`.
+    public var inViews: ViewPlacements?
 
     /// Makes an event.
     public init(rev: UInt64, what: Kind, path: String, summary: String, value: JSONValue) {
@@ -98,6 +101,23 @@ extension Event {
         var e = self
         e.summary = String(summary[summary.index(after: space)...])
         if case .object(let pairs) = value.resolved { e.value = .object(pairs.filter { $0.0 != "position" }) }
+        return e
+    }
+
+    /// The event as a watcher whose own view places its entry as `own` says is sent it: the
+    /// positions of that view in `at`, `from` and a move's summary and value, and no `parent`
+    /// (its count of children counts them all).
+    public func placed(inView own: ViewPlacements.Entry) -> Event {
+        var e = restricted
+        if e.at != nil { e.at?.position = own.at }
+        if e.from != nil { e.from?.position = own.from }
+        if let a = own.at, summary.hasPrefix("#"), let space = summary.firstIndex(of: " ") {
+            e.summary = "#\(a)" + summary[space...]
+            if case .object(var pairs) = value.resolved, let k = pairs.firstIndex(where: { $0.0 == "position" }) {
+                pairs[k].1 = .int(Int64(a))
+                e.value = .object(pairs)
+            }
+        }
         return e
     }
 

@@ -1,6 +1,6 @@
 /// How the stores keep an event's value and context in one text column: the value's JSON,
 /// then, when the event has context (`Event.hasContext`), a line break and
-/// `{"prev":…,"at":…,"from":…,"parent":…}`. Compact JSON holds no raw line break, so the
+/// `{"prev":…,"at":…,"from":…,"parent":…,"views":…}` (`views`: `Event.inViews`). Compact JSON holds no raw line break, so the
 /// first one divides the two, and a payload without one (written before events had context)
 /// is the value alone.
 extension Event {
@@ -14,6 +14,10 @@ extension Event {
         out.append(contentsOf: #"{"prev":"#.utf8)
         prev.write(to: &out)
         WireEncoder.appendContext(self, to: &out)
+        if let views = inViews {
+            out.append(contentsOf: #","views":"#.utf8)
+            views.writeJSON(to: &out)
+        }
         out.append(UInt8(ascii: "}"))
         return out
     }
@@ -32,30 +36,33 @@ extension Event {
         }
         self.init(rev: rev, kind: kind, path: path, summary: summary, value: .deferred(StoredJSON(parts.value)))
         switch parts.context {
-        case .scanned(let p, let at, let from, let parent):
+        case .scanned(let p, let at, let from, let parent, let views):
             prev = p == "null" ? .null : .deferred(StoredJSON(p))
             self.at = at
             self.from = from
             self.parent = parent.map { .deferred(StoredJSON($0)) }
+            inViews = views.flatMap { ViewPlacements(json: JSONParser.parse($0)) }
         case .text(let t):  // not as `storedPayload` writes it: parsed whole
             let parsed = JSONParser.parse(t)
             at = Placement(json: parsed?["at"])
             from = Placement(json: parsed?["from"])
             prev = parsed?["prev"] ?? .null
             parent = parsed?["parent"]
+            inViews = ViewPlacements(json: parsed?["views"])
         }
     }
 
     /// A stored context: scanned (prev's and parent's text, kept as text; the placements
     /// read), or its text when it is not as `storedPayload` writes it.
     enum StoredContext {
-        case scanned(prev: String, at: Placement?, from: Placement?, parent: String?)
+        case scanned(prev: String, at: Placement?, from: Placement?, parent: String?, views: String?)
         case text(String)
     }
 
     /// A stored payload's parts: the value's text and its context; nil when the payload has
-    /// no context. The context `{"prev":P[,"at":A][,"from":F][,"parent":Q]}` is scanned, not
-    /// parsed: P and Q stay text (parsed when read), A and F are small and read here.
+    /// no context. The context `{"prev":P[,"at":A][,"from":F][,"parent":Q][,"views":V]}` is
+    /// scanned, not parsed: P and Q stay text (parsed when read), A and F are small and read
+    /// here, and V is kept as text for its reader.
     static func storedParts(_ b: UnsafeBufferPointer<UInt8>) -> (value: String, context: StoredContext)? {
         guard let cut = b.firstIndex(of: 10) else { return nil }
         func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
@@ -72,8 +79,15 @@ extension Event {
         }
         let parent = field(b, #","parent":"#, at: i)
         i = parent?.upperBound ?? i
+        let views = field(b, #","views":"#, at: i)
+        i = views?.upperBound ?? i
         guard i == b.count - 1, b[i] == UInt8(ascii: "}") else { return (value, whole) }
-        return (value, .scanned(prev: text(prev), at: placements[0], from: placements[1], parent: parent.map(text)))
+        return (
+            value,
+            .scanned(
+                prev: text(prev), at: placements[0], from: placements[1], parent: parent.map(text),
+                views: views.map(text))
+        )
     }
 
     /// The extent of the value after `key` (which names it, with its colon) at `i`, or nil.

@@ -47,6 +47,7 @@ public final class Server: Sendable {
             if store.isShared, let snap = try store.load() { model = Model(snapshot: snap) }
         }
         model.recordsMutations = store.isDurable
+        model.eventViews = Server.eventViews(config.users)
         let opened = try Server.openListeners(config)
         let (fds, port, tls) = (opened.listeners, opened.port, opened.tls)
         listeners = fds
@@ -127,10 +128,16 @@ public final class Server: Sendable {
             return false
         }
         let generation = directory.replace(users)
+        authenticator.state.writing { lease in lease.changing.eventViews = Server.eventViews(users) }
         log.log(.info, "users reloaded: \(users.count) users (generation \(generation))")
         Server.noteUnusualIterations(users, log: log)
         for loop in loops { loop.post([.usersReloaded]) }
         return true
+    }
+
+    /// The views events place entries in for these users (`EventViews`): their grants.
+    static func eventViews(_ users: [String: UserEntry]?) -> EventViews {
+        EventViews((users ?? [:]).values.sorted { $0.name < $1.name }.map(\.grants))
     }
 
     /// Writes `message` to the server's log (its format, its level), for what happens

@@ -33,11 +33,21 @@ import Testing
             }
             if g.next() % 3 == 0 { e.from = Placement(section: section(&g), position: 1) }
             if g.next() % 4 == 0 { e.parent = Self.value(&g) }
+            if e.hasContext && g.next() % 3 == 0 {  // positions in views, named by grants with odd bytes
+                e.inViews = ViewPlacements(
+                    (0..<Int(1 + g.next() % 3)).map { k in
+                        ViewPlacements.Entry(
+                            view: "deny=/items/\(k) " + Self.tricky[Int(g.next() % UInt64(Self.tricky.count))],
+                            at: g.next() % 3 == 0 ? nil : Int(g.next() % 100) + 1,
+                            from: g.next() % 3 == 0 ? nil : Int(g.next() % 100) + 1)
+                    })
+            }
             let text = String(decoding: e.storedPayload, as: UTF8.self)
             let back = Event(rev: 7, kind: "set", path: "/items/1", summary: "s", storedPayload: text)
             #expect(back.value == e.value && back.at == e.at && back.from == e.from, "round \(round): \(text)")
             #expect(back.prev == e.prev && back.prev.isNull == e.prev.isNull, "round \(round): \(text)")
             #expect(back.parent?.resolved == e.parent?.resolved, "round \(round): \(text)")
+            #expect(back.inViews == e.inViews, "round \(round): \(text)")
             #expect(back.storedPayload == e.storedPayload, "round \(round): written again the same")
         }
     }

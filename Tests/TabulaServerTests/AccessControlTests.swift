@@ -5,6 +5,7 @@ import TabulaClient
 import TabulaModel
 import TabulaProtocol
 import TabulaServer
+import TabulaStorage
 
 /// With `--users`, every rule over real sockets: NOAUTH before AUTH, WRONGPASS with a delay
 /// that grows, each role's verbs, grants on reads, writes, watches and replays, and reloads.
@@ -30,13 +31,15 @@ import TabulaServer
         "browser": user("browser", .read, allow: ["/catalog/item-2"]),
     ]
 
-    static func withUsers(_ configure: (inout ServerConfig) -> Void = { _ in }, _ body: (Server) throws -> Void) throws
-    {
+    static func withUsers(
+        _ configure: (inout ServerConfig) -> Void = { _ in }, store: StateStore = MemoryStore(),
+        _ body: (Server) throws -> Void
+    ) throws {
         try withServer(
             {
                 $0.users = Self.users
                 configure(&$0)
-            }, body)
+            }, store: store, body)
     }
 
     static func login(_ s: Server, _ name: String) throws -> TabulaConnection {

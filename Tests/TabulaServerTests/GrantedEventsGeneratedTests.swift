@@ -10,7 +10,9 @@ import TabulaServer
 /// options) and random writes by an admin; every push a user with those grants is sent,
 /// live in JSON, in text, over RESP3 and as Server-Sent Events, and in a replay from 0, is checked against an oracle that
 /// shares no code with the server (its own prefix rules and the names each denied path
-/// hides) and against the user's own `LS`. A failure names its seed.
+/// hides) and against the user's own `LS`: the counts an event states, and the positions it
+/// places its entry at (`at`, and `from` as that `LS` showed it before the write). A failure
+/// names its seed.
 @Suite struct GrantedEventsGeneratedTests {
     /// Denied paths and the words that would show them (a title, a name).
     static let denials: [(String, [String])] = [
@@ -26,7 +28,8 @@ import TabulaServer
         "SELECT /settings/my-string #3", "SET /catalog/item-2 title=Two", "ADD /catalog/item-2 Extra",
         "RM /catalog/item-2/extra", "SET /catalog/item-3 title=Three", "FAV /items/3", "FAV /items/1",
         "SET /items/3 value=70", "MV /items/4 1", "ADD /menu/dessert Sorbet", "RM /menu/dessert/sorbet",
-        "ADD /settings/my-int 128", "RM /settings/my-int/128",
+        "ADD /settings/my-int 128", "RM /settings/my-int/128", "MV /items/4 2", "SET /items/1 value=60",
+        "SET /items/1 value=10",
     ]
 
     /// The oracle's own prefix rule.
@@ -97,6 +100,8 @@ import TabulaServer
             let admin = try AccessControlTests.login(s, "admin")
             for round in 0..<40 {
                 let w = Self.writes[Int(g.next() % UInt64(Self.writes.count))]
+                let named = w.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+                let before = named.hasPrefix("/") ? try Self.place(of: named, as: json) : nil
                 _ = try admin.request(w)
                 resp.send("PING", "round-\(round)")
                 for line in try resp.take(through: "round-\(round)").components(separatedBy: "\r\n")
@@ -111,6 +116,7 @@ import TabulaServer
                         Issue.record("seed \(seed), \(oracle), after \(w): \(f): \(line)")
                     }
                     try checkCounts(line, as: json, seed: seed)
+                    try checkPlaces(line, as: json, before: named == path(of: line) ? before : nil, seed: seed)
                 }
                 for line in try GrantedEventTests.lines(text) where oracle.words.contains(where: line.contains) {
                     Issue.record("seed \(seed), \(oracle), after \(w): the text names what is hidden: \(line)")
@@ -130,6 +136,51 @@ import TabulaServer
             for line in try GrantedEventTests.lines(replay) {
                 if let f = oracle.fault(json: line) { Issue.record("seed \(seed), \(oracle), replayed: \(f): \(line)") }
             }
+        }
+    }
+
+    /// The event's path.
+    func path(of line: String) -> String? { JSONParser.parse(line)?["path"]?.stringValue }
+
+    /// Where `path` stands in the user's own `LS` of its parent (its section where the list
+    /// has sections, and its 1-based position in it), or nil when it is not listed.
+    static func place(of path: String, as c: TabulaConnection) throws -> Placement? {
+        let parent = ModelPath.parent(path)
+        let listed = try c.request("LS \(parent) LIMIT 1000")
+        guard listed.isOK else { return nil }
+        var section: String?
+        var position = 0
+        for row in listed.reply.rows {
+            let o = row.json.resolved
+            if o["type"]?.stringValue == "section" {
+                (section, position) = (o["name"]?.stringValue, 0)
+                continue
+            }
+            position += 1
+            let name = o["id"]?.intValue.map { String($0) } ?? o["name"]?.stringValue ?? ""
+            if (parent == "/" ? "" : parent) + "/" + name == path {
+                return Placement(section: section, position: position)
+            }
+        }
+        return nil
+    }
+
+    /// The positions an event places its entry at are where the user's own `LS` shows it now
+    /// (`at`) and showed it before the write (`from`, given as `before`).
+    func checkPlaces(_ line: String, as c: TabulaConnection, before: Placement?, seed: UInt64) throws {
+        guard let e = JSONParser.parse(line), e["push"] == .string("event"), let path = e["path"]?.stringValue
+        else { return }
+        if let at = Placement(json: e["at"]), at.position != nil {
+            let listed = try Self.place(of: path, as: c)
+            if listed != at {
+                Issue.record("seed \(seed): \(path) at \(at), its LS shows \(String(describing: listed)): \(line)")
+            }
+        }
+        if let from = Placement(json: e["from"]), from.position != nil, let before, from != before {
+            Issue.record("seed \(seed): \(path) from \(from), its LS showed \(before): \(line)")
+        }
+        if e["at"] != nil || e["from"] != nil, Placement(json: e["at"] ?? e["from"])?.position == nil {
+            Issue.record("seed \(seed): \(path) placed with no position: \(line)")
         }
     }
 

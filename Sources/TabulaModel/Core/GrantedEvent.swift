@@ -6,8 +6,9 @@ import TabulaProtocol
 ///
 /// - An order of a denied menu entry is, for that user, an order never made: neither its
 ///   `order` nor its `rm` (whose `prev` names the entry) reaches it.
-/// - Positions that count what the user cannot see go (`Event.restricted`), and so does
-///   `parent`, whose count of children counts them all.
+/// - Positions count in the user's own view: those the write placed the entry at in that
+///   view (`Event.inViews`, `EventViews`), or none where it did not (`Event.restricted`).
+///   `parent` goes, as its count of children counts them all.
 /// - A count of children under the entry (a catalog branch's `children`, a menu section's
 ///   `entries`, and the `(n children)` of their text) is left out where the grants hide part
 ///   of what it counts: the event does not carry which children those are, so the count
@@ -19,7 +20,14 @@ import TabulaProtocol
 extension Grants {
     /// `e` as a watcher with these grants is sent it.
     public func view(_ e: Event) -> Event {
-        var v = seesPositions(of: e) ? e : e.restricted
+        var v: Event
+        if seesPositions(of: e) {
+            v = e
+        } else if let own = e.inViews?.entry(for: description) {
+            v = e.placed(inView: own)  // positions in this user's own view
+        } else {
+            v = e.restricted
+        }
         if isUnrestricted { return v }
         if e.what == .clear && e.path == "/orders" && !seesEveryOrder {
             v.summary = "orders cleared"

@@ -44,9 +44,15 @@ public struct Grants: Sendable, Hashable {
     /// that holds its entry, which these grants must show whole (else `Event.restricted`).
     public func seesPositions(of e: Event) -> Bool {
         guard e.at != nil || e.from != nil || e.parent != nil || e.summary.hasPrefix("#") else { return true }
+        return seesWhole(listOf: e.path)
+    }
+
+    /// Whether these grants show every entry of the list that holds the entry at `path`, so
+    /// that a position counted in the whole list is one in this view too.
+    public func seesWhole(listOf path: String) -> Bool {
         // An order of a denied menu entry is hidden from the order list: every deny counts.
-        if !deny.isEmpty && e.path.hasPrefix("/orders/") { return false }
-        return seesAll(of: ModelPath.parent(e.path))
+        if !deny.isEmpty && path.hasPrefix("/orders/") { return false }
+        return seesAll(of: ModelPath.parent(path))
     }
 
     /// Whether a deny prefix covers `path`.

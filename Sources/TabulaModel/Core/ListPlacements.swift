@@ -61,6 +61,8 @@ struct PlacedBefore: Sendable {
     var path: String
     var placed: Placed
     var resolved: (list: Int, ref: Ref)?
+    /// Its positions in the model's event views (`EventViews`), when there are any.
+    var inViews: [Int?]? = nil
 }
 
 extension Model {
@@ -89,35 +91,46 @@ extension Model {
     func placementBefore(writing target: String, resolved: Result<Target, TabulaError>?) -> PlacedBefore? {
         if case .success(.place(let i, let ref))? = resolved, ref != .top, !Model.conditionIsItsList(i, ref, in: self) {
             if let p = lists[i].placement(of: ref, withRow: true) {
-                return PlacedBefore(path: target, placed: p, resolved: (i, ref))
+                let views = eventViews.isEmpty ? nil : positionsInViews(list: i, ref: ref, path: target)
+                return PlacedBefore(path: target, placed: p, resolved: (i, ref), inViews: views)
             }
         } else if let p = placement(ofPath: target) {
-            return PlacedBefore(path: target, placed: p, resolved: nil)
+            let views = eventViews.isEmpty ? nil : positionsInViews(ofPath: target)
+            return PlacedBefore(path: target, placed: p, resolved: nil, inViews: views)
         }
         let parent = ModelPath.parent(target)
         guard parent != target, let p = placement(ofPath: parent) else { return nil }
-        return PlacedBefore(path: parent, placed: p, resolved: nil)
+        let views = eventViews.isEmpty ? nil : positionsInViews(ofPath: parent)
+        return PlacedBefore(path: parent, placed: p, resolved: nil, inViews: views)
     }
 
     /// What `e`, the event of a write whose entry stood at `before`, says besides its value:
     /// where its entry stands now and stood before, the entry as it was, and for an addition
-    /// or removal under a nested list its parent's row now. An event that names the path its
+    /// or removal under a nested list its parent's row now; and the same places in the event
+    /// views (`Event.inViews`). An event that names the path its
     /// write resolved finds its place after from that resolution (`ListStore.placement(of:)`
     /// says why the ref still names the entry); any other path is resolved.
     func addContext(to e: inout Event, before: consuming PlacedBefore?) {
         var again: (list: Int, ref: Ref)?
+        var fromViews: [Int?]?
+        var atViews: [Int?]?
+        let views = !eventViews.isEmpty
         if var b = before.take(), b.path == e.path {
             again = b.resolved
             e.from = b.placed.at
+            fromViews = b.inViews
             swap(&e.prev, &b.placed.row)  // moved in, not copied (a copy retains it, and b's end releases it)
         }
         if !e.what.removes {
             if let (i, ref) = again {
                 e.at = lists[i].placement(of: ref, withRow: false)?.at
+                if views { atViews = positionsInViews(list: i, ref: ref, path: e.path) }
             } else {
                 e.at = placement(ofPath: e.path, withRow: false)?.at
+                if views { atViews = positionsInViews(ofPath: e.path) }
             }
         }
         if e.what == .add || e.what == .rm { e.parent = placement(ofPath: ModelPath.parent(e.path))?.row }
+        if views && (e.at != nil || e.from != nil) { e.inViews = viewPlacements(of: e, at: atViews, from: fromViews) }
     }
 }

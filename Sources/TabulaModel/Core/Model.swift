@@ -45,6 +45,10 @@ public struct Model: Sendable {
         didSet { for i in lists.indices { lists[i].recordsMutations = recordsMutations } }
     }
 
+    /// The views events place their entries in besides the whole list's (`EventViews`): the
+    /// grants of the users whose grants hide something. The server sets them from its users.
+    public var eventViews = EventViews()
+
     /// An empty model.
     public init() { lists = Model.registered.map { $0.init() } }
 

@@ -39,7 +39,7 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
     private let timerInbox = WakeableInbox<Timed>()
     /// Nil without `--users`: AUTH is then refused as needless.
     let users: UsersDirectory?
-    private let state: SharedState
+    let state: SharedState
     private let log: Log
     private let stats: ServerStats
     private let queue = Locked(LoginScheduler<PeerAddress, Job>())

@@ -201,7 +201,9 @@ extension Engine {
                 }
             }
             state.writing { lease in
-                lease.changing = Model(snapshot: snap)
+                var reloaded = Model(snapshot: snap)
+                reloaded.eventViews = lease.model.eventViews  // the users' views, not stored
+                lease.changing = reloaded
                 lease.changing.recordsMutations = store.isDurable
                 if case .replacing = pending {
                     state.history = ChangeHistory(
