@@ -1,8 +1,10 @@
-/// Where an event's entry stands, and stood, in the views of viewers whose grants hide part
-/// of its list: for each such view (named by its grants as the users file writes them), the
-/// 1-based positions that view's own `LS` shows, after (`at`) and before (`from`) the change.
-/// The server sends each such watcher its own view's positions as `at` and `from`; the
-/// stores keep them with the event, so that a replay sends the same. Never on the wire as is.
+/// What an event's entry is in the views of viewers whose grants hide part of its list or of
+/// what is under it: for each such view (named by its grants as the users file writes them),
+/// the 1-based positions that view's own `LS` shows, after (`at`) and before (`from`) the
+/// change, and the counts of children its rows show (the entry's after and before, its
+/// parent's after). The server sends each such watcher its own view's figures in `at`, `from`,
+/// `value`, `prev` and `parent`; the stores keep them with the event, so that a replay sends
+/// the same. Never on the wire as is.
 public final class ViewPlacements: Sendable, Equatable, CustomStringConvertible {
     /// One view's positions.
     public struct Entry: Sendable, Equatable {
@@ -10,11 +12,28 @@ public final class ViewPlacements: Sendable, Equatable, CustomStringConvertible 
         public let view: String
         public let at: Int?
         public let from: Int?
+        /// The entry's count of children after the change, before it, and its parent's after.
+        public let count: Int?
+        public let countBefore: Int?
+        public let parentCount: Int?
 
-        public init(view: String, at: Int?, from: Int?) {
+        public init(
+            view: String, at: Int?, from: Int?, count: Int? = nil, countBefore: Int? = nil, parentCount: Int? = nil
+        ) {
             self.view = view
             self.at = at
             self.from = from
+            self.count = count
+            self.countBefore = countBefore
+            self.parentCount = parentCount
+        }
+
+        /// Whether it says anything.
+        public var says: Bool { at != nil || from != nil || count != nil || countBefore != nil || parentCount != nil }
+
+        /// Its figures by name, as `writeJSON` writes them.
+        var figures: [(String, Int?)] {
+            [("at", at), ("from", from), ("count", count), ("prevCount", countBefore), ("parentCount", parentCount)]
         }
     }
 
@@ -29,20 +48,18 @@ public final class ViewPlacements: Sendable, Equatable, CustomStringConvertible 
 
     public var description: String { "\(entries)" }
 
-    /// `[{"view":…,"at":N,"from":N},…]`, the fields each has.
+    /// `[{"view":…,"at":N,"from":N,"count":N,"prevCount":N,"parentCount":N},…]`, the fields
+    /// each has.
     public func writeJSON(to out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
         for (k, e) in entries.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"view":"#.utf8)
             JSONValue.string(e.view).write(to: &out)
-            if let at = e.at {
-                out.append(contentsOf: #","at":"#.utf8)
-                JSONValue.int(Int64(at)).write(to: &out)
-            }
-            if let from = e.from {
-                out.append(contentsOf: #","from":"#.utf8)
-                JSONValue.int(Int64(from)).write(to: &out)
+            for (name, n) in e.figures {
+                guard let n else { continue }
+                out.append(contentsOf: ",\"\(name)\":".utf8)
+                JSONValue.int(Int64(n)).write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -55,8 +72,11 @@ public final class ViewPlacements: Sendable, Equatable, CustomStringConvertible 
         var entries: [Entry] = []
         for item in items {
             guard let view = item["view"]?.stringValue else { return nil }
+            func n(_ key: String) -> Int? { item[key]?.intValue.map(Int.init) }
             entries.append(
-                Entry(view: view, at: item["at"]?.intValue.map(Int.init), from: item["from"]?.intValue.map(Int.init)))
+                Entry(
+                    view: view, at: n("at"), from: n("from"), count: n("count"), countBefore: n("prevCount"),
+                    parentCount: n("parentCount")))
         }
         self.init(entries)
     }

@@ -42,7 +42,7 @@ import TabulaServer
         return r.lines + c.takePushes()
     }
 
-    @Test func aCatalogEventCountsNoChildTheUserCannotSee() throws {
+    @Test func aCatalogEventCountsTheChildrenTheUserSeesAndNoneItCannot() throws {
         try Self.withUsers { s in
             let cat2 = try Self.watcher(s, "cat2", "/catalog"),
                 text = try Self.watcher(s, "cat2", "/catalog", json: false)
@@ -52,12 +52,15 @@ import TabulaServer
             let seen = try Self.events(cat2)
             #expect(seen.count == 2, "\(seen)")
             let set = try #require(seen.first)
+            // Item 2's children are 2.1 and 2.2, and cat2 is denied 2.2: its own LS counts one.
             #expect(
-                set["value"]?["children"] == nil && set["prev"]?["children"] == nil, "3 counts a hidden child: \(set)")
+                set["value"]?["children"] == .int(1) && set["prev"]?["children"] == .int(1),
+                "2 counts a hidden child: \(set)")
             let added = try #require(seen.last)
             #expect(added["value"]?["children"] == .int(0), "a new branch hides nothing: its count is its own")
+            #expect(added["parent"]?["children"] == .int(2), "2.1 and the new one: \(added)")
             let said = try Self.lines(text).filter { $0.hasPrefix("* EVENT") }
-            #expect(said.first?.hasSuffix("set /catalog/item-2 item-2/  Two") == true, "\(said)")
+            #expect(said.first?.hasSuffix("set /catalog/item-2 item-2/  Two  (1 child)") == true, "\(said)")
         }
     }
 

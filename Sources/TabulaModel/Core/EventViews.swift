@@ -22,30 +22,46 @@ public struct EventViews: Sendable {
     public var isEmpty: Bool { views.isEmpty }
 }
 
+/// What one view shows of one entry: where it stands among its siblings, and how many
+/// children its row counts.
+struct ViewFacts: Sendable {
+    var position: Int?
+    var count: Int?
+}
+
 extension Model {
-    /// The positions of the entry `ref` of list `i` (at `path`) in each view that does not
-    /// see its list whole: nil where the view sees it whole or is not shown the entry.
-    func positionsInViews(list i: Int, ref: Ref, path: String) -> [Int?] {
+    /// What each view shows of the entry `ref` of list `i` (at `path`): nil for a view that
+    /// shows its list and everything under it whole (the whole list's figures are its own).
+    func factsInViews(list i: Int, ref: Ref, path: String) -> [ViewFacts?] {
         eventViews.views.map { v in
-            v.grants.seesWhole(listOf: path) ? nil : lists[i].position(of: ref, seenBy: v.viewer)
+            guard !v.grants.seesWhole(listOf: path) || !v.grants.seesAll(of: path) else { return nil }
+            return ViewFacts(
+                position: lists[i].position(of: ref, seenBy: v.viewer),
+                count: lists[i].childCount(of: ref, seenBy: v.viewer))
         }
     }
 
-    /// The positions in views of the entry at `path`, found by its path.
-    func positionsInViews(ofPath path: String) -> [Int?]? {
+    /// What each view shows of the entry at `path`, found by its path.
+    func factsInViews(ofPath path: String) -> [ViewFacts?]? {
         guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top
         else { return nil }
-        return positionsInViews(list: i, ref: ref, path: path)
+        return factsInViews(list: i, ref: ref, path: path)
     }
 
-    /// `e`'s positions in the views that are sent it and do not see its list whole, from
-    /// those after the change (`at`) and before it (`from`); nil when there are none.
-    func viewPlacements(of e: Event, at: [Int?]?, from: [Int?]?) -> ViewPlacements? {
+    /// `e`'s figures in the views that are sent it and do not show its list and what is under
+    /// its entry whole: from what each showed after the change (`after`), before it
+    /// (`before`) and of the entry's parent after it (`parent`); nil when there are none.
+    func viewPlacements(of e: Event, after: [ViewFacts?]?, before: [ViewFacts?]?, parent: [ViewFacts?]?)
+        -> ViewPlacements?
+    {
         var entries: [ViewPlacements.Entry] = []
-        for (k, v) in eventViews.views.enumerated() where !v.grants.seesWhole(listOf: e.path) && v.grants.receives(e) {
-            let a = e.at == nil ? nil : at?[k]
-            let f = e.from == nil ? nil : from?[k]
-            if a != nil || f != nil { entries.append(ViewPlacements.Entry(view: v.name, at: a, from: f)) }
+        for (k, v) in eventViews.views.enumerated() where v.grants.receives(e) {
+            guard !v.grants.seesWhole(listOf: e.path) || !v.grants.seesAll(of: e.path) else { continue }
+            let entry = ViewPlacements.Entry(
+                view: v.name, at: e.at == nil ? nil : after?[k]?.position,
+                from: e.from == nil ? nil : before?[k]?.position, count: e.what.removes ? nil : after?[k]?.count,
+                countBefore: before?[k]?.count, parentCount: e.parent == nil ? nil : parent?[k]?.count)
+            if entry.says { entries.append(entry) }
         }
         return entries.isEmpty ? nil : ViewPlacements(entries)
     }

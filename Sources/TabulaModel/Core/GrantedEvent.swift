@@ -6,13 +6,11 @@ import TabulaProtocol
 ///
 /// - An order of a denied menu entry is, for that user, an order never made: neither its
 ///   `order` nor its `rm` (whose `prev` names the entry) reaches it.
-/// - Positions count in the user's own view: those the write placed the entry at in that
-///   view (`Event.inViews`, `EventViews`), or none where it did not (`Event.restricted`).
-///   `parent` goes, as its count of children counts them all.
-/// - A count of children under the entry (a catalog branch's `children`, a menu section's
-///   `entries`, and the `(n children)` of their text) is left out where the grants hide part
-///   of what it counts: the event does not carry which children those are, so the count
-///   cannot be told again in the user's view (its `LS` counts them).
+/// - Positions and counts of children (a catalog branch's `children`, a menu section's
+///   `entries`, the `(n children)` of their text, and the parent's row's) are the user's own
+///   view's: those the write found in that view (`Event.inViews`, `EventViews`). Where it
+///   found none (the user's grants were not among the views then), positions and `parent` go
+///   (`Event.restricted`) and a count that the grants make differ is left out.
 /// - A setting's `options` lists only the options the user sees, and when one is hidden
 ///   `selected` (an index counting them all) is left out: `value` and the master row say
 ///   which is selected, as the setting's state, shown to whoever may see the setting.
@@ -20,24 +18,42 @@ import TabulaProtocol
 extension Grants {
     /// `e` as a watcher with these grants is sent it.
     public func view(_ e: Event) -> Event {
+        if isUnrestricted { return e }
+        let own = e.inViews?.entry(for: description)
         var v: Event
         if seesPositions(of: e) {
             v = e
-        } else if let own = e.inViews?.entry(for: description) {
+        } else if let own {
             v = e.placed(inView: own)  // positions in this user's own view
+            if let n = own.parentCount, let p = e.parent { v.parent = Self.counted(p, n) }
         } else {
             v = e.restricted
         }
-        if isUnrestricted { return v }
         if e.what == .clear && e.path == "/orders" && !seesEveryOrder {
             v.summary = "orders cleared"
             return v
         }
         guard !seesAll(of: e.path) else { return v }
-        v.value = redacted(v.value, at: e.path)
-        v.prev = redacted(v.prev, at: e.path)
-        v.summary = Self.withoutCount(v.summary)
+        guard let own else {
+            v.value = redacted(v.value, at: e.path)
+            v.prev = redacted(v.prev, at: e.path)
+            v.summary = Self.withoutCount(v.summary)
+            return v
+        }
+        v.value = seenOptions(Self.counted(v.value, own.count), at: e.path)
+        v.prev = seenOptions(Self.counted(v.prev, own.countBefore), at: e.path)
+        v.summary = own.count.map { Self.withCount(v.summary, $0) } ?? Self.withoutCount(v.summary)
         return v
+    }
+
+    /// A catalog node's or menu section's row (`json`) with its count of children `n`, or
+    /// without one when `n` is nil; any other row as it is.
+    static func counted(_ json: JSONValue, _ n: Int?) -> JSONValue {
+        guard case .object(var pairs) = json.resolved,
+            let k = pairs.firstIndex(where: { $0.0 == "children" || $0.0 == "entries" })
+        else { return json }
+        if let n { pairs[k].1 = .int(Int64(n)) } else { pairs.remove(at: k) }
+        return .object(pairs)
     }
 
     /// Whether a watcher with these grants is sent `e`: its path, and for an order (made or
@@ -88,15 +104,28 @@ extension Grants {
 
     /// A summary without its trailing count of children (`(3 children)`, `(1 entry)`).
     static func withoutCount(_ summary: String) -> String {
-        guard summary.hasSuffix(")"), let open = summary.lastIndex(of: "(") else { return summary }
+        guard let (open, _) = countedWord(summary) else { return summary }
+        var s = String(summary[..<open])
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+
+    /// A summary with its trailing count of children made `n` (`(2 children)`, `(1 entry)`).
+    static func withCount(_ summary: String, _ n: Int) -> String {
+        guard let (open, word) = countedWord(summary) else { return summary }
+        let child = word.hasPrefix("child")
+        return summary[..<open] + "(\(n) \(plural(n, child ? "child" : "entry", child ? "children" : "entries")))"
+    }
+
+    /// Where a summary's trailing count of children opens, and its word; nil when it has none.
+    private static func countedWord(_ summary: String) -> (String.Index, String)? {
+        guard summary.hasSuffix(")"), let open = summary.lastIndex(of: "(") else { return nil }
         let inner = summary[summary.index(after: open)..<summary.index(before: summary.endIndex)]
         let words = inner.split(separator: " ")
         guard words.count == 2, Int(words[0]) != nil,
             ["child", "children", "entry", "entries"].contains(String(words[1]))
-        else { return summary }
-        var s = String(summary[..<open])
-        while s.hasSuffix(" ") { s.removeLast() }
-        return s
+        else { return nil }
+        return (open, String(words[1]))
     }
 }
 

@@ -61,8 +61,8 @@ struct PlacedBefore: Sendable {
     var path: String
     var placed: Placed
     var resolved: (list: Int, ref: Ref)?
-    /// Its positions in the model's event views (`EventViews`), when there are any.
-    var inViews: [Int?]? = nil
+    /// What the model's event views show of it (`EventViews`), when there are any.
+    var inViews: [ViewFacts?]? = nil
 }
 
 extension Model {
@@ -91,16 +91,16 @@ extension Model {
     func placementBefore(writing target: String, resolved: Result<Target, TabulaError>?) -> PlacedBefore? {
         if case .success(.place(let i, let ref))? = resolved, ref != .top, !Model.conditionIsItsList(i, ref, in: self) {
             if let p = lists[i].placement(of: ref, withRow: true) {
-                let views = eventViews.isEmpty ? nil : positionsInViews(list: i, ref: ref, path: target)
+                let views = eventViews.isEmpty ? nil : factsInViews(list: i, ref: ref, path: target)
                 return PlacedBefore(path: target, placed: p, resolved: (i, ref), inViews: views)
             }
         } else if let p = placement(ofPath: target) {
-            let views = eventViews.isEmpty ? nil : positionsInViews(ofPath: target)
+            let views = eventViews.isEmpty ? nil : factsInViews(ofPath: target)
             return PlacedBefore(path: target, placed: p, resolved: nil, inViews: views)
         }
         let parent = ModelPath.parent(target)
         guard parent != target, let p = placement(ofPath: parent) else { return nil }
-        let views = eventViews.isEmpty ? nil : positionsInViews(ofPath: parent)
+        let views = eventViews.isEmpty ? nil : factsInViews(ofPath: parent)
         return PlacedBefore(path: parent, placed: p, resolved: nil, inViews: views)
     }
 
@@ -112,8 +112,8 @@ extension Model {
     /// says why the ref still names the entry); any other path is resolved.
     func addContext(to e: inout Event, before: consuming PlacedBefore?) {
         var again: (list: Int, ref: Ref)?
-        var fromViews: [Int?]?
-        var atViews: [Int?]?
+        var fromViews: [ViewFacts?]?
+        var atViews: [ViewFacts?]?
         let views = !eventViews.isEmpty
         if var b = before.take(), b.path == e.path {
             again = b.resolved
@@ -124,13 +124,20 @@ extension Model {
         if !e.what.removes {
             if let (i, ref) = again {
                 e.at = lists[i].placement(of: ref, withRow: false)?.at
-                if views { atViews = positionsInViews(list: i, ref: ref, path: e.path) }
+                if views { atViews = factsInViews(list: i, ref: ref, path: e.path) }
             } else {
                 e.at = placement(ofPath: e.path, withRow: false)?.at
-                if views { atViews = positionsInViews(ofPath: e.path) }
+                if views { atViews = factsInViews(ofPath: e.path) }
             }
         }
-        if e.what == .add || e.what == .rm { e.parent = placement(ofPath: ModelPath.parent(e.path))?.row }
-        if views && (e.at != nil || e.from != nil) { e.inViews = viewPlacements(of: e, at: atViews, from: fromViews) }
+        var parentViews: [ViewFacts?]?
+        if e.what == .add || e.what == .rm {
+            let parent = ModelPath.parent(e.path)
+            e.parent = placement(ofPath: parent)?.row
+            if views && e.parent != nil { parentViews = factsInViews(ofPath: parent) }
+        }
+        if views && e.hasContext {
+            e.inViews = viewPlacements(of: e, after: atViews, before: fromViews, parent: parentViews)
+        }
     }
 }

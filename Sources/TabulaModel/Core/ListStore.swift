@@ -58,6 +58,9 @@ public protocol ListStore: Sendable {
     /// shows them (1-based; in its section where the list has sections), or nil when `viewer`
     /// is not shown it or `ref` is no entry of an ordered list (`ViewPositions`).
     func position(of ref: Ref, seenBy viewer: Viewer) -> Int?
+    /// How many children the row of the entry at `ref` counts as `viewer` sees them (a
+    /// catalog branch's `children`, a menu section's `entries`); nil for a row with no count.
+    func childCount(of ref: Ref, seenBy viewer: Viewer) -> Int?
     /// Whether `viewer`, whose grants show `ref`'s path, is still not to know it exists (an
     /// order of a menu entry its grants deny): resolving, completion and suggestions skip it.
     func hides(_ ref: Ref, from viewer: Viewer) -> Bool
@@ -77,4 +80,5 @@ extension ListStore {
     public func orderLine(_ ref: Ref) -> (entry: String, title: String)? { nil }
     public func placement(of ref: Ref, withRow: Bool) -> Placed? { nil }
     public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? { nil }
+    public func childCount(of ref: Ref, seenBy viewer: Viewer) -> Int? { nil }
 }

@@ -1,7 +1,8 @@
 /// Where an entry stands in one viewer's own view of its list: among the siblings that
 /// viewer's `LS` of the parent shows (`ListStore.position(of:seenBy:)`), counted as its pages
-/// count them. Each costs about what a step of that `LS` costs: O(prefixes · log n) lookups
-/// for grants that hide some of the list (`ChildGrants`, `SeenItems`, `SeenOrders`).
+/// count them; and how many children its row counts in that view (`childCount(of:seenBy:)`).
+/// Each costs about what a step of that `LS` costs: O(prefixes · log n) lookups for grants
+/// that hide some of the list (`ChildGrants`, `SeenItems`, `SeenOrders`).
 extension ItemsList {
     public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? {
         guard ref.kind == ItemsList.item, items.item(ref.a) != nil else { return nil }
@@ -29,9 +30,21 @@ extension CatalogList {
             position: { name in bySlug[SiblingName(parent, name)].flatMap { nodes[$0] }.flatMap(position(of:)) })
         return shown.contains(i) ? shown.shownBefore(i) + 1 : nil
     }
+
+    public func childCount(of ref: Ref, seenBy viewer: Viewer) -> Int? {
+        guard ref.kind == CatalogList.node, let node = nodes[ref.a], node.view == .branch else { return nil }
+        return childCount(node, viewer: viewer)
+    }
 }
 
 extension MenuList {
+    public func childCount(of ref: Ref, seenBy viewer: Viewer) -> Int? {
+        guard ref.kind == MenuList.section, case .object(let pairs) = sectionRow(ref.a, viewer: viewer).json else {
+            return nil
+        }
+        return pairs.first { $0.0 == "entries" }?.1.intValue.map(Int.init)
+    }
+
     public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? {
         switch ref.kind {
         case MenuList.section:
