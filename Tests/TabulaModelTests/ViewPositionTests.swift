@@ -79,3 +79,14 @@ import TabulaProtocol
         #expect(checked > 3_000)
     }
 }
+
+/// The views a write places its entries in: distinct restricted grants, at most `EventViews.most`.
+@Suite struct EventViewsTests {
+    @Test func theViewsAreTheDistinctGrantsThatHideSomethingAtMostSixtyFour() {
+        let many = (0..<100).map { Grants(deny: ["/items/\($0)"]) }
+        let views = EventViews([Grants(), many[0], many[0]] + many)
+        #expect(views.views.count == EventViews.most)
+        #expect(views.views.first?.name == "deny=/items/0" && views.views.last?.name == "deny=/items/63")
+        #expect(EventViews([Grants(), Grants()]).isEmpty)
+    }
+}

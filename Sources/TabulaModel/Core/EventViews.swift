@@ -5,14 +5,18 @@ import TabulaProtocol
 /// grants. A write computes its entry's position in each view that does not show the entry's
 /// list whole, before the change and after it (`Event.inViews`), so that every watcher is sent
 /// positions that count what it sees: O(views · prefixes · log n) a write, nothing without
-/// such users.
+/// such users. At most `most` views are kept (the first distinct grants in the order given):
+/// a user whose grants are past them is sent events without positions, as before a view.
 public struct EventViews: Sendable {
+    /// The most views a write places its entry in.
+    public static let most = 64
+
     /// The views: grants, and their names (`Grants.description`).
     public private(set) var views: [(grants: Grants, name: String, viewer: Viewer)] = []
 
     public init(_ grants: [Grants] = []) {
         var seen = Set<Grants>()
-        for g in grants where !g.isUnrestricted && seen.insert(g).inserted {
+        for g in grants where !g.isUnrestricted && views.count < EventViews.most && seen.insert(g).inserted {
             var v = Viewer()
             v.grants = g
             views.append((g, g.description, v))
