@@ -147,8 +147,11 @@ def churn_watch(port, k, counted, stop):
             pass
 
 
-def fill(port, items):
+def fill(port, items, login=b""):
+    """`items` items added to the server at `port`, after `login` (an AUTH line, or nothing)."""
     a, af = conn(port)
+    if login:
+        a.sendall(login); reply(af)
     for start in range(0, items, 1000):
         a.sendall(b"".join(b"ADD /items i%d %d\n" % (start + i, (start + i) % 100) for i in range(1000)))
         for _ in range(1000):

@@ -7,24 +7,26 @@ viewers watch without a snapshot (a snapshot is paid once, not per change: one v
 timed apart, its rows and bytes).
 
 "before" is what a view that reads its list again on each change costs (as the web page and
-the terminal view did): each viewer answers every event with `LS /items LIMIT 1000`."""
+the terminal view did): each viewer answers every event with `LS /items LIMIT 1000`.
+"restricted" viewers log in as a user denied a few items: their events carry positions in
+their own view, found by the write for that user's grants."""
 import multiprocessing, os, random, selectors, socket, time
 
 from floods_bench import fill
-from bench_common import cpu_seconds
+from bench_common import cpu_seconds, users_file
 
 VIEWERS = 1000
 RATE = 200
 SECONDS = 15
 
 
-def viewers(port, n, rereads, ready, stop, out):
-    """`n` viewer connections; counts bytes and events after `ready` until `stop`."""
+def viewers(port, n, rereads, ready, stop, out, login=b""):
+    """`n` viewer connections, each after `login`; counts bytes and events after `ready` until `stop`."""
     sel = selectors.DefaultSelector()
     socks = []
     for _ in range(n):
         s = socket.create_connection(("127.0.0.1", port))
-        s.sendall(b"FORMAT json\nWATCH /items\n")
+        s.sendall(login + b"FORMAT json\nWATCH /items\n")
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ)
         socks.append(s)
@@ -47,10 +49,14 @@ def viewers(port, n, rereads, ready, stop, out):
     out.put((got, events, time.process_time() - cpu0))
 
 
-def writer(port, items, seconds, stop):
+def writer(port, items, seconds, stop, login=b""):
     """RATE changes a second of random items, each answered before the next."""
     s = socket.create_connection(("127.0.0.1", port))
     f = s.makefile("rb")
+    if login:
+        s.sendall(login)
+        while not f.readline().startswith((b"OK", b"ERR")):
+            pass
     rng, t0, made = random.Random(7), time.time(), 0
     while time.time() - t0 < seconds and not stop.is_set():
         i = rng.randint(1, items)
@@ -62,17 +68,19 @@ def writer(port, items, seconds, stop):
         time.sleep(max(0, t0 + made / RATE - time.time()))
 
 
-def one(start_tabulad, items, rereads):
-    p, port = start_tabulad("--memory", "--max-connections-per-ip", "0", "--history", "1000")
+def one(start_tabulad, items, rereads, users=None):
+    """`users`: a users file of `admin` and `viewer`, whom the viewers log in as."""
+    logins = (b"AUTH admin pw-admin\n", b"AUTH viewer pw-viewer\n") if users else (b"", b"")
+    p, port = start_tabulad("--memory", "--max-connections-per-ip", "0", "--history", "1000", *(["--users", users] if users else []))
     try:
-        fill(port, items)
+        fill(port, items, logins[0])
         ready, stop, out = multiprocessing.Event(), multiprocessing.Event(), multiprocessing.Queue()
-        v = multiprocessing.Process(target=viewers, args=(port, VIEWERS, rereads, ready, stop, out), daemon=True)
+        v = multiprocessing.Process(target=viewers, args=(port, VIEWERS, rereads, ready, stop, out, logins[1]), daemon=True)
         v.start()
         time.sleep(3)  # every viewer watching
         ready.set()
         cpu0 = cpu_seconds(p.pid)
-        w = multiprocessing.Process(target=writer, args=(port, items, SECONDS, stop), daemon=True)
+        w = multiprocessing.Process(target=writer, args=(port, items, SECONDS, stop, logins[0]), daemon=True)
         w.start()
         w.join()
         time.sleep(1)  # the last events delivered
@@ -110,11 +118,16 @@ def run(start_tabulad):
     print("| views | items | changes | server CPU per change | bytes per change per viewer | viewers' CPU per change |")
     print("|---|---|---|---|---|---|")
     base = {}
-    for rereads in (False, True):
+    p, _ = start_tabulad("--memory")
+    binary = os.readlink("/proc/%d/exe" % p.pid)
+    p.terminate(); p.wait()
+    users = users_file(binary, "/tmp/tabula-viewers-users",
+                       [("admin", "admin", []), ("viewer", "read", ["--deny", "/items/3", "--deny", "/items/500", "--deny", "/items/77"])])
+    for rereads, restricted in ((False, False), (False, True), (True, False)):
         for items in (1000, 100000):
-            cpu, got, changes, vcpu = one(start_tabulad, items, rereads)
+            cpu, got, changes, vcpu = one(start_tabulad, items, rereads, users if restricted else None)
             per = cpu / changes * 1e3 if changes else float("nan")
-            base.setdefault(rereads, per)
-            name = "read again per event (before)" if rereads else "patched from events"
+            base.setdefault((rereads, restricted), per)
+            name = "read again per event (before)" if rereads else "restricted, patched from events" if restricted else "patched from events"
             print("| %s | %d | %.0f | %.2f ms (%.2fx) | %.0f | %.2f ms |" % (
-                name, items, changes, per, per / base[rereads], got / max(1, changes) / VIEWERS, vcpu / max(1, changes) * 1e3), flush=True)
+                name, items, changes, per, per / base[(rereads, restricted)], got / max(1, changes) / VIEWERS, vcpu / max(1, changes) * 1e3), flush=True)
