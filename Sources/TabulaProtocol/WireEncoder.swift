@@ -2,7 +2,7 @@
 /// other codecs, Server-Sent Events and RESP, live in its `Codecs` folders).
 public enum WireEncoder {
     /// The protocol version named in the greeting.
-    public static let protocolVersion = 1
+    public static let protocolVersion = 2
 
     /// Appends the encoded reply to `out`.
     public static func encode(_ reply: Reply, tag: String?, format: LineFormat, into out: inout [UInt8]) {

@@ -80,13 +80,15 @@ import TabulaProtocol
     }
 }
 
-/// The views a write places its entries in: distinct restricted grants, at most `EventViews.most`.
+/// The views a write places its entries in: everyone's favourites, and for each distinct
+/// restricted grants its view and its favourites, for at most `EventViews.most` grants.
 @Suite struct EventViewsTests {
-    @Test func theViewsAreTheDistinctGrantsThatHideSomethingAtMostSixtyFour() {
+    @Test func theViewsAreTheFavouritesAndEachDistinctRestrictedGrantsTwiceForAtMostSixtyFour() {
         let many = (0..<100).map { Grants(deny: ["/items/\($0)"]) }
-        let views = EventViews([Grants(), many[0], many[0]] + many)
-        #expect(views.views.count == EventViews.most)
-        #expect(views.views.first?.name == "deny=/items/0" && views.views.last?.name == "deny=/items/63")
-        #expect(EventViews([Grants(), Grants()]).isEmpty)
+        let views = EventViews([Grants(), many[0], many[0]] + many).views.map(\.name)
+        #expect(views.count == 1 + 2 * EventViews.most)
+        #expect(views.prefix(3) == ["FILTER favorites", "deny=/items/0", "deny=/items/0 FILTER favorites"])
+        #expect(views.last == "deny=/items/63 FILTER favorites")
+        #expect(EventViews([Grants(), Grants()]).views.map(\.name) == ["FILTER favorites"])
     }
 }

@@ -110,8 +110,8 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
 
     @Test func helloAndByeArePushes() {
         #expect(
-            text(WireEncoder.encode(.hello(protocolVersion: 1, server: "tabulad/1", rev: 5, id: "00ab"), format: .text))
-                == "* HELLO tabula 1 rev=5 id=00ab server=tabulad/1\n")
+            text(WireEncoder.encode(.hello(protocolVersion: 2, server: "tabulad/1", rev: 5, id: "00ab"), format: .text))
+                == "* HELLO tabula 2 rev=5 id=00ab server=tabulad/1\n")
         #expect(text(WireEncoder.encode(.bye(reason: "shutting down"), format: .text)) == "* BYE shutting down\n")
     }
     @Test func everyVerbHasUsageAndSummary() {

@@ -10,7 +10,10 @@ import TabulaProtocol
     @Test func aWatchersOwnEventIsAnAnswerEncodedAfterTheLockInItsViewAndFormat() {
         let state = SharedState(model: SeedData.model(now: 1_700_000_000), historyCapacity: 10, historyID: "0")
         let c = ConnectionID(loop: 0, serial: 1)
-        state.hub.withLock { _ = $0.add(c, "/items", format: .json, grants: Grants(deny: ["/items/3"])) }
+        state.hub.withLock {
+            _ = $0.add(
+                c, "/items", format: .json, view: WatcherView(grants: Grants(deny: ["/items/3"]), favoritesOnly: false))
+        }
         var e = Event(
             rev: 5, kind: "mv", path: "/items/4", summary: "#1 in expensive-items: 4  Rusty Mac", value: .null)
         e.at = Placement(section: "expensive-items", position: 1)

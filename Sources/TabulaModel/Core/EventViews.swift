@@ -1,29 +1,63 @@
 import TabulaProtocol
 
-/// The views, besides the whole list's, that an event places its entry in: one per distinct
-/// grants that hide something (the server's users'), each named as the users file writes its
-/// grants. A write computes its entry's position in each view that does not show the entry's
-/// list whole, before the change and after it (`Event.inViews`), so that every watcher is sent
-/// positions that count what it sees: O(views · prefixes · log n) a write, nothing without
-/// such users. At most `most` views are kept (the first distinct grants in the order given):
-/// a user whose grants are past them is sent events without positions, as before a view.
+/// The views, besides the whole list's, that an event places its entry in: the favourites
+/// of `/items` (`FILTER favorites`), and for each distinct grants that hide something (the
+/// server's users') that user's view, and its favourites. Each is named as the users file
+/// writes its grants, with ` FILTER favorites` for a favourites view. A write computes, in
+/// each view that does not show its entry's list whole, where the entry stands before the
+/// change and after it (`Event.inViews`), so that every watcher is sent positions that count
+/// what it sees: O(views · prefixes · log n) a write; an item's favourites position is
+/// O(log n). At most `most` grants get views (the first distinct ones in the order given): a
+/// user whose grants are past them is sent events without positions, as before a view.
 public struct EventViews: Sendable {
-    /// The most views a write places its entry in.
+    /// The most grants whose views a write places its entry in.
     public static let most = 64
 
-    /// The views: grants, and their names (`Grants.description`).
-    public private(set) var views: [(grants: Grants, name: String, viewer: Viewer)] = []
+    /// One view: whose grants, whether it shows favourites only, its name, and a viewer that
+    /// sees as it does.
+    public struct View: Sendable {
+        public let grants: Grants?
+        public let favoritesOnly: Bool
+        public let name: String
+        let viewer: Viewer
+    }
+
+    public private(set) var views: [View] = []
 
     public init(_ grants: [Grants] = []) {
+        add(nil, favoritesOnly: true)
         var seen = Set<Grants>()
-        for g in grants where !g.isUnrestricted && views.count < EventViews.most && seen.insert(g).inserted {
-            var v = Viewer()
-            v.grants = g
-            views.append((g, g.description, v))
+        for g in grants where !g.isUnrestricted && seen.count < EventViews.most && seen.insert(g).inserted {
+            add(g, favoritesOnly: false)
+            add(g, favoritesOnly: true)
         }
     }
 
-    public var isEmpty: Bool { views.isEmpty }
+    private mutating func add(_ g: Grants?, favoritesOnly: Bool) {
+        var v = Viewer(filter: favoritesOnly ? .favorites : .all)
+        v.grants = g
+        views.append(
+            View(grants: g, favoritesOnly: favoritesOnly, name: Self.name(g, favoritesOnly: favoritesOnly), viewer: v))
+    }
+
+    /// The name of the view of `grants` (nil: every path), with FILTER favorites or not.
+    public static func name(_ grants: Grants?, favoritesOnly: Bool) -> String {
+        let g = grants.flatMap { $0.isUnrestricted ? nil : $0.description }
+        guard favoritesOnly else { return g ?? "" }
+        return g.map { $0 + " FILTER favorites" } ?? "FILTER favorites"
+    }
+
+    /// Whether any view counts differently from the whole list for the entry at `path`.
+    public func differ(at path: String) -> Bool { views.contains { EventViews.differs($0, at: path) } }
+
+    /// Whether view `v` counts differently from the whole list for the entry at `path`: a
+    /// favourites view does for an item, a view of grants where they hide part of the entry's
+    /// list or of what is under it.
+    static func differs(_ v: View, at path: String) -> Bool {
+        if v.favoritesOnly && ModelPath.parent(path) == "/items" { return true }
+        guard let g = v.grants, !v.favoritesOnly || ModelPath.parent(path) != "/items" else { return false }
+        return !g.seesWhole(listOf: path) || !g.seesAll(of: path)
+    }
 }
 
 /// What one view shows of one entry: where it stands among its siblings, and how many
@@ -38,7 +72,7 @@ extension Model {
     /// shows its list and everything under it whole (the whole list's figures are its own).
     func factsInViews(list i: Int, ref: Ref, path: String) -> [ViewFacts?] {
         eventViews.views.map { v in
-            guard !v.grants.seesWhole(listOf: path) || !v.grants.seesAll(of: path) else { return nil }
+            guard EventViews.differs(v, at: path) else { return nil }
             return ViewFacts(
                 position: lists[i].position(of: ref, seenBy: v.viewer),
                 count: lists[i].childCount(of: ref, seenBy: v.viewer))
@@ -59,13 +93,14 @@ extension Model {
         -> ViewPlacements?
     {
         var entries: [ViewPlacements.Entry] = []
-        for (k, v) in eventViews.views.enumerated() where v.grants.receives(e) {
-            guard !v.grants.seesWhole(listOf: e.path) || !v.grants.seesAll(of: e.path) else { continue }
+        for (k, v) in eventViews.views.enumerated() where v.grants?.receives(e) ?? true {
+            guard EventViews.differs(v, at: e.path) else { continue }
             let entry = ViewPlacements.Entry(
                 view: v.name, at: e.at == nil ? nil : after?[k]?.position,
                 from: e.from == nil ? nil : before?[k]?.position, count: e.what.removes ? nil : after?[k]?.count,
                 countBefore: before?[k]?.count, parentCount: e.parent == nil ? nil : parent?[k]?.count)
-            if entry.says { entries.append(entry) }
+            // A favourites view says where the item is even when that is nowhere (not a favourite).
+            if entry.says || v.favoritesOnly { entries.append(entry) }
         }
         return entries.isEmpty ? nil : ViewPlacements(entries)
     }

@@ -91,16 +91,16 @@ extension Model {
     func placementBefore(writing target: String, resolved: Result<Target, TabulaError>?) -> PlacedBefore? {
         if case .success(.place(let i, let ref))? = resolved, ref != .top, !Model.conditionIsItsList(i, ref, in: self) {
             if let p = lists[i].placement(of: ref, withRow: true) {
-                let views = eventViews.isEmpty ? nil : factsInViews(list: i, ref: ref, path: target)
+                let views = eventViews.differ(at: target) ? factsInViews(list: i, ref: ref, path: target) : nil
                 return PlacedBefore(path: target, placed: p, resolved: (i, ref), inViews: views)
             }
         } else if let p = placement(ofPath: target) {
-            let views = eventViews.isEmpty ? nil : factsInViews(ofPath: target)
+            let views = eventViews.differ(at: target) ? factsInViews(ofPath: target) : nil
             return PlacedBefore(path: target, placed: p, resolved: nil, inViews: views)
         }
         let parent = ModelPath.parent(target)
         guard parent != target, let p = placement(ofPath: parent) else { return nil }
-        let views = eventViews.isEmpty ? nil : factsInViews(ofPath: parent)
+        let views = eventViews.differ(at: parent) ? factsInViews(ofPath: parent) : nil
         return PlacedBefore(path: parent, placed: p, resolved: nil, inViews: views)
     }
 
@@ -114,7 +114,7 @@ extension Model {
         var again: (list: Int, ref: Ref)?
         var fromViews: [ViewFacts?]?
         var atViews: [ViewFacts?]?
-        let views = !eventViews.isEmpty
+        let views = eventViews.differ(at: e.path)
         if var b = before.take(), b.path == e.path {
             again = b.resolved
             e.from = b.placed.at

@@ -5,8 +5,10 @@
 /// that hide some of the list (`ChildGrants`, `SeenItems`, `SeenOrders`).
 extension ItemsList {
     public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? {
-        guard ref.kind == ItemsList.item, items.item(ref.a) != nil else { return nil }
-        let shown = SeenItems(items, viewer: viewer, favoritesOnly: false)
+        guard ref.kind == ItemsList.item, let item = items.item(ref.a) else { return nil }
+        let favoritesOnly = viewer.filter == .favorites
+        guard item.favorite || !favoritesOnly else { return nil }
+        let shown = SeenItems(items, viewer: viewer, favoritesOnly: favoritesOnly)
         guard shown.isShown(ref.a, in: [items.section(of: ref.a)]) else { return nil }
         return shown.position(after: ref.a)  // the next one's 0-based place is this one's 1-based
     }

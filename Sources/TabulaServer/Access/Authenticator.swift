@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Synchronization
 import TabulaAccess
+import TabulaModel
 import TabulaProtocol
 
 /// Checks `AUTH` secrets off the I/O loops, so that nobody can starve a login:
@@ -207,7 +208,7 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
     private func loggedIn(_ job: Job, _ e: UserEntry, generation: Int) -> Session {
         var s = job.session
         s.become(AuthUser(name: e.name, role: e.role, grants: e.grants, generation: generation, credential: e.hash))
-        state.hub.withLock { $0.setGrants(job.conn, s.viewer.grants) }
+        state.hub.withLock { $0.setView(job.conn, WatcherView(s.viewer)) }
         log.log(.info, "connection \(job.conn.raw) authenticated as \(e.name)")
         return s
     }

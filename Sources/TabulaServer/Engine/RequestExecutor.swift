@@ -298,7 +298,14 @@ struct RequestExecutor: Sendable {
             return Execution(reply)
         default:
             // The lists' verbs: reads under the read lock, writes under the write lock.
-            if let reply = lease!.model.read(r.command, viewer: &s.viewer) { return Execution(reply) }
+            if let reply = lease!.model.read(r.command, viewer: &s.viewer) {
+                // FILTER changes the view this connection's events count in, from the next one.
+                if case .filter(_?) = r.command, reply.error == nil {
+                    let view = WatcherView(s.viewer)
+                    state.hub.withLock { $0.setView(c, view) }
+                }
+                return Execution(reply)
+            }
             return Execution(
                 lease!.changing.apply(
                     r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))

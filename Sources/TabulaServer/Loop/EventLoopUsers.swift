@@ -1,3 +1,5 @@
+import TabulaModel
+
 /// A reload of the users file, as each loop applies it to its connections.
 extension EventLoop {
     /// Brings an authenticated connection up to the users file as now loaded: closed when
@@ -19,6 +21,6 @@ extension EventLoop {
             return
         }
         c.session.become(now)
-        executor.state.hub.withLock { $0.setGrants(c.id, c.session.viewer.grants) }
+        executor.state.hub.withLock { $0.setView(c.id, WatcherView(c.session.viewer)) }
     }
 }

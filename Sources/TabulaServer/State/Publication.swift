@@ -55,13 +55,13 @@ extension SharedState {
             case .events(let audience, let events, let origin):
                 var run = EventRun(formats: audience.formats)
                 for e in events { run.append(e) }
-                // A restricted audience's run is one event: a member with grants gets it as
-                // its grants render it (`Grants.view`), or not at all (`receives`), decided
-                // and encoded once per distinct grants (nil: not sent).
-                var views: [Grants: EventRun?] = [:]
+                // A restricted audience's run is one event: a member with a view of its own
+                // (grants, FILTER) gets it as that view renders it (`WatcherView.view`), or not
+                // at all (`receives`), decided and encoded once per distinct view (nil: not sent).
+                var views: [WatcherView: EventRun?] = [:]
                 for m in audience.members where m.conn != origin {
                     let bytes: [UInt8]
-                    if let g = m.grants {
+                    if let g = m.view {
                         let view =
                             views[g]
                             ?? {

@@ -180,11 +180,11 @@ final class SharedState: @unchecked Sendable {
     /// looked up here (under the write lock); encoded with the other answers, after it.
     func ownEvent(_ e: Event, for c: ConnectionID, stats: ServerStats) -> Answer? {
         guard
-            let (f, channel, grants) = hub.withLock({ h in
-                h.format(of: c, for: e).map { ($0.format, $0.channel, h.grants(of: c)) }
+            let (f, channel, view) = hub.withLock({ h in
+                h.format(of: c, for: e).map { ($0.format, $0.channel, h.view(of: c)) }
             })
         else { return nil }
         stats.add(stats.eventsDelivered, 1)
-        return .event(grants?.view(e) ?? e, channel: channel, format: f)
+        return .event(view?.view(e) ?? e, channel: channel, format: f)
     }
 }

@@ -16,9 +16,10 @@ final class ReplayPlan: Sendable {
     /// Whether the WATCH added the watch (false when the connection already had it): a
     /// replay that fails before its reply takes back only a watch it added.
     let addedWatch: Bool
-    /// The watcher's user's grants, when it may not read everything: events outside them
+    /// The watcher's view, when it is not sent every event as it is (its user's grants, its
+    /// FILTER: `WatcherView`): events outside it
     /// are neither counted nor sent.
-    let grants: Grants?
+    let view: WatcherView?
     /// Its reply is Redis's `subscribe` (see `Request.subscribeReply`).
     let subscribeReply: Bool
     /// `WATCH … SNAPSHOT` that replays no history: the rows to send instead.
@@ -29,7 +30,7 @@ final class ReplayPlan: Sendable {
 
     init(
         prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool,
-        grants: Grants? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil, snapshotAsked: Bool = false
+        view: WatcherView? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil, snapshotAsked: Bool = false
     ) {
         self.subscribeReply = subscribeReply
         self.snapshot = snapshot
@@ -40,7 +41,7 @@ final class ReplayPlan: Sendable {
         self.rev = rev
         self.tag = tag
         self.addedWatch = addedWatch
-        self.grants = grants
+        self.view = view
     }
 }
 
@@ -109,12 +110,12 @@ struct Replay: Sendable {
         if let s = plan.snapshot { return step(s) }
         do {
             if !acknowledged {
-                if plan.prefix == "/" && plan.grants == nil {
+                if plan.prefix == "/" && plan.view == nil {
                     // Every revision is one event: no need to look at them.
                     try history.check(after: cursor)
                     counted = Int(plan.through - plan.after)
                     cursor = plan.through
-                } else if let g = plan.grants {
+                } else if let g = plan.view {
                     let end = min(plan.through, cursor + Replay.window)
                     counted += try history.events(
                         after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max
@@ -139,8 +140,8 @@ struct Replay: Sendable {
             pageLimit = min(pageLimit * 2, Replay.pageEvents)
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end
-            // As live: a watcher with grants is told no position that counts what it cannot see.
-            if let g = plan.grants { return .events(page.filter { g.receives($0) }.map { g.view($0) }) }
+            // As live: a watcher is sent its own view of each event.
+            if let g = plan.view { return .events(page.filter { g.receives($0) }.map { g.view($0) }) }
             return .events(page)
         } catch {
             return .failed(error)

@@ -6,17 +6,18 @@ import TabulaProtocol
 /// audience is recognised by identity and sent as one piece per connection.
 final class Audience: Sendable {
     /// `channel`: the watched prefix it is a member by (RESP names it in each event).
-    typealias Member = (conn: ConnectionID, format: WireFormat, grants: Grants?, channel: String)
+    typealias Member = (conn: ConnectionID, format: WireFormat, view: WatcherView?, channel: String)
     let members: [Member]
     /// The formats its members want (each event is encoded once per format: `EventRun`).
     let formats: FormatSet
-    /// Some member may receive only part of what is under the prefix (its user's grants).
+    /// Some member may receive only part of what is under the prefix, or see it otherwise
+    /// (its user's grants, its FILTER: `WatcherView`).
     let restricted: Bool
 
     init(_ members: [Member]) {
         self.members = members
         formats = members.reduce(into: FormatSet()) { $0.insert(FormatSet($1.format)) }
-        restricted = members.contains { $0.grants != nil }
+        restricted = members.contains { $0.view != nil }
     }
 }
 
@@ -25,8 +26,8 @@ final class Audience: Sendable {
 struct WatchHub {
     private var byPrefix: [PathBytes: Set<ConnectionID>] = [:]
     private var formats: [ConnectionID: WireFormat] = [:]
-    /// The grants of watchers whose user may not read everything.
-    private var grants: [ConnectionID: Grants] = [:]
+    /// The views of watchers not sent every event as it is (grants, FILTER).
+    private var views: [ConnectionID: WatcherView] = [:]
     private var byConnection: [ConnectionID: Set<PathBytes>] = [:]
     /// Watched prefixes' audiences, built when first needed after their watchers or their
     /// formats changed (so that many joining watchers cost one build, not one each).
@@ -52,11 +53,11 @@ struct WatchHub {
     /// The format `c` is sent `e` in and the watched prefix it comes by, when one of its
     /// watches concerns it and its grants let it receive it; nil otherwise. A lookup per
     /// level of the event's path.
-    /// The grants `c` watches with (nil: it may read everything; see `Grants.view`).
-    func grants(of c: ConnectionID) -> Grants? { grants[c] }
+    /// The view `c` watches with (nil: it is sent every event as it is; see `WatcherView`).
+    func view(of c: ConnectionID) -> WatcherView? { views[c] }
 
     func format(of c: ConnectionID, for e: Event) -> (format: WireFormat, channel: String)? {
-        guard let f = formats[c], grants[c]?.receives(e) ?? true else { return nil }
+        guard let f = formats[c], views[c]?.receives(e) ?? true else { return nil }
         var covered: String?
         slots.forEachCandidate(of: e.path) { p in
             if covered == nil, byPrefix[PathBytes(p)]?.contains(c) == true { covered = p }
@@ -69,11 +70,12 @@ struct WatchHub {
     private(set) var count = 0
 
     @discardableResult
-    mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat, grants g: Grants? = nil) -> Bool {
+    mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat, view: WatcherView? = nil) -> Bool {
+        let v = view.flatMap { $0.isPlain ? nil : $0 }
         if let old = formats[c], old != format { forget(byConnection[c] ?? []) }
-        if grants[c] != g { forget(byConnection[c] ?? []) }
+        if views[c] != v { forget(byConnection[c] ?? []) }
         formats[c] = format
-        grants[c] = g
+        views[c] = v
         let key = PathBytes(prefix)
         if byPrefix[key] == nil {
             tree.insert(prefix)
@@ -105,7 +107,7 @@ struct WatchHub {
         if byConnection[c]?.isEmpty == true {
             byConnection[c] = nil
             formats[c] = nil
-            grants[c] = nil
+            views[c] = nil
         }
         forget(touched)
         count -= n
@@ -119,10 +121,12 @@ struct WatchHub {
         forget(byConnection[c] ?? [])
     }
 
-    /// Records the grants a connection's events are filtered by (a user logged in again).
-    mutating func setGrants(_ c: ConnectionID, _ g: Grants?) {
-        guard byConnection[c] != nil, grants[c] != g else { return }
-        grants[c] = g
+    /// Records the view a connection's events are rendered in (a user logged in again, a
+    /// FILTER).
+    mutating func setView(_ c: ConnectionID, _ view: WatcherView) {
+        let v = view.isPlain ? nil : view
+        guard byConnection[c] != nil, views[c] != v else { return }
+        views[c] = v
         forget(byConnection[c] ?? [])
     }
 
@@ -182,7 +186,7 @@ struct WatchHub {
 
     private mutating func audience(watching p: PathBytes) -> Audience {
         if let a = audiences[p] { return a }
-        let a = Audience((byPrefix[p] ?? []).map { ($0, formats[$0] ?? .text, grants[$0], p.text) })
+        let a = Audience((byPrefix[p] ?? []).map { ($0, formats[$0] ?? .text, views[$0], p.text) })
         audiences[p] = a
         return a
     }

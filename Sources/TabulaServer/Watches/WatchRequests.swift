@@ -35,7 +35,7 @@ extension RequestExecutor {
         if taken && held == nil { return Execution(Reply(error: snapshotsFull(p, owner: session.owner))) }
         let added: Bool? = state.hub.withLock { hub in
             guard hub.watchCount(of: c) < RequestExecutor.mostWatches || hub.watches(c, p) else { return nil }
-            return hub.add(c, p, format: session.format, grants: session.viewer.grants)
+            return hub.add(c, p, format: session.format, view: WatcherView(session.viewer))
         }
         guard let added else { return Execution(Reply(error: RequestExecutor.watchesFull)) }
         guard from != nil || taken else {
@@ -45,15 +45,13 @@ extension RequestExecutor {
         }
         // A replay (perhaps of nothing) or a snapshot: its reply, what it sends, then `* SYNCED`.
         var e = Execution(Reply(message: ""))
-        // The whole list, whatever FILTER says: the events after it are of the whole list, and
-        // their positions count in it (a client filters its copy).
-        var unfiltered = session.viewer
-        unfiltered.filter = .all
-        let copy = held.map { Snapshot(model: lease.model, path: p, viewer: unfiltered, held: $0) }
+        // The list as the watcher's own LS shows it (its grants, its FILTER): the events after
+        // it count their positions in the same view.
+        let copy = held.map { Snapshot(model: lease.model, path: p, viewer: session.viewer, held: $0) }
         let after = min(from ?? published, published)
         e.replay = ReplayPlan(
             prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added,
-            grants: session.viewer.grants, subscribeReply: subscribeReply, snapshot: copy, snapshotAsked: snapshot)
+            view: WatcherView(session.viewer), subscribeReply: subscribeReply, snapshot: copy, snapshotAsked: snapshot)
         return e
     }
 
