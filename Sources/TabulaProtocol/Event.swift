@@ -30,6 +30,10 @@ public struct Event: Sendable, Equatable {
     /// Where the entry stands and stood in the views of viewers whose grants hide part of
     /// its list (nil: no such view asked for them); each is sent its own as `at` and `from`.
     public var inViews: ViewPlacements?
+    /// For an item's event: where it stands and stood among its section's favourites (what a
+    /// watcher with `FILTER favorites` counts in); nil when not told (not an item's event, or
+    /// one made by a server of protocol version 1).
+    public var amongFavorites: FavoritePlaces?
 
     /// Makes an event.
     public init(rev: UInt64, what: Kind, path: String, summary: String, value: JSONValue) {

@@ -18,6 +18,13 @@ extension Event {
             out.append(contentsOf: #","views":"#.utf8)
             views.writeJSON(to: &out)
         }
+        if let f = amongFavorites {
+            out.append(contentsOf: #","favorites":["#.utf8)
+            WireEncoder.appendDecimal(UInt64(max(0, f.at)), to: &out)
+            out.append(UInt8(ascii: ","))
+            WireEncoder.appendDecimal(UInt64(max(0, f.from)), to: &out)
+            out.append(UInt8(ascii: "]"))
+        }
         out.append(UInt8(ascii: "}"))
         return out
     }
@@ -36,12 +43,13 @@ extension Event {
         }
         self.init(rev: rev, kind: kind, path: path, summary: summary, value: .deferred(StoredJSON(parts.value)))
         switch parts.context {
-        case .scanned(let p, let at, let from, let parent, let views):
+        case .scanned(let p, let at, let from, let parent, let views, let favorites):
             prev = p == "null" ? .null : .deferred(StoredJSON(p))
             self.at = at
             self.from = from
             self.parent = parent.map { .deferred(StoredJSON($0)) }
             inViews = views.flatMap { ViewPlacements(json: JSONParser.parse($0)) }
+            amongFavorites = favorites.flatMap { FavoritePlaces(json: JSONParser.parse($0)) }
         case .text(let t):  // not as `storedPayload` writes it: parsed whole
             let parsed = JSONParser.parse(t)
             at = Placement(json: parsed?["at"])
@@ -49,20 +57,23 @@ extension Event {
             prev = parsed?["prev"] ?? .null
             parent = parsed?["parent"]
             inViews = ViewPlacements(json: parsed?["views"])
+            amongFavorites = FavoritePlaces(json: parsed?["favorites"])
         }
     }
 
     /// A stored context: scanned (prev's and parent's text, kept as text; the placements
     /// read), or its text when it is not as `storedPayload` writes it.
     enum StoredContext {
-        case scanned(prev: String, at: Placement?, from: Placement?, parent: String?, views: String?)
+        case scanned(
+            prev: String, at: Placement?, from: Placement?, parent: String?, views: String?, favorites: String?)
         case text(String)
     }
 
     /// A stored payload's parts: the value's text and its context; nil when the payload has
-    /// no context. The context `{"prev":P[,"at":A][,"from":F][,"parent":Q][,"views":V]}` is
-    /// scanned, not parsed: P and Q stay text (parsed when read), A and F are small and read
-    /// here, and V is kept as text for its reader.
+    /// no context. The context `{"prev":P[,"at":A][,"from":F][,"parent":Q][,"views":V]
+    /// [,"favorites":[AT,FROM]]}` is scanned, not parsed: P and Q stay text (parsed when read),
+    /// A and F are small and read here, and V and the favourites are kept as text for their
+    /// reader.
     static func storedParts(_ b: UnsafeBufferPointer<UInt8>) -> (value: String, context: StoredContext)? {
         guard let cut = b.firstIndex(of: 10) else { return nil }
         func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
@@ -81,12 +92,14 @@ extension Event {
         i = parent?.upperBound ?? i
         let views = field(b, #","views":"#, at: i)
         i = views?.upperBound ?? i
+        let favorites = field(b, #","favorites":"#, at: i)
+        i = favorites?.upperBound ?? i
         guard i == b.count - 1, b[i] == UInt8(ascii: "}") else { return (value, whole) }
         return (
             value,
             .scanned(
                 prev: text(prev), at: placements[0], from: placements[1], parent: parent.map(text),
-                views: views.map(text))
+                views: views.map(text), favorites: favorites.map(text))
         )
     }
 

@@ -81,3 +81,29 @@ public final class ViewPlacements: Sendable, Equatable, CustomStringConvertible 
         self.init(entries)
     }
 }
+
+/// Where an item stands after a change and stood before it among its section's favourites,
+/// 1-based, 0 where it is no favourite (or is gone, or is new): all a watcher with `FILTER
+/// favorites` and no grants needs to place the change in its view. Two numbers, kept in the
+/// event itself (no allocation for the every-write case).
+public struct FavoritePlaces: Sendable, Equatable {
+    public var at: Int32
+    public var from: Int32
+
+    public init(at: Int, from: Int) {
+        self.at = Int32(clamping: at)
+        self.from = Int32(clamping: from)
+    }
+
+    /// Reads `[AT,FROM]` as `storedPayload` writes it; nil for anything else.
+    public init?(json: JSONValue?) {
+        guard case .array(let a)? = json?.resolved, a.count == 2, let at = a[0].intValue, let from = a[1].intValue
+        else { return nil }
+        self.init(at: Int(at), from: Int(from))
+    }
+
+    /// The places as a view's figures (`nil` where it is no favourite).
+    public func entry(view: String) -> ViewPlacements.Entry {
+        ViewPlacements.Entry(view: view, at: at > 0 ? Int(at) : nil, from: from > 0 ? Int(from) : nil)
+    }
+}

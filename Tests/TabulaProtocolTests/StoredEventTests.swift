@@ -42,12 +42,15 @@ import Testing
                             from: g.next() % 3 == 0 ? nil : Int(g.next() % 100) + 1)
                     })
             }
+            if e.hasContext && g.next() % 3 == 0 {
+                e.amongFavorites = FavoritePlaces(at: Int(g.next() % 50), from: Int(g.next() % 50))
+            }
             let text = String(decoding: e.storedPayload, as: UTF8.self)
             let back = Event(rev: 7, kind: "set", path: "/items/1", summary: "s", storedPayload: text)
             #expect(back.value == e.value && back.at == e.at && back.from == e.from, "round \(round): \(text)")
             #expect(back.prev == e.prev && back.prev.isNull == e.prev.isNull, "round \(round): \(text)")
             #expect(back.parent?.resolved == e.parent?.resolved, "round \(round): \(text)")
-            #expect(back.inViews == e.inViews, "round \(round): \(text)")
+            #expect(back.inViews == e.inViews && back.amongFavorites == e.amongFavorites, "round \(round): \(text)")
             #expect(back.storedPayload == e.storedPayload, "round \(round): written again the same")
         }
     }

@@ -1,14 +1,15 @@
+import Glibc
 import TabulaProtocol
 
-/// The views, besides the whole list's, that an event places its entry in: the favourites
-/// of `/items` (`FILTER favorites`), and for each distinct grants that hide something (the
+/// The views, besides the whole list's and everyone's favourites (`Event.amongFavorites`),
+/// that an event places its entry in: for each distinct grants that hide something (the
 /// server's users') that user's view, and its favourites. Each is named as the users file
 /// writes its grants, with ` FILTER favorites` for a favourites view. A write computes, in
 /// each view that does not show its entry's list whole, where the entry stands before the
 /// change and after it (`Event.inViews`), so that every watcher is sent positions that count
-/// what it sees: O(views · prefixes · log n) a write; an item's favourites position is
-/// O(log n). At most `most` grants get views (the first distinct ones in the order given): a
-/// user whose grants are past them is sent events without positions, as before a view.
+/// what it sees: O(views · prefixes · log n) a write, nothing without such users. At most
+/// `most` grants get views (the first distinct ones in the order given): a user whose grants
+/// are past them is sent events without positions, as before a view.
 public struct EventViews: Sendable {
     /// The most grants whose views a write places its entry in.
     public static let most = 64
@@ -25,13 +26,14 @@ public struct EventViews: Sendable {
     public private(set) var views: [View] = []
 
     public init(_ grants: [Grants] = []) {
-        add(nil, favoritesOnly: true)
         var seen = Set<Grants>()
         for g in grants where !g.isUnrestricted && seen.count < EventViews.most && seen.insert(g).inserted {
             add(g, favoritesOnly: false)
             add(g, favoritesOnly: true)
         }
     }
+
+    public var isEmpty: Bool { views.isEmpty }
 
     private mutating func add(_ g: Grants?, favoritesOnly: Bool) {
         var v = Viewer(filter: favoritesOnly ? .favorites : .all)
@@ -47,15 +49,30 @@ public struct EventViews: Sendable {
         return g.map { $0 + " FILTER favorites" } ?? "FILTER favorites"
     }
 
-    /// Whether any view counts differently from the whole list for the entry at `path`.
-    public func differ(at path: String) -> Bool { views.contains { EventViews.differs($0, at: path) } }
+    /// Whether any view counts differently from the whole list for the entry at `path`
+    /// (nothing to ask without views: every write asks).
+    public func differ(at path: String) -> Bool {
+        !views.isEmpty && views.contains { EventViews.differs($0, at: path) }
+    }
+
+    /// Whether `path` is an item's, `/items/ID`, read on its bytes.
+    static func isItem(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { u in
+            let prefix: StaticString = "/items/"
+            let n = prefix.utf8CodeUnitCount
+            guard u.count > n, memcmp(u.baseAddress!, prefix.utf8Start, n) == 0 else { return false }
+            return !u[n...].contains(UInt8(ascii: "/"))
+        }
+    }
 
     /// Whether view `v` counts differently from the whole list for the entry at `path`: a
     /// favourites view does for an item, a view of grants where they hide part of the entry's
     /// list or of what is under it.
     static func differs(_ v: View, at path: String) -> Bool {
-        if v.favoritesOnly && ModelPath.parent(path) == "/items" { return true }
-        guard let g = v.grants, !v.favoritesOnly || ModelPath.parent(path) != "/items" else { return false }
+        let item = isItem(path)
+        if v.favoritesOnly && item { return true }
+        guard let g = v.grants, !v.favoritesOnly || !item else { return false }
         return !g.seesWhole(listOf: path) || !g.seesAll(of: path)
     }
 }

@@ -63,6 +63,8 @@ struct PlacedBefore: Sendable {
     var resolved: (list: Int, ref: Ref)?
     /// What the model's event views show of it (`EventViews`), when there are any.
     var inViews: [ViewFacts?]? = nil
+    /// For an item: its place among its section's favourites (0: none).
+    var favorite: Int? = nil
 }
 
 extension Model {
@@ -84,6 +86,14 @@ extension Model {
         return lists[i].position(of: ref, seenBy: viewer)
     }
 
+    /// For the item at canonical `path`: its place among its section's favourites (0: none).
+    func favoritePosition(ofPath path: String) -> Int? {
+        guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t else {
+            return nil
+        }
+        return lists[i].favoritePosition(of: ref)
+    }
+
     /// The entry a write to `target` changes, and where it stands before: `target` itself,
     /// or when that is no entry (a setting's option) its parent (the setting).
     /// `resolved` is the write's named path as resolved: read in place when `target` is that
@@ -92,11 +102,13 @@ extension Model {
         if case .success(.place(let i, let ref))? = resolved, ref != .top, !Model.conditionIsItsList(i, ref, in: self) {
             if let p = lists[i].placement(of: ref, withRow: true) {
                 let views = eventViews.differ(at: target) ? factsInViews(list: i, ref: ref, path: target) : nil
-                return PlacedBefore(path: target, placed: p, resolved: (i, ref), inViews: views)
+                let favorite = i == Model.itemsIndex ? lists[i].favoritePosition(of: ref) : nil
+                return PlacedBefore(path: target, placed: p, resolved: (i, ref), inViews: views, favorite: favorite)
             }
         } else if let p = placement(ofPath: target) {
             let views = eventViews.differ(at: target) ? factsInViews(ofPath: target) : nil
-            return PlacedBefore(path: target, placed: p, resolved: nil, inViews: views)
+            let favorite = EventViews.isItem(target) ? favoritePosition(ofPath: target) : nil
+            return PlacedBefore(path: target, placed: p, resolved: nil, inViews: views, favorite: favorite)
         }
         let parent = ModelPath.parent(target)
         guard parent != target, let p = placement(ofPath: parent) else { return nil }
@@ -107,28 +119,36 @@ extension Model {
     /// What `e`, the event of a write whose entry stood at `before`, says besides its value:
     /// where its entry stands now and stood before, the entry as it was, and for an addition
     /// or removal under a nested list its parent's row now; and the same places in the event
-    /// views (`Event.inViews`). An event that names the path its
+    /// views (`Event.inViews`) and, for an item, among the favourites (`Event.amongFavorites`).
+    /// An event that names the path its
     /// write resolved finds its place after from that resolution (`ListStore.placement(of:)`
     /// says why the ref still names the entry); any other path is resolved.
     func addContext(to e: inout Event, before: consuming PlacedBefore?) {
         var again: (list: Int, ref: Ref)?
         var fromViews: [ViewFacts?]?
         var atViews: [ViewFacts?]?
+        var favoriteBefore: Int?, favoriteAfter: Int?
         let views = eventViews.differ(at: e.path)
         if var b = before.take(), b.path == e.path {
             again = b.resolved
             e.from = b.placed.at
             fromViews = b.inViews
+            favoriteBefore = b.favorite
             swap(&e.prev, &b.placed.row)  // moved in, not copied (a copy retains it, and b's end releases it)
         }
         if !e.what.removes {
             if let (i, ref) = again {
                 e.at = lists[i].placement(of: ref, withRow: false)?.at
                 if views { atViews = factsInViews(list: i, ref: ref, path: e.path) }
+                if i == Model.itemsIndex { favoriteAfter = lists[i].favoritePosition(of: ref) }
             } else {
                 e.at = placement(ofPath: e.path, withRow: false)?.at
                 if views { atViews = factsInViews(ofPath: e.path) }
+                if EventViews.isItem(e.path) { favoriteAfter = favoritePosition(ofPath: e.path) }
             }
+        }
+        if favoriteBefore != nil || favoriteAfter != nil {
+            e.amongFavorites = FavoritePlaces(at: favoriteAfter ?? 0, from: favoriteBefore ?? 0)
         }
         var parentViews: [ViewFacts?]?
         if e.what == .add || e.what == .rm {

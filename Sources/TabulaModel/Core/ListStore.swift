@@ -61,6 +61,9 @@ public protocol ListStore: Sendable {
     /// How many children the row of the entry at `ref` counts as `viewer` sees them (a
     /// catalog branch's `children`, a menu section's `entries`); nil for a row with no count.
     func childCount(of ref: Ref, seenBy viewer: Viewer) -> Int?
+    /// For an item: where it stands among its section's favourites (1-based), 0 when it is
+    /// none; nil for anything else.
+    func favoritePosition(of ref: Ref) -> Int?
     /// Whether `viewer`, whose grants show `ref`'s path, is still not to know it exists (an
     /// order of a menu entry its grants deny): resolving, completion and suggestions skip it.
     func hides(_ ref: Ref, from viewer: Viewer) -> Bool
@@ -81,4 +84,5 @@ extension ListStore {
     public func placement(of ref: Ref, withRow: Bool) -> Placed? { nil }
     public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? { nil }
     public func childCount(of ref: Ref, seenBy viewer: Viewer) -> Int? { nil }
+    public func favoritePosition(of ref: Ref) -> Int? { nil }
 }

@@ -14,6 +14,13 @@ extension ItemsList {
     }
 }
 
+extension ItemsList {
+    public func favoritePosition(of ref: Ref) -> Int? {
+        guard ref.kind == ItemsList.item, let item = items.item(ref.a) else { return nil }
+        return item.favorite ? items.position(of: ref.a, favoritesOnly: true) + 1 : 0
+    }
+}
+
 extension OrdersList {
     public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? {
         guard ref.kind == OrdersList.order, let p = orders.position(of: ref.a) else { return nil }
