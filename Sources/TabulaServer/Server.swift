@@ -68,6 +68,7 @@ public final class Server: Sendable {
             model: model, historyCapacity: config.historyInMemory, historyBytes: config.historyBytesInMemory,
             historyID: store.historyID)
         state.snapshots = SnapshotCount(most: config.maxSnapshots)
+        state.eventViews = model.eventViews
         // Known before any thread starts, so the first STATS already reports it.
         state.storedHistoryOldest.store(try store.oldestRevision(), ordering: .relaxed)
         let executor = RequestExecutor(state: state, store: store, stats: stats, durable: store.isDurable)
@@ -127,8 +128,15 @@ public final class Server: Sendable {
             )
             return false
         }
+        let before = directory.all
         let generation = directory.replace(users)
-        authenticator.state.writing { lease in lease.changing.eventViews = Server.eventViews(users) }
+        let state = authenticator.state
+        state.writing { lease in
+            state.eventViews = Server.eventViews(users)
+            lease.changing.eventViews = state.eventViews
+            let changed = users.values.filter { u in before[u.name].map { $0.grants != u.grants } ?? false }
+            state.grantsChanged.withLock { for u in changed { $0[u.name] = lease.model.revision } }
+        }
         log.log(.info, "users reloaded: \(users.count) users (generation \(generation))")
         Server.noteUnusualIterations(users, log: log)
         for loop in loops { loop.post([.usersReloaded]) }

@@ -85,3 +85,29 @@ import TabulaProtocol
         }
     }
 }
+
+/// The favourites' places are for items alone, and an item's event without them (stored by a
+/// server of protocol version 1) tells a favourites watcher no position at all.
+@Suite struct FavoritesPlacesTests {
+    @Test func anEventOfAnotherListCarriesNoFavouritesView() {
+        let h = Harness()
+        h.model.eventViews = EventViews([Grants(deny: ["/catalog/item-1/item-1.1", "/items/3"])])
+        for line in ["SET /catalog/item-1 title=One", "ORDER margherita", "SELECT /settings/my-int #1"] {
+            let names = h.run(line).event?.inViews?.entries.map(\.view) ?? []
+            #expect(!names.contains { $0.hasSuffix("FILTER favorites") }, "\(line): \(names)")
+            #expect(h.run(line).event?.amongFavorites == nil, "\(line)")
+        }
+    }
+
+    @Test func anItemsEventWithoutFavouritesPlacesTellsAFavouritesWatcherNoPosition() {
+        let h = Harness()
+        guard var e = h.run("FAV /items/1").event else {
+            Issue.record("no event")
+            return
+        }
+        e.amongFavorites = nil  // as a version-1 server stored it
+        let told = WatcherView(grants: nil, favoritesOnly: true).view(e)
+        #expect(told.at?.position == nil && told.from?.position == nil, "\(told)")
+        #expect(WatcherView(grants: nil, favoritesOnly: false).view(e).at?.position != nil)
+    }
+}

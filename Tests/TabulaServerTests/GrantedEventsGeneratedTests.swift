@@ -103,13 +103,7 @@ import TabulaServer
                 let named = w.split(separator: " ").dropFirst().first.map(String.init) ?? ""
                 let before = named.hasPrefix("/") ? try Self.place(of: named, as: json) : nil
                 _ = try admin.request(w)
-                resp.send("PING", "round-\(round)")
-                for line in try resp.take(through: "round-\(round)").components(separatedBy: "\r\n")
-                where line.hasPrefix("{") {
-                    if let f = oracle.fault(json: line) {
-                        Issue.record("seed \(seed), RESP3, after \(w): \(f): \(line)")
-                    }
-                }
+                try checkRESP(resp, round: round, oracle, after: w, seed: seed)
                 let pushed = try GrantedEventTests.lines(json)
                 for line in pushed {
                     if let f = oracle.fault(json: line) {
@@ -136,6 +130,14 @@ import TabulaServer
             for line in try GrantedEventTests.lines(replay) {
                 if let f = oracle.fault(json: line) { Issue.record("seed \(seed), \(oracle), replayed: \(f): \(line)") }
             }
+        }
+    }
+
+    /// Every push the RESP3 client was sent up to the PING of `round` is what `oracle` allows.
+    func checkRESP(_ resp: RESPTestClient, round: Int, _ oracle: Oracle, after w: String, seed: UInt64) throws {
+        resp.send("PING", "round-\(round)")
+        for line in try resp.take(through: "round-\(round)").components(separatedBy: "\r\n") where line.hasPrefix("{") {
+            if let f = oracle.fault(json: line) { Issue.record("seed \(seed), RESP3, after \(w): \(f): \(line)") }
         }
     }
 

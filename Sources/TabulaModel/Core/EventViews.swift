@@ -11,8 +11,9 @@ import TabulaProtocol
 /// `most` grants get views (the first distinct ones in the order given): a user whose grants
 /// are past them is sent events without positions, as before a view.
 public struct EventViews: Sendable {
-    /// The most grants whose views a write places its entry in.
-    public static let most = 64
+    /// The most grants whose views a write places its entry in (two views each, each costing
+    /// a write that reaches its entry O(prefixes · log n)).
+    public static let most = 16
 
     /// One view: whose grants, whether it shows favourites only, its name, and a viewer that
     /// sees as it does.
@@ -67,12 +68,12 @@ public struct EventViews: Sendable {
     }
 
     /// Whether view `v` counts differently from the whole list for the entry at `path`: a
-    /// favourites view does for an item, a view of grants where they hide part of the entry's
-    /// list or of what is under it.
+    /// favourites view for an item, a view of grants where they hide part of the entry's list
+    /// or of what is under it; never a view whose grants do not reach the entry.
     static func differs(_ v: View, at path: String) -> Bool {
-        let item = isItem(path)
-        if v.favoritesOnly && item { return true }
-        guard let g = v.grants, !v.favoritesOnly || !item else { return false }
+        // A view whose grants do not reach the entry is never sent its events.
+        guard let g = v.grants, g.covers(path) else { return false }
+        if v.favoritesOnly { return isItem(path) }  // FILTER filters the items only
         return !g.seesWhole(listOf: path) || !g.seesAll(of: path)
     }
 }

@@ -8,8 +8,9 @@ import TabulaProtocol
 /// among them (in its grants' view), an event of an item that is no favourite before or after
 /// is not sent, and a change that makes an item one (`fav`, or any change of a favourite
 /// that comes into view) is, for this watcher, an `add` at its place, one that makes it none
-/// an `rm` from where it stood. Where the event was made without that view (`Event.inViews`
-/// lacks it: an event made elsewhere, or before), it is sent as the grants' view renders it.
+/// an `rm` from where it stood. Where an item's event was made without that view (an event
+/// stored by a server of protocol version 1), it is sent without positions (a copy of the
+/// favourites then takes a snapshot), never with positions counted in another view.
 public struct WatcherView: Sendable, Hashable {
     public var grants: Grants?
     public var favoritesOnly: Bool
@@ -42,7 +43,8 @@ public struct WatcherView: Sendable, Hashable {
     /// `e` as it is sent it (call when `receives(e)`).
     public func view(_ e: Event) -> Event {
         let seen = grants?.view(e) ?? e
-        guard let own = favorites(e) else { return seen }
+        guard favoritesOnly, EventViews.isItem(e.path) else { return seen }
+        guard let own = favorites(e) else { return seen.restricted }  // no places among favourites told
         switch (own.from, own.at) {
         case (nil, let at?):  // comes into view
             var v = e.placed(inView: own)

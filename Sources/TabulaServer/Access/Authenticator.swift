@@ -193,7 +193,8 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
         if !ok { stats.add(stats.loginsFailed, 1) }
         if ok, let e = found {
             verified.withLock { $0.remember(job.name, job.secret, generation: generation) }
-            return (Reply(message: "\(e.name) \(e.role.rawValue)"), loggedIn(job, e, generation: generation), false)
+            let (reply, session) = login(job, e, generation: generation)
+            return (reply, session, false)
         }
         log.log(.warn, "connection \(job.conn.raw): AUTH as \(job.name.prefix(64)) failed")
         return (Reply(error: TabulaError(.wrongPass, "wrong name or secret")), nil, true)
@@ -201,16 +202,35 @@ final class Authenticator: Sendable {  // every shared field is a Locked, an Ato
 
     /// The answer to a login of `e` known to be right.
     private func succeeded(_ job: Job, _ e: UserEntry, generation: Int) -> GroupAnswer {
-        answer(job, Reply(message: "\(e.name) \(e.role.rawValue)"), session: loggedIn(job, e, generation: generation))
+        let (reply, session) = login(job, e, generation: generation)
+        return answer(job, reply, session: session)
     }
 
-    /// The job's session acting as `e` from now on (its watches filtered by e's grants).
-    private func loggedIn(_ job: Job, _ e: UserEntry, generation: Int) -> Session {
+    /// The reply to a login of `e` known to be right, and the job's session acting as `e`
+    /// from now on (its watches rendered in e's view). Refused, the session unchanged, while
+    /// the connection watches and e's grants would render its events in another view than
+    /// the one its copies were made in.
+    private func login(_ job: Job, _ e: UserEntry, generation: Int) -> (Reply, Session?) {
         var s = job.session
         s.become(AuthUser(name: e.name, role: e.role, grants: e.grants, generation: generation, credential: e.hash))
-        state.hub.withLock { $0.setView(job.conn, WatcherView(s.viewer)) }
+        let view = WatcherView(s.viewer)
+        let taken = state.hub.withLock { hub in
+            let now = hub.view(of: job.conn) ?? WatcherView(grants: nil, favoritesOnly: view.favoritesOnly)
+            guard !hub.watches(job.conn) || now == view else { return false }
+            hub.setView(job.conn, view)
+            return true
+        }
+        guard taken else {
+            return (
+                Reply(
+                    error: TabulaError(
+                        .conflict,
+                        "this connection watches, and as \(e.name) its events would count in other grants than its copies do; UNWATCH first, or log in on another connection"
+                    )), nil
+            )
+        }
         log.log(.info, "connection \(job.conn.raw) authenticated as \(e.name)")
-        return s
+        return (Reply(message: "\(e.name) \(e.role.rawValue)"), s)
     }
 
     private func answer(_ job: Job, _ reply: Reply, session: Session?) -> GroupAnswer {

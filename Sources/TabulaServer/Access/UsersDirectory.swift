@@ -12,6 +12,9 @@ final class UsersDirectory: Sendable {
 
     private let loaded: Locked<Loaded>
 
+    /// Every user as now loaded.
+    var all: [String: UserEntry] { loaded.withLock { $0.users } }
+
     init(_ users: [String: UserEntry]) {
         loaded = Locked(
             Loaded(users: users, generation: 1, decoy: .decoy(iterations: UsersDirectory.commonIterations(users))))

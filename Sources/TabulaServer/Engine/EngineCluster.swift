@@ -202,7 +202,7 @@ extension Engine {
             }
             state.writing { lease in
                 var reloaded = Model(snapshot: snap)
-                reloaded.eventViews = lease.model.eventViews  // the users' views, not stored
+                reloaded.eventViews = state.eventViews  // the users' views, not stored
                 lease.changing = reloaded
                 lease.changing.recordsMutations = store.isDurable
                 if case .replacing = pending {

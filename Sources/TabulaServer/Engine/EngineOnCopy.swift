@@ -45,6 +45,7 @@ extension Engine {
         let event = outcome.event.take()
         state.writing { lease in
             swap(&lease.changing, &copy)  // the old model is freed below, outside the lock
+            lease.changing.eventViews = state.eventViews  // a reload meanwhile changed them
             state.rng = rng
             state.writesOnEngine = false
             // Until the commit, the loops read the model as it was, and a refusal puts it back.

@@ -72,6 +72,7 @@ extension Engine {
     private func swapIn(_ copy: inout Model, rng: SplitMix64, changed: Bool) {
         state.writing { lease in
             swap(&lease.changing, &copy)
+            lease.changing.eventViews = state.eventViews  // a reload meanwhile changed them
             state.rng = rng
             state.writesOnEngine = false
             if changed {

@@ -279,37 +279,24 @@ struct RequestExecutor: Sendable {
             if progress && e.outcome.reply.error == nil { s.progress = true }
             return e
         case .unwatch(let prefix):
-            var p: String?
-            if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }
-            // As typed, or as WATCH kept it: in the model's spelling.
-            let canonical = p.map { lease!.model.canonicalPath($0, viewer: s.viewer) }
-            let (n, left) = state.hub.withLock { hub in
-                let n = hub.remove(c, p)
-                return (n > 0 ? n : hub.remove(c, canonical), hub.watchCount(of: c))
-            }
-            if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
-            // Under the lock (read or write): every publication whose audience still had these
-            // watches has a ticket by now.
-            if n > 0 { s.unwatchedAt = state.publicationsIssued }
-            var reply = Reply(message: "\(n) removed")
-            if r.subscribeReply || s.format == .resp2 {
-                reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left)
-            }
-            return Execution(reply)
+            return unwatch(
+                c, lease!, prefix: prefix, answeredAsRedis: r.subscribeReply || s.format == .resp2, session: &s)
         default:
             // The lists' verbs: reads under the read lock, writes under the write lock.
             if let reply = lease!.model.read(r.command, viewer: &s.viewer) {
-                // FILTER changes the view this connection's events count in, from the next one.
-                if case .filter(_?) = r.command, reply.error == nil {
-                    let view = WatcherView(s.viewer)
-                    state.hub.withLock { $0.setView(c, view) }
-                }
+                if case .filter(_?) = r.command, reply.error == nil { follow(c, filterOf: s.viewer) }
                 return Execution(reply)
             }
             return Execution(
                 lease!.changing.apply(
                     r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
         }
+    }
+
+    /// `c`'s events count in `viewer`'s view (its FILTER changed) from the next one.
+    func follow(_ c: ConnectionID, filterOf viewer: Viewer) {
+        let view = WatcherView(viewer)
+        state.hub.withLock { $0.setView(c, view) }
     }
 
     /// Replies and events to `c` are written in `f` from now on.

@@ -3,7 +3,8 @@
 /// that a client sending a line is answered in the turn it arrives, not after every heavy
 /// sender already waiting in line; whoever has more is then read first in the next turn, in
 /// the order left. Nothing for a connection already in that line. A turn thus reads at most
-/// the budget, a buffer, and a little per readiness event (256 a turn: 1 MiB). Pure.
+/// the budget, a buffer, and a little per readiness event (256 a turn: 1 MiB; a TLS
+/// connection reads a record at a time, 16 KiB at most, `readTLS`). Pure.
 struct ReadShare {
     /// Bytes a loop reads in one turn, all connections together, before it reads only a
     /// little from each (Redis reads 16 KiB a client a turn, with no total).

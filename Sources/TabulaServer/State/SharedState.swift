@@ -65,6 +65,14 @@ final class SharedState: @unchecked Sendable {
 
     /// The id of the history this server serves (the store's), in every greeting.
     let historyID: String
+    /// The revision at which each user's grants last changed by a reload of the users file:
+    /// a copy its watches made before counts in the old grants' view, so it cannot be
+    /// resumed from a revision before that (`WatchRequests`).
+    let grantsChanged = Mutex<[String: UInt64]>([:])
+    /// Guarded by `lock` (set under the write lock). The views the users' grants make
+    /// (`EventViews`), the one owner of them: a model put in place of another (a turn on a
+    /// copy, a refused commit's return) takes them from here.
+    var eventViews = EventViews()
 
     init(model: Model, historyCapacity: Int, historyBytes: Int = ChangeHistory.defaultByteCapacity, historyID: String) {
         self.historyID = historyID
@@ -117,6 +125,7 @@ final class SharedState: @unchecked Sendable {
     func restoreCommitted() -> Model {
         precondition(holdsCommitted, "nothing to restore")
         swap(&modelStorage.pointee, &committedStorage.pointee)
+        modelStorage.pointee.eventViews = eventViews  // a reload meanwhile changed them
         return dropCommitted()
     }
 

@@ -41,7 +41,7 @@ final class ReplayPlan: Sendable {
         self.rev = rev
         self.tag = tag
         self.addedWatch = addedWatch
-        self.view = view
+        self.view = view.flatMap { $0.isPlain ? nil : $0 }  // plain: counted and sent as it is, cheaply
     }
 }
 
@@ -182,8 +182,11 @@ protocol RetainedHistory {
 }
 
 extension Event {
-    /// What a page counts of an event's size: its path and summary (its JSON is about as big).
-    var size: Int { path.utf8.count + summary.utf8.count + 32 }
+    /// What a page and the history's byte bound count of an event's size: its path and
+    /// summary (its JSON is about as big), and its places in the users' views.
+    var size: Int {
+        path.utf8.count + summary.utf8.count + 32 + (inViews?.entries.reduce(0) { $0 + $1.view.utf8.count + 48 } ?? 0)
+    }
 }
 
 /// The retained history has no longer what was asked for.

@@ -18,7 +18,10 @@ extension RequestExecutor {
         // Replayed: what was published when the watch is added; anything later comes live.
         let published = min(revision, state.publishedRevision.load(ordering: .acquiring))
         var from = from
-        if let refusal = resumeRefusal(from: from, prefix: prefix, revision: revision, published: published) {
+        if let refusal =
+            resumeRefusal(from: from, prefix: prefix, revision: revision, published: published)
+            ?? grantsRefusal(from: from, prefix: p, user: session.user?.name)
+        {
             // SNAPSHOT stands in for a resume that cannot be made.
             guard snapshot else { return Execution(Reply(error: refusal)) }
             from = nil
@@ -53,6 +56,27 @@ extension RequestExecutor {
             prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added,
             view: WatcherView(session.viewer), subscribeReply: subscribeReply, snapshot: copy, snapshotAsked: snapshot)
         return e
+    }
+
+    /// `UNWATCH`: one prefix (as typed, or as WATCH kept it, in the model's spelling), or
+    /// every one; `answeredAsRedis`: confirmed as Redis confirms an UNSUBSCRIBE.
+    func unwatch(
+        _ c: ConnectionID, _ lease: ModelLease, prefix: String?, answeredAsRedis: Bool, session s: inout Session
+    ) -> Execution {
+        var p: String?
+        if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }
+        let canonical = p.map { lease.model.canonicalPath($0, viewer: s.viewer) }
+        let (n, left) = state.hub.withLock { hub in
+            let n = hub.remove(c, p)
+            return (n > 0 ? n : hub.remove(c, canonical), hub.watchCount(of: c))
+        }
+        if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
+        // Under the lock (read or write): every publication whose audience still had these
+        // watches has a ticket by now.
+        if n > 0 { s.unwatchedAt = state.publicationsIssued }
+        var reply = Reply(message: "\(n) removed")
+        if answeredAsRedis { reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left) }
+        return Execution(reply)
     }
 
     /// Why nothing could ever change under `p`: it is under no list (with the nearest list's
@@ -121,6 +145,18 @@ extension RequestExecutor {
             if from + 1 < oldest { return RequestExecutor.expired(from, oldest: oldest) }
         }
         return nil
+    }
+
+    /// Why a copy made from revision `from` cannot be resumed by `user`: its grants changed
+    /// after it (a reload of the users file), so the copy counts in the old grants' view.
+    private func grantsRefusal(from: UInt64?, prefix: String, user: String?) -> TabulaError? {
+        // A copy at the very revision of the change may be from before it: refused too (a
+        // snapshot more, never a copy in the wrong view).
+        guard let from, let user, let at = state.grantsChanged.withLock({ $0[user] }), from <= at else { return nil }
+        return TabulaError(
+            .expired,
+            "the grants of user \(user) changed at revision \(at), not before \(from): a copy from before counts in the old grants, so it cannot be resumed: WATCH \(prefix) SNAPSHOT (or FROM \(from) SNAPSHOT)"
+        )
     }
 
     /// The most prefixes one connection may watch: each costs the hub a set entry and its
