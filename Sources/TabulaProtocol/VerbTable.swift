@@ -200,8 +200,7 @@ extension Verb {
         case .unwatch:
             return VerbSpec(
                 [Argument("prefix", .path(.any), optional: true)],
-                VerbTraits(.session, permission: .read, readsModel: true, whileSubscribed: true),
-                "stop watching a prefix, or everything")
+                VerbTraits(.session, permission: .read, whileSubscribed: true), "stop watching a prefix, or everything")
         case .format:
             return VerbSpec(
                 [Argument("text|json", .choice(["text", "json"]), optional: true)],

@@ -128,14 +128,19 @@ public final class Server: Sendable {
             )
             return false
         }
+        // A user whose grants change (or who goes) cannot resume a copy from before: recorded
+        // before the new users are taken, so that no login with the new grants precedes it.
         let before = directory.all
-        let generation = directory.replace(users)
+        let changed = before.values.filter { old in users[old.name].map { $0.grants != old.grants } ?? true }
         let state = authenticator.state
+        state.reading { lease in
+            let at = lease.model.revision
+            state.grantsChanged.withLock { for u in changed { $0[u.name] = max($0[u.name] ?? 0, at) } }
+        }
+        let generation = directory.replace(users)
         state.writing { lease in
             state.eventViews = Server.eventViews(users)
             lease.changing.eventViews = state.eventViews
-            let changed = users.values.filter { u in before[u.name].map { $0.grants != u.grants } ?? false }
-            state.grantsChanged.withLock { for u in changed { $0[u.name] = lease.model.revision } }
         }
         log.log(.info, "users reloaded: \(users.count) users (generation \(generation))")
         Server.noteUnusualIterations(users, log: log)

@@ -41,7 +41,7 @@ import TabulaProtocol
         func verbs(_ has: (VerbTraits) -> Bool) -> Set<Verb> { Set(Verb.allCases.filter { has($0.traits()) }) }
         #expect(
             verbs(\.readsModel) == [
-                .ls, .show, .select, .add, .set, .rm, .mv, .fav, .bands, .order, .complete, .sync, .watch, .unwatch,
+                .ls, .show, .select, .add, .set, .rm, .mv, .fav, .bands, .order, .complete, .sync, .watch,
             ])
         #expect(verbs(\.beforeLogin) == [.auth, .ping, .help, .quit])
         #expect(verbs(\.whileSubscribed) == [.watch, .unwatch, .ping, .quit])

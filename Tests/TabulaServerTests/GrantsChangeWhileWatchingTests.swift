@@ -54,3 +54,32 @@ import TabulaServer
         #expect(filtered.view != nil)
     }
 }
+
+/// What a reload leaves alone: a watcher whose user's grants did not change, a copy from after
+/// the change, and AUTH again as a user of the same view.
+@Suite struct GrantsUnchangedWhileWatchingTests {
+    @Test func aReloadThatLeavesAWatchersGrantsKeepsItAndACopyFromAfterResumes() throws {
+        try AccessControlTests.withUsers { s in
+            let ops = try AccessControlTests.login(s, "ops")
+            #expect(try ops.request("WATCH /orders").isOK)
+            let admin = try AccessControlTests.login(s, "admin")
+            var users = AccessControlTests.users
+            users["ci"] = AccessControlTests.regranted("ci", .write, allow: ["/items"], deny: ["/items/4"])
+            #expect(s.reloadUsers(users))
+            #expect(try admin.request("ORDER pesto").isOK)  // after the reload
+            #expect(try ops.waitPush(timeout: 5) { $0.contains(" order ") } != nil, "ops still watches")
+            let ci = try AccessControlTests.login(s, "ci")
+            let after = try #require(ci.helloRevision > 0 ? ci.helloRevision : 1)
+            let resumed = try ci.request("WATCH /items FROM \(after)")
+            #expect(resumed.isOK, "a copy from after the change resumes: \(resumed.final)")
+        }
+    }
+
+    @Test func authAgainAsAUserOfTheSameViewIsTakenWhileWatching() throws {
+        try AccessControlTests.withUsers { s in
+            let c = try AccessControlTests.login(s, "admin")
+            #expect(try c.request("WATCH /items").isOK)
+            #expect(try c.request("AUTH writer pw-writer").final == "OK writer write", "no grants either")
+        }
+    }
+}

@@ -73,7 +73,8 @@ public struct EventViews: Sendable {
     static func differs(_ v: View, at path: String) -> Bool {
         // A view whose grants do not reach the entry is never sent its events.
         guard let g = v.grants, g.covers(path) else { return false }
-        if v.favoritesOnly { return isItem(path) }  // FILTER filters the items only
+        // FILTER filters the items only; grants that show every item have everyone's favourites.
+        if v.favoritesOnly { return isItem(path) && !g.seesAll(of: "/items") }
         return !g.seesWhole(listOf: path) || !g.seesAll(of: path)
     }
 }

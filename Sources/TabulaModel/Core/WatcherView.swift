@@ -29,7 +29,10 @@ public struct WatcherView: Sendable, Hashable {
     /// The favourites view's figures for `e`, when it is an item's event in this view.
     private func favorites(_ e: Event) -> ViewPlacements.Entry? {
         guard favoritesOnly, EventViews.isItem(e.path) else { return nil }
-        guard let grants else { return e.amongFavorites?.entry(view: EventViews.name(nil, favoritesOnly: true)) }
+        // Grants that show every item have everyone's favourites.
+        guard let grants, !grants.seesAll(of: "/items") else {
+            return e.amongFavorites?.entry(view: EventViews.name(nil, favoritesOnly: true))
+        }
         return e.inViews?.entry(for: EventViews.name(grants, favoritesOnly: true))
     }
 

@@ -72,7 +72,10 @@ extension EventLoop {
         if let session = a.session { c.session = session }
         // the server closes it: its answer first, then the goodbye
         if let bye { return sayBye(c, bye) }
-        if c.session.user != nil { refreshUser(c) }
+        if c.session.user != nil {
+            refreshUser(c)
+            guard c.phase == .open else { return }  // closed by it: nothing follows its goodbye
+        }
         if a.close { c.phase = .closing }
         if !a.rest.isEmpty { c.held = a.rest + c.held }
         markDirty(c)

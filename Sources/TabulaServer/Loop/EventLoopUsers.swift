@@ -22,8 +22,13 @@ extension EventLoop {
                 log: "its user \(u.name) has a new secret")
             return
         }
-        let watching = executor.state.hub.withLock { $0.watches(c.id) }
+        let state = executor.state
+        let watching = state.hub.withLock { $0.watches(c.id) }
         if watching && now.grants != u.grants {
+            // What it was sent until now, through the last revision published, counts in the
+            // old grants: no copy from before that may be resumed.
+            let sent = state.publishedRevision.load(ordering: .acquiring)
+            state.grantsChanged.withLock { $0[u.name] = max($0[u.name] ?? 0, sent) }
             closeAfterOutput(
                 c,
                 .credentialsChanged(
