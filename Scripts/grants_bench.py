@@ -53,54 +53,44 @@ def granted_branch_snapshots(binary, work, children=50_000, snaps=4):
         p.kill()
 
 
-def restricted_orders(binary, work, orders=100_000, pages=200):
-    users = users_file(binary, "%s/gate-orders-users" % work,
+def diner_pages(binary, work, name, orders, requests):
+    """Sends `orders` (ORDER lines) as the admin of a server whose user `diner` is denied the
+    margherita, then each of `requests` as diner, one at a time: their times, sorted, in ms."""
+    users = users_file(binary, "%s/gate-%s-users" % (work, name),
                        [("admin", "admin", []), ("diner", "read", ["--deny", "/menu/pizza/margherita"])])
     p, port, resp = start(binary, "--users", users)
     try:
-        dishes = [b"pepperoni", b"carbonara", b"tiramisu", b"margherita"]
-        pipelined(port, [b"AUTH admin pw-admin\n"] + [b"ORDER %s\n" % dishes[i % 4] for i in range(orders)])
+        pipelined(port, [b"AUTH admin pw-admin\n"] + orders)
         c, f = conn(port)
         c.sendall(b"AUTH diner pw-diner\n")
         reply(f)
         lat = []
-        for k in range(pages):
-            after = 1 + k * 401 % (orders - 200)
-            after += after % 4 == 0  # order 4k is a margherita: hidden from this user
+        for line in requests:
             t = time.time()
-            c.sendall(b"LS /orders LIMIT 100 AFTER %d\n" % after)
+            c.sendall(line)
             r = reply(f)
             lat.append((time.time() - t) * 1000)
             assert r.startswith(b"OK"), r
-        lat.sort()
-        return ("%d pages of LS /orders LIMIT 100 AFTER k over %d orders, as a user denied one menu entry: p50 %.2f ms,"
-                " max %.1f ms (bar: a page costs the page)" % (pages, orders, lat[len(lat) // 2], lat[-1]))
+        return sorted(lat)
     finally:
         p.kill()
+
+
+def restricted_orders(binary, work, orders=100_000, pages=200):
+    dishes = [b"pepperoni", b"carbonara", b"tiramisu", b"margherita"]
+    afters = [1 + k * 401 % (orders - 200) for k in range(pages)]
+    afters = [a + (a % 4 == 0) for a in afters]  # order 4k is a margherita: hidden from this user
+    lat = diner_pages(binary, work, "orders", [b"ORDER %s\n" % dishes[i % 4] for i in range(orders)],
+                      [b"LS /orders LIMIT 100 AFTER %d\n" % a for a in afters])
+    return ("%d pages of LS /orders LIMIT 100 AFTER k over %d orders, as a user denied one menu entry: p50 %.2f ms,"
+            " max %.1f ms (bar: a page costs the page)" % (pages, orders, lat[len(lat) // 2], lat[-1]))
 
 
 def hidden_orders_tail(binary, work, orders=100_000, pages=200):
     """A page of the few orders a user sees, followed by `orders` it does not: whether more
     follow is known without reading past them."""
-    users = users_file(binary, "%s/gate-tail-users" % work,
-                       [("admin", "admin", []), ("diner", "read", ["--deny", "/menu/pizza/margherita"])])
-    p, port, resp = start(binary, "--users", users)
-    try:
-        lines = [b"AUTH admin pw-admin\n"] + [b"ORDER pepperoni\n"] * 10 + [b"ORDER margherita\n"] * orders
-        pipelined(port, lines)
-        c, f = conn(port)
-        c.sendall(b"AUTH diner pw-diner\n")
-        reply(f)
-        lat = []
-        for k in range(pages):
-            t = time.time()
-            # The page ends at the last seen order; no two requests alike (a reply cache would answer).
-            c.sendall(b"LS /orders LIMIT %d AFTER %d\n" % (5 + k, 5 + k % 4))
-            r = reply(f)
-            lat.append((time.time() - t) * 1000)
-            assert r.startswith(b"OK"), r
-        lat.sort()
-        return ("%d pages of LS /orders LIMIT 5+k followed by %d orders hidden from the user: p50 %.2f ms, max %.1f ms"
-                " (bar: a page costs the page)" % (pages, orders, lat[len(lat) // 2], lat[-1]))
-    finally:
-        p.kill()
+    # The page ends at the last seen order; no two requests alike (a reply cache would answer).
+    lat = diner_pages(binary, work, "tail", [b"ORDER pepperoni\n"] * 10 + [b"ORDER margherita\n"] * orders,
+                      [b"LS /orders LIMIT %d AFTER %d\n" % (5 + k, 5 + k % 4) for k in range(pages)])
+    return ("%d pages of LS /orders LIMIT 5+k followed by %d orders hidden from the user: p50 %.2f ms, max %.1f ms"
+            " (bar: a page costs the page)" % (pages, orders, lat[len(lat) // 2], lat[-1]))

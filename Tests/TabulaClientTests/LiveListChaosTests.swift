@@ -46,12 +46,33 @@ import TabulaTestSupport
     /// Every row of each of `paths` that `LS` shows on the server at `port`, read on a thread
     /// of its own: the lists live on the main actor, which a blocking read would stop (and
     /// other suites' lists with it).
-    static func listed(port: Int, _ paths: [String]) async throws -> [[JSONValue]] {
+    /// `login`: an AUTH line sent first (the rows are that user's).
+    static func listed(port: Int, _ paths: [String], login: String? = nil) async throws -> [[JSONValue]] {
         try await offMain {
             let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
+            if let login { _ = try c.request(login) }
             _ = try c.request("FORMAT json")
             return try paths.map { try listed(c, $0) }
         }
+    }
+
+    /// Waits (up to `seconds`) until every list is live and equals `LS` of its path on the
+    /// server at `port` (as `login` when given): the paths of those that do not, and the rows
+    /// last listed.
+    @MainActor static func mismatched(_ live: [LiveList], port: Int, login: String? = nil, seconds: Double)
+        async throws -> (paths: [String], listed: [[JSONValue]])
+    {
+        let deadline = Date().addingTimeInterval(seconds)
+        var mismatched = live.map(\.path), listed: [[JSONValue]] = []
+        while !mismatched.isEmpty && Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            listed = try await Self.listed(port: port, live.map(\.path), login: login)
+            mismatched = zip(live, listed).filter { l, rows in
+                guard case .live = l.state else { return true }
+                return l.replica.rows != rows
+            }.map(\.0.path)
+        }
+        return (mismatched, listed)
     }
 
     /// Runs `work` on a thread of its own, so that the main actor, where the lists live,
@@ -166,16 +187,7 @@ import TabulaTestSupport
         }
         proxy.cutting.store(false, ordering: .relaxed)
 
-        let deadline = Date().addingTimeInterval(60)
-        var mismatched = Self.lists, listed: [[JSONValue]] = []
-        while !mismatched.isEmpty && Date() < deadline {
-            try await Task.sleep(nanoseconds: 20_000_000)
-            listed = try await Self.listed(port: port, Self.lists)
-            mismatched = zip(live, listed).filter { l, rows in
-                guard case .live = l.state else { return true }
-                return l.replica.rows != rows
-            }.map(\.0.path)
-        }
+        let (mismatched, listed) = try await Self.mismatched(live, port: port, seconds: 60)
         let figures =
             "\(live.count) lists, \(changes) changes, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
             + "\(live.map(\.connections).reduce(0, +)) connections, \(live.map(\.snapshots).reduce(0, +)) snapshots, \(live.map(\.resumes).reduce(0, +)) resumes"

@@ -56,22 +56,7 @@ import TabulaTestSupport
     /// Waits until every list equals the user's own `LS` on the server at `port` (30 s at
     /// most); the paths of those that do not.
     @MainActor static func mismatched(_ live: [LiveList], port: Int) async throws -> [String] {
-        var mismatched = live.map(\.path)
-        let deadline = Date().addingTimeInterval(30)
-        while !mismatched.isEmpty && Date() < deadline {
-            try await Task.sleep(nanoseconds: 20_000_000)
-            let listed = try await LiveListChaosTests.offMain {
-                let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
-                _ = try c.request("AUTH viewer pw-viewer")
-                _ = try c.request("FORMAT json")
-                return try Self.lists.map { try LiveListChaosTests.listed(c, $0) }
-            }
-            mismatched = zip(live, listed).filter { l, rows in
-                guard case .live = l.state else { return true }
-                return l.replica.rows != rows
-            }.map(\.0.path)
-        }
-        return mismatched
+        try await LiveListChaosTests.mismatched(live, port: port, login: "AUTH viewer pw-viewer", seconds: 30).paths
     }
 
     @Test(arguments: ["memory", "sqlite"]) @MainActor
