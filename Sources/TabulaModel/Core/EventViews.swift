@@ -98,13 +98,6 @@ extension Model {
         }
     }
 
-    /// What each view shows of the entry at `path`, found by its path.
-    func factsInViews(ofPath path: String) -> [ViewFacts?]? {
-        guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top
-        else { return nil }
-        return factsInViews(list: i, ref: ref, path: path)
-    }
-
     /// `e`'s figures in the views that are sent it and do not show its list and what is under
     /// its entry whole: from what each showed after the change (`after`), before it
     /// (`before`) and of the entry's parent after it (`parent`); nil when there are none.

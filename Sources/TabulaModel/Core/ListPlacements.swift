@@ -65,6 +65,20 @@ struct PlacedBefore: Sendable {
     var inViews: [ViewFacts?]? = nil
     /// For an item: its place among its section's favourites (0: none).
     var favorite: Int? = nil
+
+    /// `b`, resolved where the write resolved it.
+    init(_ b: PlacedBefore, resolved: (list: Int, ref: Ref)) {
+        self = b
+        self.resolved = resolved
+    }
+
+    init(path: String, placed: Placed, resolved: (list: Int, ref: Ref)?, inViews: [ViewFacts?]?, favorite: Int?) {
+        self.path = path
+        self.placed = placed
+        self.resolved = resolved
+        self.inViews = inViews
+        self.favorite = favorite
+    }
 }
 
 extension Model {
@@ -72,26 +86,22 @@ extension Model {
     /// when `path` is no entry of an ordered list (a list itself, `/`, a setting's option, or
     /// nothing).
     func placement(ofPath path: String, withRow: Bool = true) -> Placed? {
+        entry(atPath: path).flatMap { lists[$0.list].placement(of: $0.ref, withRow: withRow) }
+    }
+
+    /// The list and place of the entry at canonical `path`; nil for a list itself, `/`, or
+    /// nothing. What the lookups by path below share: one resolution each.
+    func entry(atPath path: String) -> (list: Int, ref: Ref)? {
         guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top
         else { return nil }
-        return lists[i].placement(of: ref, withRow: withRow)
+        return (i, ref)
     }
 
     /// Where the entry at canonical `path` stands in `viewer`'s own view of its list (1-based,
     /// in its section where the list has sections); nil when `viewer` is not shown it or it is
     /// no entry of an ordered list.
     public func position(ofPath path: String, seenBy viewer: Viewer) -> Int? {
-        guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t, ref != .top
-        else { return nil }
-        return lists[i].position(of: ref, seenBy: viewer)
-    }
-
-    /// For the item at canonical `path`: its place among its section's favourites (0: none).
-    func favoritePosition(ofPath path: String) -> Int? {
-        guard case .success(let t) = resolve(path, viewer: Viewer()), case .place(let i, let ref) = t else {
-            return nil
-        }
-        return lists[i].favoritePosition(of: ref)
+        entry(atPath: path).flatMap { lists[$0.list].position(of: $0.ref, seenBy: viewer) }
     }
 
     /// The entry a write to `target` changes, and where it stands before: `target` itself,
@@ -99,21 +109,25 @@ extension Model {
     /// `resolved` is the write's named path as resolved: read in place when `target` is that
     /// path (not resolved again), which it is unless the write's condition is its whole list.
     func placementBefore(writing target: String, resolved: Result<Target, TabulaError>?) -> PlacedBefore? {
+        // Read in place where the write resolved its path; else resolved here, once. Only the
+        // first is kept for after the write (`resolved`): the rest were found by path.
         if case .success(.place(let i, let ref))? = resolved, ref != .top, !Model.conditionIsItsList(i, ref, in: self) {
-            if let p = lists[i].placement(of: ref, withRow: true) {
-                let views = eventViews.differ(at: target) ? factsInViews(list: i, ref: ref, path: target) : nil
-                let favorite = i == Model.itemsIndex ? lists[i].favoritePosition(of: ref) : nil
-                return PlacedBefore(path: target, placed: p, resolved: (i, ref), inViews: views, favorite: favorite)
-            }
-        } else if let p = placement(ofPath: target) {
-            let views = eventViews.differ(at: target) ? factsInViews(ofPath: target) : nil
-            let favorite = EventViews.isItem(target) ? favoritePosition(ofPath: target) : nil
-            return PlacedBefore(path: target, placed: p, resolved: nil, inViews: views, favorite: favorite)
+            if let b = placed(i, ref, at: target) { return PlacedBefore(b, resolved: (i, ref)) }
+        } else if let (i, ref) = entry(atPath: target), let b = placed(i, ref, at: target) {
+            return b
         }
         let parent = ModelPath.parent(target)
-        guard parent != target, let p = placement(ofPath: parent) else { return nil }
-        let views = eventViews.differ(at: parent) ? factsInViews(ofPath: parent) : nil
-        return PlacedBefore(path: parent, placed: p, resolved: nil, inViews: views)
+        guard parent != target, let (i, ref) = entry(atPath: parent) else { return nil }
+        return placed(i, ref, at: parent)
+    }
+
+    /// The entry `ref` of list `i` (at `path`) as it stands: its place and row, in the event
+    /// views, and for an item among the favourites.
+    private func placed(_ i: Int, _ ref: Ref, at path: String) -> PlacedBefore? {
+        guard let p = lists[i].placement(of: ref, withRow: true) else { return nil }
+        let views = eventViews.differ(at: path) ? factsInViews(list: i, ref: ref, path: path) : nil
+        let favorite = i == Model.itemsIndex ? lists[i].favoritePosition(of: ref) : nil
+        return PlacedBefore(path: path, placed: p, resolved: nil, inViews: views, favorite: favorite)
     }
 
     /// What `e`, the event of a write whose entry stood at `before`, says besides its value:
@@ -137,14 +151,10 @@ extension Model {
             swap(&e.prev, &b.placed.row)  // moved in, not copied (a copy retains it, and b's end releases it)
         }
         if !e.what.removes {
-            if let (i, ref) = again {
+            if let (i, ref) = again ?? entry(atPath: e.path) {
                 e.at = lists[i].placement(of: ref, withRow: false)?.at
                 if views { atViews = factsInViews(list: i, ref: ref, path: e.path) }
                 if i == Model.itemsIndex { favoriteAfter = lists[i].favoritePosition(of: ref) }
-            } else {
-                e.at = placement(ofPath: e.path, withRow: false)?.at
-                if views { atViews = factsInViews(ofPath: e.path) }
-                if EventViews.isItem(e.path) { favoriteAfter = favoritePosition(ofPath: e.path) }
             }
         }
         if favoriteBefore != nil || favoriteAfter != nil {
@@ -153,8 +163,10 @@ extension Model {
         var parentViews: [ViewFacts?]?
         if e.what == .add || e.what == .rm {
             let parent = ModelPath.parent(e.path)
-            e.parent = placement(ofPath: parent)?.row
-            if views && e.parent != nil { parentViews = factsInViews(ofPath: parent) }
+            if let (i, ref) = entry(atPath: parent) {
+                e.parent = lists[i].placement(of: ref, withRow: true)?.row
+                if views && e.parent != nil { parentViews = factsInViews(list: i, ref: ref, path: parent) }
+            }
         }
         if views && e.hasContext {
             e.inViews = viewPlacements(of: e, after: atViews, before: fromViews, parent: parentViews)
