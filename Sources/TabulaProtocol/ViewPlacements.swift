@@ -5,7 +5,7 @@
 /// parent's after). The server sends each such watcher its own view's figures in `at`, `from`,
 /// `value`, `prev` and `parent`; the stores keep them with the event, so that a replay sends
 /// the same. Never on the wire as is.
-public final class ViewPlacements: Sendable, Equatable, CustomStringConvertible {
+public final class ViewPlacements: Sendable, Equatable {
     /// One view's positions.
     public struct Entry: Sendable, Equatable {
         /// The view's grants, as `Grants.description` writes them.
@@ -45,8 +45,6 @@ public final class ViewPlacements: Sendable, Equatable, CustomStringConvertible 
     public func entry(for view: String) -> Entry? { entries.first { $0.view == view } }
 
     public static func == (a: ViewPlacements, b: ViewPlacements) -> Bool { a.entries == b.entries }
-
-    public var description: String { "\(entries)" }
 
     /// `[{"view":…,"at":N,"from":N,"count":N,"prevCount":N,"parentCount":N},…]`, the fields
     /// each has.

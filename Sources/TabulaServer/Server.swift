@@ -114,9 +114,11 @@ public final class Server: Sendable {
         )
     }
 
-    /// Replaces the users (SIGHUP reloads the users file): connections of removed users are
-    /// closed with `* BYE`, the others act with their user's new role and grants. False when
-    /// the server has no users file (access control cannot be turned on while running).
+    /// Replaces the users (SIGHUP reloads the users file): connections of removed users, of
+    /// users with a new secret, and watching connections of users with new grants are closed
+    /// with `* BYE` (and those users' copies from before cannot be resumed); the others act
+    /// with their user's new role and grants. False when the server has no users file
+    /// (access control cannot be turned on while running).
     public func reloadUsers(_ users: [String: UserEntry]) -> Bool {
         guard let directory = authenticator.users else { return false }
         guard !users.isEmpty else {

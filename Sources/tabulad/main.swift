@@ -161,7 +161,8 @@ let commandLine = CommandLineSpec(
     epilogue: """
         SIGINT or SIGTERM: stop accepting, answer requests in flight, say "* BYE" to every
         client, close, exit 0. SIGHUP: reload the --users file (a bad file is logged and the
-        old one kept); connections of removed users are closed.
+        old one kept); connections of removed users, of users with a new secret, and
+        watching connections of users with new grants are closed.
 
         EXIT STATUS: 0 after a clean shutdown, 1 for a usage error (also a non-loopback --bind
         without --users), 2 when the server cannot start (port in use, unusable data file,

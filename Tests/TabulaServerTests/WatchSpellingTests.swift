@@ -55,4 +55,19 @@ import TabulaServer
             #expect(replay.final.hasSuffix("replaying 0 events"), "\(replay.final)")
         }
     }
+
+    @Test func aRedisClientIsConfirmedTheChannelAsWatchedOnSubscribeAndUnsubscribe() throws {
+        try withServer { s in
+            let resp = try RESPTestClient(port: s.port)
+            resp.send("SUBSCRIBE", "/ITEMS")
+            resp.send("PING", "one")
+            let subscribed = try resp.take(through: "one")
+            #expect(subscribed.contains("/items\r\n") && !subscribed.contains("/ITEMS"), "\(subscribed)")
+            resp.send("UNSUBSCRIBE", "/ITEMS")
+            resp.send("PING", "two")
+            let gone = try resp.take(through: "two"), rest = ""
+            #expect(gone.contains("/items\r\n"), "\(gone)")
+            #expect(!(gone + rest).contains("/ITEMS"), "confirmed as it was watched: \(gone + rest)")
+        }
+    }
 }

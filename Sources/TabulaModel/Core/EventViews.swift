@@ -18,7 +18,7 @@ public struct EventViews: Sendable {
     /// One view: whose grants, whether it shows favourites only, its name, and a viewer that
     /// sees as it does.
     public struct View: Sendable {
-        public let grants: Grants?
+        public let grants: Grants
         public let favoritesOnly: Bool
         public let name: String
         let viewer: Viewer
@@ -30,13 +30,14 @@ public struct EventViews: Sendable {
         var seen = Set<Grants>()
         for g in grants where !g.isUnrestricted && seen.count < EventViews.most && seen.insert(g).inserted {
             add(g, favoritesOnly: false)
-            add(g, favoritesOnly: true)
+            // Grants that show every item have everyone's favourites (`Event.amongFavorites`).
+            if !g.seesAll(of: "/items") { add(g, favoritesOnly: true) }
         }
     }
 
     public var isEmpty: Bool { views.isEmpty }
 
-    private mutating func add(_ g: Grants?, favoritesOnly: Bool) {
+    private mutating func add(_ g: Grants, favoritesOnly: Bool) {
         var v = Viewer(filter: favoritesOnly ? .favorites : .all)
         v.grants = g
         views.append(
@@ -53,7 +54,7 @@ public struct EventViews: Sendable {
     /// Whether any view counts differently from the whole list for the entry at `path`
     /// (nothing to ask without views: every write asks).
     public func differ(at path: String) -> Bool {
-        !views.isEmpty && views.contains { EventViews.differs($0, at: path) }
+        views.contains { EventViews.differs($0, at: path) }
     }
 
     /// Whether `path` is an item's, `/items/ID`, read on its bytes.
@@ -72,7 +73,8 @@ public struct EventViews: Sendable {
     /// or of what is under it; never a view whose grants do not reach the entry.
     static func differs(_ v: View, at path: String) -> Bool {
         // A view whose grants do not reach the entry is never sent its events.
-        guard let g = v.grants, g.covers(path) else { return false }
+        let g = v.grants
+        guard g.covers(path) else { return false }
         // FILTER filters the items only; grants that show every item have everyone's favourites.
         if v.favoritesOnly { return isItem(path) && !g.seesAll(of: "/items") }
         return !g.seesWhole(listOf: path) || !g.seesAll(of: path)
@@ -105,7 +107,7 @@ extension Model {
         -> ViewPlacements?
     {
         var entries: [ViewPlacements.Entry] = []
-        for (k, v) in eventViews.views.enumerated() where v.grants?.receives(e) ?? true {
+        for (k, v) in eventViews.views.enumerated() where v.grants.receives(e) {
             guard EventViews.differs(v, at: e.path) else { continue }
             let entry = ViewPlacements.Entry(
                 view: v.name, at: e.at == nil ? nil : after?[k]?.position,

@@ -29,12 +29,6 @@ public struct OrderBook: Sendable {
     /// The paths of the menu entries that have orders.
     public var entries: Dictionary<String, OrderedList>.Keys { byEntry.keys }
 
-    /// How many orders there are of menu entry `entry`.
-    public func count(of entry: String) -> Int { byEntry[entry]?.count ?? 0 }
-
-    /// How many orders have an id below `id`: O(log n).
-    public func countBelow(_ id: Int) -> Int { list.countBelow(id) }
-
     /// How many orders of menu entry `entry` have an id below `id`: O(log n).
     public func countBelow(_ id: Int, of entry: String) -> Int { byEntry[entry]?.countBelow(id) ?? 0 }
 

@@ -66,16 +66,18 @@ extension RequestExecutor {
         var p: String?
         if let prefix { p = ModelPath.join(ModelPath.segments(prefix, cwd: s.viewer.cwd)) }
         let canonical = p.map { lease.model.canonicalPath($0, viewer: s.viewer) }
-        let (n, left) = state.hub.withLock { hub in
+        let (n, left, removed) = state.hub.withLock { hub in
             let n = hub.remove(c, p)
-            return (n > 0 ? n : hub.remove(c, canonical), hub.watchCount(of: c))
+            guard n == 0, p != nil else { return (n, hub.watchCount(of: c), p) }
+            return (hub.remove(c, canonical), hub.watchCount(of: c), canonical)
         }
         if let p, n == 0 { return Execution(Reply(error: TabulaError(.notFound, "not watching \(p)"))) }
         // Under the lock (read or write): every publication whose audience still had these
         // watches has a ticket by now.
         if n > 0 { s.unwatchedAt = state.publicationsIssued }
         var reply = Reply(message: "\(n) removed")
-        if answeredAsRedis { reply.subscription = Reply.Subscription("unsubscribe", channel: p, count: left) }
+        // The channel as it was watched (SUBSCRIBE confirmed the model's spelling).
+        if answeredAsRedis { reply.subscription = Reply.Subscription("unsubscribe", channel: removed, count: left) }
         return Execution(reply)
     }
 
