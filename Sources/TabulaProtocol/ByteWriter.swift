@@ -43,6 +43,30 @@ public struct ByteWriter: ~Copyable {
         literal.withUTF8Buffer { copy($0.baseAddress!, $0.count) }
     }
 
+    /// Appends a string's UTF-8 as it is (named apart from `append(_: StaticString)`, which
+    /// a literal must choose).
+    public mutating func append(utf8Of s: String) {
+        ByteWriter.withUTF8(of: s) { copy($0.baseAddress!, $0.count) }
+    }
+
+    /// Appends `s` as `WireEncoder.appendOneLine` appends it: at most 2 bytes a byte of `s`.
+    public mutating func appendOneLine(_ s: String) {
+        ByteWriter.withUTF8(of: s) { bytes in
+            guard !WireEncoder.standsAsOneLine(bytes) else { return copy(bytes.baseAddress!, bytes.count) }
+            var escaped: [UInt8] = []
+            WireEncoder.appendOneLine(s, to: &escaped)
+            escaped.withUnsafeBufferPointer { copy($0.baseAddress!, $0.count) }
+        }
+    }
+
+    /// Calls `body` with `s`'s UTF-8 (never a null base: an empty string is written as nothing).
+    private static func withUTF8(of s: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { b in if !b.isEmpty { body(b) } }
+        guard done == nil else { return }
+        var s = s
+        s.withUTF8 { b in if !b.isEmpty { body(b) } }
+    }
+
     /// Appends `v` in decimal (at most 20 bytes).
     public mutating func appendDecimal(_ v: Int64) {
         if v < 0 { append(UInt8(ascii: "-")) }

@@ -13,7 +13,12 @@ public struct Event: Sendable, Equatable {
     /// The path of the thing that changed.
     public var path: String
     /// A one-line text summary (for text clients).
-    public var summary: String
+    public var summary: String {
+        get { summaryLine.string }
+        set { summaryLine = LineText(newValue) }
+    }
+    /// The summary as kept: a `String`, or what writes it when it is sent (an item's row).
+    public var summaryLine: LineText
     /// The new value (null for removals).
     public var value: JSONValue
     /// Where the entry stands after the change, in its ordered list (nil: removed, or not
@@ -37,10 +42,15 @@ public struct Event: Sendable, Equatable {
 
     /// Makes an event.
     public init(rev: UInt64, what: Kind, path: String, summary: String, value: JSONValue) {
+        self.init(rev: rev, what: what, path: path, summary: LineText(summary), value: value)
+    }
+
+    /// Makes an event whose summary is kept as `summary`.
+    public init(rev: UInt64, what: Kind, path: String, summary: LineText, value: JSONValue) {
         self.rev = rev
         self.what = what
         self.path = path
-        self.summary = summary
+        self.summaryLine = summary
         self.value = value
     }
 

@@ -1,10 +1,15 @@
 /// One data line of a reply: its text for people and its JSON for scripts.
 public struct Row: Sendable, Equatable {
     /// Rows are equal when they read the same (`path` is not part of what is sent).
-    public static func == (a: Row, b: Row) -> Bool { a.text == b.text && a.json == b.json }
+    public static func == (a: Row, b: Row) -> Bool { a.line == b.line && a.json == b.json }
 
     /// The text after the `- ` marker; one line, no line breaks.
-    public var text: String
+    public var text: String {
+        get { line.string }
+        set { line = LineText(newValue) }
+    }
+    /// The same text as kept: a `String`, or what writes it when it is sent (an item's row).
+    public var line: LineText
     /// The same row as a JSON value.
     public var json: JSONValue
     /// The path the row names, when it names one (a child in a listing): what a user's
@@ -12,7 +17,12 @@ public struct Row: Sendable, Equatable {
     public var path: RowPath?
     /// Makes a row.
     public init(text: String, json: JSONValue, path: RowPath? = nil) {
-        self.text = text
+        self.init(line: LineText(text), json: json, path: path)
+    }
+
+    /// Makes a row whose text is kept as `line`.
+    public init(line: LineText, json: JSONValue, path: RowPath? = nil) {
+        self.line = line
         self.json = json
         self.path = path
     }

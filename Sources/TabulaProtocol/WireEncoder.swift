@@ -11,7 +11,7 @@ public enum WireEncoder {
             for i in reply.rows.indices {  // by index: a row is not copied to be written
                 out.append(UInt8(ascii: "-"))
                 out.append(UInt8(ascii: " "))
-                appendOneLine(reply.rows[i].text, to: &out)
+                reply.rows[i].line.appendOneLine(to: &out)
                 out.append(10)
             }
             if let e = reply.error {
@@ -98,7 +98,7 @@ public enum WireEncoder {
             out.append(UInt8(ascii: "}"))
         case (.row(_, let row), .text):
             out.append("* ROW ")
-            appendOneLine(row.text, to: &out)
+            row.line.appendOneLine(to: &out)
         case (.row(let path, let row), .json):
             out.append(#"{"push":"row","path":"#)
             if let path { JSONValue.writeString(path, to: &out) } else { out.append("null") }
@@ -129,9 +129,9 @@ public enum WireEncoder {
         appendOneLine(e.kind, to: &out)
         out.append(UInt8(ascii: " "))
         appendOneLine(e.path, to: &out)
-        if !e.summary.isEmpty {
+        if !e.summaryLine.isEmpty {
             out.append(UInt8(ascii: " "))
-            appendOneLine(e.summary, to: &out)
+            e.summaryLine.appendOneLine(to: &out)
         }
     }
 
@@ -241,6 +241,13 @@ public enum WireEncoder {
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start...]))
         }
+    }
+
+    /// Whether `appendOneLine` writes `buf` as it is (nothing in it is replaced).
+    static func standsAsOneLine(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
+        let table = looksAt
+        for i in buf.indices where table[Int(buf[i])] && replacedLength(buf, at: i) > 0 { return false }
+        return true
     }
 
     /// The bytes `appendOneLine` looks at more closely: C0 controls, DEL, backslash, and the

@@ -225,7 +225,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
                 let e = batch.events[i]
                 let payload = e.storedPayload
                 values += [
-                    .int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .text(e.summary), .utf8(payload),
+                    .int(Int64(e.rev)), .double(now), .text(e.path), .text(e.kind), .utf8(e.summaryLine.utf8),
+                    .utf8(payload),
                 ]
             }
             // Trimmed by the commit that passes a multiple of `trimEvery`, so the history holds

@@ -25,7 +25,7 @@ import TabulaProtocol
                 let item = Item(
                     id: i * 7 - 3, name: text, value: -i * 1_000, serial: text, created: t, favorite: i % 2 == 0)
                 for position in [nil, 0, 12] {
-                    let row = ItemJSON(item: item, section: text, position: position)
+                    let row = ItemRow(item: item, section: text, position: position)
                     #expect(BytesWritingTests.direct(row) == row.json.jsonText)
                 }
             }
@@ -116,6 +116,24 @@ import TabulaProtocol
                     let old =
                         "\(item.id)  \(item.name)  \(Display.dollars(item.value))  serial=\(item.serial)\(item.favorite ? "  " + RowMarks.favorite : "")"
                     #expect(store.row(item) == old)
+                }
+            }
+        }
+    }
+
+    @Test func anItemRowSentAsOneLineIsItsTextMadeOneLine() {
+        let store = ItemStore()
+        for (i, text) in BytesWritingTests.texts.enumerated() {
+            for value in [-5, 0, 1_000_000] {
+                for favorite in [false, true] {
+                    let item = Item(id: i - 2, name: text, value: value, serial: text, created: 0, favorite: favorite)
+                    let line = LineText(writtenBy: store.itemRow(item))
+                    var sent: [UInt8] = []
+                    line.appendOneLine(to: &sent)
+                    var expected: [UInt8] = []
+                    WireEncoder.appendOneLine(store.row(item), to: &expected)
+                    #expect(sent == expected, "\(text.debugDescription)")
+                    #expect(line.utf8 == Array(store.row(item).utf8))
                 }
             }
         }

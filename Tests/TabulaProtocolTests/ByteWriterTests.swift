@@ -28,4 +28,16 @@ import TabulaProtocol
         ByteWriter.append(to: &out, atMost: 20) { $0.appendDecimal(UInt64.max) }
         #expect(String(decoding: out, as: UTF8.self) == String(UInt64.max))
     }
+
+    @Test func aStringWrittenAsOneLineIsWhatTheEncoderWritesForItAndAsItIsItsUTF8() {
+        for text in Self.texts + ["\u{2028} sep \u{202E} bidi \u{85} nel ★"] {
+            var oneLine: [UInt8] = [1], plain: [UInt8] = [1]
+            ByteWriter.append(to: &oneLine, atMost: 2 * text.utf8.count) { $0.appendOneLine(text) }
+            ByteWriter.append(to: &plain, atMost: text.utf8.count) { $0.append(utf8Of: text) }
+            var expected: [UInt8] = [1]
+            WireEncoder.appendOneLine(text, to: &expected)
+            #expect(oneLine == expected, "\(text.debugDescription)")
+            #expect(plain == [1] + Array(text.utf8))
+        }
+    }
 }

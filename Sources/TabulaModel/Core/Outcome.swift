@@ -23,13 +23,15 @@ public struct Outcome: Sendable {
     }
 
     /// A change shown as one row: the reply holds the row, and the event carries the same
-    /// row's JSON (built once, shared) and by default its text.
+    /// row's JSON and by default its text, each kept as the row keeps it (an item's are
+    /// written when sent, never built here).
     static func changed(
         _ kind: Event.Kind, path: String, row: Row, message: String, summary: String? = nil, mutations: [Mutation]
     ) -> Outcome {
         Outcome(
             Reply(rows: [row], message: message),
-            event: Event(rev: 0, what: kind, path: path, summary: summary ?? row.text, value: row.json),
+            event: Event(
+                rev: 0, what: kind, path: path, summary: summary.map(LineText.init) ?? row.line, value: row.json),
             mutations: mutations)
     }
 

@@ -234,27 +234,15 @@ public struct ItemStore: Sendable {
     }
 
     /// The item as JSON (built only when read).
-    public func json(_ item: Item, position: Int? = nil) -> JSONValue {
-        .deferred(ItemJSON(item: item, section: bands[sectionIndex(forValue: item.value)].slug, position: position))
+    public func json(_ item: Item, position: Int? = nil) -> JSONValue { .deferred(itemRow(item, position: position)) }
+
+    /// The item as its row shows it (its JSON and its text line, written when sent).
+    func itemRow(_ item: Item, position: Int? = nil) -> ItemRow {
+        ItemRow(item: item, section: bands[sectionIndex(forValue: item.value)].slug, position: position)
     }
 
     /// The item's one-line text row.
-    public func row(_ item: Item) -> String {
-        // id, name, price ("-$" and 19 digits), serial, the favourite's mark, and the spaces between
-        TextBuilder.build(capacity: 60 + item.name.utf8.count + item.serial.utf8.count) { out in
-            out.appendDecimal(item.id)
-            out.append("  ")
-            out.append(item.name)
-            out.append(item.value < 0 ? "  -$" : "  $")
-            out.appendDecimal(UInt64(item.value.magnitude))
-            out.append("  serial=")
-            out.append(item.serial)
-            if item.favorite {
-                out.append("  ")
-                out.append(RowMarks.favorite)
-            }
-        }
-    }
+    public func row(_ item: Item) -> String { LineText(writtenBy: itemRow(item)).string }
 
     /// A band's range in words: "< $50", "$50 – $99", "≥ $100".
     public func rangeText(_ s: Int) -> String {

@@ -74,7 +74,8 @@ public struct ItemsList: ListStore {
     }
 
     func row(_ item: Item, position: Int? = nil) -> Row {
-        Row(text: items.row(item), json: items.json(item, position: position), path: RowPath("/items", number: item.id))
+        let r = items.itemRow(item, position: position)
+        return Row(line: LineText(writtenBy: r), json: .deferred(r), path: RowPath("/items", number: item.id))
     }
 
     /// Band `s` with `n` items in it (as the viewer asking sees them).

@@ -185,7 +185,8 @@ extension Event {
     /// What a page and the history's byte bound count of an event's size: its path and
     /// summary (its JSON is about as big), and its places in the users' views.
     var size: Int {
-        path.utf8.count + summary.utf8.count + 32 + (inViews?.entries.reduce(0) { $0 + $1.view.utf8.count + 48 } ?? 0)
+        path.utf8.count + summaryLine.byteCount + 32
+            + (inViews?.entries.reduce(0) { $0 + $1.view.utf8.count + 48 } ?? 0)
     }
 }
 
