@@ -96,15 +96,24 @@ extension Model {
         _ command: Command, ifRev: UInt64? = nil, viewer: inout Viewer, now: Double, rng: inout SplitMix64
     ) -> Outcome {
         let moved = settle(&viewer)
-        var out = applySettled(command, ifRev: ifRev, viewer: &viewer, now: now, rng: &rng)
+        var out = applySettled(command, ifRev: ifRev, viewer: &viewer, now: now, rng: &rng, readFirst: true)
         if let moved { out.reply.note(moved) }
         return out
     }
 
-    private mutating func applySettled(
-        _ command: Command, ifRev: UInt64?, viewer: inout Viewer, now: Double, rng: inout SplitMix64
+    /// `apply` of a command that `read` has just declined (what a server runs after trying
+    /// `read`): not read again, and `viewer` already settled by that read.
+    public mutating func applyUnread(
+        _ command: Command, ifRev: UInt64? = nil, viewer: inout Viewer, now: Double, rng: inout SplitMix64
     ) -> Outcome {
-        if let reply = read(command, viewer: &viewer) { return Outcome(reply) }
+        applySettled(command, ifRev: ifRev, viewer: &viewer, now: now, rng: &rng, readFirst: false)
+    }
+
+    private mutating func applySettled(
+        _ command: Command, ifRev: UInt64?, viewer: inout Viewer, now: Double, rng: inout SplitMix64,
+        readFirst: Bool
+    ) -> Outcome {
+        if readFirst, let reply = read(command, viewer: &viewer) { return Outcome(reply) }
         guard command.isWrite else { return .fail(TabulaError(.invalid, "the model does not handle this verb")) }
         do {
             // The path the write names, resolved once: for its condition, its place before and

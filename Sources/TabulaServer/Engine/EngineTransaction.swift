@@ -45,7 +45,7 @@ extension Engine {
             executor.stats.ran(r.command.verb)
             var outcome =
                 copy.read(r.command, viewer: &s.viewer).map { Outcome($0) }
-                ?? copy.apply(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: now, rng: &rng)
+                ?? copy.applyUnread(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: now, rng: &rng)
             if let e = outcome.reply.error {
                 executor.stats.failed(e.code)
                 state.writing { _ in state.writesOnEngine = false }  // the copy is dropped: nothing was applied

@@ -288,7 +288,7 @@ struct RequestExecutor: Sendable {
                 return Execution(reply)
             }
             return Execution(
-                lease!.changing.apply(
+                lease!.changing.applyUnread(
                     r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &state.rng))
         }
     }
