@@ -111,7 +111,7 @@ extension Event {
     /// would learn from the number how many hidden entries stand before (its LS counts in
     /// its own view, and a move's place in it is read with LS).
     public var withoutPosition: Event? {
-        guard summary.hasPrefix("#"), let space = summary.firstIndex(of: " ") else { return nil }
+        guard summaryLine.begins(with: UInt8(ascii: "#")), let space = summary.firstIndex(of: " ") else { return nil }
         var e = self
         e.summary = String(summary[summary.index(after: space)...])
         if case .object(let pairs) = value.resolved { e.value = .object(pairs.filter { $0.0 != "position" }) }
@@ -125,7 +125,7 @@ extension Event {
         var e = restricted
         if e.at != nil { e.at?.position = own.at }
         if e.from != nil { e.from?.position = own.from }
-        if let a = own.at, summary.hasPrefix("#"), let space = summary.firstIndex(of: " ") {
+        if let a = own.at, summaryLine.begins(with: UInt8(ascii: "#")), let space = summary.firstIndex(of: " ") {
             e.summary = "#\(a)" + summary[space...]
             if case .object(var pairs) = value.resolved, let k = pairs.firstIndex(where: { $0.0 == "position" }) {
                 pairs[k].1 = .int(Int64(a))

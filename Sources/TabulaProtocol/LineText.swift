@@ -7,6 +7,8 @@ public protocol LineWriting: AnyObject, Sendable {
     func writeLine(to out: inout [UInt8], oneLine: Bool)
     /// About how many bytes it writes: what the history's byte bound counts of it.
     var lineBytes: Int { get }
+    /// The first byte it writes (what a check of how the line begins reads, writing nothing).
+    var firstByte: UInt8 { get }
 }
 
 /// One line of text (a row's, an event's summary), kept as a `String` or as what writes it
@@ -42,6 +44,14 @@ public struct LineText: Sendable, Equatable {
             out.reserveCapacity(w.lineBytes)
             w.writeLine(to: &out, oneLine: false)
             return out
+        }
+    }
+
+    /// Whether the line begins with `b` (for a writer, without writing the line).
+    public func begins(with b: UInt8) -> Bool {
+        switch storage {
+        case .string(let s): return s.utf8.first == b
+        case .written(let w): return w.firstByte == b
         }
     }
 

@@ -80,6 +80,20 @@ import TabulaProtocol
             "\(ls.reply)")
         #expect(h.run("PWD").reply.message == "/catalog", "told once, then where it is")
     }
+
+    /// A server tries `read` first and applies what it declines: the write is told of the move.
+    @Test func aWriteTriedAsAReadFirstIsStillToldThatItsCurrentPathMoved() {
+        let h = Harness()
+        #expect(h.ok("CD /catalog/item-2/item-2.1"))
+        var other = Viewer()
+        var rng = SplitMix64(seed: 3)
+        _ = h.model.apply(.rm(path: "/catalog/item-2"), viewer: &other, now: 0, rng: &rng)
+        let fav = Command.fav(path: "/items/1", action: .toggle)
+        #expect(h.model.read(fav, viewer: &h.viewer) == nil)
+        let out = h.model.applyUnread(fav, viewer: &h.viewer, now: h.now, rng: &h.rng)
+        #expect(out.reply.message.hasSuffix("you are now at /catalog)"), "\(out.reply)")
+        #expect(h.viewer.cwd == "/catalog")
+    }
 }
 
 @Suite struct CompleterTests {

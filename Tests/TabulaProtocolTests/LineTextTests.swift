@@ -13,6 +13,18 @@ struct LineTextTests {
             if oneLine { WireEncoder.appendOneLine(text, to: &out) } else { out.append(contentsOf: text.utf8) }
         }
         var lineBytes: Int { text.utf8.count }
+        var firstByte: UInt8 { text.utf8.first ?? 0 }
+    }
+
+    /// Counts the times it is written.
+    final class Counting: LineWriting, @unchecked Sendable {
+        var writes = 0
+        func writeLine(to out: inout [UInt8], oneLine: Bool) {
+            writes += 1
+            out.append(contentsOf: "7  Lamp".utf8)
+        }
+        var lineBytes: Int { 7 }
+        var firstByte: UInt8 { UInt8(ascii: "7") }
     }
 
     @Test(arguments: ["Rusty Spork", "tab\tand\nbreak \\ ★", "naïve ☕️"])
@@ -38,6 +50,18 @@ struct LineTextTests {
         #expect(e.summary == "1  Chair")
         e.summary = ""
         #expect(e.summaryLine.isEmpty)
+    }
+
+    @Test func aWrittenLineIsWrittenOnlyWhenReadOrSentAndItsStartIsReadWithoutWritingIt() {
+        let w = Counting()
+        let row = Row(line: LineText(writtenBy: w), json: .null)
+        let e = Event(rev: 1, what: .fav, path: "/items/7", summary: row.line, value: .null)
+        #expect(e.summaryLine.begins(with: UInt8(ascii: "7")) && !e.summaryLine.begins(with: UInt8(ascii: "#")))
+        #expect(e.withoutPosition == nil)
+        #expect(w.writes == 0)
+        var out: [UInt8] = []
+        e.summaryLine.appendOneLine(to: &out)
+        #expect(w.writes == 1 && out == Array("7  Lamp".utf8))
     }
 
     @Test func anEmptyStringIsTheEmptyLineAndAWriterNeverIs() {

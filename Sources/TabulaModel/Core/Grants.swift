@@ -43,7 +43,9 @@ public struct Grants: Sendable, Hashable {
     /// Whether a watcher with these grants is sent `e`'s positions: they count in the list
     /// that holds its entry, which these grants must show whole (else `Event.restricted`).
     public func seesPositions(of e: Event) -> Bool {
-        guard e.at != nil || e.from != nil || e.parent != nil || e.summary.hasPrefix("#") else { return true }
+        guard e.at != nil || e.from != nil || e.parent != nil || e.summaryLine.begins(with: UInt8(ascii: "#")) else {
+            return true
+        }
         return seesWhole(listOf: e.path)
     }
 

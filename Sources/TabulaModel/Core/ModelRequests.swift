@@ -6,8 +6,12 @@ extension Model {
     /// without arguments, COMPLETE); `viewer` may change. Nil for a write or a verb the model
     /// does not handle.
     public func read(_ command: Command, viewer: inout Viewer) -> Reply? {
+        let cwd = viewer.cwd
         let moved = settle(&viewer)
-        guard var reply = readAll(command, viewer: &viewer) else { return nil }
+        guard var reply = readAll(command, viewer: &viewer) else {
+            viewer.cwd = cwd  // a write: `apply` moves it, and says so in the write's reply
+            return nil
+        }
         if viewer.isRestricted, let grants = viewer.grants {
             reply.rows.removeAll { $0.path.map { !viewer.sees($0.string) } ?? false }
             for i in reply.rows.indices {  // a setting's row lists only the options it sees
@@ -101,12 +105,15 @@ extension Model {
         return out
     }
 
-    /// `apply` of a command that `read` has just declined (what a server runs after trying
-    /// `read`): not read again, and `viewer` already settled by that read.
+    /// `apply` of a command that `read` has just declined, a write (what a server runs after
+    /// trying `read`): not read again.
     public mutating func applyUnread(
         _ command: Command, ifRev: UInt64? = nil, viewer: inout Viewer, now: Double, rng: inout SplitMix64
     ) -> Outcome {
-        applySettled(command, ifRev: ifRev, viewer: &viewer, now: now, rng: &rng, readFirst: false)
+        let moved = settle(&viewer)
+        var out = applySettled(command, ifRev: ifRev, viewer: &viewer, now: now, rng: &rng, readFirst: false)
+        if let moved { out.reply.note(moved) }
+        return out
     }
 
     private mutating func applySettled(

@@ -54,7 +54,7 @@ public struct WatcherView: Sendable, Hashable {
             v.what = .add
             v.from = nil
             v.prev = .null
-            if v.summary.hasPrefix("#"), let colon = v.summary.firstIndex(of: ":") {  // a move's: its row alone
+            if v.summaryLine.begins(with: UInt8(ascii: "#")), let colon = v.summary.firstIndex(of: ":") {  // a move's: its row alone
                 v.summary = String(v.summary[colon...].dropFirst(2))
             }
             v.at = Placement(section: e.at?.section, position: at)

@@ -70,4 +70,12 @@ final class ItemRow: JSONRepresentable, LineWriting {
     }
 
     var lineBytes: Int { 40 + item.name.utf8.count + item.serial.utf8.count }
+
+    /// The id's sign or its first digit.
+    var firstByte: UInt8 {
+        guard item.id >= 0 else { return UInt8(ascii: "-") }
+        var n = item.id
+        while n >= 10 { n /= 10 }
+        return UInt8(48 + n)
+    }
 }
