@@ -54,7 +54,8 @@ public struct WatcherView: Sendable, Hashable {
             v.what = .add
             v.from = nil
             v.prev = .null
-            if v.summaryLine.begins(with: UInt8(ascii: "#")), let colon = v.summary.firstIndex(of: ":") {  // a move's: its row alone
+            // A move's summary (`#N in section: row`): its row alone.
+            if v.summaryLine.begins(with: UInt8(ascii: "#")), let colon = v.summary.firstIndex(of: ":") {
                 v.summary = String(v.summary[colon...].dropFirst(2))
             }
             v.at = Placement(section: e.at?.section, position: at)
