@@ -104,10 +104,12 @@ import TabulaProtocol
         #expect(h.run("FAV /items/1 on").event?.kind == "fav")
     }
 
-    @Test func theFavouritesFilterIsPerViewerAndOnlyOfferedWhileAFavouriteExists() {
+    @Test func theFavouritesFilterIsPerViewerAndTakenWithNoFavouriteShowingNoItems() {
         let h = Harness()
         #expect(h.ok("FAV /items/2 off"))
-        #expect(h.error("FILTER favorites") == .conflict)
+        #expect(h.run("FILTER favorites").reply.message == "favorites (none yet: lists of items are empty)")
+        #expect(h.rows("LS /items").filter { !$0.hasPrefix("==") }.allSatisfy { $0 == "No Items" })
+        #expect(h.ok("FILTER all"))
         #expect(h.ok("FAV /items/3"))
         #expect(h.ok("FILTER favorites"))
         #expect(

@@ -51,8 +51,6 @@ struct ReferenceItems {
         return nil
     }
 
-    var hasFavorites: Bool { sections.contains { $0.contains { $0.favorite } } }
-
     /// An item's row as `LS /items` shows it in JSON.
     func row(_ item: Item, in s: Int) -> RefValue {
         .object([
@@ -160,7 +158,6 @@ struct ReferenceItems {
     }
 
     mutating func filter(favorites: Bool) -> Outcome {
-        if favorites && !hasFavorites { return .refused("CONFLICT") }
         onlyFavorites = favorites
         return .taken
     }

@@ -59,15 +59,17 @@ public final class LiveList {
     private var feed: ReplicaFeed
 
     /// Keeps `path` of `endpoint`, at most `mostRows` rows (`ReplicaFeed.mostRows`, or fewer),
-    /// logged in as `credentials` when given.
+    /// logged in as `credentials` when given; with `filter: .favorites`, `/items` as its
+    /// favourites (`FILTER favorites`: positions counted among them).
     public init(
-        path: String, endpoint: Endpoint, credentials: Credentials? = nil, mostRows: Int = ReplicaFeed.mostRows
+        path: String, endpoint: Endpoint, credentials: Credentials? = nil, mostRows: Int = ReplicaFeed.mostRows,
+        filter: ItemFilter = .all
     ) {
         self.path = path
         self.endpoint = endpoint
         self.credentials = credentials
         writer = KeptConnection(endpoint, credentials: credentials)
-        feed = ReplicaFeed(path: path, mostRows: mostRows)
+        feed = ReplicaFeed(path: path, mostRows: mostRows, filter: filter)
         (changes, changeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
 

@@ -49,10 +49,14 @@ public struct ReplicaFeed: Sendable {
 
     /// The most rows this copy holds (`mostRows` unless told fewer).
     public let rowBound: Int
+    /// The FILTER the copy is kept under (`favorites`: `/items` as its favourites), set on
+    /// every connection before the watch: a copy resumes only under the FILTER it was made with.
+    public let filter: ItemFilter
 
-    public init(path: String, mostRows: Int = ReplicaFeed.mostRows) {
+    public init(path: String, mostRows: Int = ReplicaFeed.mostRows, filter: ItemFilter = .all) {
         replica = ListReplica(path: path)
         rowBound = min(mostRows, ReplicaFeed.mostRows)
+        self.filter = filter
     }
 
     /// The requests that start the watch on a connection whose greeting named history `id`:
@@ -67,8 +71,9 @@ public struct ReplicaFeed: Sendable {
         let path = Quoting.quote(replica.path)
         return [
             "FORMAT json",
+            filter == .favorites ? "FILTER favorites" : nil,
             fresh ? "WATCH \(path) SNAPSHOT PROGRESS" : "WATCH \(path) FROM \(replica.rev) SNAPSHOT PROGRESS",
-        ]
+        ].compactMap { $0 }
     }
 
     /// The connection was lost: nothing arrives until the next `connected`.

@@ -162,11 +162,10 @@ extension Model {
             viewer.filter = .all
             return Reply(message: "all")
         case .favorites?:
-            guard hasFavorites else {
-                throw TabulaError(.conflict, "there are no favourites to filter to; FAV an item first")
-            }
+            // Taken with no favourite too (the seed only hides its button then): a copy kept
+            // under this filter must be able to take it again on every reconnect.
             viewer.filter = .favorites
-            return Reply(message: "favorites")
+            return Reply(message: hasFavorites ? "favorites" : "favorites (none yet: lists of items are empty)")
         }
     }
 
