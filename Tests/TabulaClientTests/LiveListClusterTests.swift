@@ -9,7 +9,8 @@ import TabulaTestSupport
 
 /// `LiveList`s of one node of a 3-node cluster, through a proxy that cuts them, while
 /// writes land on the two other nodes and the lists' node restarts once: every list ends
-/// equal to that node's `LS` once it has applied the last write.
+/// equal to that node's `LS` once it has applied the last write, and a list of `/items` kept
+/// under `FILTER favorites` equals its `LS` under that filter.
 @Suite(
     .serialized,
     .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
@@ -37,7 +38,9 @@ struct LiveListClusterTests {
         defer { proxy.stop() }
         let lists = LiveListChaosTests.lists
         let live = lists.map { LiveList(path: $0, endpoint: .tcp(host: "127.0.0.1", port: proxy.port)) }
-        let tasks = live.map { l in Task { await l.run() } }
+        let favourites = LiveList(
+            path: "/items", endpoint: .tcp(host: "127.0.0.1", port: proxy.port), filter: .favorites)
+        let tasks = (live + [favourites]).map { l in Task { await l.run() } }
         defer { for t in tasks { t.cancel() } }
         let (pa, pc) = (a.port, c.port)
         var changes = try await LiveListChaosTests.offMain {
@@ -68,13 +71,15 @@ struct LiveListClusterTests {
         while !mismatched.isEmpty && Date() < deadline {
             try await Task.sleep(nanoseconds: 20_000_000)
             let listed = try await LiveListChaosTests.listed(port: port, lists)
-            mismatched = zip(live, listed).filter { l, rows in
+            let favouritesListed = try await LiveListChaosTests.listed(
+                port: port, ["/items"], login: "FILTER favorites")
+            mismatched = zip(live + [favourites], listed + favouritesListed).filter { l, rows in
                 guard case .live(let at) = l.state, at >= rev else { return true }
                 return l.replica.rows != rows
-            }.map(\.0.path)
+            }.map { $0.0 === favourites ? "/items under FILTER favorites" : $0.0.path }
         }
         let figures =
-            "\(lists.count) lists on one of 3 nodes, \(changes) changes on the other two, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
+            "\(lists.count) lists and a favourites list on one of 3 nodes, \(changes) changes on the other two, \(proxy.cuts.load(ordering: .relaxed)) cuts, 1 restart, "
             + "\(live.map(\.connections).reduce(0, +)) connections, \(live.map(\.snapshots).reduce(0, +)) snapshots, \(live.map(\.resumes).reduce(0, +)) resumes"
         print("LiveList cluster chaos:", figures, "mismatched:", mismatched)
         #expect(mismatched.isEmpty, "\(figures); lists that differ from LS: \(mismatched)")
