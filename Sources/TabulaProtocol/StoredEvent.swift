@@ -1,3 +1,5 @@
+import Glibc
+
 /// How the stores keep an event's value and context in one text column: the value's JSON,
 /// then, when the event has context (`Event.hasContext`), a line break and
 /// `{"prev":…,"at":…,"from":…,"parent":…,"views":…}` (`views`: `Event.inViews`). Compact JSON holds no raw line break, so the
@@ -49,7 +51,7 @@ extension Event {
             self.from = from
             self.parent = parent.map { .deferred(StoredJSON($0)) }
             inViews = views.flatMap { ViewPlacements(json: JSONParser.parse($0)) }
-            amongFavorites = favorites.flatMap { FavoritePlaces(json: JSONParser.parse($0)) }
+            amongFavorites = favorites
         case .text(let t):  // not as `storedPayload` writes it: parsed whole
             let parsed = JSONParser.parse(t)
             at = Placement(json: parsed?["at"])
@@ -65,15 +67,16 @@ extension Event {
     /// read), or its text when it is not as `storedPayload` writes it.
     enum StoredContext {
         case scanned(
-            prev: String, at: Placement?, from: Placement?, parent: String?, views: String?, favorites: String?)
+            prev: String, at: Placement?, from: Placement?, parent: String?, views: String?,
+            favorites: FavoritePlaces?)
         case text(String)
     }
 
     /// A stored payload's parts: the value's text and its context; nil when the payload has
     /// no context. The context `{"prev":P[,"at":A][,"from":F][,"parent":Q][,"views":V]
     /// [,"favorites":[AT,FROM]]}` is scanned, not parsed: P and Q stay text (parsed when read),
-    /// A and F are small and read here, and V and the favourites are kept as text for their
-    /// reader.
+    /// A, F and the favourites' two numbers are small and read here, and V is kept as text for
+    /// its reader.
     static func storedParts(_ b: UnsafeBufferPointer<UInt8>) -> (value: String, context: StoredContext)? {
         guard let cut = b.firstIndex(of: 10) else { return nil }
         func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
@@ -82,7 +85,7 @@ extension Event {
         guard let prev = field(b, #"{"prev":"#, at: cut + 1) else { return (value, whole) }
         var i = prev.upperBound
         var placements: [Placement?] = [nil, nil]
-        for (k, key) in [#","at":"#, #","from":"#].enumerated() {
+        for (k, key): (Int, StaticString) in [(0, #","at":"#), (1, #","from":"#)] {
             guard let r = field(b, key, at: i) else { continue }
             guard let p = Placement(scanning: UnsafeBufferPointer(rebasing: b[r])) else { return (value, whole) }
             placements[k] = p
@@ -94,22 +97,55 @@ extension Event {
         i = views?.upperBound ?? i
         let favorites = field(b, #","favorites":"#, at: i)
         i = favorites?.upperBound ?? i
+        let favoritePlaces = favorites.map { FavoritePlaces(scanning: UnsafeBufferPointer(rebasing: b[$0])) }
+        if case .some(nil) = favoritePlaces { return (value, whole) }
         guard i == b.count - 1, b[i] == UInt8(ascii: "}") else { return (value, whole) }
         return (
             value,
             .scanned(
                 prev: text(prev), at: placements[0], from: placements[1], parent: parent.map(text),
-                views: views.map(text), favorites: favorites.map(text))
+                views: views.map(text), favorites: favoritePlaces ?? nil)
         )
     }
 
     /// The extent of the value after `key` (which names it, with its colon) at `i`, or nil.
-    private static func field(_ b: UnsafeBufferPointer<UInt8>, _ key: String, at i: Int) -> Range<Int>? {
-        let k = key.utf8
-        guard i + k.count <= b.count, b[i..<(i + k.count)].elementsEqual(k),
-            let end = JSONScan.valueEnd(b, from: i + k.count)
-        else { return nil }
-        return (i + k.count)..<end
+    private static func field(_ b: UnsafeBufferPointer<UInt8>, _ key: StaticString, at i: Int) -> Range<Int>? {
+        guard b.begins(with: key, at: i), let end = JSONScan.valueEnd(b, from: i + key.utf8CodeUnitCount) else {
+            return nil
+        }
+        return (i + key.utf8CodeUnitCount)..<end
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether the bytes at `i` are `literal`'s (compared as memory, not element by element).
+    func begins(with literal: StaticString, at i: Int) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard i >= 0, i + n <= count, let base = baseAddress else { return n == 0 }
+        return memcmp(base + i, literal.utf8Start, n) == 0
+    }
+}
+
+extension FavoritePlaces {
+    /// `[AT,FROM]` as `storedPayload` writes it (two decimals), read without building JSON;
+    /// nil for anything else.
+    init?(scanning b: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        func number() -> Int? {
+            let start = i
+            var n = 0
+            while i < b.count, b[i] >= 48, b[i] <= 57, i - start < 9 {
+                n = n * 10 + Int(b[i] - 48)
+                i += 1
+            }
+            return i > start ? n : nil
+        }
+        guard b.begins(with: "[", at: 0) else { return nil }
+        i = 1
+        guard let at = number(), b.begins(with: ",", at: i) else { return nil }
+        i += 1
+        guard let from = number(), b.begins(with: "]", at: i), i + 1 == b.count else { return nil }
+        self.init(at: at, from: from)
     }
 }
 
@@ -119,10 +155,9 @@ extension Placement {
     /// with an escape included: the caller then parses).
     init?(scanning b: UnsafeBufferPointer<UInt8>) {
         var i = 0
-        func take(_ s: String) -> Bool {
-            let u = s.utf8
-            guard i + u.count <= b.count, b[i..<(i + u.count)].elementsEqual(u) else { return false }
-            i += u.count
+        func take(_ s: StaticString) -> Bool {
+            guard b.begins(with: s, at: i) else { return false }
+            i += s.utf8CodeUnitCount
             return true
         }
         guard take("{") else { return nil }

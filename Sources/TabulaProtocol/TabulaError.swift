@@ -14,7 +14,7 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case exists = "EXISTS"
     /// The verb does not apply to that path, or a value is wrong for its field.
     case invalid = "INVALID"
-    /// A rule of the model refuses the change (cross-section move, filter without favourites…).
+    /// A rule refuses the change (a stale `IF REV`, removing the selected option…).
     case conflict = "CONFLICT"
     /// `WATCH … FROM rev` asked for history older than the server keeps.
     case expired = "EXPIRED"

@@ -46,7 +46,7 @@ import TabulaTestSupport
     /// Every row of each of `paths` that `LS` shows on the server at `port`, read on a thread
     /// of its own: the lists live on the main actor, which a blocking read would stop (and
     /// other suites' lists with it).
-    /// `login`: an AUTH line sent first (the rows are that user's).
+    /// `login`: a line sent first (an AUTH: the rows are that user's; a FILTER: in its view).
     static func listed(port: Int, _ paths: [String], login: String? = nil) async throws -> [[JSONValue]] {
         try await offMain {
             let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)

@@ -108,7 +108,11 @@ import TabulaProtocol
         let h = Harness()
         #expect(h.ok("FAV /items/2 off"))
         #expect(h.run("FILTER favorites").reply.message == "favorites (none yet: lists of items are empty)")
-        #expect(h.rows("LS /items").filter { !$0.hasPrefix("==") }.allSatisfy { $0 == "No Items" })
+        #expect(
+            h.rows("LS /items") == [
+                "== Cheap Items (< $50): 0 favourites", "No Items", "== Expensive Items (≥ $50): 0 favourites",
+                "No Items",
+            ])
         #expect(h.ok("FILTER all"))
         #expect(h.ok("FAV /items/3"))
         #expect(h.ok("FILTER favorites"))

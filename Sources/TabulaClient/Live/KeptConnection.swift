@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TabulaProtocol
 
 /// One connection kept for a `LiveList`'s writes, logged in once: made at the first write
 /// (and after a write found it broken), used by one write at a time, on a serial queue of
@@ -10,14 +11,18 @@ import Synchronization
 final class KeptConnection: Sendable {
     private let endpoint: Endpoint
     private let credentials: Credentials?
+    /// The list's FILTER, set on the connection after its login: a write's positions (`MV`)
+    /// count as the list's copy shows them.
+    private let filter: ItemFilter
     private let queue = DispatchQueue(label: "tabula-livelist-writes")
     /// The connection: touched only on `queue`, one write at a time.
     nonisolated(unsafe) private var connection: TabulaConnection?
     private let connectionsMade = Atomic<Int>(0)
 
-    init(_ endpoint: Endpoint, credentials: Credentials?) {
+    init(_ endpoint: Endpoint, credentials: Credentials?, filter: ItemFilter = .all) {
         self.endpoint = endpoint
         self.credentials = credentials
+        self.filter = filter
     }
 
     /// Connections made, for tests and the curious.
@@ -31,6 +36,10 @@ final class KeptConnection: Sendable {
                 let c = try TabulaConnection(endpoint)
                 connectionsMade.add(1, ordering: .relaxed)
                 if let credentials { try c.authenticate(credentials) }
+                if filter == .favorites {
+                    let r = try c.request("FILTER favorites")
+                    guard r.isOK else { throw ClientError.refused(r.final) }
+                }
                 connection = c
             }
             return try connection!.request(line)

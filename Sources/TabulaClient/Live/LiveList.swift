@@ -68,7 +68,7 @@ public final class LiveList {
         self.path = path
         self.endpoint = endpoint
         self.credentials = credentials
-        writer = KeptConnection(endpoint, credentials: credentials)
+        writer = KeptConnection(endpoint, credentials: credentials, filter: filter)
         feed = ReplicaFeed(path: path, mostRows: mostRows, filter: filter)
         (changes, changeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }

@@ -156,7 +156,7 @@ extension Model {
         let hasFavorites = self[ItemsList.self].hasFavorites(seenBy: viewer)
         switch f {
         case nil:
-            let offered = hasFavorites ? "favorites filter available" : "no favourites yet, so no favorites filter"
+            let offered = hasFavorites ? "a favourite exists" : "no favourites yet"
             return Reply(message: "\(viewer.filter.rawValue); \(offered)")
         case .all?:
             viewer.filter = .all

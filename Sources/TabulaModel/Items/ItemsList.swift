@@ -197,7 +197,7 @@ public struct ItemsList: ListStore {
                             separator: ", "),
                         .array(items.bands.indices.map { bandRow($0, count: shown.count($0)).json })),
                     fieldRow(
-                        "favorites", favorites ? "yes (FILTER favorites is offered)" : "none (no favourites filter)",
+                        "favorites", favorites ? "yes" : "none yet",
                         .bool(favorites)),
                     fieldRow("filter", viewer.filter.rawValue, .string(viewer.filter.rawValue)),
                 ], message: p)
