@@ -11,7 +11,8 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
     case closed(String)
     /// Nothing arrived in time.
     case timeout(String)
-    /// The server would not let us in (AUTH refused).
+    /// The server would not let us in (AUTH refused), or refused what a connection is set up
+    /// with (a kept connection's FILTER).
     case refused(String)
     /// The wait was cancelled (Ctrl-C): the reply, when it comes, is dropped.
     case interrupted

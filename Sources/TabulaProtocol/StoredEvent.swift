@@ -2,7 +2,8 @@ import Glibc
 
 /// How the stores keep an event's value and context in one text column: the value's JSON,
 /// then, when the event has context (`Event.hasContext`), a line break and
-/// `{"prev":…,"at":…,"from":…,"parent":…,"views":…}` (`views`: `Event.inViews`). Compact JSON holds no raw line break, so the
+/// `{"prev":…,"at":…,"from":…,"parent":…,"views":…,"favorites":[A,B]}` (`views`:
+/// `Event.inViews`; `favorites`: `Event.amongFavorites`). Compact JSON holds no raw line break, so the
 /// first one divides the two, and a payload without one (written before events had context)
 /// is the value alone.
 extension Event {
@@ -35,7 +36,8 @@ extension Event {
     /// The value and `prev` (the entry's row before, as large as the value) are parsed only
     /// when read (`StoredJSON`): `prev`'s extent is found by a scan that builds nothing, so a
     /// replay that nobody reads, or whose watchers take the text as it is, parses neither.
-    /// The rest of the context (`at`, `from`, `parent`), small, is parsed at once.
+    /// `parent` stays text too; `at`, `from` and the favourites' places, small, are read at
+    /// once, and the views' places parsed.
     public init(rev: UInt64, kind: String, path: String, summary: String, storedPayload text: String) {
         var text = text
         let parts = text.withUTF8 { Event.storedParts($0) }
@@ -63,8 +65,9 @@ extension Event {
         }
     }
 
-    /// A stored context: scanned (prev's and parent's text, kept as text; the placements
-    /// read), or its text when it is not as `storedPayload` writes it.
+    /// A stored context: scanned (prev's, parent's and the views' text, kept as text; the
+    /// placements and the favourites' places read), or its text when it is not as
+    /// `storedPayload` writes it.
     enum StoredContext {
         case scanned(
             prev: String, at: Placement?, from: Placement?, parent: String?, views: String?,

@@ -83,9 +83,8 @@ struct LiveListClusterTests {
             + "\(live.map(\.connections).reduce(0, +)) connections, \(live.map(\.snapshots).reduce(0, +)) snapshots, \(live.map(\.resumes).reduce(0, +)) resumes; "
             + "the favourites list: \(favourites.connections) connections, \(favourites.snapshots) snapshots, \(favourites.resumes) resumes"
         print("LiveList cluster chaos:", figures, "mismatched:", mismatched)
+        // (No bound on the favourites list's snapshots here: these writes include BANDS, which
+        // sends a copy of /items to a snapshot, as Protocol.md says.)
         #expect(mismatched.isEmpty, "\(figures); lists that differ from LS: \(mismatched)")
-        #expect(
-            favourites.snapshots + favourites.resumes <= favourites.connections,
-            "the favourites list took a snapshot again on a connection: \(figures)")
     }
 }

@@ -150,4 +150,29 @@ import TabulaTestSupport
             list.replica.entries.map(\.path) == ["/items/3"]
         }
     }
+
+    /// A favourites list writes under its filter: `MV … 2` is the second place among the
+    /// favourites, as the copy shows them (not the second of the whole section).
+    @Test @MainActor func aFavouritesListsMoveCountsAmongTheFavouritesAsItsCopyShowsThem() async throws {
+        let server = try await LiveListChaosTests.offMain { try LiveListChaosTests.startServer(sqlite: nil) }
+        defer { server.stop() }
+        let port = server.port
+        try await LiveListChaosTests.offMain {
+            let c = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
+            for line in ["ADD /items Lamp 5", "ADD /items Vase 6", "FAV /items/5 on", "FAV /items/6 on"] {
+                #expect(try c.request(line).isOK, "\(line)")
+            }
+        }
+        let list = LiveList(path: "/items", endpoint: .tcp(host: "127.0.0.1", port: port), filter: .favorites)
+        let task = Task { await list.run() }
+        defer { task.cancel() }
+        try await LiveListChaosTests.until("the favourites are 2, 5, 6: \(list.replica.entries.map(\.path))") {
+            list.replica.entries.map(\.path) == ["/items/2", "/items/5", "/items/6"]
+        }
+        let reply = try await list.write("MV /items/6 2")
+        #expect(reply.isOK, "\(reply.final)")
+        try await LiveListChaosTests.until("6 is second among them: \(list.replica.entries.map(\.path))") {
+            list.replica.entries.map(\.path) == ["/items/2", "/items/6", "/items/5"]
+        }
+    }
 }

@@ -38,7 +38,7 @@ final class KeptConnection: Sendable {
                 if let credentials { try c.authenticate(credentials) }
                 if filter == .favorites {
                     let r = try c.request("FILTER favorites")
-                    guard r.isOK else { throw ClientError.refused(r.final) }
+                    guard r.isOK else { throw ClientError.refused("the server refused FILTER favorites: \(r.final)") }
                 }
                 connection = c
             }
