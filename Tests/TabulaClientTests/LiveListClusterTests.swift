@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TabulaAccess
 import TabulaProtocol
 import TabulaServer
 import TabulaStorage
@@ -10,15 +11,17 @@ import TabulaTestSupport
 /// `LiveList`s of one node of a 3-node cluster, through a proxy that cuts them, while
 /// writes land on the two other nodes and the lists' node restarts once: every list ends
 /// equal to that node's `LS` once it has applied the last write, and a list of `/items` kept
-/// under `FILTER favorites` equals its `LS` under that filter.
+/// under `FILTER favorites` equals its `LS` under that filter; and the same for the lists of
+/// a user whose grants hide part of each.
 @Suite(
     .serialized,
     .enabled(if: testPostgres != nil, "needs TABULA_TEST_POSTGRES (Scripts/test starts a private PostgreSQL)"))
 struct LiveListClusterTests {
-    static func node(_ db: String, port: Int = 0) throws -> Server {
+    static func node(_ db: String, port: Int = 0, users: [String: UserEntry] = [:]) throws -> Server {
         var config = ServerConfig()
         config.port = port
         config.logLevel = .error
+        config.users = users.isEmpty ? nil : users
         config.setHistory(40, durable: true)
         let s = try Server(config: config, store: try PostgresStore(conninfo: db))
         s.start()
@@ -86,5 +89,61 @@ struct LiveListClusterTests {
         // (No bound on the favourites list's snapshots here: these writes include BANDS, which
         // sends a copy of /items to a snapshot, as Protocol.md says.)
         #expect(mismatched.isEmpty, "\(figures); lists that differ from LS: \(mismatched)")
+    }
+
+    /// The lists of a user whose grants hide part of each, on the node that restarts, through
+    /// the cuts, while an admin writes on the other two: each ends equal to the user's own `LS`
+    /// there, each connection's watch one snapshot or one resume.
+    @Test @MainActor func aRestrictedUsersListsOfOneNodeEqualItsLSWhileOtherNodesWriteAndItRestarts() async throws {
+        let users = LiveListGrantsTests.users()
+        let db = try await LiveListChaosTests.offMain { try freshDatabase() }
+        let (a, c, first) = try await LiveListChaosTests.offMain {
+            (try Self.node(db, users: users), try Self.node(db, users: users), try Self.node(db, users: users))
+        }
+        var b = first
+        defer { for n in [a, c] { n.stop() } }
+        let proxy = try CuttingProxy(target: b.port)
+        defer { proxy.stop() }
+        let credentials = Credentials(name: "viewer", secret: "pw-viewer")
+        let live = LiveListGrantsTests.lists.map {
+            LiveList(path: $0, endpoint: .tcp(host: "127.0.0.1", port: proxy.port), credentials: credentials)
+        }
+        let tasks = live.map { l in Task { await l.run() } }
+        defer { for t in tasks { t.cancel() } }
+        let (pa, pc, port) = (a.port, c.port, b.port)
+        var changes = try await LiveListChaosTests.offMain {
+            try LiveListGrantsTests.writes(port: pa, count: 150, seed: 5, proxy: proxy)
+        }
+        let old = b
+        b = try await LiveListChaosTests.offMain {
+            old.stop()
+            return try Self.node(db, port: port, users: users)
+        }
+        defer { b.stop() }
+        proxy.cutAll()
+        changes += try await LiveListChaosTests.offMain {
+            try LiveListGrantsTests.writes(port: pc, count: 150, seed: 6, proxy: proxy)
+        }
+        proxy.cutting.store(false, ordering: .relaxed)
+        try await LiveListChaosTests.offMain {
+            let admin = try TabulaConnection(host: "127.0.0.1", port: port, timeout: 30)
+            _ = try admin.request("AUTH admin pw-admin")
+            let head = try TabulaConnection(host: "127.0.0.1", port: pc, timeout: 30)
+            _ = try head.request("AUTH admin pw-admin")
+            let rev = try #require(
+                UInt64(try head.request("STATS").data.first { $0.hasPrefix("revision: ") }?.dropFirst(10) ?? ""))
+            #expect(try admin.request("SYNC \(rev) TIMEOUT 30000").isOK)
+        }
+        let mismatched = try await LiveListGrantsTests.mismatched(live, port: port)
+        let figures = live.map {
+            "\($0.path): \($0.snapshots) snapshots, \($0.resumes) resumes, \($0.connections) connections"
+        }
+        print(
+            "LiveList cluster grants chaos: \(changes) changes, \(proxy.cuts.load(ordering: .relaxed)) cuts; \(figures)"
+        )
+        #expect(mismatched.isEmpty, "lists that differ from the user's LS: \(mismatched); \(figures)")
+        #expect(
+            live.allSatisfy { $0.snapshots + $0.resumes <= $0.connections },
+            "a snapshot taken again on a connection: \(figures)")
     }
 }

@@ -20,17 +20,22 @@ import TabulaTestSupport
         "/items/3", "/menu/pizza/margherita", "/catalog/item-1/item-1.1", "/catalog/item-3", "/settings/my-text",
     ])
 
-    static func startServer(port: Int = 0, sqlite: String? = nil) throws -> Server {
-        var config = ServerConfig()
-        config.port = port
-        config.historyInMemory = 40
-        config.logLevel = .error
-        config.users = [
+    /// An admin (`pw-admin`) and `viewer` (`pw-viewer`, read-only, with `viewer`'s grants).
+    static func users() -> [String: UserEntry] {
+        [
             "admin": UserEntry(
                 name: "admin", role: .admin, grants: Grants(), hash: PasswordHash.make("pw-admin", iterations: 1_000)),
             "viewer": UserEntry(
                 name: "viewer", role: .read, grants: viewer, hash: PasswordHash.make("pw-viewer", iterations: 1_000)),
         ]
+    }
+
+    static func startServer(port: Int = 0, sqlite: String? = nil) throws -> Server {
+        var config = ServerConfig()
+        config.port = port
+        config.historyInMemory = 40
+        config.logLevel = .error
+        config.users = users()
         let store: StateStore = try sqlite.map { try SQLiteStore(path: $0, syncFull: false) } ?? MemoryStore()
         let s = try Server(config: config, store: store)
         s.start()
