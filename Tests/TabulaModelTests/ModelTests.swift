@@ -66,12 +66,18 @@ import TabulaProtocol
         #expect(copy.revision == h.model.revision)
     }
 
-    @Test func aClientWhoseCurrentListWasRemovedIsMovedToTheNearestAncestorWithANotice() {
+    /// A client at `/catalog/item-2/item-2.1` when another removes `/catalog/item-2`.
+    static func inARemovedBranch() -> Harness {
         let h = Harness()
         #expect(h.ok("CD /catalog/item-2/item-2.1"))
         var other = Viewer()
         var rng = SplitMix64(seed: 3)
         _ = h.model.apply(.rm(path: "/catalog/item-2"), viewer: &other, now: 0, rng: &rng)
+        return h
+    }
+
+    @Test func aClientWhoseCurrentListWasRemovedIsMovedToTheNearestAncestorWithANotice() {
+        let h = Self.inARemovedBranch()
         let ls = h.run("LS")
         #expect(
             ls.reply.error == nil
@@ -83,11 +89,7 @@ import TabulaProtocol
 
     /// A server tries `read` first and applies what it declines: the write is told of the move.
     @Test func aWriteTriedAsAReadFirstIsStillToldThatItsCurrentPathMoved() {
-        let h = Harness()
-        #expect(h.ok("CD /catalog/item-2/item-2.1"))
-        var other = Viewer()
-        var rng = SplitMix64(seed: 3)
-        _ = h.model.apply(.rm(path: "/catalog/item-2"), viewer: &other, now: 0, rng: &rng)
+        let h = Self.inARemovedBranch()
         let fav = Command.fav(path: "/items/1", action: .toggle)
         #expect(h.model.read(fav, viewer: &h.viewer) == nil)
         let out = h.model.applyUnread(fav, viewer: &h.viewer, now: h.now, rng: &h.rng)
