@@ -75,8 +75,9 @@ public struct EventViews: Sendable {
         // A view whose grants do not reach the entry is never sent its events.
         let g = v.grants
         guard g.covers(path) else { return false }
-        // FILTER filters the items only; grants that show every item have everyone's favourites.
-        if v.favoritesOnly { return isItem(path) && !g.seesAll(of: "/items") }
+        // FILTER filters the items only (a favourites view is made only for grants that hide
+        // some item: `init`; the others have everyone's favourites).
+        if v.favoritesOnly { return isItem(path) }
         return !g.seesWhole(listOf: path) || !g.seesAll(of: path)
     }
 }

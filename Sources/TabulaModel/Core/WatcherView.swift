@@ -26,6 +26,9 @@ public struct WatcherView: Sendable, Hashable {
     /// Whether it is sent every event as it is.
     public var isPlain: Bool { grants == nil && !favoritesOnly }
 
+    /// The view as a connection keeps it: nil when plain (its events sent as they are).
+    public var kept: WatcherView? { isPlain ? nil : self }
+
     /// The favourites view's figures for `e`, when it is an item's event in this view.
     private func favorites(_ e: Event) -> ViewPlacements.Entry? {
         guard favoritesOnly, EventViews.isItem(e.path) else { return nil }

@@ -41,7 +41,7 @@ final class ReplayPlan: Sendable {
         self.rev = rev
         self.tag = tag
         self.addedWatch = addedWatch
-        self.view = view.flatMap { $0.isPlain ? nil : $0 }  // plain: counted and sent as it is, cheaply
+        self.view = view?.kept  // plain: counted and sent as it is, cheaply
     }
 }
 

@@ -71,7 +71,7 @@ struct WatchHub {
 
     @discardableResult
     mutating func add(_ c: ConnectionID, _ prefix: String, format: WireFormat, view: WatcherView? = nil) -> Bool {
-        let v = view.flatMap { $0.isPlain ? nil : $0 }
+        let v = view?.kept
         if let old = formats[c], old != format { forget(byConnection[c] ?? []) }
         if views[c] != v { forget(byConnection[c] ?? []) }
         formats[c] = format
@@ -124,7 +124,7 @@ struct WatchHub {
     /// Records the view a connection's events are rendered in (a user logged in again, a
     /// FILTER).
     mutating func setView(_ c: ConnectionID, _ view: WatcherView) {
-        let v = view.isPlain ? nil : view
+        let v = view.kept
         guard byConnection[c] != nil, views[c] != v else { return }
         views[c] = v
         forget(byConnection[c] ?? [])
