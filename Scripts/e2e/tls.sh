@@ -22,7 +22,7 @@ start_server --memory --tls-port "$tls_port" --tls-cert "$work/cert.pem" --tls-k
 
 { printf 'PING\nORDER pesto\n'; sleep 1; } | timeout 10 openssl s_client -quiet -connect "127.0.0.1:$tls_port" -CAfile "$work/cert.pem" \
     >"$work/s_client" 2>/dev/null || true
-grep -q "^\* HELLO tabula 2 " "$work/s_client" || { cat "$work/s_client"; fail "s_client greeting"; }
+grep -q "^\* HELLO tabula 3 " "$work/s_client" || { cat "$work/s_client"; fail "s_client greeting"; }
 grep -qx "OK PONG" "$work/s_client" || fail "s_client PING"
 grep -q "^OK order 1: Pesto" "$work/s_client" || fail "s_client ORDER"
 pass "openssl s_client speaks the protocol over TLS"

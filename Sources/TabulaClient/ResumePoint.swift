@@ -17,6 +17,9 @@ public struct ResumePoint: Sendable, Equatable {
         var left: Int
         let end: UInt64
         var cursor: UInt64
+        /// It went on as a snapshot (`* SNAPSHOT`): its events until the `SYNCED` are held by
+        /// the rows, and the point stays at the cursor until then.
+        var overtaken = false
     }
 
     public init() {}
@@ -36,7 +39,7 @@ public struct ResumePoint: Sendable, Equatable {
     /// An event pushed: the running replay's, if one is running.
     public mutating func event(_ rev: UInt64) {
         seen = max(seen, rev)
-        guard !replays.isEmpty else { return }
+        guard !replays.isEmpty, !replays[0].overtaken else { return }
         replays[0].cursor = rev
         replays[0].left -= 1
         if replays[0].left == 0 { seen = max(seen, replays.removeFirst().end) }
@@ -45,7 +48,14 @@ public struct ResumePoint: Sendable, Equatable {
     /// A replay's or snapshot's `* SYNCED rev`: it follows the replay's last event (which
     /// finished it here), so it moves the point on only when no later replay is running.
     public mutating func synced(_ rev: UInt64) {
+        if replays.first?.overtaken == true { replays.removeFirst() }
         if replays.isEmpty { seen = max(seen, rev) }
+    }
+
+    /// The running replay went on as a snapshot (`* SNAPSHOT`): it ends at the snapshot's
+    /// `SYNCED`, and until then the point stays where the replay stopped.
+    public mutating func overtaken() {
+        if !replays.isEmpty { replays[0].overtaken = true }
     }
 
     /// Continues from `revision` (a new connection carrying on an old one's watches).

@@ -210,6 +210,7 @@ public final class TabulaConnection {
     private func note(_ p: Push) {
         if case .event(let e) = p { resumePoint.event(e.rev) }
         if case .synced(let rev) = p { resumePoint.synced(rev) }
+        if case .snapshot = p { resumePoint.overtaken() }
     }
 
     /// Sets the resume point (after a reconnect the new connection continues the old one's).

@@ -15,6 +15,11 @@ public enum Push: Sendable, Equatable {
     /// One row of a watch's snapshot (`WATCH … SNAPSHOT`), as `LS` of the prefix shows it;
     /// `path` names its entry (nil for a section header or an empty-section line).
     case row(path: String?, Row)
+    /// A `WATCH prefix FROM rev SNAPSHOT` replay that the history overtook after its reply
+    /// goes on as a snapshot (why): what the watcher holds of `prefix` is replaced by the rows
+    /// that follow, up to their `synced`; events under `prefix` before that `synced` are in
+    /// those rows (skip them), and the resume point stays where the replay stopped until then.
+    case snapshot(prefix: String, reason: String)
 
     /// Whether this is a goodbye.
     public var isBye: Bool {

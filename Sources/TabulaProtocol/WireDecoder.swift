@@ -108,6 +108,12 @@ public struct WireDecoder: Sendable {
             return .bye(reason: unescape(line.droppingScalars(6)))
         }
         if line.startsScalars(with: "* SYNCED "), let rev = UInt64(line.droppingScalars(9)) { return .synced(rev: rev) }
+        if line.startsScalars(with: "* SNAPSHOT ") {
+            let parts = line.droppingScalars(11).unicodeScalars.split(
+                separator: " ", maxSplits: 1, omittingEmptySubsequences: false
+            ).map(Substring.init)
+            return .snapshot(prefix: unescape(parts[0]), reason: parts.count > 1 ? unescape(parts[1]) : "")
+        }
         if line.startsScalars(with: "* ROW ") {
             return .row(path: nil, Row(text: unescape(line.droppingScalars(6)), json: .null))
         }
@@ -136,6 +142,9 @@ public struct WireDecoder: Sendable {
         case "synced":
             guard let rev = v["rev"]?.intValue else { return nil }
             return .synced(rev: UInt64(rev))
+        case "snapshot":
+            guard let prefix = v["prefix"]?.stringValue else { return nil }
+            return .snapshot(prefix: prefix, reason: v["reason"]?.stringValue ?? "")
         case "row":
             let value = v["value"] ?? .null
             return .row(path: v["path"]?.stringValue, Row(text: "", json: value))

@@ -2,7 +2,7 @@
 /// other codecs, Server-Sent Events and RESP, live in its `Codecs` folders).
 public enum WireEncoder {
     /// The protocol version named in the greeting.
-    public static let protocolVersion = 2
+    public static let protocolVersion = 3
 
     /// Appends the encoded reply to `out`.
     public static func encode(_ reply: Reply, tag: String?, format: LineFormat, into out: inout [UInt8]) {
@@ -105,6 +105,14 @@ public enum WireEncoder {
             out.append(#","value":"#)
             row.json.write(to: &out)
             out.append(UInt8(ascii: "}"))
+        case (.snapshot(let prefix, let reason), .text):
+            out.append("* SNAPSHOT ")
+            appendOneLine(prefix, to: &out)
+            out.append(UInt8(ascii: " "))
+            appendOneLine(reason, to: &out)
+        case (.snapshot(let prefix, let reason), .json):
+            JSONValue.object([("push", .string("snapshot")), ("prefix", .string(prefix)), ("reason", .string(reason))])
+                .write(to: &out)
         }
         out.append(10)
     }

@@ -95,6 +95,8 @@ extension LiveView {
         switch push {
         case .event(let e):
             return ordersFeed != nil && (e.path == "/orders" || e.path.hasPrefix("/orders/")) ? [.orders] : [.main]
+        case .snapshot(let prefix, _):  // a replay that goes on as a snapshot: syncing still
+            return ordersFeed != nil && prefix == "/orders" ? [.orders] : [.main]
         case .row, .synced:
             if let first = syncing.first { return [first] }
             return ordersFeed == nil ? [.main] : [.main, .orders]  // a PROGRESS marker: for every watch

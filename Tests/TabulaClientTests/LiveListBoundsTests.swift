@@ -120,7 +120,7 @@ final class HostileLineServer: Sendable {
                 }
                 return true
             }
-            guard write("* HELLO tabula 2 rev=0 id=hostile server=hostile/1") else { return }
+            guard write("* HELLO tabula 3 rev=0 id=hostile server=hostile/1") else { return }
             var buffer = [UInt8](repeating: 0, count: 4096)
             var got = ""
             while !got.contains("WATCH") {

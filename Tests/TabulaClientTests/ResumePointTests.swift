@@ -59,3 +59,21 @@ import TabulaProtocol
         #expect(r.revision == 30)
     }
 }
+
+/// A replay the history overtook goes on as a snapshot (`* SNAPSHOT`): the point stays where
+/// the replay stopped until the snapshot's `SYNCED`, whatever events come meanwhile.
+@Suite struct OvertakenResumePointTests {
+    @Test func aReplayThatGoesOnAsASnapshotResumesFromWhereItStoppedUntilTheSnapshotsSynced() {
+        var r = ResumePoint()
+        r.watched(WatchAck(prefix: "/items", rev: 120, replaying: 50), from: 10)
+        r.event(11)
+        r.event(12)
+        r.overtaken()
+        r.event(125)  // the old watch's, held by the rows
+        #expect(r.revision == 12)
+        r.synced(130)
+        #expect(r.revision == 130)
+        r.event(131)
+        #expect(r.revision == 131)
+    }
+}

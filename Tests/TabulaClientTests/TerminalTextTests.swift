@@ -73,7 +73,7 @@ import TabulaProtocol
         let esc = "\u{1b}]0;TITLE\u{07}\u{1b}[2J\u{9b}1m"
         let port = try Self.serve(
             Array(
-                "* HELLO tabula 2 rev=0 id=0123456789abcdef server=x\n* EVENT 1 fav /items/1 \(esc)\n- row \(esc)\nOK done \(esc)\n"
+                "* HELLO tabula 3 rev=0 id=0123456789abcdef server=x\n* EVENT 1 fav /items/1 \(esc)\n- row \(esc)\nOK done \(esc)\n"
                     .utf8))
         let c = try TabulaConnection(host: "127.0.0.1", port: port)
         let r = try c.request("PING")
@@ -82,7 +82,7 @@ import TabulaProtocol
     }
 
     @Test func aPushFloodWhileAReplyIsAwaitedKeepsAtMostTheBoundAndCountsWhatItDropped() throws {
-        var text = "* HELLO tabula 2 rev=0 id=0123456789abcdef server=x\n"
+        var text = "* HELLO tabula 3 rev=0 id=0123456789abcdef server=x\n"
         for i in 1...30_000 { text += "* EVENT \(i) fav /items/1 Rusty Spork\n" }
         let port = try Self.serve(Array((text + "OK PONG\n").utf8))
         let c = try TabulaConnection(host: "127.0.0.1", port: port)

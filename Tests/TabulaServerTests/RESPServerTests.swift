@@ -20,7 +20,7 @@ import TabulaServer
         try withServer { s in
             let c = try LineConnection(host: "127.0.0.1", port: s.port)
             try c.send("PING")
-            #expect(try c.readLine(timeout: 5)?.hasPrefix("* HELLO tabula 2 ") == true)
+            #expect(try c.readLine(timeout: 5)?.hasPrefix("* HELLO tabula 3 ") == true)
             #expect(try c.readLine(timeout: 5) == "OK PONG")
         }
     }
@@ -29,7 +29,7 @@ import TabulaServer
         try withServer { s in
             let c = try LineConnection(host: "127.0.0.1", port: s.port)
             let began = Date()
-            #expect(try c.readLine(timeout: 5)?.hasPrefix("* HELLO tabula 2 ") == true)
+            #expect(try c.readLine(timeout: 5)?.hasPrefix("* HELLO tabula 3 ") == true)
             let waited = Date().timeIntervalSince(began)
             #expect(
                 waited >= 0.09 && waited < 2,

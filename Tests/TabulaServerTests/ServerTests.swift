@@ -10,7 +10,7 @@ import TabulaStorage
     @Test func greetsWithTheProtocolVersionAndRevision() throws {
         try withServer { s in
             let c = try connect(s)
-            #expect(c.hello.hasPrefix("* HELLO tabula 2 rev=0 id="))
+            #expect(c.hello.hasPrefix("* HELLO tabula 3 rev=0 id="))
             #expect(c.hello.hasSuffix(" server=tabulad/\(ServerConfig.version)"))
             #expect(c.historyID.count == 16)
         }

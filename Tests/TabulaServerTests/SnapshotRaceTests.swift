@@ -8,10 +8,10 @@ import TabulaClient
 /// Resumes the history overtakes (a short history, writers flipping a setting as fast as
 /// they can): `WATCH … FROM rev SNAPSHOT` answers with a snapshot wherever the history cannot
 /// replay from `rev`, even when it moves past `rev` between the check of the request and the
-/// count of its replay, never `ERR EXPIRED`; without SNAPSHOT, a resume ends with `ERR
+/// count of its replay or while the replay is sent, never `ERR EXPIRED` nor a goodbye; without SNAPSHOT, a resume ends with `ERR
 /// EXPIRED` or a goodbye that says why, never a silent close.
 @Suite struct SnapshotRaceTests {
-    @Test func aResumeWithSnapshotTheHistoryOvertakesBeforeItsReplyIsSentASnapshotNeverExpired() throws {
+    @Test func aResumeWithSnapshotTheHistoryOvertakesIsSentASnapshotNeverExpiredNorAGoodbye() throws {
         try Self.withWriters({ $0.setHistory(30, durable: false) }) { s in
             var c = try connect(s)
             var snapshots = 0, refused: [String] = []
@@ -24,10 +24,12 @@ import TabulaClient
                     break
                 }
                 if r.final.contains("sending a snapshot") { snapshots += 1 }
-                // The replay or the snapshot, to its end (or a goodbye: overtaken after the reply).
+                // The replay or the snapshot, to its end (a replay overtaken after the reply goes
+                // on as a snapshot, `* SNAPSHOT`, never a goodbye).
                 let end = try c.waitPush(timeout: 10) { $0.hasPrefix("* SYNCED") || $0.hasPrefix("* BYE") }
                 _ = c.takePushes()
-                if end?.hasPrefix("* BYE") == true {
+                if let end, end.hasPrefix("* BYE") {
+                    Issue.record("a resume with SNAPSHOT ended with a goodbye: \(end)")
                     c = try connect(s)
                     continue
                 }

@@ -66,7 +66,7 @@ import TabulaStorage
         try Self.withTLS { s, cert in
             let port = try #require(s.tlsPort)
             let secure = try TabulaConnection(.tls(host: "127.0.0.1", port: port, caFile: cert), timeout: 30)
-            #expect(secure.hello.hasPrefix("* HELLO tabula 2 "))
+            #expect(secure.hello.hasPrefix("* HELLO tabula 3 "))
             #expect(try secure.request("WATCH /orders").isOK)
             let plain = try connect(s)
             #expect(try plain.request("ORDER pesto").isOK)

@@ -64,7 +64,9 @@ public struct ReplicaFeed: Sendable {
     /// memory server, another database), else a resume that falls back to a snapshot.
     /// `PROGRESS` keeps the one number moving while the list is quiet and others change.
     public mutating func connected(historyID id: String) -> [String] {
-        let fresh = historyID != id
+        // A snapshot cut short is taken again whole: its rows so far hold no revision to
+        // resume from.
+        let fresh = historyID != id || replica.receivingSnapshot
         historyID = id
         awaitingSnapshot = fresh
         phase = .idle
@@ -111,8 +113,14 @@ public struct ReplicaFeed: Sendable {
             replica.synced(rev)
             phase = .live
             if wasSnapshot { return .changed(ListChange(rev: replica.rev, reset: true)) }
+        case .snapshot(let prefix, _):
+            // The replay went on as a snapshot: its rows replace the copy.
+            guard prefix == replica.path, phase != .idle, !awaitingSnapshot else { return .none }
+            beginSnapshot()
         case .event(let e):
-            guard !awaitingSnapshot, phase != .idle else { return .none }
+            // During a snapshot, an event is of a revision its rows hold (one in the stream
+            // is preceded by the replaced watch's).
+            guard !awaitingSnapshot, phase != .idle, phase != .snapshot else { return .none }
             switch replica.apply(e) {
             case .changed(let change): return .changed(change)
             case .needsSnapshot:
@@ -129,16 +137,21 @@ public struct ReplicaFeed: Sendable {
         return .none
     }
 
+    /// A snapshot begins: its rows replace the copy.
+    private mutating func beginSnapshot() {
+        snapshotRows = 0
+        replica.beginSnapshot()
+        snapshots += 1
+        phase = .snapshot
+    }
+
     /// The reply to a request of the watch's (`WatchAck`'s message); nil when it is no watch's
     /// acknowledgement, else whether it was refused (`ok` false: the message says why).
     public mutating func takeReply(ok: Bool, message: String) -> Bool? {
         guard ok, let ack = WatchAck(message: message) else { return ok ? nil : false }
         if ack.snapshot {
             awaitingSnapshot = false
-            snapshotRows = 0
-            replica.beginSnapshot()
-            snapshots += 1
-            phase = .snapshot
+            beginSnapshot()
         } else if ack.replaying != nil {
             resumes += 1
             phase = .resuming

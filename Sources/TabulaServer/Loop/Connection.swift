@@ -42,6 +42,9 @@ final class Connection {
     var replayWaitsUntil: UInt64 = 0
     /// How long it waited last (doubling while its client does not read; 0 once it reads).
     var replayWait: UInt64 = 0
+    /// A replay the history overtook after its reply, for `FROM … SNAPSHOT`: it goes on as a
+    /// snapshot once every event of the watch it replaces is queued (`EventLoop.StreamSnapshot`).
+    var snapshotDue: EventLoop.StreamSnapshot?
     /// Event bytes pushed during a replay, sent after it; `deferredCount` bytes in all.
     var deferred: [[UInt8]] = []
     var deferredCount = 0 {

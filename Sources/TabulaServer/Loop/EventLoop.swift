@@ -104,6 +104,9 @@ final class EventLoop {
     var lastSweep = 0
     /// `SharedState.postedRevision` as read before this turn's inbox was drained (`sendProgress`).
     var postedAtTurn: UInt64 = 0
+    /// `SharedState.publicationsPosted` as read before this turn's inbox was drained: every
+    /// publication before it is queued (`sendSnapshotInStream`).
+    var publicationsPostedAtTurn: UInt64 = 0
     /// The second in which this loop last looked for connections to shed and found none
     /// (it looks again in the next: the bound's cost stays one scan a second).
     var shedFoundNone = -1
@@ -186,6 +189,7 @@ final class EventLoop {
         var deadline: ContinuousClock.Instant?
         while true {
             postedAtTurn = executor.state.postedRevision.load(ordering: .acquiring)
+            publicationsPostedAtTurn = executor.state.publicationsPosted.load(ordering: .acquiring)
             drainInbox()
             runReady()
             pumpReplays()

@@ -2,7 +2,7 @@ import Glibc
 import TabulaProtocol
 
 /// The greeting, and the choice of codec on the line port. A line client is greeted first
-/// (`* HELLO tabula 2 …`), but a Redis client speaks first and cannot read a greeting. So a
+/// (`* HELLO tabula 3 …`), but a Redis client speaks first and cannot read a greeting. So a
 /// new connection is greeted at its first bytes, unless they open one of `RequestCodecs`
 /// (RESP: a multibulk request or HELLO), or after `greetingDelay` if it sends nothing:
 /// `nc` and `tabula` see the greeting as before (tabula sends an empty line at once, so it

@@ -40,7 +40,7 @@ extension EventLoop {
     var replayCanStep: Bool {
         replaying.contains {
             $0.replay != nil
-                && ($0.readerStep != nil
+                && ($0.readerStep != nil || $0.snapshotDue != nil
                     || (!$0.replayAtReader && $0.replayWaitsUntil <= nowNanos && $0.output.count < Replay.pageBytes))
                 && conns[$0.id.raw] != nil
         }
@@ -81,6 +81,10 @@ extension EventLoop {
     /// Takes the replay's steps that memory can serve; the first it cannot goes to the
     /// `ReplayReader` (the replay waits for its answer, `take` goes on from there).
     private func pump(_ c: Connection) {
+        if c.snapshotDue != nil {
+            guard replayBudget > 0, sendSnapshotInStream(c), c.replay != nil else { return }
+            replayBudget -= 1
+        }
         if replayBudget > 0, let (r, step) = c.readerStep {
             replayBudget -= 1
             c.readerStep = nil
@@ -88,7 +92,7 @@ extension EventLoop {
             c.replay = r
             take(step, of: r, for: c)
         }
-        while replayBudget > 0, !c.replayAtReader, let before = c.replay, replayMayStep(c) {
+        while replayBudget > 0, !c.replayAtReader, c.snapshotDue == nil, let before = c.replay, replayMayStep(c) {
             replayBudget -= 1
             var r = before
             let step = r.step(history)
@@ -121,6 +125,8 @@ extension EventLoop {
         case .counting:
             return
         case .acknowledge, .acknowledgeSnapshot:
+            // A snapshot in the stream has no reply: its `* SNAPSHOT` push went before.
+            guard !r.plan.inStream else { break }
             var ack = WatchAck(prefix: r.plan.prefix, rev: r.plan.rev)
             if case .acknowledge(let n) = step { ack.replaying = n } else { ack.snapshot = true }
             var reply = Reply(message: ack.message)
@@ -161,10 +167,11 @@ extension EventLoop {
     /// Before the reply: the WATCH takes back the watch it added and is answered with an
     /// error, or when it asked for a snapshot and the history moved on, run again as `WATCH
     /// prefix SNAPSHOT` (next, before anything the client sent after it; an event stream
-    /// is refused `EXPIRED`, which makes a page load its copy again). After the reply:
-    /// the client has part of the replay and no way to get the rest here, so it is told
-    /// where to resume and closed.
+    /// is refused `EXPIRED`, which makes a page load its copy again). After the reply: one
+    /// that asked for a snapshot goes on as one in the stream; otherwise the client has part
+    /// of the replay and no way to get the rest here, so it is told where to resume and closed.
     private func failReplay(_ c: Connection, _ r: Replay, _ gap: HistoryGap) {
+        if goesOnAsSnapshot(c, r, gap) { return beginSnapshotInStream(c, r, gap) }
         let format = c.session.format
         if !r.acknowledged, r.plan.snapshotAsked, gap.failure == nil, c.exchange == nil {
             let others = executor.state.hub.withLock { hub in

@@ -24,14 +24,20 @@ final class ReplayPlan: Sendable {
     let subscribeReply: Bool
     /// `WATCH … SNAPSHOT` that replays no history: the rows to send instead.
     let snapshot: Snapshot?
-    /// `FROM rev SNAPSHOT` that replays: should the history move past `after` before the
-    /// reply, the WATCH is answered with a snapshot instead (`EventLoop.failReplay`).
+    /// `FROM rev SNAPSHOT` that replays: should the history move past its cursor, it is
+    /// answered with a snapshot instead, before the reply (`EventLoop.failReplay`) or after
+    /// it, in the stream (`EventLoop.sendSnapshotInStream`).
     let snapshotAsked: Bool
+    /// A snapshot that goes on from an overtaken replay (`EventLoop.sendSnapshotInStream`):
+    /// it has no reply, its `* SNAPSHOT` push having gone before.
+    let inStream: Bool
 
     init(
         prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool,
-        view: WatcherView? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil, snapshotAsked: Bool = false
+        view: WatcherView? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil, snapshotAsked: Bool = false,
+        inStream: Bool = false
     ) {
+        self.inStream = inStream
         self.subscribeReply = subscribeReply
         self.snapshot = snapshot
         self.snapshotAsked = snapshotAsked

@@ -7,7 +7,7 @@ extension RequestExecutor {
     func watch(
         _ c: ConnectionID, _ lease: ModelLease, prefix: String?, from: UInt64?, snapshot: Bool = false, tag: String?,
         session: Session,
-        subscribeReply: Bool = false
+        subscribeReply: Bool = false, inStream: Bool = false
     ) -> Execution {
         let typed = ModelPath.join(ModelPath.segments(prefix ?? "/", cwd: prefix == nil ? "/" : session.viewer.cwd))
         // Watched as the model spells it (`/ITEMS/cheap-items/7` is `/items/7`): events carry
@@ -54,7 +54,8 @@ extension RequestExecutor {
         let after = min(from ?? published, published)
         e.replay = ReplayPlan(
             prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added,
-            view: WatcherView(session.viewer), subscribeReply: subscribeReply, snapshot: copy, snapshotAsked: snapshot)
+            view: WatcherView(session.viewer), subscribeReply: subscribeReply, snapshot: copy, snapshotAsked: snapshot,
+            inStream: inStream)
         return e
     }
 

@@ -24,6 +24,7 @@ enum SSECodec {
             WireEncoder.appendDecimal(rev, to: &out)
             out.append(contentsOf: "\nevent: synced\ndata: ".utf8)
         case .row: out.append(contentsOf: "event: row\ndata: ".utf8)
+        case .snapshot: out.append(contentsOf: "event: snapshot\ndata: ".utf8)
         }
         WireEncoder.encode(push, format: .json, into: &out)
         out.append(10)

@@ -65,7 +65,7 @@ public enum RESPEncoder {
         case .hello: return  // a RESP client is not greeted (it speaks first)
         case .bye(let reason): RESPWriter(resp3: resp3).error("BYE", reason, into: &out)
         case .event(let e): event(e, channel: channel ?? e.path, resp3: resp3, into: &out)
-        case .synced, .row:
+        case .synced, .row, .snapshot:
             var json: [UInt8] = []
             WireEncoder.encode(push, format: .json, into: &json)
             json.removeLast()  // its newline
