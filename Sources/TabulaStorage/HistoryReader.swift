@@ -16,7 +16,19 @@ public protocol HistoryReader: AnyObject {
     /// `limit`-th event's when it counted `limit`, else `through`).
     func count(after: UInt64, through: UInt64, under prefix: String, limit: Int) throws -> (count: Int, through: UInt64)
     /// Up to `limit` stored events with a revision in `(after, through]` under `prefix`,
-    /// oldest first; stops early after an event for which `more` is false.
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws
-        -> [Event]
+    /// oldest first; stops early after an event for which `more` is false. Without `payload`,
+    /// each is read as its revision, kind, path and summary alone (value and prev null, no
+    /// context): all that a text watcher that sees everything is sent.
+    func events(
+        after: UInt64, through: UInt64, under prefix: String, limit: Int, payload: Bool, more: (Event) -> Bool
+    ) throws -> [Event]
+}
+
+extension HistoryReader {
+    /// The events whole (`payload`).
+    public func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool)
+        throws -> [Event]
+    {
+        try events(after: after, through: through, under: prefix, limit: limit, payload: true, more: more)
+    }
 }

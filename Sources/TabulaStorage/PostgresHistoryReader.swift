@@ -26,16 +26,16 @@ final class PostgresHistoryReader: HistoryReader {
         return (n, n == limit ? UInt64(r.int(0, 1)) : through)
     }
 
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws
-        -> [Event]
-    {
+    func events(
+        after: UInt64, through: UInt64, under prefix: String, limit: Int, payload: Bool, more: (Event) -> Bool
+    ) throws -> [Event] {
         let r = try connection().exec(
-            PostgresHistoryReader.eventsSQL(prefix),
+            PostgresHistoryReader.eventsSQL(prefix, columns: payload ? PostgresHistoryReader.columns : "rev, kind, path, summary"),
             PostgresHistoryReader.params(after, through, prefix) + [String(limit)]
                 + PostgresHistoryReader.listParam(prefix))
         var out: [Event] = []
         for i in 0..<r.count {
-            let e = r.event(i)
+            let e = r.event(i, payload: payload)
             out.append(e)
             if !more(e) { break }
         }
@@ -75,10 +75,10 @@ final class PostgresHistoryReader: HistoryReader {
 
 extension PGResult {
     /// The event of row `i` of a change-table query whose first columns are rev, kind, path,
-    /// summary, payload.
-    func event(_ i: Int) -> Event {
-        Event(
-            rev: UInt64(int(i, 0)), kind: text(i, 1) ?? "", path: text(i, 2) ?? "", summary: text(i, 3) ?? "",
-            storedPayload: text(i, 4) ?? "null")
+    /// summary and, with `payload`, payload (else its value is null and it has no context).
+    func event(_ i: Int, payload: Bool = true) -> Event {
+        let rev = UInt64(int(i, 0)), kind = text(i, 1) ?? "", path = text(i, 2) ?? "", summary = text(i, 3) ?? ""
+        guard payload else { return Event(rev: rev, kind: kind, path: path, summary: summary, value: .null) }
+        return Event(rev: rev, kind: kind, path: path, summary: summary, storedPayload: text(i, 4) ?? "null")
     }
 }

@@ -189,6 +189,8 @@ final class SQLiteStatement {
         throw db.error(rc, "running \(what)")
     }
 
+    /// How many columns a row of it has.
+    var columnCount: Int32 { sqlite3_column_count(stmt) }
     func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
     func int(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
     func double(_ i: Int32) -> Double { sqlite3_column_double(stmt, i) }

@@ -36,22 +36,22 @@ final class SQLiteHistoryReader: HistoryReader {
         return (n, n == limit ? last : through)
     }
 
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws
-        -> [Event]
-    {
+    func events(
+        after: UInt64, through: UInt64, under prefix: String, limit: Int, payload: Bool, more: (Event) -> Bool
+    ) throws -> [Event] {
         // Each part is read in the index's order (no sort): the list's events, then `/`'s
         // (a removal of `/` concerns everything; rare), merged by revision.
         let bind = SQLiteHistoryReader.bindings(after, through, prefix) + [.int(Int64(limit))]
-        let select = "SELECT rev, kind, path, summary, payload FROM history WHERE"
+        let select = "SELECT rev, kind, path, summary\(payload ? ", payload" : "") FROM history WHERE"
         let range = "rev > ?1 AND rev <= ?2 AND \(SQLiteHistoryReader.under) ORDER BY rev LIMIT ?7"
-        guard prefix != "/" else { return try read("\(select) ?6 = ?6 AND \(range)", bind, limit: limit, more: more) }
+        guard prefix != "/" else { return try read("\(select) ?6 = ?6 AND \(range)", bind, more: more) }
         var full = false  // the list's part stopped short (its bytes): nothing after it may go
-        let own = try read("\(select) \(SQLiteHistoryReader.list) = ?6 AND \(range)", bind, limit: limit) { e in
+        let own = try read("\(select) \(SQLiteHistoryReader.list) = ?6 AND \(range)", bind) { e in
             full = !more(e)
             return !full
         }
         let last = full || own.count == limit ? own.last?.rev ?? through : through
-        let root = try read("\(select) \(SQLiteHistoryReader.list) = '' AND ?6 = ?6 AND \(range)", bind, limit: limit) {
+        let root = try read("\(select) \(SQLiteHistoryReader.list) = '' AND ?6 = ?6 AND \(range)", bind) {
             _ in true
         }.filter { $0.rev <= last }
         var out: [Event] = []
@@ -70,11 +70,15 @@ final class SQLiteHistoryReader: HistoryReader {
         return out
     }
 
-    private func read(_ sql: String, _ bind: [SQLiteValue], limit: Int, more: (Event) -> Bool) throws -> [Event] {
+    /// The events `sql` selects: with their payload when it selects a fifth column.
+    private func read(_ sql: String, _ bind: [SQLiteValue], more: (Event) -> Bool) throws -> [Event] {
         var out: [Event] = []
         try db.query(sql, bind) { r in
-            let e = Event(
-                rev: UInt64(r.int(0)), kind: r.text(1), path: r.text(2), summary: r.text(3), storedPayload: r.text(4))
+            let rev = UInt64(r.int(0)), kind = r.text(1), path = r.text(2), summary = r.text(3)
+            let e =
+                r.columnCount > 4
+                ? Event(rev: rev, kind: kind, path: path, summary: summary, storedPayload: r.text(4))
+                : Event(rev: rev, kind: kind, path: path, summary: summary, value: .null)
             out.append(e)
             return more(e)
         }

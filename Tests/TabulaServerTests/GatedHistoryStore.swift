@@ -70,11 +70,12 @@ final class GatedHistoryStore: StateStore, @unchecked Sendable {
             return try inner.count(after: after, through: through, under: prefix, limit: limit)
         }
 
-        func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, more: (Event) -> Bool) throws
-            -> [Event]
-        {
+        func events(
+            after: UInt64, through: UInt64, under prefix: String, limit: Int, payload: Bool, more: (Event) -> Bool
+        ) throws -> [Event] {
             gate.pass()
-            return try inner.events(after: after, through: through, under: prefix, limit: limit, more: more)
+            return try inner.events(
+                after: after, through: through, under: prefix, limit: limit, payload: payload, more: more)
         }
     }
 }

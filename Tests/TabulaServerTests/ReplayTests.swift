@@ -34,8 +34,8 @@ final class ArrayHistory: RetainedHistory {
         let all = try window(after, through, prefix)
         return all.count >= limit ? (limit, all[limit - 1].rev) : (all.count, through)
     }
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap)
-        -> [Event]
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int, payload: Bool)
+        throws(HistoryGap) -> [Event]
     {
         var size = 0
         var out: [Event] = []

@@ -112,6 +112,24 @@ func listing(_ m: Model) -> [String] {
         #expect(back.apply(.order(path: "pesto"), viewer: &v, now: 0, rng: &rng).event?.path == "/orders/2")
     }
 
+    @Test func theHistoryReadWithoutPayloadsHasEverySummaryAndNoValue() throws {
+        let path = tempPath()
+        var model = SeedData.model(now: 0)
+        let store = try SQLiteStore(path: path)
+        try store.seed(model.snapshot)
+        try applyAndCommit(
+            ["ORDER pesto", "FAV /items/2", "SELECT /settings/my-string Red", "ADD /items Lamp 30"], model: &model,
+            store: store)
+        let reader = try #require(try store.openHistoryReader())
+        for prefix in ["/", "/items"] {
+            let whole = try reader.events(after: 0, through: 10, under: prefix, limit: 10) { _ in true }
+            let lean = try reader.events(after: 0, through: 10, under: prefix, limit: 10, payload: false) { _ in true }
+            #expect(lean.map(\.rev) == whole.map(\.rev) && lean.map(\.kind) == whole.map(\.kind))
+            #expect(lean.map(\.path) == whole.map(\.path) && lean.map(\.summary) == whole.map(\.summary))
+            #expect(whole.allSatisfy { $0.value != .null } && lean.allSatisfy { $0.value == .null && $0.at == nil })
+        }
+    }
+
     @Test func theHistoryReplaysEventsAfterARevision() throws {
         let path = tempPath()
         var model = SeedData.model(now: 0)

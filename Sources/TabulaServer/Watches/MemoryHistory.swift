@@ -21,8 +21,9 @@ struct MemoryHistory: RetainedHistory {
         return n
     }
 
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap)
-        -> [Event]
+    /// (Held whole in memory: `payload` costs nothing here.)
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int, payload: Bool)
+        throws(HistoryGap) -> [Event]
     {
         let page: [Event]? = state.reading { _ in
             state.history.holds(after: after)

@@ -28,6 +28,9 @@ final class ReplayPlan: Sendable {
     /// answered with a snapshot instead, before the reply (`EventLoop.failReplay`) or after
     /// it, in the stream (`EventLoop.sendSnapshotInStream`).
     let snapshotAsked: Bool
+    /// Its watcher is sent text and every event as it is: a page read from a store needs only
+    /// each event's summary, not its JSON or context (`HistoryReader.events`, `payload`).
+    let summariesSuffice: Bool
     /// A snapshot that goes on from an overtaken replay (`EventLoop.sendSnapshotInStream`):
     /// it has no reply, its `* SNAPSHOT` push having gone before.
     let inStream: Bool
@@ -35,7 +38,7 @@ final class ReplayPlan: Sendable {
     init(
         prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool,
         view: WatcherView? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil, snapshotAsked: Bool = false,
-        inStream: Bool = false
+        inStream: Bool = false, text: Bool = false
     ) {
         self.inStream = inStream
         self.subscribeReply = subscribeReply
@@ -48,6 +51,7 @@ final class ReplayPlan: Sendable {
         self.tag = tag
         self.addedWatch = addedWatch
         self.view = view?.kept  // plain: counted and sent as it is, cheaply
+        summariesSuffice = text && self.view == nil
     }
 }
 
@@ -124,7 +128,7 @@ struct Replay: Sendable {
                 } else if let g = plan.view {
                     let end = min(plan.through, cursor + Replay.window)
                     counted += try history.events(
-                        after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max
+                        after: cursor, through: end, under: plan.prefix, limit: .max, bytes: .max, payload: true
                     ).filter { g.receives($0) }.count
                     cursor = end
                 } else {
@@ -142,7 +146,7 @@ struct Replay: Sendable {
             let end = stepEnd
             let page = try history.events(
                 after: cursor, through: end, under: plan.prefix, limit: pageLimit,
-                bytes: Replay.pageBytes * pageLimit / Replay.pageEvents)
+                bytes: Replay.pageBytes * pageLimit / Replay.pageEvents, payload: !plan.summariesSuffice)
             pageLimit = min(pageLimit * 2, Replay.pageEvents)
             // A page may stop short of `end` (full): the next one starts after its last event.
             cursor = page.last?.rev ?? end
@@ -182,9 +186,10 @@ protocol RetainedHistory {
         count: Int, through: UInt64
     )
     /// Events in `(after, through]` under `prefix`, oldest first, until `limit` of them or
-    /// about `bytes` (see `Event.size`).
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap)
-        -> [Event]
+    /// about `bytes` (see `Event.size`); without `payload`, a store may leave out what only a
+    /// JSON or a restricted watcher is sent (`HistoryReader.events`).
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int, payload: Bool)
+        throws(HistoryGap) -> [Event]
 }
 
 extension Event {

@@ -26,12 +26,13 @@ final class StoreHistory: RetainedHistory {
         try fromStore(after: after) { try $0.count(after: after, through: through, under: prefix, limit: limit) }
     }
 
-    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int) throws(HistoryGap)
-        -> [Event]
+    func events(after: UInt64, through: UInt64, under prefix: String, limit: Int, bytes: Int, payload: Bool)
+        throws(HistoryGap) -> [Event]
     {
         try fromStore(after: after) { reader in
             var size = 0
-            return try reader.events(after: after, through: through, under: prefix, limit: limit) { e in
+            return try reader.events(after: after, through: through, under: prefix, limit: limit, payload: payload) {
+                e in
                 size += e.size
                 return size < bytes
             }
