@@ -30,7 +30,8 @@ final class PostgresHistoryReader: HistoryReader {
         after: UInt64, through: UInt64, under prefix: String, limit: Int, payload: Bool, more: (Event) -> Bool
     ) throws -> [Event] {
         let r = try connection().exec(
-            PostgresHistoryReader.eventsSQL(prefix, columns: payload ? PostgresHistoryReader.columns : "rev, kind, path, summary"),
+            PostgresHistoryReader.eventsSQL(
+                prefix, columns: payload ? PostgresHistoryReader.columns : "rev, kind, path, summary"),
             PostgresHistoryReader.params(after, through, prefix) + [String(limit)]
                 + PostgresHistoryReader.listParam(prefix))
         var out: [Event] = []
