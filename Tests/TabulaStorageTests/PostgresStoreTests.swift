@@ -103,4 +103,23 @@ struct PostgresStoreTests {
         #expect(try reader.events(after: 0, through: 4, under: "/orders/2", limit: 10) { _ in true }.map(\.rev) == [2])
         #expect(try reader.oldestRevision() == 1)
     }
+
+    @Test("replays read without payloads have every summary and no value")
+    func historyReaderWithoutPayloads() throws {
+        let db = try freshDatabase()
+        let a = try PostgresStore(conninfo: db)
+        try a.seed(SeedData.model(now: 1).snapshot)
+        for r in 1...4 {
+            _ = try a.beginWrite(after: UInt64(r - 1))
+            try a.commit(orderBatch(UInt64(r), id: Int64(r)))
+        }
+        let reader = try #require(try a.openHistoryReader())
+        for prefix in ["/", "/orders"] {
+            let whole = try reader.events(after: 0, through: 4, under: prefix, limit: 10) { _ in true }
+            let lean = try reader.events(after: 0, through: 4, under: prefix, limit: 10, payload: false) { _ in true }
+            #expect(whole.count == 4 && lean.map(\.rev) == whole.map(\.rev) && lean.map(\.path) == whole.map(\.path))
+            #expect(lean.map(\.kind) == whole.map(\.kind) && lean.map(\.summary) == whole.map(\.summary))
+            #expect(lean.allSatisfy { $0.value == .null })
+        }
+    }
 }
