@@ -108,6 +108,19 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
         }
     }
 
+    @Test func aSnapshotInTheStreamIsAPushThatReadsBackInTextAndJSON() {
+        let push = Push.snapshot(prefix: "/items", reason: "the history moved past revision 20 while it was replayed")
+        let line = text(WireEncoder.encode(push, format: .text))
+        #expect(line == "* SNAPSHOT /items the history moved past revision 20 while it was replayed\n")
+        #expect(WireDecoder.textPush(String(line.dropLast())) == push)
+        let json = text(WireEncoder.encode(push, format: .json))
+        #expect(
+            json
+                == #"{"push":"snapshot","prefix":"/items","reason":"the history moved past revision 20 while it was replayed"}"#
+                + "\n")
+        #expect(JSONParser.parse(String(json.dropLast())).flatMap(WireDecoder.jsonPush) == push)
+    }
+
     @Test func helloAndByeArePushes() {
         #expect(
             text(WireEncoder.encode(.hello(protocolVersion: 2, server: "tabulad/1", rev: 5, id: "00ab"), format: .text))

@@ -13,8 +13,8 @@ import TabulaServer
     /// nothing until 2,000 more changes have moved the history past its replay (FROM 0 would
     /// be a snapshot at once: the rows as loaded). `meanwhile` runs before those changes.
     static func overtaken(
-        _ configure: (inout ServerConfig) -> Void = { _ in }, meanwhile: (Server) throws -> Void = { _ in },
-        _ body: (TabulaConnection, LineConnection) throws -> Void
+        json: Bool = false, _ configure: (inout ServerConfig) -> Void = { _ in },
+        meanwhile: (Server) throws -> Void = { _ in }, _ body: (TabulaConnection, LineConnection) throws -> Void
     ) throws {
         try withServer({
             $0.historyInMemory = 2_000
@@ -24,9 +24,13 @@ import TabulaServer
             let writer = try connect(s)
             try LargeReplayTests.addItems(writer, 2_000, size: 4 * 1024)
             let watcher = try rawConnect(s)
+            if json {
+                try watcher.send("FORMAT json")
+                _ = try watcher.readLine(timeout: 30)
+            }
             try watcher.send("WATCH /items FROM 1 SNAPSHOT")
             let ack = try watcher.readLine(timeout: 30) ?? "nothing"
-            #expect(ack.hasPrefix("OK watching /items at rev 2000; replaying"), "\(ack.prefix(100))")
+            #expect(ack.contains("watching /items at rev 2000; replaying"), "\(ack.prefix(100))")
             try meanwhile(s)
             try LargeReplayTests.addItems(writer, 2_000, size: 64)
             try body(writer, watcher)
@@ -113,6 +117,31 @@ import TabulaServer
                 bye?.contains("no snapshot could be sent instead (1 snapshots are being sent") == true,
                 "\(bye ?? "no BYE")")
             #expect(bye?.contains("reconnect and WATCH /items SNAPSHOT") == true, "\(bye ?? "no BYE")")
+        }
+    }
+
+    @Test func aCopyKeptInJSONFromTheEventsAloneEqualsTheListAfterItsReplayGoesOnAsASnapshot() throws {
+        try Self.overtaken(json: true) { writer, watcher in
+            // Everything the watcher was sent, into a copy kept as a client written from
+            // Protocol.md keeps one (`ReplicaFeed`): the replay, the snapshot, then live.
+            var feed = ReplicaFeed(path: "/items")
+            _ = feed.connected(historyID: "h")
+            _ = feed.connected(historyID: "h")  // (a resume: the copy's history seen before)
+            _ = feed.takeReply(ok: true, message: "watching /items at rev 2000; replaying 1999 events")
+            var marker = false, last: UInt64 = 0
+            while last < 4_000, let l = try watcher.readLine(timeout: 30) {
+                guard let push = TabulaConnection.push(l) else { continue }
+                if case .snapshot = push { marker = true }
+                if case .event(let e) = push, marker { last = max(last, e.rev) }
+                if case .synced(let rev) = push { last = max(last, rev) }
+                // (This copy holds nothing of revision 1: the replay's events are not its.)
+                if marker { _ = feed.take(push) }
+            }
+            #expect(marker && feed.phase == .live && feed.snapshots == 1, "\(marker) \(feed.phase) \(feed.snapshots) \(last)")
+            let listed = try writer.request("LS /items LIMIT 10000").data.filter { !$0.hasPrefix("==") }
+            let paths = listed.map { "/items/" + $0.prefix { $0 != " " } }
+            let same = feed.replica.entries.map(\.path) == paths
+            #expect(same, "\(feed.replica.rowCount) rows kept, \(paths.count) listed")
         }
     }
 }

@@ -28,7 +28,10 @@ extension EventLoop {
         let prefix = r.plan.prefix
         let why =
             "the history moved past revision \(r.cursor) while it was replayed (the oldest held is now \(gap.oldest))"
-        c.output.append(Codec.push(.snapshot(prefix: prefix, reason: why), format: c.session.format))
+        var marker: [UInt8] = []  // (RESP: a message on the watched prefix, as its rows are)
+        Codec.watchPush(
+            .snapshot(prefix: prefix, reason: why), channel: prefix, format: c.session.format, into: &marker)
+        c.output.append(marker)
         let state = executor.state
         // Under the lock, as UNWATCH: every publication whose audience had the watch has a
         // ticket below this one.
