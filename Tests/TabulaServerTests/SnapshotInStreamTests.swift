@@ -137,7 +137,9 @@ import TabulaServer
                 // (This copy holds nothing of revision 1: the replay's events are not its.)
                 if marker { _ = feed.take(push) }
             }
-            #expect(marker && feed.phase == .live && feed.snapshots == 1, "\(marker) \(feed.phase) \(feed.snapshots) \(last)")
+            #expect(
+                marker && feed.phase == .live && feed.snapshots == 1,
+                "\(marker) \(feed.phase) \(feed.snapshots) \(last)")
             let listed = try writer.request("LS /items LIMIT 10000").data.filter { !$0.hasPrefix("==") }
             let paths = listed.map { "/items/" + $0.prefix { $0 != " " } }
             let same = feed.replica.entries.map(\.path) == paths
