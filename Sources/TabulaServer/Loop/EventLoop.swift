@@ -107,6 +107,8 @@ final class EventLoop {
     /// `SharedState.publicationsPosted` as read before this turn's inbox was drained: every
     /// publication before it is queued (`sendSnapshotInStream`).
     var publicationsPostedAtTurn: UInt64 = 0
+    /// Event bytes framed as an HTTP chunk once for every stream they go to.
+    var sharedChunk = SharedChunk()
     /// The second in which this loop last looked for connections to shed and found none
     /// (it looks again in the next: the bound's cost stays one scan a second).
     var shedFoundNone = -1

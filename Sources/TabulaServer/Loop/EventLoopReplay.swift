@@ -217,7 +217,11 @@ extension EventLoop {
     /// limit the client is dropped, as for unread output).
     func push(_ bytes: [UInt8], to c: Connection) {
         guard c.replay != nil else {
-            c.output.append(bytes)
+            if c.output.chunkedBody, !bytes.isEmpty {
+                c.output.appendRaw(sharedChunk.framing(bytes))
+            } else {
+                c.output.append(bytes)
+            }
             c.exchange?.pushed(at: nowSeconds)
             // Only pushes can pass the limit: replies wait for the client to read (see
             // `refreshReading`), so one large reply never drops a client that reads.

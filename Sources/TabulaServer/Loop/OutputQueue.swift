@@ -30,6 +30,11 @@ struct OutputQueue {
     /// `bytes` as the connection's body takes them: one chunk when chunked, else as they are.
     func framed(_ bytes: [UInt8]) -> [UInt8] {
         guard chunkedBody, !bytes.isEmpty else { return bytes }
+        return OutputQueue.chunk(bytes)
+    }
+
+    /// `bytes` (not empty) as one HTTP chunk: its size in hex, CRLF, the bytes, CRLF.
+    static func chunk(_ bytes: [UInt8]) -> [UInt8] {
         var out = Array(String(bytes.count, radix: 16).utf8)
         out.reserveCapacity(out.count + bytes.count + 4)
         out += [13, 10]
