@@ -113,9 +113,10 @@ public struct ReplicaFeed: Sendable {
             replica.synced(rev)
             phase = .live
             if wasSnapshot { return .changed(ListChange(rev: replica.rev, reset: true)) }
-        case .snapshot(let prefix, _):
-            // The replay went on as a snapshot: its rows replace the copy.
-            guard prefix == replica.path, phase != .idle, !awaitingSnapshot else { return .none }
+        case .snapshot:
+            // The replay went on as a snapshot: its rows replace the copy. (A feed's connection
+            // replays its one list, whatever spelling of its path the feed was made with.)
+            guard phase == .resuming, !awaitingSnapshot else { return .none }
             beginSnapshot()
         case .event(let e):
             // During a snapshot, an event is of a revision its rows hold (one in the stream

@@ -212,6 +212,7 @@ extension EventLoop {
         c.readClosed = true
         c.held.removeAll()
         c.replay = nil  // what it had of a replay is sent; the rest, and what waited behind it, is not
+        c.snapshotDue = nil
         c.readerStep = nil
         c.deferred.removeAll()
         c.deferredCount = 0

@@ -47,6 +47,7 @@ extension EventLoop {
                 saidGoodbye = true
                 for c in conns.values where !c.phase.isEnding {
                     c.replay = nil  // the goodbye is the last thing it gets
+                    c.snapshotDue = nil
                     c.readerStep = nil
                     if c.phase.awaits {  // after the replies it awaits
                         c.phase = .awaiting(bye: .shutdown)

@@ -22,21 +22,36 @@ extension EventLoop {
     /// out a few sends later in the same turn. A writer with 100 watchers on its loop is
     /// answered before its watchers' sends, not after them (docs/performance.md gives the
     /// fan-out figures). Each connection's own output keeps its order, so causality does not
-    /// depend on this.
+    /// depend on this. A turn writes about `flushBytesPerTurn` at most: the connections left
+    /// (the first made dirty: watchers) stay dirty for the next turn, behind that turn's
+    /// replies, so 5,000 streams' sends cannot keep a reply waiting for all of them.
     func flushDirty() {
         swap(&flushing, &dirty)  // both keep their storage: no allocation per turn
-        for c in flushing.reversed() {
+        var budget = EventLoop.flushBytesPerTurn
+        var i = flushing.count
+        while i > 0, budget > 0 {
+            i -= 1
+            let c = flushing[i]
             c.dirty = false
             guard conns[c.id.raw] != nil else { continue }
-            flush(c)
+            budget -= flush(c)
         }
+        if i > 0 { dirty.insert(contentsOf: flushing[..<i], at: 0) }  // still marked dirty
         flushing.removeAll(keepingCapacity: true)
     }
 
-    func flush(_ c: Connection) {
+    /// Bytes one turn writes before the connections left wait for the next: a few
+    /// milliseconds of sends.
+    static let flushBytesPerTurn = 4 << 20
+
+    /// Writes what `c`'s socket takes of its output; returns the bytes written.
+    @discardableResult
+    func flush(_ c: Connection) -> Int {
+        var sent = 0
         if !c.output.isEmpty {
             let (result, written) = c.tls.map { c.output.flush(tls: $0) } ?? c.output.flush(fd: c.fd)
             stats.add(stats.bytesOut, written)
+            sent = written
             if written > 0 {
                 c.lastDrained = nowSeconds
                 c.drained.add(written, at: nowSeconds)
@@ -44,7 +59,7 @@ extension EventLoop {
             if case .wouldBlock = result { c.socketFull = c.tls == nil } else { c.socketFull = false }
             if case .failed = result {
                 closeConnection(c)
-                return
+                return sent
             }
             // The client read: requests held for it may run again.
             if (!c.held.isEmpty || c.exchange?.hasWaiting == true) && c.phase.runs && c.replay == nil
@@ -56,6 +71,7 @@ extension EventLoop {
         refreshReading(c)
         updateInterest(c)
         closeIfDone(c)
+        return sent
     }
 
     func closeIfDone(_ c: Connection) {

@@ -40,7 +40,7 @@ extension EventLoop {
     var replayCanStep: Bool {
         replaying.contains {
             $0.replay != nil
-                && ($0.readerStep != nil || $0.snapshotDue != nil
+                && ($0.readerStep != nil || snapshotMayGo($0)
                     || (!$0.replayAtReader && $0.replayWaitsUntil <= nowNanos && $0.output.count < Replay.pageBytes))
                 && conns[$0.id.raw] != nil
         }
@@ -48,7 +48,9 @@ extension EventLoop {
 
     /// Whether a replay waits for its client to read (the loop then sleeps at most
     /// `replayRecheck` before it looks again).
-    var replayWaitsForClient: Bool { replaying.contains { $0.replay != nil && $0.replayWaitsUntil > nowNanos } }
+    var replayWaitsForClient: Bool {
+        replaying.contains { $0.replay != nil && ($0.replayWaitsUntil > nowNanos || $0.snapshotDue != nil) }
+    }
 
     /// Bytes a replay may leave sent but not taken by its client (the kernel's send queue)
     /// before it waits: a client that does not read costs a replay one page and this, not
@@ -171,7 +173,7 @@ extension EventLoop {
     /// that asked for a snapshot goes on as one in the stream; otherwise the client has part
     /// of the replay and no way to get the rest here, so it is told where to resume and closed.
     private func failReplay(_ c: Connection, _ r: Replay, _ gap: HistoryGap) {
-        if goesOnAsSnapshot(c, r, gap) { return beginSnapshotInStream(c, r, gap) }
+        if goesOnAsSnapshot(c, r, gap), beginSnapshotInStream(c, r, gap) { return }
         let format = c.session.format
         if !r.acknowledged, r.plan.snapshotAsked, gap.failure == nil, c.exchange == nil {
             let others = executor.state.hub.withLock { hub in

@@ -23,24 +23,36 @@ extension EventLoop {
     }
 
     /// Begins the snapshot in the stream for `c`'s replay `r`: the push that announces it,
-    /// ahead of everything the replay held back, and the watch taken away.
-    func beginSnapshotInStream(_ c: Connection, _ r: Replay, _ gap: HistoryGap) {
+    /// ahead of everything the replay held back, and the watch taken away. False (nothing
+    /// done) when no snapshot covers the prefix (it is not a list, or the watcher may not list
+    /// it): the replay then stops with a goodbye that says how to go on.
+    func beginSnapshotInStream(_ c: Connection, _ r: Replay, _ gap: HistoryGap) -> Bool {
         let prefix = r.plan.prefix
+        let state = executor.state
+        // Under the lock, as UNWATCH: every publication whose audience had the watch has a
+        // ticket below this one.
+        let ticket: UInt64? = state.reading { lease in
+            guard Snapshot.refusal(of: prefix, in: lease.model, viewer: c.session.viewer) == nil else { return nil }
+            _ = state.hub.withLock { $0.remove(c.id, prefix) }
+            return state.publicationsIssued
+        }
+        guard let ticket else { return false }
         let why =
             "the history moved past revision \(r.cursor) while it was replayed (the oldest held is now \(gap.oldest))"
         var marker: [UInt8] = []  // (RESP: a message on the watched prefix, as its rows are)
         Codec.watchPush(
             .snapshot(prefix: prefix, reason: why), channel: prefix, format: c.session.format, into: &marker)
         c.output.append(marker)
-        let state = executor.state
-        // Under the lock, as UNWATCH: every publication whose audience had the watch has a
-        // ticket below this one.
-        let ticket = state.reading { _ in
-            _ = state.hub.withLock { $0.remove(c.id, prefix) }
-            return state.publicationsIssued
-        }
         c.snapshotDue = StreamSnapshot(prefix: prefix, subscribeReply: r.plan.subscribeReply, ticket: ticket)
         log.log(.info, "connection \(c.id.raw): replay of \(prefix) goes on as a snapshot: \(why)", conn: c.id.raw)
+        return true
+    }
+
+    /// Whether `c`'s due snapshot may be sent now: every publication before its ticket posted
+    /// (else the loop looks again within `replayRecheck`, rather than spin).
+    func snapshotMayGo(_ c: Connection) -> Bool {
+        guard let due = c.snapshotDue else { return false }
+        return due.ticket <= executor.state.publicationsPosted.load(ordering: .acquiring)
     }
 
     /// Sends `c`'s due snapshot once it may go: every event of the watch taken away is queued

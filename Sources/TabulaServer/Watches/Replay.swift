@@ -38,7 +38,7 @@ final class ReplayPlan: Sendable {
     init(
         prefix: String, after: UInt64, through: UInt64, rev: UInt64, tag: String?, addedWatch: Bool,
         view: WatcherView? = nil, subscribeReply: Bool = false, snapshot: Snapshot? = nil, snapshotAsked: Bool = false,
-        inStream: Bool = false, text: Bool = false
+        inStream: Bool = false, textFormat: Bool = false
     ) {
         self.inStream = inStream
         self.subscribeReply = subscribeReply
@@ -51,7 +51,7 @@ final class ReplayPlan: Sendable {
         self.tag = tag
         self.addedWatch = addedWatch
         self.view = view?.kept  // plain: counted and sent as it is, cheaply
-        summariesSuffice = text && self.view == nil
+        summariesSuffice = textFormat && self.view == nil
     }
 }
 

@@ -55,7 +55,7 @@ extension RequestExecutor {
         e.replay = ReplayPlan(
             prefix: p, after: after, through: published, rev: revision, tag: tag, addedWatch: added,
             view: WatcherView(session.viewer), subscribeReply: subscribeReply, snapshot: copy, snapshotAsked: snapshot,
-            inStream: inStream, text: session.format == .text)
+            inStream: inStream, textFormat: session.format == .text)
         return e
     }
 
