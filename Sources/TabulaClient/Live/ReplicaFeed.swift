@@ -114,8 +114,9 @@ public struct ReplicaFeed: Sendable {
             phase = .live
             if wasSnapshot { return .changed(ListChange(rev: replica.rev, reset: true)) }
         case .snapshot:
-            // The replay went on as a snapshot: its rows replace the copy. (A feed's connection
-            // replays its one list, whatever spelling of its path the feed was made with.)
+            // The replay went on as a snapshot: its rows replace the copy. (Given to the feed
+            // whose replay runs, whatever spelling of its path the feed was made with: a
+            // connection with several feeds routes it by its prefix, as `tabula live` does.)
             guard phase == .resuming, !awaitingSnapshot else { return .none }
             beginSnapshot()
         case .event(let e):

@@ -40,6 +40,8 @@ final class EventLoop {
     var nextLoop = 0
     @exclusivity(unchecked) var dirty: [Connection] = []
     @exclusivity(unchecked) var flushing: [Connection] = []
+    /// Dirty connections a turn's write budget did not reach, oldest first (`flushDirty`).
+    @exclusivity(unchecked) var carried: [Connection] = []
     @exclusivity(unchecked) var toEngine: [EngineInput] = []
     /// Connections whose held requests may run now (their group was answered, their replay
     /// ended, or their client read its output).

@@ -22,26 +22,38 @@ extension EventLoop {
     /// out a few sends later in the same turn. A writer with 100 watchers on its loop is
     /// answered before its watchers' sends, not after them (docs/performance.md gives the
     /// fan-out figures). Each connection's own output keeps its order, so causality does not
-    /// depend on this. A turn writes about `flushBytesPerTurn` at most: the connections left
-    /// (the first made dirty: watchers) stay dirty for the next turn, behind that turn's
-    /// replies, so 5,000 streams' sends cannot keep a reply waiting for all of them.
+    /// depend on this. A turn writes about `flushBytesPerTurn` of what it made dirty; the
+    /// connections it does not reach (the first made dirty: watchers) are carried, still
+    /// dirty, and written oldest first within a budget of their own, this turn and the next:
+    /// 5,000 streams' sends cannot keep a reply waiting for all of them, and none is left
+    /// behind by those made dirty after it.
     func flushDirty() {
         swap(&flushing, &dirty)  // both keep their storage: no allocation per turn
         var budget = EventLoop.flushBytesPerTurn
         var i = flushing.count
         while i > 0, budget > 0 {
             i -= 1
-            let c = flushing[i]
-            c.dirty = false
-            guard conns[c.id.raw] != nil else { continue }
-            budget -= flush(c)
+            budget -= flushDirty(flushing[i])
         }
-        if i > 0 { dirty.insert(contentsOf: flushing[..<i], at: 0) }  // still marked dirty
+        var carriedBudget = EventLoop.flushBytesPerTurn, done = 0
+        while done < carried.count, carriedBudget > 0 {
+            carriedBudget -= flushDirty(carried[done])
+            done += 1
+        }
+        carried.removeFirst(done)
+        carried.append(contentsOf: flushing[..<i])  // not reached: carried, still marked dirty
         flushing.removeAll(keepingCapacity: true)
     }
 
-    /// Bytes one turn writes before the connections left wait for the next: a few
-    /// milliseconds of sends.
+    /// Writes dirty `c` (unless it closed meanwhile); returns the bytes written.
+    private func flushDirty(_ c: Connection) -> Int {
+        c.dirty = false
+        guard conns[c.id.raw] != nil else { return 0 }
+        return flush(c)
+    }
+
+    /// Bytes one turn writes of what it made dirty before the rest is carried, and again of
+    /// what was carried: a few milliseconds of sends each.
     static let flushBytesPerTurn = 4 << 20
 
     /// Writes what `c`'s socket takes of its output; returns the bytes written.

@@ -51,7 +51,7 @@ extension EventLoop {
     /// Whether `c`'s due snapshot may be sent now: every publication before its ticket posted
     /// (else the loop looks again within `replayRecheck`, rather than spin).
     func snapshotMayGo(_ c: Connection) -> Bool {
-        guard let due = c.snapshotDue else { return false }
+        guard let due = c.snapshotDue, c.replayWaitsUntil <= nowNanos else { return false }
         return due.ticket <= executor.state.publicationsPosted.load(ordering: .acquiring)
     }
 
@@ -59,7 +59,9 @@ extension EventLoop {
     /// by now (its publication was posted before this turn drained the inbox). Returns
     /// whether it began (else it waits for a later turn).
     func sendSnapshotInStream(_ c: Connection) -> Bool {
-        guard let due = c.snapshotDue, due.ticket <= publicationsPostedAtTurn else { return false }
+        guard let due = c.snapshotDue, due.ticket <= publicationsPostedAtTurn, c.replayWaitsUntil <= nowNanos else {
+            return false
+        }
         let state = executor.state
         let e: Execution? = state.reading { lease in
             // A node that must reload first has no committed model to copy yet.
@@ -68,7 +70,10 @@ extension EventLoop {
                 c.id, lease, prefix: due.prefix, from: nil, snapshot: true, tag: nil, session: c.session,
                 subscribeReply: due.subscribeReply, inStream: true)
         }
-        guard let e else { return false }
+        guard let e else {
+            c.replayWaitsUntil = nowNanos + EventLoop.replayRecheck  // (looked at again then)
+            return false
+        }
         c.snapshotDue = nil
         // What was held back goes first: the old watch's events (of revisions the rows hold,
         // which the client skips) and the other watches'.

@@ -13,7 +13,7 @@ extension EventLoop {
     /// interrupted wait) and whether the loop slept (was woken, rather than found work).
     func waitForWork(_ events: inout [tabula_epoll_event]) -> (count: Int32, slept: Bool) {
         let room = Int32(events.count)
-        guard ready.isEmpty && readLater.isEmpty && dirty.isEmpty && !replayCanStep else {
+        guard ready.isEmpty && readLater.isEmpty && dirty.isEmpty && carried.isEmpty && !replayCanStep else {
             return (tabula_epoll_wait(epfd, &events, room, 0), false)
         }
         let start = Histogram.now()
