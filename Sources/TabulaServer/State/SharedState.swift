@@ -68,7 +68,7 @@ final class SharedState: @unchecked Sendable {
     /// The revision at which each user's grants last changed by a reload of the users file:
     /// a copy its watches made before counts in the old grants' view, so it cannot be
     /// resumed from a revision before that (`WatchRequests`).
-    let grantsChanged = Mutex<[String: UInt64]>([:])
+    let grantsChanged = Locked<[String: UInt64]>([:])
     /// Guarded by `lock` (set under the write lock). The views the users' grants make
     /// (`EventViews`), the one owner of them: a model put in place of another (a turn on a
     /// copy, a refused commit's return) takes them from here.

@@ -62,7 +62,7 @@ final class SnapshotCount: Sendable {
     /// Old versions of the model (revisions before the newest) that snapshots not being read
     /// may keep alive: past them, the unread snapshots pinning older ones are closed.
     static let mostOldVersions = 2
-    private let taken = Mutex<Places>(Places())
+    private let taken = Locked(Places())
 
     private struct Places {
         var total = 0
