@@ -88,16 +88,20 @@ struct PostgresStoreTests {
         #expect(try a.changes(after: 2, limit: 10).map(\.event.rev) == [3])
     }
 
-    @Test("replays read the change table under a prefix")
-    func historyReader() throws {
-        let db = try freshDatabase()
-        let a = try PostgresStore(conninfo: db)
+    /// A history reader of a fresh store with four orders made, one a revision.
+    func readerOfFourOrders() throws -> HistoryReader {
+        let a = try PostgresStore(conninfo: try freshDatabase())
         try a.seed(SeedData.model(now: 1).snapshot)
         for r in 1...4 {
             _ = try a.beginWrite(after: UInt64(r - 1))
             try a.commit(orderBatch(UInt64(r), id: Int64(r)))
         }
-        let reader = try #require(try a.openHistoryReader())
+        return try #require(try a.openHistoryReader())
+    }
+
+    @Test("replays read the change table under a prefix")
+    func historyReader() throws {
+        let reader = try readerOfFourOrders()
         #expect(try reader.count(after: 1, through: 4, under: "/orders") == 3)
         #expect(try reader.count(after: 0, through: 4, under: "/orderss") == 0)
         #expect(try reader.events(after: 0, through: 4, under: "/orders/2", limit: 10) { _ in true }.map(\.rev) == [2])
@@ -106,14 +110,7 @@ struct PostgresStoreTests {
 
     @Test("replays read without payloads have every summary and no value")
     func historyReaderWithoutPayloads() throws {
-        let db = try freshDatabase()
-        let a = try PostgresStore(conninfo: db)
-        try a.seed(SeedData.model(now: 1).snapshot)
-        for r in 1...4 {
-            _ = try a.beginWrite(after: UInt64(r - 1))
-            try a.commit(orderBatch(UInt64(r), id: Int64(r)))
-        }
-        let reader = try #require(try a.openHistoryReader())
+        let reader = try readerOfFourOrders()
         for prefix in ["/", "/orders"] {
             let whole = try reader.events(after: 0, through: 4, under: prefix, limit: 10) { _ in true }
             let lean = try reader.events(after: 0, through: 4, under: prefix, limit: 10, payload: false) { _ in true }
