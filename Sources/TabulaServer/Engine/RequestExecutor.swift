@@ -17,10 +17,14 @@ struct RequestExecutor: Sendable {
     /// none when the engine holds state it must reload, or a write meets uncommitted state),
     /// and publishes their events once. Reads see the model as committed.
     /// Returns the answers as values (the connection's codec writes them, after the lock),
-    /// how many units ran, and whether it published events (which the loop queues first).
+    /// how many units ran, and whether events it published for the loop's own watchers went
+    /// through the loop's inbox (the loop queues them first); those handed back instead are
+    /// in `own` (`OwnLoopEvents`).
     func runOnLoop(
-        _ units: ArraySlice<RoutedUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache
+        _ units: ArraySlice<RoutedUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
+        own: inout OwnLoopEvents
     ) -> LoopRun {
+        own.inboxed = false
         var access = VerbTraits.Access.connection
         var end = units.startIndex
         let cap = units.startIndex + RequestExecutor.unitsPerLock
@@ -41,7 +45,7 @@ struct RequestExecutor: Sendable {
         if access == .write { run.events.reserveCapacity(here.count) }
         switch access {
         case .write:
-            state.writing { lease in
+            state.writing(onLoop: conn.loop, own: &own) { lease in
                 runAll(here, lease, access: access, conn: conn, session: &session, cache: &cache, run: &run)
                 state.publish(&run.events, origins: run.origins, stats: stats)
             }
@@ -51,7 +55,6 @@ struct RequestExecutor: Sendable {
             }
         case .connection: runAll(here, nil, access: access, conn: conn, session: &session, cache: &cache, run: &run)
         }
-        let published = !run.events.isEmpty
         run.events.removeAll()  // what fell out of the history, freed outside the lock
         var answers: [Answer] = []
         swap(&answers, &run.answers)
@@ -59,7 +62,7 @@ struct RequestExecutor: Sendable {
         // held back; a run cut only by a cap goes on here after the lock is released.
         return LoopRun(
             answered: run.answered, answers: answers,
-            toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), published: published)
+            toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), inboxed: own.inboxed)
     }
 
     /// What a loop's run of units produced under its lock.
@@ -127,8 +130,9 @@ struct RequestExecutor: Sendable {
         let answered: Int
         let answers: [Answer]
         let toEngine: Bool
-        /// It published events (which this loop's inbox holds too, for its watchers).
-        let published: Bool
+        /// It published events for this loop's watchers through the loop's inbox: its replies
+        /// wait until the inbox is drained (`OwnLoopEvents`).
+        let inboxed: Bool
     }
 
     /// Answers one unit on a loop: refused, from the cache, or run. True when nothing may run

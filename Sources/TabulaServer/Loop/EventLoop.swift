@@ -76,9 +76,12 @@ final class EventLoop {
     @exclusivity(unchecked) var cache = ReplyCache()
     /// A run is under way (`runHere`): nothing may drain the inbox or start another run.
     @exclusivity(unchecked) var inRun = false
-    /// Connections whose run published events, its replies parked until those events are
-    /// queued ahead of them (`settlePublished`).
+    /// Connections whose run published events through this loop's inbox, its replies parked
+    /// until those events are queued ahead of them (`settlePublished`).
     @exclusivity(unchecked) var published: [Connection] = []
+    /// What a run's write published for this loop's own watchers, handed back to queue at
+    /// once (`OwnLoopEvents`); its buffer is kept from run to run.
+    @exclusivity(unchecked) var ownEvents = OwnLoopEvents()
     /// Publications that must be posted before the parked runs settle (an UNWATCH's).
     @exclusivity(unchecked) var settleAfter: UInt64 = 0
     /// Connections not yet greeted, in the order they came, each with when to greet it (the

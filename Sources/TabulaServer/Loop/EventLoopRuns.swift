@@ -2,8 +2,9 @@ import Glibc
 import TabulaProtocol
 
 /// Running a connection's requests on its loop. A run answers what it may here and hands the
-/// rest on; a run that published events parks its replies until those events are queued
-/// ahead of them. The inbox is drained only between runs (`settlePublished`), never inside
+/// rest on. The events a run publishes for this loop's watchers are queued before its
+/// replies: at once, when they come back from the post (`OwnLoopEvents`); otherwise the run
+/// parks its replies until the inbox that holds them is drained. The inbox is drained only between runs (`settlePublished`), never inside
 /// one: a debug build stops at any drain or run begun inside a run.
 extension EventLoop {
     /// Runs `units` for `c`, then queues the replies of every run that published behind the
@@ -31,15 +32,17 @@ extension EventLoop {
                 return
             }
             let began = Histogram.now()
-            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache)
+            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, own: &ownEvents)
             batchSeconds.observe(since: began)
+            queueOwnEvents()
             let after = rest.dropFirst(r.answered)
             let unwatched = c.session.unwatchedAt.take()
             if let t = unwatched { settleAfter = max(settleAfter, t) }
-            if r.published || unwatched != nil {
-                // The events just published sit in this loop's inbox too, behind whatever was
-                // posted before them: queued ahead of these replies (as the engine's are), so
-                // that no reply reflects a change whose event its connection was not sent.
+            if r.inboxed || unwatched != nil {
+                // The events just published for this loop's watchers sit in its inbox, behind
+                // whatever was posted before them: queued ahead of these replies (as the
+                // engine's are), so that no reply reflects a change whose event its
+                // connection was not sent.
                 c.parked = ParkedRun(run: r, rest: after)
                 c.phase = .awaiting(bye: nil)
                 published.append(c)
@@ -48,6 +51,18 @@ extension EventLoop {
             guard let next = finish(c, r, after) else { return }
             rest = next
         }
+    }
+
+    /// Queues the events a run just published for this loop's own watchers, handed back
+    /// rather than posted to its inbox (`OwnLoopEvents`): ahead of the run's replies and of
+    /// anything the inbox gets after them.
+    private func queueOwnEvents() {
+        guard !ownEvents.sends.isEmpty else { return }
+        for m in ownEvents.sends {
+            guard case .send(let id, let bytes) = m, let w = conns[id.raw] else { continue }
+            push(bytes, to: w)
+        }
+        ownEvents.sends.removeAll(keepingCapacity: true)
     }
 
     /// Hands a run's answers to the connection's codec and does what its last unit asked:

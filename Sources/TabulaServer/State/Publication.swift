@@ -19,6 +19,11 @@ struct Publication {
         case events(Audience, [Event], origin: ConnectionID?)
         /// Messages to loops, by loop.
         case messages([[LoopMessage]])
+
+        var isMessages: Bool {
+            if case .messages = self { return true }
+            return false
+        }
     }
 
     var steps: [Step] = []
@@ -33,62 +38,88 @@ struct Publication {
 
 extension SharedState {
     /// Publishes `p`, once every hold before it has published its own (`ticket` in order).
-    func post(_ p: Publication, ticket: UInt64) {
+    /// What it has for the loop `own` names is handed back in `own` when that loop's inbox
+    /// is empty by then (see `OwnLoopEvents`), and posted to it otherwise.
+    func post(_ p: Publication, ticket: UInt64, own: inout OwnLoopEvents) {
         var spins = 0
         while publicationsPosted.load(ordering: .acquiring) != ticket {
             spins += 1
             if spins > 64 { sched_yield() }
         }
         defer { publicationsPosted.store(ticket + 1, ordering: .releasing) }
-        var outbox = Array(repeating: [LoopMessage](), count: loops.count)
+        // Every hold before this one has posted: the loop's inbox holds all of theirs for it.
+        let direct = own.loop.map { loops[$0].inbox.isEmpty } == true && !p.steps.contains { $0.isMessages }
+        // Reused from post to post (one post at a time: the tickets order them).
+        if outbox.count != loops.count { outbox = Array(repeating: [], count: loops.count) }
         var delivered = 0
         // Events go to every loop before the messages after them go to any: a writer's OK
         // must not reach its client (on one loop) before its event reaches another loop.
         func flush() {
             for i in outbox.indices where !outbox[i].isEmpty {
-                loops[i].post(outbox[i])
-                outbox[i].removeAll()
+                if i == own.loop {
+                    if direct {
+                        own.sends.append(contentsOf: outbox[i])
+                    } else {
+                        own.inboxed = true
+                        loops[i].post(outbox[i])
+                    }
+                } else {
+                    loops[i].post(outbox[i])
+                }
+                outbox[i].removeAll(keepingCapacity: true)
             }
         }
         for step in p.steps {
             switch step {
             case .events(let audience, let events, let origin):
-                var run = EventRun(formats: audience.formats)
-                for e in events { run.append(e) }
-                // A restricted audience's run is one event: a member with a view of its own
-                // (grants, FILTER) gets it as that view renders it (`WatcherView.view`), or not
-                // at all (`receives`), decided and encoded once per distinct view (nil: not sent).
-                var views: [WatcherView: EventRun?] = [:]
-                for m in audience.members where m.conn != origin {
-                    let bytes: [UInt8]
-                    if let g = m.view {
-                        let view =
-                            views[g]
-                            ?? {
-                                guard g.receives(events[0]) else { return nil }
-                                var r = EventRun(formats: audience.formats)
-                                r.append(g.view(events[0]))
-                                return r
-                            }()
-                        views[g] = view
-                        guard var r = view else { continue }
-                        bytes = r.bytes(for: m.format, channel: m.channel)
-                        views[g] = r  // keeps the framings it made
-                    } else {
-                        bytes = run.bytes(for: m.format, channel: m.channel)
-                    }
-                    outbox[m.conn.loop].append(.send(m.conn, bytes))
-                    delivered += events.count
-                }
+                delivered += queue(events, to: audience, origin: origin)
             case .messages(let byLoop):
                 flush()
-                for i in byLoop.indices where !byLoop[i].isEmpty { loops[i].post(byLoop[i]) }
+                for i in byLoop.indices where !byLoop[i].isEmpty {
+                    if i == own.loop { own.inboxed = true }
+                    loops[i].post(byLoop[i])
+                }
             }
         }
         if delivered > 0, let stats = p.stats { stats.add(stats.eventsDelivered, delivered) }
         flush()
-        // Every event through it is in its loops' inboxes now (holds post in ticket order).
+        // Every event through it is in its loops' inboxes (or handed back for its own loop)
+        // now: holds post in ticket order.
         if let last = p.lastRevision { postedRevision.store(last, ordering: .releasing) }
+    }
+
+    /// Encodes `events` for each member of `audience` but `origin` into `outbox`, by loop;
+    /// returns how many events it queued. Called by `post` only (it owns `outbox`).
+    private func queue(_ events: [Event], to audience: Audience, origin: ConnectionID?) -> Int {
+        var run = EventRun(formats: audience.formats)
+        for e in events { run.append(e) }
+        var delivered = 0
+        // A restricted audience's run is one event: a member with a view of its own
+        // (grants, FILTER) gets it as that view renders it (`WatcherView.view`), or not
+        // at all (`receives`), decided and encoded once per distinct view (nil: not sent).
+        var views: [WatcherView: EventRun?] = [:]
+        for m in audience.members where m.conn != origin {
+            let bytes: [UInt8]
+            if let g = m.view {
+                let view =
+                    views[g]
+                    ?? {
+                        guard g.receives(events[0]) else { return nil }
+                        var r = EventRun(formats: audience.formats)
+                        r.append(g.view(events[0]))
+                        return r
+                    }()
+                views[g] = view
+                guard var r = view else { continue }
+                bytes = r.bytes(for: m.format, channel: m.channel)
+                views[g] = r  // keeps the framings it made
+            } else {
+                bytes = run.bytes(for: m.format, channel: m.channel)
+            }
+            outbox[m.conn.loop].append(.send(m.conn, bytes))
+            delivered += events.count
+        }
+        return delivered
     }
 
     /// Queues `events` (those with an audience) for this hold's publication. A run of
@@ -120,4 +151,21 @@ extension SharedState {
             }
         }
     }
+}
+
+/// What a write hold on an I/O loop (a run of the memory store's writes) published for that
+/// loop's own watchers. When the loop's inbox is empty as the hold posts (every earlier
+/// hold has posted by then, so none of their events waits there), the events are handed
+/// back for the loop to queue at once, ahead of the writer's replies: the run completes
+/// with no message to itself and nothing to wait for. Otherwise they go through the inbox
+/// behind what it holds, and the run's replies wait until it is drained
+/// (`EventLoop.settlePublished`). Events of later holds reach the inbox only after this
+/// hold posted, so they are drained after what it queued: each watcher's order is kept.
+struct OwnLoopEvents {
+    /// The loop the hold ran on (nil: the engine's hold).
+    var loop: Int?
+    /// Event bytes for the loop's own watchers, to queue now (`.send` messages).
+    var sends: [LoopMessage] = []
+    /// Some went through the loop's inbox instead: the run's replies wait for its drain.
+    var inboxed = false
 }

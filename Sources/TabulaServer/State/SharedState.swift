@@ -40,6 +40,9 @@ final class SharedState: @unchecked Sendable {
     /// order the holds' publications (`Publication`).
     @exclusivity(unchecked) var publication = Publication()
     @exclusivity(unchecked) var publicationsIssued: UInt64 = 0
+    /// Owned by the post whose ticket is current (`post`): its messages by loop, kept from
+    /// post to post with their storage.
+    @exclusivity(unchecked) var outbox: [[LoopMessage]] = []
     let publicationsPosted = Atomic<UInt64>(0)
     /// The I/O loops, to deliver events to.
     @exclusivity(unchecked) var loops: [LoopHandle] = []
@@ -142,18 +145,30 @@ final class SharedState: @unchecked Sendable {
     /// lock released, posts what it published (`Publication`) before returning.
     func writing<R>(_ body: (ModelLease) throws -> R) rethrows -> R {
         lock.lockWrite()
-        defer { releaseWrite() }
+        var own = OwnLoopEvents(loop: nil)
+        defer { releaseWrite(&own) }
         return try body(ModelLease(readable: modelStorage, writable: modelStorage, lock: lock))
     }
 
-    private func releaseWrite() {
+    /// `writing`, on the I/O loop `loop`: the events it publishes for that loop's own
+    /// watchers are handed back in `own` for the loop to queue itself at once, rather than
+    /// through its inbox, when its inbox held nothing as they were posted (see
+    /// `OwnLoopEvents`).
+    func writing<R>(onLoop loop: Int, own: inout OwnLoopEvents, _ body: (ModelLease) throws -> R) rethrows -> R {
+        lock.lockWrite()
+        own.loop = loop
+        defer { releaseWrite(&own) }
+        return try body(ModelLease(readable: modelStorage, writable: modelStorage, lock: lock))
+    }
+
+    private func releaseWrite(_ own: inout OwnLoopEvents) {
         guard !publication.isEmpty else { return lock.unlockWrite() }
         let p = publication
         publication = Publication()
         let ticket = publicationsIssued
         publicationsIssued += 1
         lock.unlockWrite()
-        post(p, ticket: ticket)
+        post(p, ticket: ticket, own: &own)
     }
 
     /// Queues `messages` (by loop) behind this hold's events: posted with its publication,
