@@ -66,12 +66,6 @@ struct PlacedBefore: Sendable {
     /// For an item: its place among its section's favourites (0: none).
     var favorite: Int? = nil
 
-    /// `b`, resolved where the write resolved it.
-    init(_ b: PlacedBefore, resolved: (list: Int, ref: Ref)) {
-        self = b
-        self.resolved = resolved
-    }
-
     init(path: String, placed: Placed, resolved: (list: Int, ref: Ref)?, inViews: [ViewFacts?]?, favorite: Int?) {
         self.path = path
         self.placed = placed
@@ -112,7 +106,10 @@ extension Model {
         // Read in place where the write resolved its path; else resolved here, once. Only the
         // first is kept for after the write (`resolved`): the rest were found by path.
         if case .success(.place(let i, let ref))? = resolved, ref != .top, !Model.conditionIsItsList(i, ref, in: self) {
-            if let b = placed(i, ref, at: target) { return PlacedBefore(b, resolved: (i, ref)) }
+            if var b = placed(i, ref, at: target) {
+                b.resolved = (i, ref)  // set in place: a copy of the whole value otherwise
+                return b
+            }
         } else if let (i, ref) = entry(atPath: target), let b = placed(i, ref, at: target) {
             return b
         }

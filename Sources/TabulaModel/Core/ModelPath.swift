@@ -44,6 +44,40 @@ public enum ModelPath {
         return String(path[..<slash])
     }
 
+    /// `list/n` (`/items/17` for `/items` and 17; a list's name of at most 40 bytes), its
+    /// digits written in place: an interpolation reaches the number's digits through its
+    /// `description` and appends twice, on every write to a numbered list.
+    public static func numbered(_ list: StaticString, _ n: Int) -> String {
+        // Written on the stack and made a String once: a path of up to 15 bytes is then a
+        // small string, held in the String itself (no allocation, no reference count).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
+            var i = 0
+            for b in UnsafeBufferPointer(start: list.utf8Start, count: min(list.utf8CodeUnitCount, 40)) {
+                out[i] = b
+                i += 1
+            }
+            out[i] = UInt8(ascii: "/")
+            i += 1
+            if n < 0 {
+                out[i] = UInt8(ascii: "-")
+                i += 1
+            }
+            var m = n.magnitude
+            let first = i
+            repeat {
+                out[i] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+                i += 1
+            } while m > 0
+            var (a, b) = (first, i - 1)
+            while a < b {
+                out.swapAt(a, b)
+                (a, b) = (a + 1, b - 1)
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: out[..<i]), as: UTF8.self)
+        }
+    }
+
     /// `/a/b` from segments.
     public static func join(_ segs: [String]) -> String { "/" + segs.joined(separator: "/") }
 

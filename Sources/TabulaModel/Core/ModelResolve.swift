@@ -42,24 +42,28 @@ extension Model {
     /// without building a list of segments. Nil otherwise; `resolve` then does the rest.
     func resolvePlain(_ path: String, viewer: Viewer) -> Target? {
         var t = Target.root
-        func walk(_ path: String) -> Bool {
-            var p = path
-            return p.withUTF8 { u in
-                var start = 0
-                for i in 0...u.count where i == u.count || u[i] == UInt8(ascii: "/") {
-                    if start != i {
-                        if u[start] == UInt8(ascii: ".") { return false }
-                        let name = String(decoding: UnsafeBufferPointer(rebasing: u[start..<i]), as: UTF8.self)
-                        guard let next = child(of: t, named: name, viewer: viewer) else { return false }
-                        t = next
-                    }
-                    start = i + 1
+        if path.utf8.first != UInt8(ascii: "/") && !walkPlain(viewer.cwd, from: &t, viewer: viewer) { return nil }
+        return walkPlain(path, from: &t, viewer: viewer) ? t : nil
+    }
+
+    /// Moves `t` down `path`'s plain names; false at a `.` name or one that does not exist.
+    /// (`t` is a parameter, not a captured variable: a capture would be boxed, each change
+    /// to it checked for exclusive access at run time.)
+    private func walkPlain(_ path: String, from t: inout Target, viewer: Viewer) -> Bool {
+        var p = path
+        return p.withUTF8 { u in
+            var start = 0
+            for i in 0...u.count where i == u.count || u[i] == UInt8(ascii: "/") {
+                if start != i {
+                    if u[start] == UInt8(ascii: ".") { return false }
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: u[start..<i]), as: UTF8.self)
+                    guard let next = child(of: t, named: name, viewer: viewer) else { return false }
+                    t = next
                 }
-                return true
+                start = i + 1
             }
+            return true
         }
-        if path.utf8.first != UInt8(ascii: "/") && !walk(viewer.cwd) { return nil }
-        return walk(path) ? t : nil
     }
 }
 

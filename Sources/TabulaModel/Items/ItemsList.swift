@@ -51,7 +51,7 @@ public struct ItemsList: ListStore {
         switch ref.kind {
         case 0: return "/items"
         case ItemsList.section: return "/items/\(items.bands[ref.a].slug)"
-        default: return "/items/\(ref.a)"
+        default: return ModelPath.numbered("/items", ref.a)
         }
     }
 

@@ -22,7 +22,8 @@ extension ItemsList {
         mutations: [Mutation]
     ) -> Outcome {
         .changed(
-            kind, path: "/items/\(item.id)", row: row(item, position: position), message: message, summary: summary,
+            kind, path: ModelPath.numbered("/items", item.id), row: row(item, position: position), message: message,
+            summary: summary,
             mutations: mutations)
     }
 

@@ -38,7 +38,7 @@ public struct OrdersList: ListStore {
         return Ref(OrdersList.order, id)
     }
 
-    public func path(of ref: Ref) -> String { ref.kind == 0 ? "/orders" : "/orders/\(ref.a)" }
+    public func path(of ref: Ref) -> String { ref.kind == 0 ? "/orders" : ModelPath.numbered("/orders", ref.a) }
 
     public func childNames(of ref: Ref, limit: Int) -> [(name: String, isList: Bool)] {
         ref.kind == 0 ? orders.page(from: 0, limit: limit).map { (String($0.id), false) } : []
@@ -89,7 +89,7 @@ public struct OrdersList: ListStore {
         case (.order(let entry, let title), _):
             let o = orders.append(entry: entry, title: title, created: now)
             return .changed(
-                .order, path: "/orders/\(o.id)", row: Row(text: o.row, json: .deferred(o)),
+                .order, path: ModelPath.numbered("/orders", o.id), row: Row(text: o.row, json: .deferred(o)),
                 message: "order \(o.id): \(o.title)", mutations: record(OrdersCodec.put(o)))
         case (.add, _):
             throw TabulaError(.invalid, "orders are placed with ORDER menu-entry, e.g. ORDER /menu/pizza/margherita")
