@@ -54,6 +54,17 @@ import TabulaProtocol
         if case .send = queued.last {} else { Issue.record("the event is not behind what was queued before it") }
     }
 
+    @Test func aWriteWithNothingForItsLoopStillWaitsForWhatItsInboxHolds() {
+        // What the inbox holds may be an earlier event for the writer itself, which its OK
+        // (and its own event, sent inline) must not overtake.
+        let (state, _) = state(watcherOn: 1)
+        state.loops[0].post([.send(writer, Array("* EVENT 0 fav /items/2 …\n".utf8))])
+        var own = OwnLoopEvents()
+        publishOnLoop0(state, own: &own)
+        #expect(own.inboxed, "the run's replies must wait for the drain")
+        #expect(own.sends.isEmpty)
+    }
+
     @Test func anEventForAWatcherOnAnotherLoopIsPostedToThatLoop() {
         let (state, watcher) = state(watcherOn: 1)
         var own = OwnLoopEvents()

@@ -44,17 +44,20 @@ public enum ModelPath {
         return String(path[..<slash])
     }
 
-    /// `list/n` (`/items/17` for `/items` and 17; a list's name of at most 40 bytes), its
+    /// `list/n` (`/items/17` for `/items` and 17; a list's path of at most 40 bytes), its
     /// digits written in place: an interpolation reaches the number's digits through its
     /// `description` and appends twice, on every write to a numbered list.
     public static func numbered(_ list: StaticString, _ n: Int) -> String {
+        precondition(list.utf8CodeUnitCount <= 40, "a list's path of at most 40 bytes")
         // Written on the stack and made a String once: a path of up to 15 bytes is then a
         // small string, held in the String itself (no allocation, no reference count).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
             var i = 0
-            for b in UnsafeBufferPointer(start: list.utf8Start, count: min(list.utf8CodeUnitCount, 40)) {
-                out[i] = b
-                i += 1
+            list.withUTF8Buffer { head in
+                for b in head {
+                    out[i] = b
+                    i += 1
+                }
             }
             out[i] = UInt8(ascii: "/")
             i += 1

@@ -48,7 +48,11 @@ extension SharedState {
         }
         defer { publicationsPosted.store(ticket + 1, ordering: .releasing) }
         // Every hold before this one has posted: the loop's inbox holds all of theirs for it.
+        // When it holds anything, the run's replies wait for its drain, whatever this hold
+        // has for the loop: the writer's own inline event and its OK must not overtake an
+        // earlier event queued there for the writer itself.
         let direct = own.loop.map { loops[$0].inbox.isEmpty } == true && !p.steps.contains { $0.isMessages }
+        if own.loop != nil && !direct { own.inboxed = true }
         // Reused from post to post (one post at a time: the tickets order them).
         if outbox.count != loops.count { outbox = Array(repeating: [], count: loops.count) }
         var delivered = 0
@@ -56,13 +60,8 @@ extension SharedState {
         // must not reach its client (on one loop) before its event reaches another loop.
         func flush() {
             for i in outbox.indices where !outbox[i].isEmpty {
-                if i == own.loop {
-                    if direct {
-                        own.sends.append(contentsOf: outbox[i])
-                    } else {
-                        own.inboxed = true
-                        loops[i].post(outbox[i])
-                    }
+                if i == own.loop && direct {
+                    own.sends.append(contentsOf: outbox[i])
                 } else {
                     loops[i].post(outbox[i])
                 }
@@ -75,10 +74,7 @@ extension SharedState {
                 delivered += queue(events, to: audience, origin: origin)
             case .messages(let byLoop):
                 flush()
-                for i in byLoop.indices where !byLoop[i].isEmpty {
-                    if i == own.loop { own.inboxed = true }
-                    loops[i].post(byLoop[i])
-                }
+                for i in byLoop.indices where !byLoop[i].isEmpty { loops[i].post(byLoop[i]) }
             }
         }
         if delivered > 0, let stats = p.stats { stats.add(stats.eventsDelivered, delivered) }
@@ -159,13 +155,16 @@ extension SharedState {
 /// back for the loop to queue at once, ahead of the writer's replies: the run completes
 /// with no message to itself and nothing to wait for. Otherwise they go through the inbox
 /// behind what it holds, and the run's replies wait until it is drained
-/// (`EventLoop.settlePublished`). Events of later holds reach the inbox only after this
-/// hold posted, so they are drained after what it queued: each watcher's order is kept.
+/// (`EventLoop.settlePublished`), even when the hold had nothing for the loop: what the
+/// inbox holds may be an earlier event for the writer itself. Events of later holds reach
+/// the inbox only after this hold posted, so they are drained after what it queued: each
+/// watcher's order is kept.
 struct OwnLoopEvents {
     /// The loop the hold ran on (nil: the engine's hold).
     var loop: Int?
     /// Event bytes for the loop's own watchers, to queue now (`.send` messages).
     var sends: [LoopMessage] = []
-    /// Some went through the loop's inbox instead: the run's replies wait for its drain.
+    /// The loop's inbox held something as the hold posted (its events for the loop, if any,
+    /// went there too): the run's replies wait for its drain.
     var inboxed = false
 }

@@ -48,8 +48,10 @@ final class SharedState: @unchecked Sendable {
     @exclusivity(unchecked) var loops: [LoopHandle] = []
     /// The revision of the last published (committed) change: what clients may know of.
     let publishedRevision = Atomic<UInt64>(0)
-    /// The revision through which every event has been posted to the loops' inboxes: a loop
-    /// that reads it, then drains its inbox, has queued every event through it (`PROGRESS`).
+    /// The revision through which every event has been posted to the loops' inboxes (or
+    /// handed back to the loop whose run made it, which queues them before it reads this
+    /// again: `OwnLoopEvents`): a loop that reads it, then drains its inbox, has queued every
+    /// event through it (`PROGRESS`).
     let postedRevision = Atomic<UInt64>(0)
     /// The oldest revision in the store's durable history (0: none), kept by the engine so
     /// that STATS can report it without touching the store from an I/O thread.
