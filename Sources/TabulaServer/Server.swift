@@ -62,7 +62,7 @@ public final class Server: Sendable {
             if c.plainPort { c.port = port }
             return c
         }(config)
-        let stats = ServerStats()
+        let stats = ServerStats(loops: config.ioThreads)
         let log = self.log
         let state = SharedState(
             model: model, historyCapacity: config.historyInMemory, historyBytes: config.historyBytesInMemory,

@@ -16,15 +16,17 @@ struct RequestExecutor: Sendable {
     /// units `Dispatcher` routes to the loop, up to the first it routes to the engine (or
     /// none when the engine holds state it must reload, or a write meets uncommitted state),
     /// and publishes their events once. Reads see the model as committed.
-    /// Returns the answers as values (the connection's codec writes them, after the lock),
-    /// how many units ran, and whether events it published for the loop's own watchers went
+    /// Leaves the answers as values in `run.answers` (the connection's codec writes them,
+    /// after the lock; `run` is the loop's, kept with its storage from run to run) and returns
+    /// how many units ran and whether events it published for the loop's own watchers went
     /// through the loop's inbox (the loop queues them first); those handed back instead are
     /// in `own` (`OwnLoopEvents`).
     func runOnLoop(
         _ units: ArraySlice<RoutedUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
-        own: inout OwnLoopEvents
+        work run: inout LoopRunWork, own: inout OwnLoopEvents
     ) -> LoopRun {
         own.inboxed = false
+        run.begin()
         var access = VerbTraits.Access.connection
         var end = units.startIndex
         let cap = units.startIndex + RequestExecutor.unitsPerLock
@@ -40,9 +42,6 @@ struct RequestExecutor: Sendable {
         let here = units[units.startIndex..<end]
         // Under the lock only what must be: applying and reading the model. Encoding the
         // replies, and freeing what fell out of the history, happen after it is released.
-        var run = LoopRunWork()
-        run.answers.reserveCapacity(here.count)
-        if access == .write { run.events.reserveCapacity(here.count) }
         switch access {
         case .write:
             state.writing(onLoop: conn.loop, own: &own) { lease in
@@ -55,17 +54,18 @@ struct RequestExecutor: Sendable {
             }
         case .connection: runAll(here, nil, access: access, conn: conn, session: &session, cache: &cache, run: &run)
         }
-        run.events.removeAll()  // what fell out of the history, freed outside the lock
-        var answers: [Answer] = []
-        swap(&answers, &run.answers)
+        // What fell out of the history, freed outside the lock.
+        run.events.removeAll(keepingCapacity: true)
+        run.origins.removeAll(keepingCapacity: true)
         // The engine takes over at the first unit routed there, or at once when the run was
         // held back; a run cut only by a cap goes on here after the lock is released.
         return LoopRun(
-            answered: run.answered, answers: answers,
+            answered: run.answered,
             toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), inboxed: own.inboxed)
     }
 
-    /// What a loop's run of units produced under its lock.
+    /// What a loop's run of units produced under its lock. Each loop keeps one, its arrays'
+    /// storage reused from run to run (`begin`).
     struct LoopRunWork {
         var answers: [Answer] = []
         var events: [Event?] = []
@@ -75,6 +75,15 @@ struct RequestExecutor: Sendable {
         var heldBack = false
         /// Units answered: not `answers.count`, since a watcher's own event is an answer too.
         var answered = 0
+
+        /// Empties it for a new run, keeping its arrays' storage.
+        mutating func begin() {
+            answers.removeAll(keepingCapacity: true)
+            events.removeAll(keepingCapacity: true)
+            origins.removeAll(keepingCapacity: true)
+            heldBack = false
+            answered = 0
+        }
     }
 
     /// Runs `here` under the lock `access` needs (held by the caller, who lends the model:
@@ -124,11 +133,11 @@ struct RequestExecutor: Sendable {
     /// 64 bytes, 640 KB, are one run's worth whether built or copied).
     static let bytesPerRow = 64
 
-    /// What `runOnLoop` did: how many units it answered and their answers, and whether the
-    /// next must go to the engine (rather than run here after a release).
+    /// What `runOnLoop` did: how many units it answered (their answers are in the loop's
+    /// `LoopRunWork`), and whether the next must go to the engine (rather than run here
+    /// after a release).
     struct LoopRun {
         let answered: Int
-        let answers: [Answer]
         let toEngine: Bool
         /// It published events for this loop's watchers through the loop's inbox: its replies
         /// wait until the inbox is drained (`OwnLoopEvents`).
@@ -153,7 +162,7 @@ struct RequestExecutor: Sendable {
             // load of the users file), current path and revision: entries are made only
             // for requests that passed, and keyed by all of that.
             if let hit = cache.lookup(k, revision: lease!.model.revision) {
-                stats.ran(r.command.verb)
+                stats.ran(r.command.verb, loop: conn.loop)
                 answers.append(.bytes(hit))
                 // A cached reply counts toward the run's bound like the one it copies:
                 // its rows, judged by its size (a row is at least a few bytes).
@@ -163,7 +172,7 @@ struct RequestExecutor: Sendable {
             key = k
         }
         if let refusal = Dispatcher.refusal(r, session: session, lease: lease) {
-            stats.ran(r.command.verb)
+            stats.ran(r.command.verb, loop: conn.loop)
             answers.append(refused(refusal, tag: r.tag, format: session.format))
             return false
         }
@@ -232,7 +241,7 @@ struct RequestExecutor: Sendable {
     /// (the engine holds the write lock for its whole batch; nil for a request that touches
     /// only its connection).
     func execute(_ r: Request, _ lease: ModelLease?, conn c: ConnectionID, session s: inout Session) -> Execution {
-        stats.ran(r.command.verb)
+        stats.ran(r.command.verb, loop: c.loop)
         var e = perform(r, lease, conn: c, session: &s)
         Codec.settle(&e, of: r.command, session: &s)
         if let error = e.outcome.reply.error { stats.failed(error.code) }

@@ -145,5 +145,6 @@ final class Connection {
 /// the units it left.
 struct ParkedRun {
     let run: RequestExecutor.LoopRun
+    let answers: [Answer]
     let rest: ArraySlice<RoutedUnit>
 }

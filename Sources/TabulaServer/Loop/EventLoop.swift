@@ -31,6 +31,8 @@ final class EventLoop {
     /// The Hosts HTTP requests may name, made once from `config` (`HostRule`).
     let hostRule: HostRule
     let stats: ServerStats
+    /// This loop's own request counts (`LoopCounts`).
+    let counts: LoopCounts
     let log: Log
 
     // Loop-thread state (the `@exclusivity(unchecked)` properties are the hot path's: only
@@ -82,6 +84,8 @@ final class EventLoop {
     /// What a run's write published for this loop's own watchers, handed back to queue at
     /// once (`OwnLoopEvents`); its buffer is kept from run to run.
     @exclusivity(unchecked) var ownEvents = OwnLoopEvents()
+    /// What a run makes under its lock (answers, events), its storage kept from run to run.
+    @exclusivity(unchecked) var runWork = RequestExecutor.LoopRunWork()
     /// Publications that must be posted before the parked runs settle (an UNWATCH's).
     @exclusivity(unchecked) var settleAfter: UInt64 = 0
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
@@ -152,6 +156,7 @@ final class EventLoop {
         hostRule = HostRule(bind: config.bind, extra: config.httpHosts)
         idleSpin = IdleSpin(limitMicros: config.busyPollMicros)
         stats = handle.stats
+        counts = handle.stats.perLoop[min(handle.index, handle.stats.perLoop.count - 1)]
         units = RoutedUnits(durable: executor.durable, stats: handle.stats)
         self.log = log
         history = MemoryHistory(state: executor.state)

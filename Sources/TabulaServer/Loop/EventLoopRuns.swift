@@ -3,9 +3,10 @@ import TabulaProtocol
 
 /// Running a connection's requests on its loop. A run answers what it may here and hands the
 /// rest on. The events a run publishes for this loop's watchers are queued before its
-/// replies: at once, when they come back from the post (`OwnLoopEvents`); otherwise the run
-/// parks its replies until the inbox that holds them is drained. The inbox is drained only between runs (`settlePublished`), never inside
-/// one: a debug build stops at any drain or run begun inside a run.
+/// replies: at once, when they come back from the post (`OwnLoopEvents`); otherwise (the
+/// inbox held something) the run parks its replies until the inbox is drained. The inbox
+/// is drained only between runs (`settlePublished`), never inside one: a debug build stops
+/// at any drain or run begun inside a run.
 extension EventLoop {
     /// Runs `units` for `c`, then queues the replies of every run that published behind the
     /// events it published. The entry point for a connection's requests (reads, held
@@ -18,7 +19,8 @@ extension EventLoop {
     /// Answers what may be answered here, in order; the first unit that must run on the
     /// engine goes there with everything after it, as one group with a copy of the session.
     /// Stops, holding the rest, while a replay runs or the client has much output unread;
-    /// stops at a run that published events, its replies parked (`settlePublished`).
+    /// stops at a run that published events while this loop's inbox held something, its
+    /// replies parked (`settlePublished`; `OwnLoopEvents`).
     private func runHere(_ c: Connection, _ units: ArraySlice<RoutedUnit>) {
         #if DEBUG
             precondition(!inRun, "a run began inside a run")
@@ -32,7 +34,8 @@ extension EventLoop {
                 return
             }
             let began = Histogram.now()
-            let r = executor.runOnLoop(rest, conn: c.id, session: &c.session, cache: &cache, own: &ownEvents)
+            let r = executor.runOnLoop(
+                rest, conn: c.id, session: &c.session, cache: &cache, work: &runWork, own: &ownEvents)
             batchSeconds.observe(since: began)
             queueOwnEvents()
             let after = rest.dropFirst(r.answered)
@@ -43,12 +46,15 @@ extension EventLoop {
                 // whatever was posted before them: queued ahead of these replies (as the
                 // engine's are), so that no reply reflects a change whose event its
                 // connection was not sent.
-                c.parked = ParkedRun(run: r, rest: after)
+                c.parked = ParkedRun(run: r, answers: runWork.answers, rest: after)
+                runWork.answers = []  // held by the parked run now
                 c.phase = .awaiting(bye: nil)
                 published.append(c)
                 return
             }
-            guard let next = finish(c, r, after) else { return }
+            let next = finish(c, r, runWork.answers, after)
+            runWork.answers.removeAll(keepingCapacity: true)
+            guard let next else { return }
             rest = next
         }
     }
@@ -68,10 +74,10 @@ extension EventLoop {
     /// Hands a run's answers to the connection's codec and does what its last unit asked:
     /// close, a replay, the rest to the engine or the authenticator. Returns the units left
     /// to run here (nil: none now).
-    private func finish(_ c: Connection, _ r: RequestExecutor.LoopRun, _ rest: ArraySlice<RoutedUnit>)
-        -> ArraySlice<RoutedUnit>?
-    {
-        let (close, replay) = deliver(r.answers, to: c)
+    private func finish(
+        _ c: Connection, _ r: RequestExecutor.LoopRun, _ answers: [Answer], _ rest: ArraySlice<RoutedUnit>
+    ) -> ArraySlice<RoutedUnit>? {
+        let (close, replay) = deliver(answers, to: c)
         if close { c.phase = .closing }
         if r.answered > 0 { markDirty(c) }
         if let plan = replay {
@@ -112,11 +118,11 @@ extension EventLoop {
                 c.parked = nil
                 c.phase = .open
                 if let bye {
-                    _ = deliver(p.run.answers, to: c)
+                    _ = deliver(p.answers, to: c)
                     sayBye(c, bye)
                     continue
                 }
-                if let rest = finish(c, p.run, p.rest), !rest.isEmpty { runHere(c, rest) }
+                if let rest = finish(c, p.run, p.answers, p.rest), !rest.isEmpty { runHere(c, rest) }
                 if !c.held.isEmpty && c.phase.runs { ready.append(c) }
             }
         }

@@ -35,7 +35,7 @@ extension EventLoop {
             "Connections closed for making no progress or sitting idle.", Double(s.timedOut.load(ordering: .relaxed)))
         p.family(
             "tabulad_commands_total", .counter, "Requests run, by verb.",
-            Verb.allCases.map { ([("verb", $0.rawValue)], Double(s.byVerb[$0.ordinal].count)) })
+            Verb.allCases.map { ([("verb", $0.rawValue)], Double(s.requests($0))) })
         p.family(
             "tabulad_errors_total", .counter, "Error replies, by code.",
             ErrorCode.allCases.map { ([("code", $0.rawValue)], Double(s.byError[$0.index].count)) })
@@ -95,10 +95,10 @@ extension EventLoop {
             Double(state.loops.map { $0.largestQueued.load(ordering: .relaxed) }.max() ?? 0))
         p.family(
             "tabulad_received_bytes_total", .counter, "Bytes read from clients.",
-            Double(s.bytesIn.load(ordering: .relaxed)))
+            Double(s.bytesIn))
         p.family(
             "tabulad_sent_bytes_total", .counter, "Bytes written to clients.",
-            Double(s.bytesOut.load(ordering: .relaxed)))
+            Double(s.bytesOut))
     }
 
     /// Revisions, lists and logins.

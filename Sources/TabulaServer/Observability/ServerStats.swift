@@ -1,14 +1,13 @@
 import Synchronization
 import TabulaProtocol
 
-/// Counters shared by the I/O loops and the engine.
+/// Counters shared by the I/O loops and the engine; those every request touches are kept
+/// per loop (`LoopCounts`) and summed here.
 final class ServerStats: Sendable {
     let connections = Atomic<Int>(0)
     let totalConnections = Atomic<Int>(0)
     let rejectedConnections = Atomic<Int>(0)
     let slowConsumersDropped = Atomic<Int>(0)
-    let bytesIn = Atomic<Int>(0)
-    let bytesOut = Atomic<Int>(0)
     let eventsDelivered = Atomic<Int>(0)
     /// Replay steps taken, and the most any loop took in one turn (its budget bounds it).
     let replaySteps = Atomic<Int>(0)
@@ -37,8 +36,9 @@ final class ServerStats: Sendable {
     let started = ContinuousClock.now
     /// Open connections per transport (indexed like `Listening.Kind.allCases`).
     let byTransport = Listening.Kind.allCases.map { _ in Counter() }
-    /// Requests run per verb (indexed like `Verb.allCases`), and error replies per code.
-    let byVerb = Verb.allCases.map { _ in Counter() }
+    /// Each loop's request counts (`LoopCounts`), indexed like the loops.
+    let perLoop: [LoopCounts]
+    /// Error replies per code.
     let byError = ErrorCode.allCases.map { _ in Counter() }
     /// Store commits: how long each took, and how many changes each made durable (group commit).
     let commitSeconds = Histogram.seconds()
@@ -48,18 +48,28 @@ final class ServerStats: Sendable {
     /// HTTP requests answered.
     let httpRequests = Counter()
 
+    /// Counters for a server of `loops` I/O loops.
+    init(loops: Int = 1) { perLoop = (0..<max(1, loops)).map { _ in LoopCounts() } }
+
     func add(_ a: borrowing Atomic<Int>, _ n: Int) { a.wrappingAdd(n, ordering: .relaxed) }
 
     /// Counts a connection of `kind` opened (see `closedConnection`).
     func openedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(1) }
     func closedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(-1) }
 
-    /// Requests run, all verbs (summed: one shared count per request is enough).
-    var requests: Int { byVerb.reduce(0) { $0 + $1.count } }
+    /// Requests run, all verbs, all loops.
+    var requests: Int { perLoop.reduce(0) { sum, l in l.byVerb.reduce(sum) { $0 + $1.count } } }
 
-    /// Counts a request of `verb` run.
-    func ran(_ verb: Verb) {
-        byVerb[verb.ordinal].add()
+    /// Requests of `verb` run, all loops.
+    func requests(_ verb: Verb) -> Int { perLoop.reduce(0) { $0 + $1.byVerb[verb.ordinal].count } }
+
+    /// Bytes read from and written to clients, all loops.
+    var bytesIn: Int { perLoop.reduce(0) { $0 + $1.bytesIn.count } }
+    var bytesOut: Int { perLoop.reduce(0) { $0 + $1.bytesOut.count } }
+
+    /// Counts a request of `verb` run for a connection of loop `loop`.
+    func ran(_ verb: Verb, loop: Int) {
+        perLoop[loop < perLoop.count ? loop : 0].byVerb[verb.ordinal].add()
     }
 
     /// Counts an error reply.
