@@ -3,20 +3,27 @@ import TabulaProtocol
 
 @testable import TabulaServer
 
-/// The counts every request touches are kept per loop and read summed (`LoopCounts`,
-/// `ServerStats`).
+/// The counts every request touches are kept per thread that runs requests (each loop and
+/// the engine) and read summed (`LoopCounts`, `ServerStats`).
 @Suite struct LoopCountsTests {
-    @Test func requestsAndBytesCountedOnEachLoopAreReadAsOneTotal() {
+    @Test func requestsAndBytesCountedByEachLoopAndTheEngineAreReadAsOneTotal() {
         let stats = ServerStats(loops: 2)
-        stats.ran(.ping, loop: 0)
-        stats.ran(.ping, loop: 1)
-        stats.ran(.fav, loop: 1)
-        stats.perLoop[0].bytesIn.add(10)
-        stats.perLoop[1].bytesIn.add(5)
-        stats.perLoop[1].bytesOut.add(7)
-        #expect(stats.requests == 3)
-        #expect(stats.requests(.ping) == 2 && stats.requests(.fav) == 1 && stats.requests(.ls) == 0)
+        stats.counts(loop: 0).ran(.ping)
+        stats.counts(loop: 1).ran(.ping)
+        stats.counts(loop: 1).ran(.fav)
+        stats.engineCounts.ran(.fav)
+        stats.counts(loop: 0).read(10)
+        stats.counts(loop: 1).read(5)
+        stats.counts(loop: 1).wrote(7)
+        #expect(stats.requests == 4)
+        #expect(stats.requests(.ping) == 2 && stats.requests(.fav) == 2 && stats.requests(.ls) == 0)
         #expect(stats.bytesIn == 15 && stats.bytesOut == 7)
-        #expect(stats.perLoop[0].byVerb[Verb.ping.ordinal].count == 1, "each loop adds to its own")
+        #expect(stats.counts(loop: 0).requests(.ping) == 1, "each loop adds to its own")
+        #expect(stats.counts(loop: 1).requests == 2 && stats.engineCounts.requests == 1)
+    }
+
+    @Test func aLoopIndexPastTheLoopsCountsInTheLastLoop() {
+        let stats = ServerStats(loops: 2)
+        #expect(stats.counts(loop: 5) === stats.counts(loop: 1))
     }
 }

@@ -67,4 +67,12 @@ static inline void tabula_cpu_relax(void) {
     __asm__ __volatile__("yield");
 #endif
 }
+/// A count that one thread writes and any thread reads (`LoopCounts`): a relaxed load and
+/// store, no locked read-modify-write; atomic as the thread sanitizer sees it.
+static inline void tabula_count_add(int64_t *slot, int64_t n) {
+    __atomic_store_n(slot, __atomic_load_n(slot, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+static inline int64_t tabula_count_read(const int64_t *slot) { return __atomic_load_n(slot, __ATOMIC_RELAXED); }
+
 #endif

@@ -48,7 +48,7 @@ public enum ModelPath {
     /// digits written in place: an interpolation reaches the number's digits through its
     /// `description` and appends twice, on every write to a numbered list.
     public static func numbered(_ list: StaticString, _ n: Int) -> String {
-        precondition(list.utf8CodeUnitCount <= 40, "a list's path of at most 40 bytes")
+        precondition(list.withUTF8Buffer { $0.count } <= 40, "a list's path of at most 40 bytes")
         // Written on the stack and made a String once: a path of up to 15 bytes is then a
         // small string, held in the String itself (no allocation, no reference count).
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in

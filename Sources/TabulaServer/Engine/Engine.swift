@@ -246,7 +246,7 @@ final class Engine {
         } else if case .sync(let rev, _) = r.command {
             answers.append(.reply(syncReply(c, rev: rev), tag: r.tag, format: s.format))
         } else {
-            var e = executor.execute(r, lease, conn: c, session: &s)
+            var e = executor.execute(r, lease, conn: c, session: &s, counts: executor.stats.engineCounts)
             if let ev = e.outcome.event.take() {
                 if let own = state.ownEvent(ev, for: c, stats: executor.stats) { answers.append(own) }
                 work.add(ev, e.outcome.mutations, origin: c)

@@ -38,7 +38,7 @@ extension Engine {
             state.writesOnEngine = true
             return (lease.changing, state.rng)
         }
-        executor.stats.ran(r.command.verb, loop: c.loop)
+        executor.stats.engineCounts.ran(r.command.verb)
         var s = session
         var outcome = copy.apply(
             r.command, ifRev: r.ifRev, viewer: &s.viewer, now: Date().timeIntervalSince1970, rng: &rng)

@@ -42,7 +42,7 @@ extension Engine {
         var events: [Event] = []
         let now = Date().timeIntervalSince1970
         for (k, r) in queue.enumerated() {
-            executor.stats.ran(r.command.verb, loop: c.loop)
+            executor.stats.engineCounts.ran(r.command.verb)
             var outcome =
                 copy.read(r.command, viewer: &s.viewer).map { Outcome($0) }
                 ?? copy.applyUnread(r.command, ifRev: r.ifRev, viewer: &s.viewer, now: now, rng: &rng)

@@ -18,9 +18,9 @@ struct RequestExecutor: Sendable {
     /// and publishes their events once. Reads see the model as committed.
     /// Leaves the answers as values in `run.answers` (the connection's codec writes them,
     /// after the lock; `run` is the loop's, kept with its storage from run to run) and returns
-    /// how many units ran and whether events it published for the loop's own watchers went
-    /// through the loop's inbox (the loop queues them first); those handed back instead are
-    /// in `own` (`OwnLoopEvents`).
+    /// how many units ran and whether it published while the loop's inbox held something
+    /// (its replies then wait for the drain); the events for the loop's own watchers handed
+    /// back instead are in `own` (`OwnLoopEvents`).
     func runOnLoop(
         _ units: ArraySlice<RoutedUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
         work run: inout LoopRunWork, own: inout OwnLoopEvents
@@ -65,8 +65,10 @@ struct RequestExecutor: Sendable {
     }
 
     /// What a loop's run of units produced under its lock. Each loop keeps one, its arrays'
-    /// storage reused from run to run (`begin`).
+    /// storage reused from run to run (`begin`), with the loop's own request counts.
     struct LoopRunWork {
+        /// The loop's request counts (`LoopCounts`: written by its thread alone).
+        let counts: LoopCounts
         var answers: [Answer] = []
         var events: [Event?] = []
         var origins: [ConnectionID?] = []
@@ -112,8 +114,8 @@ struct RequestExecutor: Sendable {
                 if !run.events.isEmpty, here[i].server.readsPublished { return }
                 run.answered += 1
                 if answer(
-                    here[i].unit, lease, conn: conn, session: &session, cache: &cache, into: &run.answers,
-                    events: &run.events, rows: &rows)
+                    here[i].unit, lease, conn: conn, session: &session, cache: &cache, counts: run.counts,
+                    into: &run.answers, events: &run.events, rows: &rows)
                 {
                     return
                 }
@@ -139,8 +141,9 @@ struct RequestExecutor: Sendable {
     struct LoopRun {
         let answered: Int
         let toEngine: Bool
-        /// It published events for this loop's watchers through the loop's inbox: its replies
-        /// wait until the inbox is drained (`OwnLoopEvents`).
+        /// It published while this loop's inbox held something (its own events for the loop's
+        /// watchers went there too): its replies wait until the inbox is drained
+        /// (`OwnLoopEvents`).
         let inboxed: Bool
     }
 
@@ -148,7 +151,7 @@ struct RequestExecutor: Sendable {
     /// after it here: it closes, or starts a replay.
     private func answer(
         _ u: LineUnit, _ lease: ModelLease?, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
-        into answers: inout [Answer], events: inout [Event?], rows: inout Int
+        counts: LoopCounts, into answers: inout [Answer], events: inout [Event?], rows: inout Int
     ) -> Bool {
         guard case .request(let r) = u else { return answerCodecUnit(u, conn: conn, session: &session, into: &answers) }
         var key: ReplyCache.Key?
@@ -162,7 +165,7 @@ struct RequestExecutor: Sendable {
             // load of the users file), current path and revision: entries are made only
             // for requests that passed, and keyed by all of that.
             if let hit = cache.lookup(k, revision: lease!.model.revision) {
-                stats.ran(r.command.verb, loop: conn.loop)
+                counts.ran(r.command.verb)
                 answers.append(.bytes(hit))
                 // A cached reply counts toward the run's bound like the one it copies:
                 // its rows, judged by its size (a row is at least a few bytes).
@@ -172,11 +175,11 @@ struct RequestExecutor: Sendable {
             key = k
         }
         if let refusal = Dispatcher.refusal(r, session: session, lease: lease) {
-            stats.ran(r.command.verb, loop: conn.loop)
+            counts.ran(r.command.verb)
             answers.append(refused(refusal, tag: r.tag, format: session.format))
             return false
         }
-        var e = execute(r, lease, conn: conn, session: &session)
+        var e = execute(r, lease, conn: conn, session: &session, counts: counts)
         if let ev = e.outcome.event.take() {
             if let own = state.ownEvent(ev, for: conn, stats: stats) { answers.append(own) }
             events.append(consume ev)  // moved: an event copied is four retains and releases
@@ -240,8 +243,11 @@ struct RequestExecutor: Sendable {
     /// Runs one request. The caller holds the lock the command needs, which lent `lease`
     /// (the engine holds the write lock for its whole batch; nil for a request that touches
     /// only its connection).
-    func execute(_ r: Request, _ lease: ModelLease?, conn c: ConnectionID, session s: inout Session) -> Execution {
-        stats.ran(r.command.verb, loop: c.loop)
+    /// Counted in `counts`, the running thread's own (a loop's, or the engine's).
+    func execute(
+        _ r: Request, _ lease: ModelLease?, conn c: ConnectionID, session s: inout Session, counts: LoopCounts
+    ) -> Execution {
+        counts.ran(r.command.verb)
         var e = perform(r, lease, conn: c, session: &s)
         Codec.settle(&e, of: r.command, session: &s)
         if let error = e.outcome.reply.error { stats.failed(error.code) }

@@ -16,8 +16,9 @@ final class Connection {
     @exclusivity(unchecked) var session = Session()
     /// Where it is in its life (`ConnectionPhase`).
     @exclusivity(unchecked) var phase = ConnectionPhase.open
-    /// A run's replies, and what it left to do, while the events it published are queued
-    /// ahead of them (`EventLoop.settlePublished`; the phase is then `awaiting`).
+    /// A run's replies, and what it left to do, while what this loop's inbox held as it
+    /// published is queued ahead of them (`EventLoop.settlePublished`; the phase is then
+    /// `awaiting`).
     @exclusivity(unchecked) var parked: ParkedRun?
     /// Requests read while a group was at the engine, a replay ran or the output was full:
     /// they run after that, in order.
@@ -141,8 +142,8 @@ final class Connection {
     deinit { unread.unreadOutput.wrappingSubtract(unreadCounted, ordering: .relaxed) }
 }
 
-/// A run's answers held back until the events it published are queued before them, with
-/// the units it left.
+/// A run's answers held back until what its loop's inbox held as it published (its own
+/// events for the loop's watchers behind that) is queued before them, with the units it left.
 struct ParkedRun {
     let run: RequestExecutor.LoopRun
     let answers: [Answer]

@@ -78,14 +78,14 @@ final class EventLoop {
     @exclusivity(unchecked) var cache = ReplyCache()
     /// A run is under way (`runHere`): nothing may drain the inbox or start another run.
     @exclusivity(unchecked) var inRun = false
-    /// Connections whose run published events through this loop's inbox, its replies parked
-    /// until those events are queued ahead of them (`settlePublished`).
+    /// Connections whose run published while this loop's inbox held something, its replies
+    /// parked until what the inbox holds is queued ahead of them (`settlePublished`).
     @exclusivity(unchecked) var published: [Connection] = []
     /// What a run's write published for this loop's own watchers, handed back to queue at
     /// once (`OwnLoopEvents`); its buffer is kept from run to run.
     @exclusivity(unchecked) var ownEvents = OwnLoopEvents()
     /// What a run makes under its lock (answers, events), its storage kept from run to run.
-    @exclusivity(unchecked) var runWork = RequestExecutor.LoopRunWork()
+    @exclusivity(unchecked) var runWork: RequestExecutor.LoopRunWork
     /// Publications that must be posted before the parked runs settle (an UNWATCH's).
     @exclusivity(unchecked) var settleAfter: UInt64 = 0
     /// Connections not yet greeted, in the order they came, each with when to greet it (the
@@ -156,7 +156,8 @@ final class EventLoop {
         hostRule = HostRule(bind: config.bind, extra: config.httpHosts)
         idleSpin = IdleSpin(limitMicros: config.busyPollMicros)
         stats = handle.stats
-        counts = handle.stats.perLoop[min(handle.index, handle.stats.perLoop.count - 1)]
+        counts = handle.stats.counts(loop: handle.index)
+        runWork = RequestExecutor.LoopRunWork(counts: counts)
         units = RoutedUnits(durable: executor.durable, stats: handle.stats)
         self.log = log
         history = MemoryHistory(state: executor.state)

@@ -62,7 +62,7 @@ extension EventLoop {
         var sent = 0
         if !c.output.isEmpty {
             let (result, written) = c.tls.map { c.output.flush(tls: $0) } ?? c.output.flush(fd: c.fd)
-            counts.bytesOut.add(written)
+            counts.wrote(written)
             sent = written
             if written > 0 {
                 c.lastDrained = nowSeconds

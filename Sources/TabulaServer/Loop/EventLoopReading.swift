@@ -64,7 +64,7 @@ extension EventLoop {
     /// requests (the line protocol's `LineDecoder`, or the `RequestCodec` its first bytes
     /// chose), which run now or are held behind what they wait for.
     func take(_ c: Connection, _ n: Int) {
-        counts.bytesIn.add(n)
+        counts.read(n)
         noteActive(c)
         if let x = c.exchange {
             return readBuffer.withUnsafeBytes { x.take(UnsafeRawBufferPointer(rebasing: $0[0..<n]), of: c, on: self) }

@@ -8,8 +8,8 @@ import TabulaProtocol
 /// is drained only between runs (`settlePublished`), never inside one: a debug build stops
 /// at any drain or run begun inside a run.
 extension EventLoop {
-    /// Runs `units` for `c`, then queues the replies of every run that published behind the
-    /// events it published. The entry point for a connection's requests (reads, held
+    /// Runs `units` for `c`, then queues the replies of every run that parked behind what
+    /// this loop's inbox held (its events among them). The entry point for a connection's requests (reads, held
     /// requests made ready, HTTP exchanges); it is never entered from inside a run.
     func run(_ c: Connection, _ units: ArraySlice<RoutedUnit>) {
         runHere(c, units)
@@ -42,8 +42,9 @@ extension EventLoop {
             let unwatched = c.session.unwatchedAt.take()
             if let t = unwatched { settleAfter = max(settleAfter, t) }
             if r.inboxed || unwatched != nil {
-                // The events just published for this loop's watchers sit in its inbox, behind
-                // whatever was posted before them: queued ahead of these replies (as the
+                // The inbox held something as the run posted (events of earlier holds, for
+                // this connection too perhaps), and the run's own events for this loop's
+                // watchers went behind it: all queued ahead of these replies (as the
                 // engine's are), so that no reply reflects a change whose event its
                 // connection was not sent.
                 c.parked = ParkedRun(run: r, answers: runWork.answers, rest: after)

@@ -36,8 +36,9 @@ final class ServerStats: Sendable {
     let started = ContinuousClock.now
     /// Open connections per transport (indexed like `Listening.Kind.allCases`).
     let byTransport = Listening.Kind.allCases.map { _ in Counter() }
-    /// Each loop's request counts (`LoopCounts`), indexed like the loops.
+    /// Each loop's request counts (`LoopCounts`), indexed like the loops, and the engine's.
     let perLoop: [LoopCounts]
+    let engineCounts = LoopCounts()
     /// Error replies per code.
     let byError = ErrorCode.allCases.map { _ in Counter() }
     /// Store commits: how long each took, and how many changes each made durable (group commit).
@@ -57,20 +58,21 @@ final class ServerStats: Sendable {
     func openedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(1) }
     func closedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(-1) }
 
-    /// Requests run, all verbs, all loops.
-    var requests: Int { perLoop.reduce(0) { sum, l in l.byVerb.reduce(sum) { $0 + $1.count } } }
+    /// Every set of request counts: the loops' and the engine's.
+    private var allCounts: [LoopCounts] { perLoop + [engineCounts] }
 
-    /// Requests of `verb` run, all loops.
-    func requests(_ verb: Verb) -> Int { perLoop.reduce(0) { $0 + $1.byVerb[verb.ordinal].count } }
+    /// Requests run, all verbs, all threads.
+    var requests: Int { allCounts.reduce(0) { $0 + $1.requests } }
+
+    /// Requests of `verb` run, all threads.
+    func requests(_ verb: Verb) -> Int { allCounts.reduce(0) { $0 + $1.requests(verb) } }
 
     /// Bytes read from and written to clients, all loops.
-    var bytesIn: Int { perLoop.reduce(0) { $0 + $1.bytesIn.count } }
-    var bytesOut: Int { perLoop.reduce(0) { $0 + $1.bytesOut.count } }
+    var bytesIn: Int { perLoop.reduce(0) { $0 + $1.bytesIn } }
+    var bytesOut: Int { perLoop.reduce(0) { $0 + $1.bytesOut } }
 
-    /// Counts a request of `verb` run for a connection of loop `loop`.
-    func ran(_ verb: Verb, loop: Int) {
-        perLoop[loop < perLoop.count ? loop : 0].byVerb[verb.ordinal].add()
-    }
+    /// The counts loop `index` writes (the last loop's for an index past them: never made).
+    func counts(loop index: Int) -> LoopCounts { perLoop[min(index, perLoop.count - 1)] }
 
     /// Counts an error reply.
     func failed(_ code: ErrorCode) { byError[code.index].add() }
