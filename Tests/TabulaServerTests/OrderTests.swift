@@ -78,4 +78,26 @@ import TabulaServer
             #expect(rev == 2 && oldest <= rev, "revision \(rev), history_oldest \(oldest)")
         }
     }
+
+    /// One loop (writer and watcher on it: the write completes on the loop, its event queued
+    /// at once) and two (the event posted to the other loop's inbox).
+    @Test(arguments: [1, 2])
+    func onceAWriterHoldsItsOKAWatcherGetsTheEventBeforeTheReplyToWhatItSendsNext(_ loops: Int) throws {
+        try withServer({ $0.ioThreads = loops }) { s in
+            let watcher = try rawConnect(s)
+            try watcher.send("WATCH /items")
+            #expect(try watcher.readLine(timeout: 10)?.hasPrefix("OK watching") == true)
+            let writer = try rawConnect(s)
+            for k in 1...50 {
+                try writer.send("FAV /items/\(k % 4 + 1)")
+                let ok = try Self.lines(writer, finals: 1).last ?? ""
+                #expect(ok.hasPrefix("OK "), "the write was answered: \(ok)")
+                // The writer holds its OK: whatever the watcher sends now is answered after the event.
+                try watcher.send("PING \(k)")
+                let seen = try Self.lines(watcher, finals: 1)
+                let event = seen.firstIndex { $0.hasPrefix("* EVENT ") && $0.contains(" fav /items/") }
+                #expect(event != nil && seen.last == "OK \(k)", "write \(k): the watcher read \(seen)")
+            }
+        }
+    }
 }
