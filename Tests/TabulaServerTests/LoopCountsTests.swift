@@ -22,8 +22,10 @@ import TabulaProtocol
         #expect(stats.counts(loop: 1).requests == 2 && stats.engineCounts.requests == 1)
     }
 
-    @Test func aLoopIndexPastTheLoopsCountsInTheLastLoop() {
-        let stats = ServerStats(loops: 2)
-        #expect(stats.counts(loop: 5) === stats.counts(loop: 1))
+    @Test func everyLoopAndTheEngineHaveASetOfTheirOwn() {
+        let stats = ServerStats(loops: 3)
+        let sets = (0..<3).map { stats.counts(loop: $0) } + [stats.engineCounts]
+        let distinct = Set(sets.map(ObjectIdentifier.init)).count
+        #expect(distinct == 4)
     }
 }

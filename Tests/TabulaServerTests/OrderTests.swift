@@ -91,12 +91,12 @@ import TabulaServer
             for k in 1...50 {
                 try writer.send("FAV /items/\(k % 4 + 1)")
                 let ok = try Self.lines(writer, finals: 1).last ?? ""
-                #expect(ok.hasPrefix("OK "), "the write was answered: \(ok)")
+                let rev = try #require(ok.split(separator: "=").last.map(String.init), "the write's OK: \(ok)")
                 // The writer holds its OK: whatever the watcher sends now is answered after the event.
                 try watcher.send("PING \(k)")
                 let seen = try Self.lines(watcher, finals: 1)
-                let event = seen.firstIndex { $0.hasPrefix("* EVENT ") && $0.contains(" fav /items/") }
-                #expect(event != nil && seen.last == "OK \(k)", "write \(k): the watcher read \(seen)")
+                let event = seen.firstIndex { $0.hasPrefix("* EVENT \(rev) fav /items/\(k % 4 + 1) ") }
+                #expect(event != nil && seen.last == "OK \(k)", "write \(k) (rev \(rev)): the watcher read \(seen)")
             }
         }
     }

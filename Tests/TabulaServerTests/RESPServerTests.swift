@@ -113,6 +113,26 @@ import TabulaServer
         }
     }
 
+    /// One loop: the write completes on it, its message queued for the subscriber at once.
+    @Test func onOneLoopASubscriberGetsTheMessageBeforeThePongItAsksForAfterTheWritersOK() throws {
+        try withServer({ $0.ioThreads = 1 }) { s in
+            let sub = try RESPTestClient(port: s.port)
+            _ = try sub.call("SUBSCRIBE", "/orders")
+            let writer = try RESPTestClient(port: s.port)
+            for k in 1...20 {
+                #expect(
+                    try writer.call("ORDER", "/menu/pizza/margherita") == .simple("order \(k): Margherita rev=\(k)"))
+                sub.send("PING", "\(k)")  // the writer holds its OK
+                let m = try sub.read()
+                guard case .array(let parts) = m, parts.count == 3, case .bulk(let json) = parts[2] else {
+                    Issue.record("order \(k): got \(m) before the message"); return
+                }
+                #expect(json.contains(#""rev":\#(k),"#))
+                #expect(try sub.read() == .array([.bulk("pong"), .bulk("\(k)")]))
+            }
+        }
+    }
+
     @Test func resp2SubscribeModeTakesOnlyWatchUnwatchPingAndQuit() throws {
         try withServer { s in
             let r = try RESPTestClient(port: s.port)

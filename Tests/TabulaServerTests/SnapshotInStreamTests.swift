@@ -95,17 +95,20 @@ import TabulaServer
     }
 
     @Test func anOvertakenReplayWhoseSnapshotFindsNoPlaceEndsWithAGoodbyeThatSaysWhy() throws {
-        var holder: LineConnection?
         try Self.overtaken(
             { $0.maxSnapshots = 1 },
             meanwhile: { s in
-                // The one place, held by a snapshot of 8 MB that nobody reads: given back after
-                // 3 s of that, and the watcher's replay is overtaken within the 2,000 changes
-                // made next (about a second; under a much slower machine this would not hold).
-                holder = try rawConnect(s)
-                try holder?.send("WATCH /items SNAPSHOT")
-                let held = try holder?.readLine(timeout: 30) ?? "nothing"
+                // The one place, held by a snapshot of 8 MB read slowly: a line of 4 KiB every
+                // 20 ms, so that it goes on (a snapshot unread for 3 s gives its place back) and
+                // lasts well past the 2,000 changes made next, which take seconds under the
+                // thread sanitizer. The reader stops when the server closes the connection.
+                let holder = HandedOver(try rawConnect(s))
+                try holder.connection.send("WATCH /items SNAPSHOT")
+                let held = try holder.connection.readLine(timeout: 30) ?? "nothing"
                 #expect(held.hasSuffix("sending a snapshot"), "\(held.prefix(100))")
+                Thread.detachNewThread {
+                    while (try? holder.connection.readLine(timeout: 30)) != nil { usleep(20_000) }
+                }
             }
         ) { _, watcher in
             var bye: String?
@@ -152,4 +155,10 @@ import TabulaServer
             #expect(same, "\(feed.replica.rowCount) rows kept, \(paths.count) listed")
         }
     }
+}
+
+/// A connection handed to another thread, which alone uses it from then on.
+private final class HandedOver: @unchecked Sendable {
+    let connection: LineConnection
+    init(_ connection: LineConnection) { self.connection = connection }
 }

@@ -16,8 +16,9 @@ enum ConnectionPhase: Equatable {
     case open
     /// Replies it must be sent before anything more runs for it are being made elsewhere: a
     /// group at the engine or the authenticator, or a run's replies waiting for what the
-    /// loop's inbox held as it published to be queued first (`EventLoop.settlePublished`). What it sends meanwhile
-    /// is held. `bye`: the server closes it, with that goodbye, once they are queued.
+    /// loop's inbox held as it published to be queued first (`EventLoop.settlePublished`).
+    /// What it sends meanwhile is held. `bye`: the server closes it, with that goodbye, once
+    /// they are queued.
     case awaiting(bye: CloseReason?)
     /// Closing: nothing more runs for it; it closes once its output is written.
     case closing

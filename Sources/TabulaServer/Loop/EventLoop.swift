@@ -78,8 +78,9 @@ final class EventLoop {
     @exclusivity(unchecked) var cache = ReplyCache()
     /// A run is under way (`runHere`): nothing may drain the inbox or start another run.
     @exclusivity(unchecked) var inRun = false
-    /// Connections whose run published while this loop's inbox held something, its replies
-    /// parked until what the inbox holds is queued ahead of them (`settlePublished`).
+    /// Connections whose run published while this loop's inbox held something (or ran an
+    /// UNWATCH), its replies parked until what the inbox holds is queued ahead of them
+    /// (`settlePublished`).
     @exclusivity(unchecked) var published: [Connection] = []
     /// What a run's write published for this loop's own watchers, handed back to queue at
     /// once (`OwnLoopEvents`); its buffer is kept from run to run.

@@ -24,6 +24,9 @@ extension EventLoop {
     private func runHere(_ c: Connection, _ units: ArraySlice<RoutedUnit>) {
         #if DEBUG
             precondition(!inRun, "a run began inside a run")
+            // The handed-back events go straight to their watchers: no other connection may
+            // hold parked replies (an earlier inline event among them) for them to overtake.
+            precondition(published.isEmpty, "a run began while another's replies were parked")
         #endif
         inRun = true
         defer { inRun = false }
@@ -69,7 +72,11 @@ extension EventLoop {
             guard case .send(let id, let bytes) = m, let w = conns[id.raw] else { continue }
             push(bytes, to: w)
         }
-        ownEvents.sends.removeAll(keepingCapacity: true)
+        if ownEvents.sends.capacity > SharedState.outboxKept {
+            ownEvents.sends = []
+        } else {
+            ownEvents.sends.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Hands a run's answers to the connection's codec and does what its last unit asked:

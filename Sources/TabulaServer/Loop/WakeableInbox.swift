@@ -76,7 +76,9 @@ final class WakeableInbox<Element: Sendable>: Sendable {
         }
     }
 
-    /// Whether nothing is queued (consumer thread, while it polls): read without the lock.
+    /// Whether nothing is queued, read without the lock: by the consumer thread, while it
+    /// polls, and as one of its write holds posts (`SharedState.post`, after the ticket's
+    /// acquire: every earlier hold's post is seen).
     var isEmpty: Bool { !queued.load(ordering: .acquiring) }
 
     /// Whether anything is queued; if not, records that the consumer is about to sleep.

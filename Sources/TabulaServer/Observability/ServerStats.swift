@@ -71,8 +71,11 @@ final class ServerStats: Sendable {
     var bytesIn: Int { perLoop.reduce(0) { $0 + $1.bytesIn } }
     var bytesOut: Int { perLoop.reduce(0) { $0 + $1.bytesOut } }
 
-    /// The counts loop `index` writes (the last loop's for an index past them: never made).
-    func counts(loop index: Int) -> LoopCounts { perLoop[min(index, perLoop.count - 1)] }
+    /// The counts loop `index` writes: its own, which no other thread writes.
+    func counts(loop index: Int) -> LoopCounts {
+        precondition(index < perLoop.count, "loop \(index) of \(perLoop.count): counts are made for every loop")
+        return perLoop[index]
+    }
 
     /// Counts an error reply.
     func failed(_ code: ErrorCode) { byError[code.index].add() }

@@ -53,7 +53,8 @@ extension SharedState {
         // earlier event queued there for the writer itself.
         let direct = own.loop.map { loops[$0].inbox.isEmpty } == true && !p.steps.contains { $0.isMessages }
         if own.loop != nil && !direct { own.inboxed = true }
-        // Reused from post to post (one post at a time: the tickets order them).
+        // Reused from post to post (one post at a time: the tickets order them), within
+        // `outboxKept` messages a loop.
         if outbox.count != loops.count { outbox = Array(repeating: [], count: loops.count) }
         var delivered = 0
         // Events go to every loop before the messages after them go to any: a writer's OK
@@ -61,11 +62,17 @@ extension SharedState {
         func flush() {
             for i in outbox.indices where !outbox[i].isEmpty {
                 if i == own.loop && direct {
-                    own.sends.append(contentsOf: outbox[i])
+                    if own.sends.isEmpty { swap(&own.sends, &outbox[i]) } else { own.sends += outbox[i] }
                 } else {
                     loops[i].post(outbox[i])
                 }
-                outbox[i].removeAll(keepingCapacity: true)
+                // Kept for the next post, unless one large fan-out grew it (dropped then, as
+                // a loop's reply buffer is: no capacity held for ever after one burst).
+                if outbox[i].capacity > SharedState.outboxKept {
+                    outbox[i] = []
+                } else {
+                    outbox[i].removeAll(keepingCapacity: true)
+                }
             }
         }
         for step in p.steps {
@@ -83,6 +90,9 @@ extension SharedState {
         // now: holds post in ticket order.
         if let last = p.lastRevision { postedRevision.store(last, ordering: .releasing) }
     }
+
+    /// Messages a loop's outbox keeps room for between posts (a larger one is freed).
+    static let outboxKept = 256
 
     /// Encodes `events` for each member of `audience` but `origin` into `outbox`, by loop;
     /// returns how many events it queued. Called by `post` only (it owns `outbox`).

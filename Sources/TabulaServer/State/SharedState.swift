@@ -146,17 +146,15 @@ final class SharedState: @unchecked Sendable {
     /// Runs `body` holding the write lock, lending it the model to change; then, with the
     /// lock released, posts what it published (`Publication`) before returning.
     func writing<R>(_ body: (ModelLease) throws -> R) rethrows -> R {
-        lock.lockWrite()
         var own = OwnLoopEvents(loop: nil)
-        defer { releaseWrite(&own) }
-        return try body(ModelLease(readable: modelStorage, writable: modelStorage, lock: lock))
+        return try writing(onLoop: nil, own: &own, body)
     }
 
     /// `writing`, on the I/O loop `loop`: the events it publishes for that loop's own
     /// watchers are handed back in `own` for the loop to queue itself at once, rather than
     /// through its inbox, when its inbox held nothing as they were posted (see
     /// `OwnLoopEvents`).
-    func writing<R>(onLoop loop: Int, own: inout OwnLoopEvents, _ body: (ModelLease) throws -> R) rethrows -> R {
+    func writing<R>(onLoop loop: Int?, own: inout OwnLoopEvents, _ body: (ModelLease) throws -> R) rethrows -> R {
         lock.lockWrite()
         own.loop = loop
         defer { releaseWrite(&own) }
