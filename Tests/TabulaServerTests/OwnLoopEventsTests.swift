@@ -22,7 +22,8 @@ import TabulaProtocol
 
     /// Publishes one change to `/items/1` from `writer`, as a write run on loop 0 does.
     func publishOnLoop0(_ state: SharedState, own: inout OwnLoopEvents) {
-        state.writing(onLoop: 0, own: &own) { _ in
+        own.loop = 0
+        state.writing(own: &own) { _ in
             var events: [Event?] = [Event(rev: 1, what: .fav, path: "/items/1", summary: "1  Rusty Mac", value: .null)]
             state.publish(&events, origins: [writer], stats: ServerStats())
         }

@@ -18,14 +18,13 @@ struct RequestExecutor: Sendable {
     /// and publishes their events once. Reads see the model as committed.
     /// Leaves the answers as values in `run.answers` (the connection's codec writes them,
     /// after the lock; `run` is the loop's, kept with its storage from run to run) and returns
-    /// how many units ran and whether it published while the loop's inbox held something
-    /// (its replies then wait for the drain); the events for the loop's own watchers handed
-    /// back instead are in `own` (`OwnLoopEvents`).
+    /// how many units ran; whether it published while the loop's inbox held something (its
+    /// replies then wait for the drain), and the events for the loop's own watchers handed
+    /// back, are in `own` (`OwnLoopEvents`).
     func runOnLoop(
         _ units: ArraySlice<RoutedUnit>, conn: ConnectionID, session: inout Session, cache: inout ReplyCache,
         work run: inout LoopRunWork, own: inout OwnLoopEvents
     ) -> LoopRun {
-        own.inboxed = false
         run.begin()
         var access = VerbTraits.Access.connection
         var end = units.startIndex
@@ -44,7 +43,7 @@ struct RequestExecutor: Sendable {
         // replies, and freeing what fell out of the history, happen after it is released.
         switch access {
         case .write:
-            state.writing(onLoop: conn.loop, own: &own) { lease in
+            state.writing(own: &own) { lease in
                 runAll(here, lease, access: access, conn: conn, session: &session, cache: &cache, run: &run)
                 state.publish(&run.events, origins: run.origins, stats: stats)
             }
@@ -54,14 +53,15 @@ struct RequestExecutor: Sendable {
             }
         case .connection: runAll(here, nil, access: access, conn: conn, session: &session, cache: &cache, run: &run)
         }
-        // What fell out of the history, freed outside the lock.
-        run.events.removeAll(keepingCapacity: true)
-        run.origins.removeAll(keepingCapacity: true)
+        // What fell out of the history, freed outside the lock (only a write's: an empty
+        // `removeAll(keepingCapacity:)` costs about 70 instructions).
+        if !run.events.isEmpty { run.events.removeAll(keepingCapacity: true) }
+        if !run.origins.isEmpty { run.origins.removeAll(keepingCapacity: true) }
         // The engine takes over at the first unit routed there, or at once when the run was
         // held back; a run cut only by a cap goes on here after the lock is released.
         return LoopRun(
             answered: run.answered,
-            toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere), inboxed: own.inboxed)
+            toEngine: run.heldBack || (run.answered == here.count && stoppedElsewhere))
     }
 
     /// What a loop's run of units produced under its lock. Each loop keeps one, its arrays'
@@ -78,13 +78,10 @@ struct RequestExecutor: Sendable {
         /// Units answered: not `answers.count`, since a watcher's own event is an answer too.
         var answered = 0
 
-        /// Empties it for a new run, keeping its arrays' storage.
+        /// Starts a new run: the loop emptied its arrays after the last one (keeping their
+        /// storage).
         mutating func begin() {
-            // Emptied already after the last run (one each, not three empty removals: about
-            // 70 instructions each even for nothing).
-            if !answers.isEmpty { answers.removeAll(keepingCapacity: true) }
-            if !events.isEmpty { events.removeAll(keepingCapacity: true) }
-            if !origins.isEmpty { origins.removeAll(keepingCapacity: true) }
+            assert(answers.isEmpty && events.isEmpty && origins.isEmpty, "a run's arrays not emptied")
             heldBack = false
             answered = 0
         }
@@ -143,10 +140,6 @@ struct RequestExecutor: Sendable {
     struct LoopRun {
         let answered: Int
         let toEngine: Bool
-        /// It published while this loop's inbox held something (its own events for the loop's
-        /// watchers went there too): its replies wait until the inbox is drained
-        /// (`OwnLoopEvents`).
-        let inboxed: Bool
     }
 
     /// Answers one unit on a loop: refused, from the cache, or run. True when nothing may run

@@ -84,7 +84,7 @@ final class EventLoop {
     @exclusivity(unchecked) var published: [Connection] = []
     /// What a run's write published for this loop's own watchers, handed back to queue at
     /// once (`OwnLoopEvents`); its buffer is kept from run to run.
-    @exclusivity(unchecked) var ownEvents = OwnLoopEvents()
+    @exclusivity(unchecked) var ownEvents: OwnLoopEvents
     /// What a run makes under its lock (answers, events), its storage kept from run to run.
     @exclusivity(unchecked) var runWork: RequestExecutor.LoopRunWork
     /// Publications that must be posted before the parked runs settle (an UNWATCH's).
@@ -159,6 +159,7 @@ final class EventLoop {
         stats = handle.stats
         counts = handle.stats.counts(loop: handle.index)
         runWork = RequestExecutor.LoopRunWork(counts: counts)
+        ownEvents = OwnLoopEvents(loop: handle.index)
         units = RoutedUnits(durable: executor.durable, stats: handle.stats)
         self.log = log
         history = MemoryHistory(state: executor.state)

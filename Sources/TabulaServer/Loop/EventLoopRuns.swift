@@ -44,7 +44,7 @@ extension EventLoop {
             let after = rest.dropFirst(r.answered)
             let unwatched = c.session.unwatchedAt.take()
             if let t = unwatched { settleAfter = max(settleAfter, t) }
-            if r.inboxed || unwatched != nil {
+            if ownEvents.inboxed || unwatched != nil {
                 // The inbox held something as the run posted (events of earlier holds, for
                 // this connection too perhaps), and the run's own events for this loop's
                 // watchers went behind it: all queued ahead of these replies (as the
@@ -57,7 +57,7 @@ extension EventLoop {
                 return
             }
             let next = finish(c, r, runWork.answers, after)
-            runWork.answers.removeAll(keepingCapacity: true)
+            if !runWork.answers.isEmpty { runWork.answers.removeAll(keepingCapacity: true) }
             guard let next else { return }
             rest = next
         }
@@ -72,11 +72,7 @@ extension EventLoop {
             guard case .send(let id, let bytes) = m, let w = conns[id.raw] else { continue }
             push(bytes, to: w)
         }
-        if ownEvents.sends.capacity > SharedState.outboxKept {
-            ownEvents.sends = []
-        } else {
-            ownEvents.sends.removeAll(keepingCapacity: true)
-        }
+        ownEvents.sends.emptyKeepingAtMost(SharedState.outboxKept)
     }
 
     /// Hands a run's answers to the connection's codec and does what its last unit asked:
@@ -121,6 +117,9 @@ extension EventLoop {
             drainInbox()
             let settling = published
             published.removeAll(keepingCapacity: true)
+            // One at most: every `run` settles before it returns, so no other connection's
+            // replies are parked while a run hands its events straight to their watchers.
+            assert(settling.count == 1, "\(settling.count) runs parked at once")
             for c in settling {
                 guard let p = c.parked, case .awaiting(let bye) = c.phase else { continue }
                 c.parked = nil

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// One shared count, as a class so that counts can stand in arrays (one per verb, per code).
+/// One shared count, as a class so that counts can stand in arrays (one per error code, per
+/// transport, per histogram bucket).
 final class Counter: Sendable {
     let value = Atomic<Int>(0)
 

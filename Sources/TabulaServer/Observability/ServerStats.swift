@@ -58,14 +58,11 @@ final class ServerStats: Sendable {
     func openedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(1) }
     func closedConnection(_ kind: Listening.Kind) { byTransport[kind.index].add(-1) }
 
-    /// Every set of request counts: the loops' and the engine's.
-    private var allCounts: [LoopCounts] { perLoop + [engineCounts] }
-
-    /// Requests run, all verbs, all threads.
-    var requests: Int { allCounts.reduce(0) { $0 + $1.requests } }
+    /// Requests run, all verbs, all threads (the loops' and the engine's).
+    var requests: Int { perLoop.reduce(engineCounts.requests) { $0 + $1.requests } }
 
     /// Requests of `verb` run, all threads.
-    func requests(_ verb: Verb) -> Int { allCounts.reduce(0) { $0 + $1.requests(verb) } }
+    func requests(_ verb: Verb) -> Int { perLoop.reduce(engineCounts.requests(verb)) { $0 + $1.requests(verb) } }
 
     /// Bytes read from and written to clients, all loops.
     var bytesIn: Int { perLoop.reduce(0) { $0 + $1.bytesIn } }

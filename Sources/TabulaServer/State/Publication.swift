@@ -17,13 +17,8 @@ struct Publication {
         /// Events for one audience, except `origin` (given them inline: `ownEvent`, an
         /// `Answer` encoded after the lock like the reply it precedes).
         case events(Audience, [Event], origin: ConnectionID?)
-        /// Messages to loops, by loop.
+        /// Messages to loops, by loop (an engine's hold only: `postAfterRelease`).
         case messages([[LoopMessage]])
-
-        var isMessages: Bool {
-            if case .messages = self { return true }
-            return false
-        }
     }
 
     var steps: [Step] = []
@@ -51,7 +46,7 @@ extension SharedState {
         // When it holds anything, the run's replies wait for its drain, whatever this hold
         // has for the loop: the writer's own inline event and its OK must not overtake an
         // earlier event queued there for the writer itself.
-        let direct = own.loop.map { loops[$0].inbox.isEmpty } == true && !p.steps.contains { $0.isMessages }
+        let direct = own.loop.map { loops[$0].inbox.isEmpty } == true
         if own.loop != nil && !direct { own.inboxed = true }
         // Reused from post to post (one post at a time: the tickets order them), within
         // `outboxKept` messages a loop.
@@ -62,17 +57,14 @@ extension SharedState {
         func flush() {
             for i in outbox.indices where !outbox[i].isEmpty {
                 if i == own.loop && direct {
-                    if own.sends.isEmpty { swap(&own.sends, &outbox[i]) } else { own.sends += outbox[i] }
+                    // A loop's hold has no messages step: this flush is its only one, and the
+                    // loop queued the last run's sends.
+                    assert(own.sends.isEmpty, "handed-back events not queued")
+                    swap(&own.sends, &outbox[i])
                 } else {
                     loops[i].post(outbox[i])
                 }
-                // Kept for the next post, unless one large fan-out grew it (dropped then, as
-                // a loop's reply buffer is: no capacity held for ever after one burst).
-                if outbox[i].capacity > SharedState.outboxKept {
-                    outbox[i] = []
-                } else {
-                    outbox[i].removeAll(keepingCapacity: true)
-                }
+                outbox[i].emptyKeepingAtMost(SharedState.outboxKept)
             }
         }
         for step in p.steps {
@@ -80,6 +72,7 @@ extension SharedState {
             case .events(let audience, let events, let origin):
                 delivered += queue(events, to: audience, origin: origin)
             case .messages(let byLoop):
+                assert(own.loop == nil, "a loop's hold posts no messages")
                 flush()
                 for i in byLoop.indices where !byLoop[i].isEmpty { loops[i].post(byLoop[i]) }
             }
@@ -177,4 +170,13 @@ struct OwnLoopEvents {
     /// The loop's inbox held something as the hold posted (its events for the loop, if any,
     /// went there too): the run's replies wait for its drain.
     var inboxed = false
+}
+
+extension [LoopMessage] {
+    /// Empties it, keeping its storage for the next use unless it holds room for more than
+    /// `most` (freed then, as a loop's reply buffer is: one large fan-out does not keep its
+    /// room for ever).
+    mutating func emptyKeepingAtMost(_ most: Int) {
+        if capacity > most { self = [] } else { removeAll(keepingCapacity: true) }
+    }
 }

@@ -147,16 +147,16 @@ final class SharedState: @unchecked Sendable {
     /// lock released, posts what it published (`Publication`) before returning.
     func writing<R>(_ body: (ModelLease) throws -> R) rethrows -> R {
         var own = OwnLoopEvents(loop: nil)
-        return try writing(onLoop: nil, own: &own, body)
+        return try writing(own: &own, body)
     }
 
-    /// `writing`, on the I/O loop `loop`: the events it publishes for that loop's own
-    /// watchers are handed back in `own` for the loop to queue itself at once, rather than
-    /// through its inbox, when its inbox held nothing as they were posted (see
+    /// `writing`, on the I/O loop `own.loop` names: the events it publishes for that loop's
+    /// own watchers are handed back in `own` for the loop to queue itself at once, rather
+    /// than through its inbox, when its inbox held nothing as they were posted (see
     /// `OwnLoopEvents`).
-    func writing<R>(onLoop loop: Int?, own: inout OwnLoopEvents, _ body: (ModelLease) throws -> R) rethrows -> R {
+    func writing<R>(own: inout OwnLoopEvents, _ body: (ModelLease) throws -> R) rethrows -> R {
         lock.lockWrite()
-        own.loop = loop
+        own.inboxed = false
         defer { releaseWrite(&own) }
         return try body(ModelLease(readable: modelStorage, writable: modelStorage, lock: lock))
     }
