@@ -66,3 +66,41 @@ import TabulaProtocol
         }
     }
 }
+
+/// A change the model made itself is noted by its list and number (`note(_:list:number:)`),
+/// not by reading its path: the same random changes noted that way leave every path's
+/// revision where the reference puts it. A failure names its seed.
+@Suite struct ChangeRevisionsNotedByEntryTests {
+    /// What the model's own write says of the entry at `path`: its list's place in
+    /// `Model.roots`, and for an item the number that names it. Read here from the path's
+    /// words, not with `ChangeRevisions`' readers.
+    static func entry(of path: String) -> (list: Int, number: Int?) {
+        let words = path.split(separator: "/").map(String.init)
+        let list = Model.roots.firstIndex(of: words[0])!
+        let number = words.count == 2 && words[0] == "items" ? Int(words[1]) : nil
+        return (list, number)
+    }
+
+    @Test(arguments: 1...40)
+    func everyPathsRevisionIsTheReferencesWhenChangesAreNotedByEntry(seed: UInt64) {
+        var g = SplitMix64(seed: seed)
+        var revisions = ChangeRevisions(base: 5)
+        var reference = ChangeRevisionsGeneratedTests.Reference(base: 5)
+        var universe = Set<String>()
+        for rev in UInt64(6)...200 {
+            let kind = ChangeRevisionsGeneratedTests.kinds[Int(g.next() % 6)]
+            let path = ChangeRevisionsGeneratedTests.randomPath(&g)
+            universe.insert(path)
+            let (list, number) = Self.entry(of: path)
+            revisions.note(
+                Event(rev: rev, kind: kind, path: path, summary: "", value: .null), list: list, number: number)
+            reference.note(rev, kind, path)
+            for p in universe where revisions.revision(of: p) != reference.revision(of: p) {
+                Issue.record(
+                    "seed \(seed), rev \(rev) (\(kind) \(path)): \(p) is at \(revisions.revision(of: p)), not \(reference.revision(of: p))"
+                )
+                return
+            }
+        }
+    }
+}

@@ -35,14 +35,24 @@ public struct ChangeRevisions: Sendable {
         return elsewhere[root]?.revision(of: path, root: root) ?? base
     }
 
-    /// Records a published change.
+    /// Records a published change, found by its path (another node's, followed).
     public mutating func note(_ e: Event) {
         if let slot = ChangeRevisions.slot(of: e.path) {
-            byRoot[slot].note(e, root: Model.roots[slot])
+            let root = Model.roots[slot]
+            let number = byRoot[slot].numbered ? ChangeRevisions.number(e.path, root: root) : nil
+            byRoot[slot].note(e, root: root, number: number)
         } else {
             let root = ChangeRevisions.root(of: e.path)
-            elsewhere[root, default: ListRevisions()].note(e, root: root)
+            elsewhere[root, default: ListRevisions()].note(e, root: root, number: nil)
         }
+    }
+
+    /// Records a change this model made, whose write found its entry: in the list at `slot`
+    /// of `Model.roots`, and named directly under it by `number` where that list numbers its
+    /// entries (`/items/17`: 17; nil for any other entry, or the list itself). The same as
+    /// `note(_:)` of the same event, without reading its path.
+    public mutating func note(_ e: Event, list slot: Int, number: Int?) {
+        byRoot[slot].note(e, root: Model.roots[slot], number: byRoot[slot].numbered ? number : nil)
     }
 
     /// One top-level list's revisions: its own, kept apart (every addition stamps it, and
@@ -72,8 +82,10 @@ public struct ChangeRevisions: Sendable {
             return entries[path]
         }
 
-        mutating func stamp(_ path: String, root: String, _ rev: UInt64?) {
-            guard numbered, let n = ChangeRevisions.number(path, root: root) else {
+        /// Stamps the entry at `path`, which `number` names where the list numbers its entries
+        /// (nil: kept by its path).
+        mutating func stamp(_ path: String, root: String, number: Int?, _ rev: UInt64?) {
+            guard let n = number else {
                 let before = entries.count
                 entries[path] = rev
                 if nested, entries.count > before { tree.insert(path, under: "/" + root) }  // a new path
@@ -86,7 +98,8 @@ public struct ChangeRevisions: Sendable {
             byNumber[n] = rev ?? 0
         }
 
-        mutating func note(_ e: Event, root: String) {
+        /// Records `e`, whose entry `number` names where the list numbers its entries.
+        mutating func note(_ e: Event, root: String, number: Int?) {
             let kind = Kind(e.what)
             if e.path.utf8.count == root.utf8.count + 1 {  // the list itself
                 if kind == .remove || kind == .clear {
@@ -99,14 +112,14 @@ public struct ChangeRevisions: Sendable {
             }
             switch kind {
             case .remove, .clear:
-                stamp(e.path, root: root, nil)
+                stamp(e.path, root: root, number: number, nil)
                 // Only these lists nest (a catalog branch, a setting's options, a menu
                 // section): an item or an order has nothing under it to look for. What was
                 // stamped under the entry is its subtree: O(that), not O(the list's paths).
                 if nested { for p in tree.remove(e.path) { entries[p] = nil } }
-                if kind == .clear { stamp(e.path, root: root, e.rev) }
+                if kind == .clear { stamp(e.path, root: root, number: number, e.rev) }
             case .membership, .other:
-                stamp(e.path, root: root, e.rev)
+                stamp(e.path, root: root, number: number, e.rev)
             }
             guard kind != .other else { return }
             list = e.rev
@@ -115,7 +128,7 @@ public struct ChangeRevisions: Sendable {
             guard e.path.utf8.dropFirst(root.utf8.count + 2).contains(UInt8(ascii: "/")) else { return }
             var p = ModelPath.parent(e.path)
             while p.utf8.count > root.utf8.count + 1 {
-                stamp(p, root: root, e.rev)
+                stamp(p, root: root, number: numbered ? ChangeRevisions.number(p, root: root) : nil, e.rev)
                 p = ModelPath.parent(p)
             }
         }
@@ -165,6 +178,10 @@ public struct ChangeRevisions: Sendable {
         }
         return n
     }
+
+    /// `n`, when `number(_:root:)` would read it from its decimal digits (1 to 9 digits, no
+    /// leading zero): what a numbered list's entry is kept by.
+    static func number(_ n: Int) -> Int? { n > 0 && n < 1_000_000_000 ? n : nil }
 
     /// `settings` for `/settings/my-int`.
     static func root(of path: String) -> String { String(ModelPath.topName(of: path)) }

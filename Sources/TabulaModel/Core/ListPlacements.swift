@@ -134,7 +134,8 @@ extension Model {
     /// An event that names the path its
     /// write resolved finds its place after from that resolution (`ListStore.placement(of:)`
     /// says why the ref still names the entry); any other path is resolved.
-    func addContext(to e: inout Event, before: consuming PlacedBefore?) {
+    /// `found` is where the write found the event's entry, when it says (`Outcome.entry`).
+    func addContext(to e: inout Event, before: consuming PlacedBefore?, found: Target? = nil) {
         var again: (list: Int, ref: Ref)?
         var fromViews: [ViewFacts?]?
         var atViews: [ViewFacts?]?
@@ -148,7 +149,7 @@ extension Model {
             swap(&e.prev, &b.placed.row)  // moved in, not copied (a copy retains it, and b's end releases it)
         }
         if !e.what.removes {
-            if let (i, ref) = again ?? entry(atPath: e.path) {
+            if let (i, ref) = again ?? found?.entry ?? entry(atPath: e.path) {
                 e.at = lists[i].placement(of: ref, withRow: false)?.at
                 if views { atViews = factsInViews(list: i, ref: ref, path: e.path) }
                 if i == Model.itemsIndex { favoriteAfter = lists[i].favoritePosition(of: ref) }

@@ -64,6 +64,9 @@ public protocol ListStore: Sendable {
     /// For an item: where it stands among its section's favourites (1-based), 0 when it is
     /// none; nil for anything else.
     func favoritePosition(of ref: Ref) -> Int?
+    /// The number that names `ref` directly under the list (`/items/17`: 17), in a list that
+    /// numbers its entries (`ChangeRevisions` keeps those by number); nil for anything else.
+    func number(of ref: Ref) -> Int?
     /// Whether `viewer`, whose grants show `ref`'s path, is still not to know it exists (an
     /// order of a menu entry its grants deny): resolving, completion and suggestions skip it.
     func hides(_ ref: Ref, from viewer: Viewer) -> Bool
@@ -85,4 +88,5 @@ extension ListStore {
     public func position(of ref: Ref, seenBy viewer: Viewer) -> Int? { nil }
     public func childCount(of ref: Ref, seenBy viewer: Viewer) -> Int? { nil }
     public func favoritePosition(of ref: Ref) -> Int? { nil }
+    public func number(of ref: Ref) -> Int? { nil }
 }

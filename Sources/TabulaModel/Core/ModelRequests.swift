@@ -137,11 +137,15 @@ extension Model {
             let before = target.flatMap { placementBefore(writing: $0, resolved: resolved) }
             var out = try write(command, resolved: resolved, viewer: viewer, now: now, rng: &rng)
             if var event = out.event.take() {  // moved out and back: no copy of the event
-                addContext(to: &event, before: before)
+                addContext(to: &event, before: before, found: out.entry)
                 revision += 1
                 event.rev = revision
                 out.reply.rev = revision
-                changes.note(event)
+                if case .place(let i, let ref)? = out.entry {
+                    changes.note(event, list: i, number: lists[i].number(of: ref))
+                } else {
+                    changes.note(event)
+                }
                 out.event = consume event
             }
             return out

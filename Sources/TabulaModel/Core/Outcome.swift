@@ -8,11 +8,15 @@ public struct Outcome: Sendable {
     public var event: Event?
     /// What durable storage must write.
     public var mutations: [Mutation]
+    /// Where the entry the event names is, as the write found it: its list and its place
+    /// there (nil when the write does not say: it is then found by the event's path).
+    public var entry: Target?
 
-    public init(_ reply: Reply, event: Event? = nil, mutations: [Mutation] = []) {
+    public init(_ reply: Reply, event: Event? = nil, mutations: [Mutation] = [], entry: Target? = nil) {
         self.reply = reply
         self.event = event
         self.mutations = mutations
+        self.entry = entry
     }
 
     static func fail(_ e: TabulaError) -> Outcome { Outcome(Reply(error: e)) }
@@ -26,19 +30,23 @@ public struct Outcome: Sendable {
     /// row's JSON and by default its text, each kept as the row keeps it (an item's are
     /// written when sent, never built here).
     static func changed(
-        _ kind: Event.Kind, path: String, row: Row, message: String, summary: String? = nil, mutations: [Mutation]
+        _ kind: Event.Kind, path: String, entry: Target? = nil, row: Row, message: String, summary: String? = nil,
+        mutations: [Mutation]
     ) -> Outcome {
         Outcome(
             Reply(rows: [row], message: message),
             event: Event(
                 rev: 0, what: kind, path: path, summary: summary.map(LineText.init) ?? row.line, value: row.json),
-            mutations: mutations)
+            mutations: mutations, entry: entry)
     }
 
     /// A removal: no row, an `rm` event naming what went.
-    static func removed(_ path: String, title: String, message: String? = nil, mutations: [Mutation]) -> Outcome {
+    static func removed(
+        _ path: String, entry: Target? = nil, title: String, message: String? = nil, mutations: [Mutation]
+    ) -> Outcome {
         Outcome(
             Reply(message: message ?? "removed \(path)"),
-            event: Event(rev: 0, what: .rm, path: path, summary: title, value: .null), mutations: mutations)
+            event: Event(rev: 0, what: .rm, path: path, summary: title, value: .null), mutations: mutations,
+            entry: entry)
     }
 }

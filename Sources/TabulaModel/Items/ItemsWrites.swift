@@ -22,10 +22,12 @@ extension ItemsList {
         mutations: [Mutation]
     ) -> Outcome {
         .changed(
-            kind, path: ModelPath.numbered("/items", item.id), row: row(item, position: position), message: message,
-            summary: summary,
-            mutations: mutations)
+            kind, path: ModelPath.numbered("/items", item.id), entry: ItemsList.entry(item.id),
+            row: row(item, position: position), message: message, summary: summary, mutations: mutations)
     }
+
+    /// Item `id`, as a change names it (`Outcome.entry`).
+    static func entry(_ id: Int) -> Target { .place(list: Model.itemsIndex, Ref(ItemsList.item, id)) }
 
     func sectionName(_ id: Int) -> String { items.bands[items.section(of: id)].slug }
 
@@ -73,7 +75,7 @@ extension ItemsList {
     mutating func remove(_ id: Int) throws -> Outcome {
         guard let gone = items.remove(id) else { throw TabulaError(.notFound, "no /items/\(id)") }
         return .removed(
-            "/items/\(id)", title: gone.name, mutations: record([Mutation(ItemsCodec.table, .delete(.int(Int64(id))))]))
+            "/items/\(id)", entry: ItemsList.entry(id), title: gone.name, mutations: record([Mutation(ItemsCodec.table, .delete(.int(Int64(id))))]))
     }
 
     /// `MV`: `position` counts in the section as `viewer` sees it (its favourites only while
@@ -111,7 +113,7 @@ extension ItemsList {
             value: whole.json)
         return Outcome(
             Reply(rows: [row(item, position: position)], message: "\(id) is now #\(position) in \(slug)"), event: event,
-            mutations: record(moved.flatMap { ItemsCodec.put($0) }))
+            mutations: record(moved.flatMap { ItemsCodec.put($0) }), entry: ItemsList.entry(id))
     }
 
     mutating func favorite(_ id: Int, _ action: FavAction) throws -> Outcome {

@@ -33,6 +33,9 @@ public struct OrdersList: ListStore {
 
     public func isList(_ ref: Ref) -> Bool { ref.kind == 0 }
 
+    /// An order's id (`/orders/3`), as `ChangeRevisions.number` reads one from a path.
+    public func number(of ref: Ref) -> Int? { ref.kind == OrdersList.order ? ChangeRevisions.number(ref.a) : nil }
+
     public func child(of ref: Ref, named name: String) -> Ref? {
         guard ref.kind == 0, let id = Int(name), orders.order(id) != nil else { return nil }
         return Ref(OrdersList.order, id)
@@ -89,7 +92,8 @@ public struct OrdersList: ListStore {
         case (.order(let entry, let title), _):
             let o = orders.append(entry: entry, title: title, created: now)
             return .changed(
-                .order, path: ModelPath.numbered("/orders", o.id), row: Row(text: o.row, json: .deferred(o)),
+                .order, path: ModelPath.numbered("/orders", o.id),
+                entry: .place(list: Model.ordersIndex, Ref(OrdersList.order, o.id)), row: Row(text: o.row, json: .deferred(o)),
                 message: "order \(o.id): \(o.title)", mutations: record(OrdersCodec.put(o)))
         case (.add, _):
             throw TabulaError(.invalid, "orders are placed with ORDER menu-entry, e.g. ORDER /menu/pizza/margherita")
@@ -99,7 +103,7 @@ public struct OrdersList: ListStore {
                 throw TabulaError(.notFound, "no \(p)")
             }
             return .removed(
-                p, title: gone.title, mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
+                p, entry: .place(list: Model.ordersIndex, ref), title: gone.title, mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
         case (.remove, 0):
             // Clearing would remove, and count, orders the viewer is not shown: refused by its
             // grants alone (whether any such order exists now is not told).

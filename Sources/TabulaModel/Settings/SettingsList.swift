@@ -149,7 +149,9 @@ extension SettingsList {
         let event = Event(rev: 0, what: kind, path: settings[i].path, summary: master, value: row.json)
         let replyRows: [Row]
         if let rows { replyRows = rows } else { replyRows = [consume row] }
-        return Outcome(Reply(rows: replyRows, message: message ?? master), event: event, mutations: record([put(i)]))
+        return Outcome(
+            Reply(rows: replyRows, message: message ?? master), event: event, mutations: record([put(i)]),
+            entry: .place(list: Model.settingsIndex, Ref(SettingsList.setting, i)))
     }
 
     mutating func select(_ i: Int, _ option: OptionRef) throws -> Outcome {
