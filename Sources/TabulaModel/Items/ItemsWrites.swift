@@ -75,7 +75,8 @@ extension ItemsList {
     mutating func remove(_ id: Int) throws -> Outcome {
         guard let gone = items.remove(id) else { throw TabulaError(.notFound, "no /items/\(id)") }
         return .removed(
-            "/items/\(id)", entry: ItemsList.entry(id), title: gone.name, mutations: record([Mutation(ItemsCodec.table, .delete(.int(Int64(id))))]))
+            "/items/\(id)", entry: ItemsList.entry(id), title: gone.name,
+            mutations: record([Mutation(ItemsCodec.table, .delete(.int(Int64(id))))]))
     }
 
     /// `MV`: `position` counts in the section as `viewer` sees it (its favourites only while

@@ -93,7 +93,8 @@ public struct OrdersList: ListStore {
             let o = orders.append(entry: entry, title: title, created: now)
             return .changed(
                 .order, path: ModelPath.numbered("/orders", o.id),
-                entry: .place(list: Model.ordersIndex, Ref(OrdersList.order, o.id)), row: Row(text: o.row, json: .deferred(o)),
+                entry: .place(list: Model.ordersIndex, Ref(OrdersList.order, o.id)),
+                row: Row(text: o.row, json: .deferred(o)),
                 message: "order \(o.id): \(o.title)", mutations: record(OrdersCodec.put(o)))
         case (.add, _):
             throw TabulaError(.invalid, "orders are placed with ORDER menu-entry, e.g. ORDER /menu/pizza/margherita")
@@ -103,7 +104,8 @@ public struct OrdersList: ListStore {
                 throw TabulaError(.notFound, "no \(p)")
             }
             return .removed(
-                p, entry: .place(list: Model.ordersIndex, ref), title: gone.title, mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
+                p, entry: .place(list: Model.ordersIndex, ref), title: gone.title,
+                mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
         case (.remove, 0):
             // Clearing would remove, and count, orders the viewer is not shown: refused by its
             // grants alone (whether any such order exists now is not told).
