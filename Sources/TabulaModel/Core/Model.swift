@@ -31,9 +31,11 @@ public struct Model: Sendable {
         uniqueKeysWithValues: roots.enumerated().map { ($0.element, $0.offset) })
     /// Where `/items` is in `lists` (looked up once: a write asks on every request).
     static let itemsIndex = rootIndex[ItemsList.name]!
-    /// Where `/orders` and `/settings` are (a change to one of their entries names it).
+    /// Where the other lists are (a change to one of their entries names it: `Outcome.entry`).
     static let ordersIndex = rootIndex[OrdersList.name]!
     static let settingsIndex = rootIndex[SettingsList.name]!
+    static let catalogIndex = rootIndex[CatalogList.name]!
+    static let menuIndex = rootIndex[MenuList.name]!
 
     /// The revision of the last change; every change adds one (a write that changes nothing
     /// adds nothing).

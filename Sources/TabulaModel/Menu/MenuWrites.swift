@@ -35,7 +35,8 @@ extension MenuList {
         sections.append(MenuSection(slug: slug, title: title, entries: []))
         let ref = Ref(MenuList.section, sections.count - 1)
         return .changed(
-            .add, path: path(of: ref), row: sectionRow(ref.a), message: path(of: ref), summary: title,
+            .add, path: path(of: ref), entry: .place(list: Model.menuIndex, ref), row: sectionRow(ref.a),
+            message: path(of: ref), summary: title,
             mutations: record(MenuCodec.whole(sections)))
     }
 
@@ -52,7 +53,8 @@ extension MenuList {
         sections[s].entries.append(MenuEntry(slug: slug, title: title))
         let ref = Ref(MenuList.entry, s, sections[s].entries.count - 1)
         return .changed(
-            .add, path: path(of: ref), row: entryRow(s, ref.b), message: path(of: ref), summary: title,
+            .add, path: path(of: ref), entry: .place(list: Model.menuIndex, ref), row: entryRow(s, ref.b),
+            message: path(of: ref), summary: title,
             mutations: record(MenuCodec.whole(sections)))
     }
 
