@@ -144,8 +144,15 @@ struct WatchHub {
         var more: [Audience] = []
         slots.forEachCandidate(of: path) { p in
             let key = PathBytes(p)
-            guard byPrefix[key] != nil else { return }
-            let a = audience(watching: key)
+            // A built audience is forgotten whenever its prefix's watchers change, so one
+            // found is current: one lookup for a watched prefix, not two.
+            let a: Audience
+            if let built = audiences[key] {
+                a = built
+            } else {
+                guard byPrefix[key] != nil else { return }
+                a = audience(watching: key)
+            }
             if first == nil { first = a } else { more.append(a) }
         }
         if removal {
