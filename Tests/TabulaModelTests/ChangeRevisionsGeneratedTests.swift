@@ -88,7 +88,8 @@ import TabulaProtocol
         var reference = ChangeRevisionsGeneratedTests.Reference(base: 5)
         var universe = Set<String>()
         for rev in UInt64(6)...200 {
-            let kind = ChangeRevisionsGeneratedTests.kinds[Int(g.next() % 6)]
+            let kinds = ChangeRevisionsGeneratedTests.kinds
+            let kind = kinds[Int(g.next() % UInt64(kinds.count))]
             let path = ChangeRevisionsGeneratedTests.randomPath(&g)
             universe.insert(path)
             let (list, number) = Self.entry(of: path)

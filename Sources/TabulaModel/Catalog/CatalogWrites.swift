@@ -43,7 +43,7 @@ extension CatalogList {
         link(node)
         let ref = CatalogList.ref(node.id)
         return .changed(
-            .add, path: path(of: ref), entry: .place(list: Model.catalogIndex, ref), row: row(node),
+            .add, path: path(of: ref), entry: (Model.catalogIndex, ref), row: row(node),
             message: path(of: ref),
             mutations: record([put(node.id)].compactMap { $0 }))
     }

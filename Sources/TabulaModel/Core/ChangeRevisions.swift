@@ -50,9 +50,16 @@ public struct ChangeRevisions: Sendable {
     /// Records a change this model made, whose write found its entry: in the list at `slot`
     /// of `Model.roots`, and named directly under it by `number` where that list numbers its
     /// entries (`/items/17`: 17; nil for any other entry, or the list itself). The same as
-    /// `note(_:)` of the same event, without reading its path.
+    /// `note(_:)` of the same event, without finding its list and number from its path (a
+    /// debug build checks that they are the ones its path gives).
     public mutating func note(_ e: Event, list slot: Int, number: Int?) {
-        byRoot[slot].note(e, root: Model.roots[slot], number: byRoot[slot].numbered ? number : nil)
+        let root = Model.roots[slot]
+        let number = byRoot[slot].numbered ? number : nil
+        assert(ChangeRevisions.slot(of: e.path) == slot, "\(e.path) is not in \(root)")
+        assert(
+            number == (byRoot[slot].numbered ? ChangeRevisions.number(e.path, root: root) : nil),
+            "\(e.path) is not numbered \(number.map(String.init) ?? "nil")")
+        byRoot[slot].note(e, root: root, number: number)
     }
 
     /// One top-level list's revisions: its own, kept apart (every addition stamps it, and
@@ -181,7 +188,7 @@ public struct ChangeRevisions: Sendable {
 
     /// `n`, when `number(_:root:)` would read it from its decimal digits (1 to 9 digits, no
     /// leading zero): what a numbered list's entry is kept by.
-    static func number(_ n: Int) -> Int? { n > 0 && n < 1_000_000_000 ? n : nil }
+    static func keptNumber(_ n: Int) -> Int? { n > 0 && n < 1_000_000_000 ? n : nil }
 
     /// `settings` for `/settings/my-int`.
     static func root(of path: String) -> String { String(ModelPath.topName(of: path)) }

@@ -134,8 +134,8 @@ extension Model {
     /// An event that names the path its
     /// write resolved finds its place after from that resolution (`ListStore.placement(of:)`
     /// says why the ref still names the entry); any other path is resolved.
-    /// `found` is where the write found the event's entry, when it says (`Outcome.entry`).
-    func addContext(to e: inout Event, before: consuming PlacedBefore?, found: Target? = nil) {
+    /// `found` is the event's entry as the write found it, when it says (`Outcome.entry`).
+    func addContext(to e: inout Event, before: consuming PlacedBefore?, found: (list: Int, ref: Ref)?) {
         var again: (list: Int, ref: Ref)?
         var fromViews: [ViewFacts?]?
         var atViews: [ViewFacts?]?
@@ -149,7 +149,7 @@ extension Model {
             swap(&e.prev, &b.placed.row)  // moved in, not copied (a copy retains it, and b's end releases it)
         }
         if !e.what.removes {
-            if let (i, ref) = again ?? found?.entry ?? entry(atPath: e.path) {
+            if let (i, ref) = again ?? found ?? entry(atPath: e.path) {
                 e.at = lists[i].placement(of: ref, withRow: false)?.at
                 if views { atViews = factsInViews(list: i, ref: ref, path: e.path) }
                 if i == Model.itemsIndex { favoriteAfter = lists[i].favoritePosition(of: ref) }

@@ -141,7 +141,7 @@ extension Model {
                 revision += 1
                 event.rev = revision
                 out.reply.rev = revision
-                if case .place(let i, let ref)? = out.entry {
+                if let (i, ref) = out.entry {
                     changes.note(event, list: i, number: lists[i].number(of: ref))
                 } else {
                     changes.note(event)

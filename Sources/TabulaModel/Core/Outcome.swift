@@ -8,11 +8,12 @@ public struct Outcome: Sendable {
     public var event: Event?
     /// What durable storage must write.
     public var mutations: [Mutation]
-    /// Where the entry the event names is, as the write found it: its list and its place
-    /// there (nil when the write does not say: it is then found by the event's path).
-    public var entry: Target?
+    /// The entry the event names, as the write found it: its list (its index in
+    /// `Model.lists`) and its place there (nil when the write does not say: it is then found
+    /// by the event's path).
+    public var entry: (list: Int, ref: Ref)?
 
-    public init(_ reply: Reply, event: Event? = nil, mutations: [Mutation] = [], entry: Target? = nil) {
+    public init(_ reply: Reply, event: Event? = nil, mutations: [Mutation] = [], entry: (list: Int, ref: Ref)? = nil) {
         self.reply = reply
         self.event = event
         self.mutations = mutations
@@ -30,7 +31,8 @@ public struct Outcome: Sendable {
     /// row's JSON and by default its text, each kept as the row keeps it (an item's are
     /// written when sent, never built here).
     static func changed(
-        _ kind: Event.Kind, path: String, entry: Target? = nil, row: Row, message: String, summary: String? = nil,
+        _ kind: Event.Kind, path: String, entry: (list: Int, ref: Ref)? = nil, row: Row, message: String,
+        summary: String? = nil,
         mutations: [Mutation]
     ) -> Outcome {
         Outcome(
@@ -42,7 +44,8 @@ public struct Outcome: Sendable {
 
     /// A removal: no row, an `rm` event naming what went.
     static func removed(
-        _ path: String, entry: Target? = nil, title: String, message: String? = nil, mutations: [Mutation]
+        _ path: String, entry: (list: Int, ref: Ref)? = nil, title: String, message: String? = nil,
+        mutations: [Mutation]
     ) -> Outcome {
         Outcome(
             Reply(message: message ?? "removed \(path)"),

@@ -3,12 +3,6 @@ public enum Target: Sendable, Hashable {
     case root
     /// A place in the list at index `list` of `Model.lists`.
     case place(list: Int, Ref)
-
-    /// The list and place of an entry (nil for `/` and for a list itself).
-    var entry: (list: Int, ref: Ref)? {
-        guard case .place(let i, let ref) = self, ref != .top else { return nil }
-        return (i, ref)
-    }
 }
 
 /// Who is looking: the per-connection view settings the model needs.

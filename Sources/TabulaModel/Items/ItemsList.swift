@@ -32,8 +32,8 @@ public struct ItemsList: ListStore {
 
     public func isList(_ ref: Ref) -> Bool { ref.kind != ItemsList.item }
 
-    /// An item's id (`/items/17`), as `ChangeRevisions.number` reads one from a path.
-    public func number(of ref: Ref) -> Int? { ref.kind == ItemsList.item ? ChangeRevisions.number(ref.a) : nil }
+    /// An item's id (`/items/17`), as `ChangeRevisions.number(_:root:)` reads one from a path.
+    public func number(of ref: Ref) -> Int? { ref.kind == ItemsList.item ? ChangeRevisions.keptNumber(ref.a) : nil }
 
     public func child(of ref: Ref, named name: String) -> Ref? {
         switch ref.kind {

@@ -27,7 +27,7 @@ extension ItemsList {
     }
 
     /// Item `id`, as a change names it (`Outcome.entry`).
-    static func entry(_ id: Int) -> Target { .place(list: Model.itemsIndex, Ref(ItemsList.item, id)) }
+    static func entry(_ id: Int) -> (list: Int, ref: Ref) { (Model.itemsIndex, Ref(ItemsList.item, id)) }
 
     func sectionName(_ id: Int) -> String { items.bands[items.section(of: id)].slug }
 

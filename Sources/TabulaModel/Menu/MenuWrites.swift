@@ -35,7 +35,7 @@ extension MenuList {
         sections.append(MenuSection(slug: slug, title: title, entries: []))
         let ref = Ref(MenuList.section, sections.count - 1)
         return .changed(
-            .add, path: path(of: ref), entry: .place(list: Model.menuIndex, ref), row: sectionRow(ref.a),
+            .add, path: path(of: ref), entry: (Model.menuIndex, ref), row: sectionRow(ref.a),
             message: path(of: ref), summary: title,
             mutations: record(MenuCodec.whole(sections)))
     }
@@ -53,7 +53,7 @@ extension MenuList {
         sections[s].entries.append(MenuEntry(slug: slug, title: title))
         let ref = Ref(MenuList.entry, s, sections[s].entries.count - 1)
         return .changed(
-            .add, path: path(of: ref), entry: .place(list: Model.menuIndex, ref), row: entryRow(s, ref.b),
+            .add, path: path(of: ref), entry: (Model.menuIndex, ref), row: entryRow(s, ref.b),
             message: path(of: ref), summary: title,
             mutations: record(MenuCodec.whole(sections)))
     }

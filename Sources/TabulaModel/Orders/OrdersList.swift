@@ -33,8 +33,8 @@ public struct OrdersList: ListStore {
 
     public func isList(_ ref: Ref) -> Bool { ref.kind == 0 }
 
-    /// An order's id (`/orders/3`), as `ChangeRevisions.number` reads one from a path.
-    public func number(of ref: Ref) -> Int? { ref.kind == OrdersList.order ? ChangeRevisions.number(ref.a) : nil }
+    /// An order's id (`/orders/3`), as `ChangeRevisions.number(_:root:)` reads one from a path.
+    public func number(of ref: Ref) -> Int? { ref.kind == OrdersList.order ? ChangeRevisions.keptNumber(ref.a) : nil }
 
     public func child(of ref: Ref, named name: String) -> Ref? {
         guard ref.kind == 0, let id = Int(name), orders.order(id) != nil else { return nil }
@@ -93,7 +93,7 @@ public struct OrdersList: ListStore {
             let o = orders.append(entry: entry, title: title, created: now)
             return .changed(
                 .order, path: ModelPath.numbered("/orders", o.id),
-                entry: .place(list: Model.ordersIndex, Ref(OrdersList.order, o.id)),
+                entry: (Model.ordersIndex, Ref(OrdersList.order, o.id)),
                 row: Row(text: o.row, json: .deferred(o)),
                 message: "order \(o.id): \(o.title)", mutations: record(OrdersCodec.put(o)))
         case (.add, _):
@@ -104,7 +104,7 @@ public struct OrdersList: ListStore {
                 throw TabulaError(.notFound, "no \(p)")
             }
             return .removed(
-                p, entry: .place(list: Model.ordersIndex, ref), title: gone.title,
+                p, entry: (Model.ordersIndex, ref), title: gone.title,
                 mutations: record([Mutation(OrdersCodec.table, .delete(.int(Int64(ref.a))))]))
         case (.remove, 0):
             // Clearing would remove, and count, orders the viewer is not shown: refused by its

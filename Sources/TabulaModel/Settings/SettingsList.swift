@@ -151,7 +151,7 @@ extension SettingsList {
         if let rows { replyRows = rows } else { replyRows = [consume row] }
         return Outcome(
             Reply(rows: replyRows, message: message ?? master), event: event, mutations: record([put(i)]),
-            entry: .place(list: Model.settingsIndex, Ref(SettingsList.setting, i)))
+            entry: (Model.settingsIndex, Ref(SettingsList.setting, i)))
     }
 
     mutating func select(_ i: Int, _ option: OptionRef) throws -> Outcome {

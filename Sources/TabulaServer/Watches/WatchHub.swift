@@ -30,7 +30,8 @@ struct WatchHub {
     private var views: [ConnectionID: WatcherView] = [:]
     private var byConnection: [ConnectionID: Set<PathBytes>] = [:]
     /// Watched prefixes' audiences, built when first needed after their watchers or their
-    /// formats changed (so that many joining watchers cost one build, not one each).
+    /// watchers' formats or views changed (so that many joining watchers cost one build, not
+    /// one each); only watched prefixes have one.
     private var audiences: [PathBytes: Audience] = [:]
     /// The watched prefixes as a tree, for removals (see `audience(of:removal:)`).
     private var tree = WatchTree()
@@ -144,8 +145,8 @@ struct WatchHub {
         var more: [Audience] = []
         slots.forEachCandidate(of: path) { p in
             let key = PathBytes(p)
-            // A built audience is forgotten whenever its prefix's watchers change, so one
-            // found is current: one lookup for a watched prefix, not two.
+            // A built audience is forgotten whenever its prefix's watchers, or their formats
+            // or views, change, so one found is current: one lookup for a watched prefix.
             let a: Audience
             if let built = audiences[key] {
                 a = built
