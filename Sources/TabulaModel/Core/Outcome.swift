@@ -31,15 +31,14 @@ public struct Outcome: Sendable {
     /// row's JSON and by default its text, each kept as the row keeps it (an item's are
     /// written when sent, never built here).
     static func changed(
-        _ kind: Event.Kind, path: String, entry: (list: Int, ref: Ref)? = nil, row: Row, message: String,
+        _ kind: Event.Kind, path: String, entry: (list: Int, ref: Ref)? = nil, row: consuming Row, message: String,
         summary: String? = nil,
         mutations: [Mutation]
     ) -> Outcome {
-        Outcome(
-            Reply(rows: [row], message: message),
-            event: Event(
-                rev: 0, what: kind, path: path, summary: summary.map(LineText.init) ?? row.line, value: row.json),
-            mutations: mutations, entry: entry)
+        // The event first: the row is then moved into the reply, not copied.
+        let event = Event(
+            rev: 0, what: kind, path: path, summary: summary.map(LineText.init) ?? row.line, value: row.json)
+        return Outcome(Reply(rows: [row], message: message), event: event, mutations: mutations, entry: entry)
     }
 
     /// A removal: no row, an `rm` event naming what went.
