@@ -9,8 +9,9 @@ import TabulaProtocol
 /// at any drain or run begun inside a run.
 extension EventLoop {
     /// Runs `units` for `c`, then queues the replies of every run that parked behind what
-    /// this loop's inbox held (its events among them). The entry point for a connection's requests (reads, held
-    /// requests made ready, HTTP exchanges); it is never entered from inside a run.
+    /// this loop's inbox held (its events among them). The entry point for a connection's
+    /// requests (reads, held requests made ready, HTTP exchanges); it is never entered from
+    /// inside a run.
     func run(_ c: Connection, _ units: ArraySlice<RoutedUnit>) {
         runHere(c, units)
         settlePublished()
