@@ -45,7 +45,11 @@ extension EventLoop {
             let after = rest.dropFirst(r.answered)
             let unwatched = c.session.unwatchedAt.take()
             if let t = unwatched { settleAfter = max(settleAfter, t) }
-            if ownEvents.inboxed || unwatched != nil {
+            // Read and cleared here: only a write hold sets it, and a later read run must not
+            // park behind a flag an earlier write left.
+            let inboxed = ownEvents.inboxed
+            ownEvents.inboxed = false
+            if inboxed || unwatched != nil {
                 // The inbox held something as the run posted (events of earlier holds, for
                 // this connection too perhaps), and the run's own events for this loop's
                 // watchers went behind it: all queued ahead of these replies (as the

@@ -57,10 +57,14 @@ extension SharedState {
         func flush() {
             for i in outbox.indices where !outbox[i].isEmpty {
                 if i == own.loop && direct {
-                    // A loop's hold has no messages step: this flush is its only one, and the
-                    // loop queued the last run's sends.
-                    assert(own.sends.isEmpty, "handed-back events not queued")
-                    swap(&own.sends, &outbox[i])
+                    // A loop's hold has no messages step, so this flush is its only one and the
+                    // loop queued the last run's sends: moved, not copied. Appended otherwise,
+                    // so that nothing handed back is ever lost.
+                    if own.sends.isEmpty {
+                        swap(&own.sends, &outbox[i])
+                    } else {
+                        own.sends.append(contentsOf: outbox[i])
+                    }
                 } else {
                     loops[i].post(outbox[i])
                 }
